@@ -42,3 +42,18 @@ def micropython_env():
     env = dict(os.environ)
     env["MICROPYPATH"] = os.pathsep.join((FIRMWARE, REPO, ".frozen"))
     return env
+
+
+def run_micropython(args, heap="192K", extra_path=(), cwd=None, timeout=300, **kwargs):
+    """Run the unix-port MicroPython with firmware on its path; returns CompletedProcess.
+
+    ``args`` are the interpreter arguments after the heap option (a script path, or
+    ``["-c", code]``). ``extra_path`` folders come first on MICROPYPATH.
+    """
+    import subprocess
+
+    env = micropython_env()
+    if extra_path:
+        env["MICROPYPATH"] = os.pathsep.join(tuple(extra_path) + (env["MICROPYPATH"],))
+    cmd = [micropython_command(), "-X", "heapsize=" + heap] + list(args)
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=cwd, timeout=timeout, **kwargs)

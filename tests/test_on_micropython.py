@@ -6,8 +6,6 @@ counts in pytest's summary include them. The heap is capped like a Pico's.
 """
 import ast
 import os
-import subprocess
-
 import pytest
 
 import host_tools
@@ -34,13 +32,7 @@ _results = {}
 
 def _run_module(module):
     if module not in _results:
-        env = host_tools.micropython_env()
-        env["MICROPYPATH"] = os.pathsep.join((SHARED, env["MICROPYPATH"]))
-        proc = subprocess.run(
-            [host_tools.micropython_command(), "-X", "heapsize=" + HEAP, RUNNER, module],
-            capture_output=True, text=True, env=env, timeout=300,
-        )
-        _results[module] = proc
+        _results[module] = host_tools.run_micropython([RUNNER, module], heap=HEAP, extra_path=(SHARED,))
     return _results[module]
 
 
