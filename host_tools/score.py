@@ -1,0 +1,132 @@
+"""``python -m host_tools score``: settle a scoring dispute with the firmware's rules module.
+
+    python -m host_tools score [--rules forced|ordered|free|none] [--no-yahtzee-bonus]
+                               [--card CARD] [--json] D1 D2 D3 D4 D5
+
+CARD is a JSON object (or a path to a file holding one) of filled boxes -> points, plus an
+optional "yahtzee_bonus" (bonus points already earned). Prints the boxes this roll may
+legally fill with their points, and the card's totals. Bad input: exit 2, one line.
+"""
+import argparse
+import json
+import os
+import sys
+
+from host_tools import use_firmware
+
+use_firmware()
+import rules as R  # noqa: E402
+
+TOTAL_NAMES = ("upper", "upper_bonus", "lower", "yahtzee_bonus", "grand")
+
+
+class InputError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise InputError(message)
+
+
+def parse_card(rules, text):
+    """A card list from CARD (JSON text or a path to a JSON file); raises InputError."""
+    if text is None:
+        return R.new_card()
+    if not text.lstrip().startswith("{") and os.path.exists(text):
+        try:
+            with open(text) as f:
+                text = f.read()
+        except OSError as exc:
+            raise InputError("cannot read card file %s: %s" % (text, exc.strerror))
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise InputError("card is not valid JSON: %s" % exc)
+    if not isinstance(data, dict):
+        raise InputError("card must be a JSON object of box -> points")
+    card = R.new_card()
+    for key, points in data.items():
+        if not isinstance(points, int) or isinstance(points, bool):
+            raise InputError("points for %s must be a whole number, not %r" % (key, points))
+        if key == "yahtzee_bonus":
+            card[R.BONUS] = points
+        elif key in R.BOX_IDS:
+            card[R.BOX_IDS.index(key)] = points
+        else:
+            raise InputError("unknown box %r (boxes: %s)" % (key, ", ".join(R.BOX_IDS)))
+    try:
+        R.check_card(rules, card)
+    except ValueError as exc:
+        raise InputError(str(exc))
+    return card
+
+
+def parse_dice(values):
+    dice = []
+    for value in values:
+        try:
+            dice.append(int(value))
+        except ValueError:
+            raise InputError("a die is a number 1-6, not %r" % value)
+    try:
+        R.check_dice(dice)
+    except ValueError as exc:
+        raise InputError(str(exc))
+    return dice
+
+
+def evaluate(rules, card, dice):
+    """The result object that ``--json`` prints."""
+    out = [0] * R.N_BOXES
+    joker = R.score_options(rules, card, dice, out)
+    return {
+        "dice": dice,
+        "boxes": {R.BOX_IDS[b]: out[b] for b in range(R.N_BOXES) if out[b] >= 0},
+        "yahtzee_bonus": R.yahtzee_bonus_for(rules, card, dice),
+        "joker": joker,
+        "totals": dict(zip(TOTAL_NAMES, R.totals(rules, card))),
+    }
+
+
+def render(rules, card, result):
+    lines = ["dice: %s   rules: %s" % (" ".join(map(str, result["dice"])), rules.name)]
+    if result["joker"]:
+        lines.append("joker rule applies (Yahtzee box already filled)")
+    if result["yahtzee_bonus"]:
+        lines.append("Yahtzee bonus: +%d" % result["yahtzee_bonus"])
+    lines.append("")
+    lines.append("%-16s %s" % ("box", "this roll"))
+    for b, box_id in enumerate(R.BOX_IDS):
+        if card[b] != R.OPEN:
+            cell = "filled (%d)" % card[b]
+        elif box_id in result["boxes"]:
+            cell = "%d" % result["boxes"][box_id]
+        else:
+            cell = "not allowed (joker rule)"
+        lines.append("%-16s %s" % (rules.labels[b], cell))
+    lines.append("")
+    totals = result["totals"]
+    lines.append("card totals: upper %(upper)d + bonus %(upper_bonus)d + lower %(lower)d"
+                 " + Yahtzee bonus %(yahtzee_bonus)d = %(grand)d" % totals)
+    return "\n".join(lines)
+
+
+def main(argv):
+    parser = _Parser(prog="python -m host_tools score", description=__doc__.splitlines()[0])
+    parser.add_argument("--rules", default="forced", choices=R.JOKERS, help="joker rule option")
+    parser.add_argument("--no-yahtzee-bonus", action="store_true", help="no 100-point bonuses")
+    parser.add_argument("--card", help="JSON object or file: filled boxes -> points")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("dice", nargs="*", help="five dice, 1-6")
+    try:
+        args = parser.parse_args(argv)
+        rules = R.make_ruleset(args.rules, not args.no_yahtzee_bonus)
+        dice = parse_dice(args.dice)
+        card = parse_card(rules, args.card)
+    except InputError as exc:
+        print("score: %s" % exc, file=sys.stderr)
+        return 2
+    result = evaluate(rules, card, dice)
+    print(json.dumps(result) if args.json else render(rules, card, result))
+    return 0

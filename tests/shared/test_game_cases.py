@@ -1,0 +1,250 @@
+"""The game engine: roll-off, turns, holds, illegal actions, bonuses, ranking, state.
+
+Runs under pytest and inside the real MicroPython (tests/test_on_micropython.py).
+"""
+import game as G
+import rules as R
+from support import ScriptedDice, SeededDice, raises
+
+FORCED = R.make_ruleset()
+ID = R.BOX_IDS.index
+
+
+def new_game(n=2, faces=None, seed=1, rules=FORCED):
+    source = ScriptedDice(faces) if faces is not None else SeededDice(seed)
+    players = [("P%d" % (i + 1), "human") for i in range(n)]
+    return G.Game(rules, players, source)
+
+
+def test_solo_game_starts_at_once():
+    game = new_game(1)
+    assert game.phase == G.TURN and game.current == 0
+
+
+def test_rolloff_highest_starts():
+    game = new_game(3, faces=[2, 6, 4])
+    assert game.rolloff() == [(0, 2), (1, 6), (2, 4)]
+    assert game.phase == G.TURN and game.current == 1 and game.first == 1
+
+
+def test_rolloff_ties_roll_again_among_the_tied_only():
+    game = new_game(3, faces=[5, 2, 5, 3, 3, 1, 4])
+    assert game.rolloff() == [(0, 5), (1, 2), (2, 5)]
+    assert game.phase == G.ROLLOFF and game.contenders == [0, 2]
+    assert game.rolloff() == [(0, 3), (2, 3)]
+    assert game.rolloff() == [(0, 1), (2, 4)]
+    assert game.phase == G.TURN and game.current == 2
+    raises(G.GameError, game.rolloff)
+
+
+def test_play_goes_round_in_seat_order_from_the_starter():
+    game = new_game(3, faces=[1, 6, 2] + [1, 2, 3, 4, 6] * 3)
+    game.rolloff()
+    order = []
+    for _ in range(3):
+        order.append(game.current)
+        game.roll()
+        game.score(ID("chance"))
+    assert order == [1, 2, 0] and game.round == 1 and game.current == 1
+
+
+def test_first_roll_throws_all_and_holds_keep_dice():
+    game = new_game(1, faces=[1, 2, 3, 4, 5, 6, 6, 6, 1, 1, 2, 3])
+    game.roll()
+    assert game.dice == [1, 2, 3, 4, 5] and game.rolls == 1
+    game.toggle_hold(1)
+    game.toggle_hold(3)
+    game.roll()
+    assert game.dice == [6, 2, 6, 4, 6] and game.rolls == 2
+    game.toggle_hold(1)  # an earlier hold may be released and re-rolled
+    game.roll()
+    assert game.dice == [1, 1, 2, 4, 3] and game.rolls == 3
+
+
+def test_a_fourth_roll_is_refused_and_changes_nothing():
+    game = new_game(1)
+    for _ in range(3):
+        game.roll()
+    before = game.to_state()
+    raises(G.GameError, game.roll)
+    raises(G.GameError, game.toggle_hold, 0)
+    assert game.to_state() == before
+
+
+def test_holding_or_scoring_before_the_first_roll_is_refused():
+    game = new_game(1)
+    before = game.to_state()
+    raises(G.GameError, game.toggle_hold, 0)
+    raises(G.GameError, game.score, 0)
+    raises(G.GameError, game.options)
+    assert game.to_state() == before
+
+
+def test_actions_before_the_rolloff_is_decided_are_refused():
+    game = new_game(2)
+    before = game.to_state()
+    raises(G.GameError, game.roll)
+    assert game.to_state() == before
+
+
+def test_rolling_with_every_die_held_is_refused():
+    game = new_game(1)
+    game.roll()
+    for die in range(5):
+        game.toggle_hold(die)
+    before = game.to_state()
+    raises(G.GameError, game.roll)
+    assert game.to_state() == before
+
+
+def test_a_filled_box_cannot_be_filled_again():
+    game = new_game(1, faces=[1, 2, 3, 4, 6, 2, 2, 3, 3, 3])
+    game.roll()
+    game.score(ID("chance"))
+    game.roll()
+    before = game.to_state()
+    error = raises(G.GameError, game.score, ID("chance"))
+    assert "already filled" in str(error)
+    assert game.to_state() == before
+
+
+def test_the_joker_rule_forbids_other_boxes():
+    game = new_game(1, faces=[4] * 10)
+    game.roll()
+    game.score(ID("yahtzee"))
+    game.roll()
+    before = game.to_state()
+    error = raises(G.GameError, game.score, ID("full_house"))
+    assert "fours" in str(error)
+    assert game.to_state() == before
+    assert game.score(ID("fours")) == (20, 100)
+
+
+def test_choosing_a_used_yahtzee_box_never_pays_a_bonus():
+    game = new_game(1, faces=[5] * 5 + [1, 2, 3, 4, 6])
+    game.roll()
+    game.score(ID("yahtzee"))
+    game.roll()
+    raises(G.GameError, game.score, ID("yahtzee"))
+    assert game.players[0].card[R.BONUS] == 0
+
+
+def test_three_yahtzees_earn_200_bonus_points():
+    game = new_game(1, faces=[6] * 5 + [2] * 5 + [3] * 5)
+    for box in ("yahtzee", "twos", "threes"):
+        game.roll()
+        game.score(ID(box))
+    card = game.players[0].card
+    assert card[R.BONUS] == 200
+    assert R.totals(FORCED, card) == (25, 0, 50, 200, 275)
+
+
+def test_no_bonus_when_the_yahtzee_box_holds_zero():
+    game = new_game(1, faces=[1, 2, 3, 4, 6] + [5] * 5)
+    game.roll()
+    game.score(ID("yahtzee"))
+    game.roll()
+    assert game.score(ID("fives")) == (25, 0)
+
+
+def test_thirteen_yahtzees_reach_the_maximum_1575():
+    order = [6, 1, 2, 3, 4, 5, 6, 6, 6, 6, 6, 6, 6]
+    boxes = ["yahtzee", "aces", "twos", "threes", "fours", "fives", "sixes", "three_kind",
+             "four_kind", "full_house", "small_straight", "large_straight", "chance"]
+    faces = []
+    for face in order:
+        faces += [face] * 5
+    game = new_game(1, faces=faces)
+    for box in boxes:
+        game.roll()
+        game.score(ID(box))
+    assert game.phase == G.OVER
+    assert R.totals(FORCED, game.players[0].card) == (105, 35, 235, 1200, 1575)
+
+
+def play_out(game, choose=None):
+    """Play to the end: roll once, take the highest legal box (or choose(game, options))."""
+    while game.phase == G.ROLLOFF:
+        game.rolloff()
+    while game.phase != G.OVER:
+        game.roll()
+        options = game.options()
+        if choose is None:
+            box = 0
+            for b in range(R.N_BOXES):
+                if options[b] > options[box]:
+                    box = b
+        else:
+            box = choose(game, options)
+        game.score(box)
+    return game
+
+
+def test_a_game_ends_after_13_rounds_with_every_box_filled():
+    game = play_out(new_game(3, seed=7))
+    assert game.round == 13
+    for player in game.players:
+        assert R.OPEN not in player.card[:R.N_BOXES]
+    raises(G.GameError, game.roll)
+
+
+def test_more_than_four_players_work():
+    game = play_out(new_game(6, seed=3))
+    assert len(game.ranking()) == 6
+
+
+def fixed_totals(game, totals):
+    for player, total in zip(game.players, totals):
+        player.card = R.new_card()
+        player.card[ID("chance")] = 5
+        player.card[R.BONUS] = 0
+        player.card[ID("yahtzee")] = 50 if total >= 55 else 0
+        rest = total - 5 - player.card[ID("yahtzee")]
+        player.card[ID("three_kind")] = rest
+
+
+def test_a_tie_is_shared_not_given_to_the_second_player():
+    game = new_game(2)
+    fixed_totals(game, [30, 30])
+    assert game.ranking() == [(1, 0, 30), (1, 1, 30)]
+    assert game.winners() == [0, 1]
+
+
+def test_ranking_places_with_ties():
+    game = new_game(4)
+    fixed_totals(game, [20, 30, 30, 10])
+    assert game.ranking() == [(1, 1, 30), (1, 2, 30), (3, 0, 20), (4, 3, 10)]
+    assert game.winners() == [1, 2]
+
+
+def test_state_round_trip_mid_turn():
+    game = new_game(3, seed=11)
+    while game.phase == G.ROLLOFF:
+        game.rolloff()
+    for _ in range(4):
+        game.roll()
+        game.score(max(range(R.N_BOXES), key=lambda b: game.options()[b]))
+    game.roll()
+    game.toggle_hold(2)
+    state = game.to_state()
+    again = G.Game.from_state(state, SeededDice(1))
+    assert again.to_state() == state
+    assert again.players[1].name == "P2"
+
+
+def test_damaged_states_are_refused_by_name():
+    game = new_game(2, seed=5)
+    game.rolloff()
+    state = game.to_state()
+    cases = [("v", 99), ("rolls", 4), ("current", 7), ("dice", [1, 2, 3]), ("rules", "bogus")]
+    for key, value in cases:
+        bad = dict(state)
+        bad[key] = value
+        raises(G.GameError, G.Game.from_state, bad, SeededDice(1))
+    bad = dict(state)
+    bad["players"] = [[p[0], p[1], list(p[2])] for p in state["players"]]
+    bad["players"][0][2][0] = 3  # a box filled that the round count says is still open
+    raises(G.GameError, G.Game.from_state, bad, SeededDice(1))
+    bad = dict(state)
+    del bad["held"]
+    raises(G.GameError, G.Game.from_state, bad, SeededDice(1))
