@@ -1,0 +1,242 @@
+"""Records: high scores, player statistics and the dice fairness histogram.
+
+Pure functions update plain structures (lists, dicts, ints, strings) from a finished
+game; ``Records`` keeps each structure in its own ``storage.Store`` under a folder, so a
+damaged file costs only itself. Every update carries the game's id and is skipped when
+that game was already counted, which makes the end-of-game sequence safe to repeat after
+a power cut (see docs/architecture.md, Persistence). Integer math only.
+"""
+from micropython import const
+
+import rules
+import storage
+
+MAX_SCORES = const(10)
+MAX_NAMES = const(16)  # statistics kept per name; the least played name makes room
+MIN_ROLLS = const(30)  # below this the chi-square figure means nothing (expected < 5 each)
+_UPPER_THRESHOLD = const(63)
+_YAHTZEE_POINTS = const(50)
+_BONUS_POINTS = const(100)
+_YAHTZEE_BOX = rules.BOX_IDS.index("yahtzee")
+# Chi-square critical values for 5 degrees of freedom, times 1000 (published tables).
+_CRIT_5 = const(11070)
+_CRIT_1 = const(15086)
+
+# Fairness verdicts: index into VERDICTS for the text.
+TOO_FEW = const(0)
+FAIR = const(1)
+DOUBTFUL = const(2)
+UNFAIR = const(3)
+VERDICTS = ("too few rolls", "looks fair", "doubtful (5%)", "unfair (1%)")
+
+# Statistics entry: [games, points, best, yahtzees, upper_bonus_games]
+GAMES = const(0)
+POINTS = const(1)
+BEST = const(2)
+YAHTZEES = const(3)
+BONUSES = const(4)
+
+
+# --- high scores: [[total, initials, game_id, seat], ...] best first -------------------
+def score_place(scores, total):
+    """Index a new ``total`` would take in the table, or -1 when it does not enter.
+    Equal totals go after the earlier ones; a tie with a full table's last does not enter."""
+    place = 0
+    while place < len(scores) and scores[place][0] >= total:
+        place += 1
+    return place if place < MAX_SCORES else -1
+
+
+def add_score(scores, total, initials, game_id, seat):
+    """Enters ``total`` with ``initials`` (3 letters); returns its index, or -1 when it
+    does not qualify or this game's seat is already in the table."""
+    if len(initials) != 3:
+        raise ValueError("initials must be 3 letters")
+    for entry in scores:
+        if entry[2] == game_id and entry[3] == seat:
+            return -1
+    place = score_place(scores, total)
+    if place >= 0:
+        scores.insert(place, [total, initials, game_id, seat])
+        del scores[MAX_SCORES:]
+    return place
+
+
+# --- statistics: {"last": game_id, "all": entry, "names": {name: entry}} ----------------
+def new_stats():
+    return {"last": 0, "all": [0, 0, 0, 0, 0], "names": {}}
+
+
+def yahtzees_in(card):
+    """Yahtzees scored on a card: the Yahtzee box at 50 plus one per 100 bonus points."""
+    return (1 if card[_YAHTZEE_BOX] == _YAHTZEE_POINTS else 0) + card[rules.BONUS] // _BONUS_POINTS
+
+
+def upper_bonus_in(card):
+    upper = 0
+    for box in range(rules.N_UPPER):
+        if card[box] > 0:
+            upper += card[box]
+    return upper >= _UPPER_THRESHOLD
+
+
+def _count(entry, total, card):
+    entry[GAMES] += 1
+    entry[POINTS] += total
+    if total > entry[BEST] or entry[GAMES] == 1:
+        entry[BEST] = total
+    entry[YAHTZEES] += yahtzees_in(card)
+    if upper_bonus_in(card):
+        entry[BONUSES] += 1
+
+
+def add_game(stats, game_id, results):
+    """Counts a finished game: ``results`` is ``[(name, total, card), ...]``. Returns
+    False (and changes nothing) when ``game_id`` was the last game counted."""
+    if game_id == stats["last"]:
+        return False
+    names = stats["names"]
+    for name, total, card in results:
+        _count(stats["all"], total, card)
+        if name not in names:
+            if len(names) >= MAX_NAMES:
+                least = None
+                for other in names:
+                    if least is None or names[other][GAMES] < names[least][GAMES]:
+                        least = other
+                del names[least]
+            names[name] = [0, 0, 0, 0, 0]
+        _count(names[name], total, card)
+    stats["last"] = game_id
+    return True
+
+
+def summary(entry):
+    """``(games, average_x10, best, yahtzees, upper_bonus_percent)`` of a stats entry."""
+    games = entry[GAMES]
+    if games == 0:
+        return (0, 0, 0, 0, 0)
+    return (games, (entry[POINTS] * 10 + games // 2) // games, entry[BEST], entry[YAHTZEES],
+            (entry[BONUSES] * 100 + games // 2) // games)
+
+
+# --- roll histogram: {"last": game_id, "faces": [n1..n6]} -----------------------------
+def new_rolls():
+    return {"last": 0, "faces": [0, 0, 0, 0, 0, 0]}
+
+
+def count_roll(counts, dice, held):
+    """Adds the faces of the dice that were just rolled (not held) to ``counts`` (6 ints);
+    held dice did not roll, so counting them would bias the figure."""
+    for i in range(len(dice)):
+        if not (held >> i) & 1 and 1 <= dice[i] <= 6:
+            counts[dice[i] - 1] += 1
+
+
+def add_rolls(histogram, game_id, counts):
+    """Merges one game's ``counts`` into the histogram once; False if already merged."""
+    if game_id == histogram["last"]:
+        return False
+    faces = histogram["faces"]
+    for i in range(6):
+        faces[i] += counts[i]
+    histogram["last"] = game_id
+    return True
+
+
+def chi_square(faces):
+    """``(statistic_x1000, verdict)`` for the hypothesis that all six faces are equally
+    likely: sum((n - N/6)**2 / (N/6)) = 6 * sum(n**2) / N - N, 5 degrees of freedom."""
+    rolls = 0
+    squares = 0
+    for n in faces:
+        rolls += n
+        squares += n * n
+    if rolls == 0:
+        return 0, TOO_FEW
+    stat = (6000 * squares - 1000 * rolls * rolls + rolls // 2) // rolls
+    if rolls < MIN_ROLLS:
+        return stat, TOO_FEW
+    if stat >= _CRIT_1:
+        return stat, UNFAIR
+    if stat >= _CRIT_5:
+        return stat, DOUBTFUL
+    return stat, FAIR
+
+
+def thousandths(value):
+    """``12345`` -> ``"12.35"``: a x1000 figure for the screen, two decimals."""
+    value = (value + 5) // 10
+    return "%d.%02d" % (value // 100, value % 100)
+
+
+# --- the three files ------------------------------------------------------------------
+class Records:
+    """The records under ``folder``: ``scores``, ``stats`` and ``rolls``, each its own
+    store. ``load()`` never raises: a damaged file is set aside, starts fresh and its
+    name and reason go into ``problems`` for a short message."""
+
+    def __init__(self, folder="data", fs=None):
+        self.stores = {}
+        for name in ("scores", "stats", "rolls"):
+            self.stores[name] = storage.Store(folder + "/" + name, fs)
+        self.scores = []
+        self.stats = new_stats()
+        self.rolls = new_rolls()
+        self.problems = []  # [(file name, reason)]
+
+    def load(self):
+        self.problems = []
+        fresh = {"scores": [], "stats": new_stats(), "rolls": new_rolls()}
+        for name in ("scores", "stats", "rolls"):
+            store = self.stores[name]
+            try:
+                value = store.load()
+            except storage.SaveError as err:
+                self.problems.append((name, err.reason))
+                store.set_aside()
+                value = None
+            if store.damaged:  # an older copy was good; keep the bad one for inspection
+                self.problems.append((name, store.damaged[0][1]))
+                store.set_aside()
+            if value is not None and not _looks_like(name, value):
+                self.problems.append((name, storage.CORRUPT))
+                value = None
+            setattr(self, name, value if value is not None else fresh[name])
+
+    def save(self, name):
+        """Saves one of ``scores``/``stats``/``rolls``; SaveError(FULL/IO) passes up."""
+        return self.stores[name].save(getattr(self, name))
+
+    def finish_game(self, game_id, results, counts):
+        """Counts a finished game in stats and rolls (each saved only if it changed).
+        Returns the names of the files it could not save (full disk): play goes on."""
+        failed = []
+        if add_game(self.stats, game_id, results):
+            self._try_save("stats", failed)
+        if add_rolls(self.rolls, game_id, counts):
+            self._try_save("rolls", failed)
+        return failed
+
+    def add_high_score(self, total, initials, game_id, seat):
+        """Enters and saves a high score; returns its index or -1."""
+        place = add_score(self.scores, total, initials, game_id, seat)
+        if place >= 0:
+            self.save("scores")
+        return place
+
+    def _try_save(self, name, failed):
+        try:
+            self.save(name)
+        except storage.SaveError:
+            failed.append(name)
+
+
+def _looks_like(name, value):
+    # A valid file of the wrong shape (e.g. copied by hand) must not crash the menu.
+    if name == "scores":
+        return isinstance(value, list) and all(isinstance(e, list) and len(e) == 4 for e in value)
+    if name == "stats":
+        return isinstance(value, dict) and "last" in value and "all" in value and "names" in value
+    return isinstance(value, dict) and "last" in value and isinstance(value.get("faces"), list) \
+        and len(value["faces"]) == 6
