@@ -1,0 +1,414 @@
+"""Save/resume cases run by pytest AND inside real MicroPython (plain asserts only).
+
+``FakeFs`` is a tiny in-memory filesystem with power cuts: every state-changing step
+(opening for write, each byte written, flush, close, rename, remove, mkdir) counts, and
+when the step numbered ``cut_at`` comes the power goes: ``PowerCut`` is raised (not an
+OSError: the CPU stops, nothing catches it) and the files keep exactly what was done
+before. ``reboot()`` is the next power-up. ``capacity`` makes it a small disk that answers
+ENOSPC like littlefs. The pytest-only tests in tests/test_storage.py reuse it.
+"""
+import game as G
+import records
+import rules as R
+import storage
+from dice_source import DiceSource
+
+
+class PowerCut(Exception):
+    """The power went; raised at the cut step and at every step after it."""
+
+
+class _FakeFile:
+    def __init__(self, fs, path, writing):
+        self.fs = fs
+        self.path = path
+        self.writing = writing
+        self.pos = 0
+
+    def write(self, data):
+        fs = self.fs
+        for b in bytes(data):
+            if fs.capacity is not None and fs.used() >= fs.capacity:
+                raise OSError(28)
+            fs.step()
+            fs.files[self.path].append(b)
+        return len(data)
+
+    def read(self, n=-1):
+        data = self.fs.files[self.path]
+        end = len(data) if n < 0 else min(len(data), self.pos + n)
+        chunk = bytes(data[self.pos:end])
+        self.pos = end
+        return chunk
+
+    def flush(self):
+        if self.writing:
+            self.fs.step()
+
+    def close(self):
+        if self.writing:
+            self.fs.step()
+
+
+class FakeFs:
+    def __init__(self, files=None, dirs=None):
+        self.files = files if files is not None else {}
+        self.dirs = dirs if dirs is not None else [""]
+        self.cut_at = -1
+        self.steps = 0
+        self.capacity = None
+        self.dead = False
+
+    def step(self):
+        if self.dead or self.steps == self.cut_at:
+            self.dead = True
+            raise PowerCut()
+        self.steps += 1
+
+    def used(self):
+        return sum(len(data) for data in self.files.values())
+
+    def reboot(self):
+        """The same files, powered again (what a cut left behind is all there is)."""
+        files = {}
+        for path in self.files:
+            files[path] = bytearray(self.files[path])
+        return FakeFs(files, list(self.dirs))
+
+    def _folder(self, path):
+        return path[:path.rfind("/")] if "/" in path else ""
+
+    def open(self, path, mode):
+        if "w" in mode:
+            if self._folder(path) not in self.dirs:
+                raise OSError(2)
+            self.step()
+            self.files[path] = bytearray()
+            return _FakeFile(self, path, True)
+        if path not in self.files:
+            raise OSError(2)
+        return _FakeFile(self, path, False)
+
+    def rename(self, old, new):
+        if old not in self.files:
+            raise OSError(2)
+        self.step()
+        self.files[new] = self.files.pop(old)
+
+    def remove(self, path):
+        if path not in self.files:
+            raise OSError(2)
+        self.step()
+        del self.files[path]
+
+    def mkdir(self, path):
+        if path in self.dirs:
+            raise OSError(17)
+        self.step()
+        self.dirs.append(path)
+
+
+def card_with(points):
+    card = R.new_card()
+    for i in range(len(points)):
+        card[i] = points[i]
+    return card
+
+
+def game_like(n):
+    """A plain structure shaped like a saved game, different for every ``n``."""
+    return {"id": 1000 + n, "seed": (n * 7919) & 0x3FFFFFFF, "counts": [n, 1, 2, 3, 4, 5],
+            "game": {"v": 1, "rules": "forced", "phase": 1, "round": n % 13, "current": n % 2,
+                     "first": 0, "contenders": [0, 1], "dice": [1 + n % 6, 2, 3, 4, 5],
+                     "held": n & 0x1F, "rolls": 1 + n % 3,
+                     "players": [["ANN", "human", card_with([3, 6, n % 19])],
+                                 ["CPU", "hard", card_with([-1, 4, 9, 16, 25, 30, 22])]]}}
+
+
+def states_after(base, count):
+    return [game_like(base + i) for i in range(count)]
+
+
+def saved_fs(values, base="data/game"):
+    fs = FakeFs(dirs=["", "data"])
+    store = storage.Store(base, fs)
+    for value in values:
+        store.save(value)
+    return fs
+
+
+def steps_of_save(fs, value, base="data/game"):
+    """How many steps one save takes on (a copy of) ``fs``."""
+    probe = fs.reboot()
+    store = storage.Store(base, probe)
+    store.load()
+    store.save(value)
+    return probe.steps
+
+
+def test_crc32_matches_the_ieee_check_value():
+    assert storage.crc32(b"123456789") == bytes((0x26, 0x39, 0xF4, 0xCB))  # 0xCBF43926
+    assert storage.crc32(b"") == bytes(4)
+
+
+def test_round_trip_of_game_like_values_and_edge_ints():
+    for n in range(20):
+        value = game_like(n)
+        assert storage.decode(storage.encode(value)) == value
+    edges = [-1, 0, 62, 63, -2, 127, 128, -129, 2**30 - 1, -2**30, 2**40, -2**40, 1575]
+    assert storage.decode(storage.encode(edges)) == edges
+    texts = ["", "x" * 31, "y" * 32, "Zoë", b"\x00\xff", None, True, False, {}, [], {7: [1]}]
+    assert storage.decode(storage.encode(texts)) == texts
+
+
+def test_a_card_costs_one_byte_per_box():
+    card = card_with([3, 6, 9, 12, 15, 18, 22, 0, 25, 30, 40, 50, 21])
+    assert len(storage.encode(card)) == 1 + 14
+
+
+def test_nothing_saved_loads_none():
+    store = storage.Store("data/game", FakeFs(dirs=["", "data"]))
+    assert store.load() is None
+
+
+def test_first_save_makes_the_folder():
+    fs = FakeFs()
+    storage.Store("data/game", fs).save([1, 2])
+    assert "data" in fs.dirs
+    assert storage.Store("data/game", fs.reboot()).load() == [1, 2]
+
+
+def test_power_cut_at_every_step_of_a_save_keeps_last_or_previous():
+    values = states_after(0, 3)
+    fs = saved_fs(values[:2])
+    total = steps_of_save(fs, values[2])
+    assert total > 150  # every byte of the file is a cut point
+    seen_new = seen_old = 0
+    for cut in range(total + 1):
+        trial = fs.reboot()
+        trial.cut_at = cut
+        store = storage.Store("data/game", trial)
+        try:
+            store.save(values[2])
+        except PowerCut:
+            pass
+        rebooted = trial.reboot()
+        after = storage.Store("data/game", rebooted)
+        loaded = after.load()
+        assert loaded == values[2] or loaded == values[1], cut
+        assert after.damaged == []
+        if loaded == values[2]:
+            seen_new += 1
+        else:
+            seen_old += 1
+        # and the resumed store saves on normally
+        after.save(values[0])
+        assert storage.Store("data/game", rebooted.reboot()).load() == values[0]
+    assert seen_old == total  # only the final rename publishes the new save
+    assert seen_new == 1
+
+
+def test_cuts_in_a_row_lose_at_most_the_save_in_progress():
+    fs = saved_fs([game_like(0)])
+    last = game_like(0)
+    seed = 12345
+    for n in range(1, 30):
+        value = game_like(n)
+        seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+        fs = fs.reboot()
+        fs.cut_at = seed % 260  # sometimes beyond the end: the save completes
+        try:
+            storage.Store("data/game", fs).save(value)
+            last = value
+        except PowerCut:
+            pass
+        loaded = storage.Store("data/game", fs.reboot()).load()
+        assert loaded == last or loaded == value, n
+        last = loaded
+
+
+def test_disk_full_is_a_named_error_and_keeps_the_previous_save():
+    fs = saved_fs(states_after(0, 2))
+    fs = fs.reboot()
+    fs.capacity = fs.used() + 40  # room for part of the temp file only
+    store = storage.Store("data/game", fs)
+    assert store.load() == game_like(1)
+    try:
+        store.save(game_like(2))
+        raise AssertionError("a full disk must raise")
+    except storage.SaveError as err:
+        assert err.reason == storage.FULL
+    assert "data/game.tmp" not in fs.files
+    assert storage.Store("data/game", fs.reboot()).load() == game_like(1)
+    fs.capacity = None  # space freed: saving works again
+    store.save(game_like(3))
+    assert storage.Store("data/game", fs.reboot()).load() == game_like(3)
+
+
+def _damage(fs, path, how):
+    data = fs.files[path]
+    if how == "flip":
+        data[len(data) // 2] ^= 0x10
+    elif how == "cut":
+        fs.files[path] = data[:len(data) - 3]
+    elif how == "version":
+        data[2] = 99
+    elif how == "magic":
+        data[0] = ord("Q")
+
+
+def test_damaged_files_are_named_and_set_aside():
+    for how, reason in (("flip", storage.CORRUPT), ("cut", storage.TRUNCATED),
+                        ("version", storage.UNKNOWN_VERSION), ("magic", storage.CORRUPT)):
+        fs = saved_fs([game_like(1)])
+        _damage(fs, "data/game.a", how)
+        store = storage.Store("data/game", fs)
+        try:
+            store.load()
+            raise AssertionError("damage must raise: " + how)
+        except storage.SaveError as err:
+            assert err.reason == reason, (how, err.reason)
+            assert err.path == "data/game.a"
+        assert store.set_aside() == ["data/game.a.bad"]
+        assert "data/game.a.bad" in fs.files  # kept for inspection
+        assert store.load() is None  # a fresh start
+        store.save(game_like(2))
+        assert storage.Store("data/game", fs.reboot()).load() == game_like(2)
+        assert "data/game.a.bad" in fs.files
+
+
+def test_damaged_newest_slot_falls_back_to_the_previous():
+    fs = saved_fs(states_after(0, 2))  # game.a holds 0, game.b holds 1
+    _damage(fs, "data/game.b", "flip")
+    store = storage.Store("data/game", fs)
+    assert store.load() == game_like(0)
+    assert store.damaged == [("data/game.b", storage.CORRUPT)]
+    store.save(game_like(5))  # reuses the damaged slot but keeps a copy of it
+    assert "data/game.b.bad" in fs.files
+    assert storage.Store("data/game", fs.reboot()).load() == game_like(5)
+
+
+def test_clear_cut_anywhere_leaves_nothing_or_the_last_save():
+    values = states_after(0, 2)
+    fs = saved_fs(values)
+    for cut in range(3):
+        trial = fs.reboot()
+        trial.cut_at = cut
+        try:
+            storage.Store("data/game", trial).clear()
+        except PowerCut:
+            pass
+        loaded = storage.Store("data/game", trial.reboot()).load()
+        assert loaded is None or loaded == values[1], cut
+
+
+def _play(game, actions):
+    """Apply a list of actions: "roll", ("hold", die), ("score", box) or "best"."""
+    out = [0] * R.N_BOXES
+    for action in actions:
+        if action == "roll":
+            game.roll()
+        elif action == "best":
+            game.options(out)
+            best = 0
+            for box in range(R.N_BOXES):
+                if out[box] > out[best]:
+                    best = box
+            game.score(best)
+        else:
+            game.toggle_hold(action[1])
+
+
+def _snapshot(game, dice, game_id):
+    return {"id": game_id, "seed": dice.checkpoint(), "game": game.to_state()}
+
+
+def test_resume_mid_turn_continues_the_same_dice_after_any_power_cut():
+    dice = DiceSource(seed=4242)
+    game = G.Game(R.make_ruleset(), [("ANN", "human"), ("BOB", "human")], dice)
+    while game.phase == G.ROLLOFF:
+        game.rolloff()
+    fs = FakeFs(dirs=["", "data"])
+    store = storage.Store("data/game", fs)
+    saves = []
+    for action in ("roll", ("hold", 0), ("hold", 3), "roll", "best", "roll", ("hold", 2)):
+        _play(game, [action])
+        saves.append(_snapshot(game, dice, 77))
+        store.save(saves[-1])
+    final = saves[-1]
+    game.roll()  # what an uninterrupted game rolls next
+    expected_dice = list(game.dice)
+    # a power cut during the save of one more action
+    _play(game, [("hold", 1)])
+    extra = _snapshot(game, dice, 77)
+    total = steps_of_save(fs, extra)
+    for cut in (0, 1, total // 3, total // 2, total - 2, total - 1):
+        trial = fs.reboot()
+        trial.cut_at = cut
+        try:
+            storage.Store("data/game", trial).save(extra)
+        except PowerCut:
+            pass
+        saved = storage.Store("data/game", trial.reboot()).load()
+        assert saved == final, cut
+        resumed_dice = DiceSource(seed=1)
+        resumed_dice.restore(saved["seed"])
+        resumed = G.Game.from_state(saved["game"], resumed_dice)
+        assert resumed.to_state() == final["game"]
+        resumed.roll()
+        assert resumed.dice == expected_dice
+
+
+def _results(n):
+    return [("ANN", 200 + n, card_with([3, 6, 9, 12, 15, 18, 20, 0, 25, 30, 40, 50, 22])),
+            ("BOB", 150 + n, card_with([1, 2, 3, 4, 5, 6]))]
+
+
+def test_records_survive_a_cut_at_every_step_and_files_stay_independent():
+    fs = FakeFs(dirs=["", "data"])
+    recs = records.Records("data", fs)
+    recs.load()
+    recs.finish_game(11, _results(0), [1, 2, 3, 4, 5, 6])
+    recs.add_high_score(200, "ANN", 11, 0)
+    probe = fs.reboot()
+    probe_recs = records.Records("data", probe)
+    probe_recs.load()
+    probe_recs.finish_game(12, _results(5), [6, 5, 4, 3, 2, 1])
+    total = probe.steps
+    for cut in range(0, total + 1, 3):
+        trial = fs.reboot()
+        trial.cut_at = cut
+        recs = records.Records("data", trial)
+        recs.load()
+        try:
+            recs.finish_game(12, _results(5), [6, 5, 4, 3, 2, 1])
+        except PowerCut:
+            pass
+        rebooted = trial.reboot()
+        after = records.Records("data", rebooted)
+        after.load()
+        assert after.problems == []
+        assert after.stats["all"][records.GAMES] in (2, 4), cut
+        assert after.rolls["faces"] in ([1, 2, 3, 4, 5, 6], [7, 7, 7, 7, 7, 7]), cut
+        assert after.scores == [[200, "ANN", 11, 0]]
+        # finishing again after the reboot counts the game exactly once
+        after.finish_game(12, _results(5), [6, 5, 4, 3, 2, 1])
+        again = records.Records("data", rebooted.reboot())
+        again.load()
+        assert again.stats["all"][records.GAMES] == 4
+        assert again.rolls["faces"] == [7, 7, 7, 7, 7, 7]
+
+
+def test_one_damaged_records_file_costs_only_itself():
+    fs = FakeFs(dirs=["", "data"])
+    recs = records.Records("data", fs)
+    recs.load()
+    recs.finish_game(11, _results(0), [1, 2, 3, 4, 5, 6])
+    recs.add_high_score(200, "ANN", 11, 0)
+    _damage(fs, "data/stats.a", "flip")
+    after = records.Records("data", fs.reboot())
+    after.load()
+    assert after.problems == [("stats", storage.CORRUPT)]
+    assert after.stats == records.new_stats()
+    assert after.scores == [[200, "ANN", 11, 0]]
+    assert after.rolls["faces"] == [1, 2, 3, 4, 5, 6]
