@@ -73,25 +73,39 @@ if %(fake_impl)r is not None:
         _machine = 'virtual Pico (unix port) with RP2040'
     _fake.implementation = _Impl()
     sys.modules['sys'] = _fake
-if %(flash_size)r is not None:
-    class _Os(_Board):
+class _Os(_Board):
+    # VfsPosix(root).rename builds both paths in one buffer (renames the target onto
+    # itself), so renames go to an unrooted VfsPosix with full host paths instead.
+    def rename(self, old, new):
+        if old.startswith('/remote') or new.startswith('/remote'):
+            return os.rename(old, new)  # mpremote mount: its own filesystem
+        _host.rename(_host_path(old), _host_path(new))
+
+    if %(flash_size)r is not None:
         def statvfs(self, path):
-            used = _used('')
             total = %(flash_size)r // %(block)d
-            free = max(0, total - used)
+            free = max(0, total - _used(''))
             return (%(block)d, %(block)d, total, free, free, 0, 0, 0, 0, 255)
 
-    def _used(folder):
-        blocks = 1
-        for entry in os.ilistdir(folder or '/'):
-            path = folder + '/' + entry[0]
-            if entry[1] == 0x4000:
-                blocks += _used(path)
-            else:
-                blocks += (os.stat(path)[6] + %(block)d - 1) // %(block)d or 1
-        return blocks
+_host = os.VfsPosix()
 
-    sys.modules['os'] = _Os(os)
+def _host_path(path):
+    if not path.startswith('/'):
+        cwd = os.getcwd()
+        path = (cwd if cwd != '/' else '') + '/' + path
+    return %(root)r + path
+
+def _used(folder):
+    blocks = 1
+    for entry in os.ilistdir(folder or '/'):
+        path = folder + '/' + entry[0]
+        if entry[1] == 0x4000:
+            blocks += _used(path)
+        else:
+            blocks += (os.stat(path)[6] + %(block)d - 1) // %(block)d or 1
+    return blocks
+
+sys.modules['os'] = _Os(os)
 del _Board
 try:
     os.stat('/boot.py')

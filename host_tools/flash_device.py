@@ -1,0 +1,227 @@
+"""Device side of ``flash``: talks to MicroPython's raw REPL through mpremote's transport.
+
+Everything the flash tool does on the board goes through ``Device``: identify it, scan its
+files (size and sha256 computed on the device), stage new files as ``<path>.flashnew``,
+switch them in with one short script, reset. Staging means a flash interrupted while
+copying leaves the previous game untouched.
+"""
+import binascii
+import contextlib
+import io
+import os
+
+import serial
+from mpremote.transport import TransportError, TransportExecError
+from mpremote.transport_serial import SerialTransport
+
+STAGED = ".flashnew"  # suffix of a staged file; renamed over the real one at the end
+PARKED = "/main.py.flashoff"  # main.py parked here while files are switched
+MANIFEST = "/flash_manifest.txt"  # what the last complete flash put on the device
+PROBE_TIMEOUT = 4  # seconds to wait for the raw REPL banner
+_CHUNK = 3072  # raw bytes per exec: 4 KiB of base64 text, small for a Pico's heap
+
+
+class DeviceError(Exception):
+    """A problem with the device or the port; the message is one line for the user."""
+
+
+_IDENTIFY = """import sys
+i = sys.implementation
+print(repr((i.name, tuple(i.version[:3]), getattr(i, '_mpy', None), getattr(i, '_machine', sys.platform))))
+"""
+
+# Prints one line per file: F <tab> path <tab> size <tab> sha256 or -, then S bsize bfree.
+_SCAN = """import os
+try:
+    import hashlib, binascii
+except ImportError:
+    hashlib = None
+def _walk(folder, want):
+    for entry in os.ilistdir(folder):
+        path = (folder if folder != '/' else '') + '/' + entry[0]
+        if entry[1] == 0x4000:
+            _walk(path, want)
+            continue
+        size = os.stat(path)[6]
+        digest = '-'
+        if hashlib is not None and path in want:
+            h = hashlib.sha256()
+            buf = bytearray(512)
+            with open(path, 'rb') as f:
+                while True:
+                    n = f.readinto(buf)
+                    if not n:
+                        break
+                    h.update(buf if n == 512 else buf[:n])
+            digest = binascii.hexlify(h.digest()).decode()
+        print('F\\t%%s\\t%%d\\t%%s' %% (path, size, digest))
+_walk('/', %(want)r)
+s = os.statvfs('/')
+print('S\\t%%d\\t%%d' %% (s[0], s[3]))
+"""
+
+_SWITCH = """import os
+def _rm(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+try:
+    os.rename('/main.py', %(parked)r)
+except OSError:
+    pass
+for path in %(remove)r:
+    _rm(path)
+for path in %(staged)r:
+    os.rename(path + %(suffix)r, path)
+if %(new_main)r:
+    os.rename('/main.py' + %(suffix)r, '/main.py')
+    _rm(%(parked)r)
+else:
+    try:
+        os.rename(%(parked)r, '/main.py')
+    except OSError:
+        pass
+os.rename(%(manifest)r + %(suffix)r, %(manifest)r)
+print('switched')
+"""
+
+
+class Device:
+    """A MicroPython board on a serial port (a real Pico or the virtual one)."""
+
+    def __init__(self, port):
+        self.port = port
+        self.transport = None
+
+    def connect(self):
+        """Open the port and enter the raw REPL (Ctrl-C stops the running game first)."""
+        if not os.path.exists(self.port):
+            raise DeviceError("port %s does not exist (unplugged?)" % self.port)
+        try:  # pyserial's own message says whether the port is busy or forbidden
+            serial.Serial(self.port, exclusive=True).close()
+        except serial.SerialException as exc:
+            if "lock" in str(exc):
+                raise DeviceError(
+                    "port %s is busy: another program has it open (mpremote, make repl, Thonny, a serial monitor); close it and retry" % self.port
+                ) from None
+            raise DeviceError("cannot open %s: %s" % (self.port, exc)) from None
+        try:
+            self.transport = SerialTransport(self.port, baudrate=115200)
+        except TransportError as exc:
+            raise DeviceError("cannot open %s: %s" % (self.port, exc)) from None
+        said = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(said):  # mpremote prints what it got on failure
+                self.transport.enter_raw_repl(soft_reset=True, timeout_overall=PROBE_TIMEOUT)
+        except (TransportError, OSError) as exc:
+            heard = said.getvalue().strip() or str(exc)
+            self.close()
+            raise DeviceError(
+                "the device on %s does not answer like MicroPython (no raw REPL; it sent %s): "
+                "install MicroPython 1.23 or newer, see README 'Building the device'" % (self.port, heard[:60])
+            ) from None
+
+    def identify(self):
+        """(name, version tuple, _mpy or None, machine text)."""
+        return self.eval_lines(_IDENTIFY)
+
+    def eval_lines(self, code):
+        import ast
+
+        out = self.exec(code)
+        return ast.literal_eval(out.decode().strip())
+
+    def exec(self, code):
+        try:
+            return self.transport.exec(code)
+        except TransportExecError as exc:
+            last = (exc.error_output.strip().splitlines() or ["?"])[-1]
+            raise DeviceError("the device reported an error: %s" % last) from None
+        except TransportError as exc:
+            raise DeviceLost(str(exc)) from None
+        except (OSError, serial.SerialException) as exc:
+            raise DeviceLost(str(exc)) from None
+
+    def scan(self, want):
+        """({path: size}, {path: sha256 hex}, free bytes) for the whole filesystem."""
+        out = self.exec(_SCAN % {"want": set(want) or {""}}).decode()
+        sizes, hashes, free = {}, {}, None
+        for line in out.splitlines():
+            parts = line.split("\t")
+            if parts[0] == "F" and len(parts) == 4:
+                sizes[parts[1]] = int(parts[2])
+                if parts[3] != "-":
+                    hashes[parts[1]] = parts[3]
+            elif parts[0] == "S" and len(parts) == 3:
+                block, free_blocks = int(parts[1]), int(parts[2])
+                free = (block, block * free_blocks)
+        if free is None:
+            raise DeviceError("the device did not report its free space: %r" % out[-200:])
+        return sizes, hashes, free
+
+    def read_text(self, path):
+        """Contents of a small text file, or None when it does not exist."""
+        code = "try:\n print(repr(open(%r).read()))\nexcept OSError:\n print('None')\n" % path
+        return self.eval_lines(code)
+
+    def make_dirs(self, path):
+        parts = path.strip("/").split("/")[:-1]
+        folders = ["/" + "/".join(parts[: i + 1]) for i in range(len(parts))]
+        if folders:
+            self.exec("import os\nfor d in %r:\n try:\n  os.mkdir(d)\n except OSError:\n  pass\n" % folders)
+
+    def stage(self, path, data, progress=None):
+        """Write ``data`` to ``path + STAGED``; calls ``progress(done, total)`` per chunk."""
+        self.make_dirs(path)
+        self.exec("import binascii\nf = open(%r, 'wb')\nw = f.write\na = binascii.a2b_base64" % (path + STAGED))
+        for start in range(0, len(data), _CHUNK):
+            text = binascii.b2a_base64(data[start : start + _CHUNK], newline=False).decode()
+            self.exec("w(a(%r))" % text)
+            if progress:
+                progress(min(start + _CHUNK, len(data)), len(data))
+        self.exec("f.close()\ndel f, w, a")
+
+    def switch(self, staged, remove, new_main):
+        """Move staged files into place; main.py is parked first and comes back last."""
+        code = _SWITCH % {
+            "parked": PARKED,
+            "remove": list(remove),
+            "staged": [p for p in staged if p != "/main.py"],
+            "suffix": STAGED,
+            "new_main": bool(new_main),
+            "manifest": MANIFEST,
+        }
+        if b"switched" not in self.exec(code):
+            raise DeviceError("the device did not confirm switching the files in")
+
+    def remove(self, paths):
+        if paths:
+            self.exec("import os\nfor p in %r:\n try:\n  os.remove(p)\n except OSError:\n  pass\n" % list(paths))
+
+    def reset(self):
+        """Hard reset so main.py starts; the USB port of a real Pico drops right after."""
+        try:
+            self.transport.exec_raw_no_follow("import machine\nmachine.reset()")
+        except (TransportError, OSError, serial.SerialException):
+            pass  # the board resets before it can answer
+
+    def release(self):
+        """Leave the raw REPL and soft-reset, so a board runs its main.py again."""
+        try:
+            self.transport.exit_raw_repl()
+            self.transport.serial.write(b"\x04")
+        except (OSError, serial.SerialException):
+            pass
+
+    def close(self):
+        if self.transport is not None:
+            try:
+                self.transport.close()
+            except (OSError, serial.SerialException):
+                pass
+            self.transport = None
+
+
+class DeviceLost(DeviceError):
+    """The port went away or stopped answering in the middle of an operation."""
