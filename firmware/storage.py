@@ -17,6 +17,7 @@ _HEADER = const(12)  # magic 2, version 1, reserved 1, sequence 4, payload lengt
 _TRAILER = const(4)  # CRC-32 of header + payload, little-endian
 _MAX_FILE = const(16384)  # bigger files are damage, not saves: never read them into RAM
 _MAX_DEPTH = const(16)  # nesting limit while decoding, keeps a hostile file off the C stack
+_INT_LIMIT = 1 << 63  # ints are saved within 64 bits (zigzag varint of at most 10 bytes)
 _ENOENT = const(2)
 _ENOSPC = const(28)  # littlefs reports a full disk as OSError(28) on write, close or rename
 
@@ -76,6 +77,8 @@ def _put(out, value, depth):
         if -1 <= value <= 62:
             out.append(value + 1)
         else:
+            if not -_INT_LIMIT <= value < _INT_LIMIT:
+                raise ValueError("int beyond 64 bits")
             out.append(_T_INT)
             _put_varint(out, value * 2 if value >= 0 else -value * 2 - 1)
     elif isinstance(value, str):
