@@ -1,0 +1,184 @@
+"""records.py: high-score order and ties, statistics, the roll histogram and chi-square."""
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import records
+import rules as R
+import storage
+from test_storage_cases import FakeFs, card_with
+
+
+# --- high scores ----------------------------------------------------------------------
+def test_ties_keep_both_with_the_earlier_entry_first():
+    scores = []
+    assert records.add_score(scores, 200, "AAA", 1, 0) == 0
+    assert records.add_score(scores, 250, "BBB", 2, 0) == 0
+    assert records.add_score(scores, 200, "CCC", 3, 0) == 2
+    assert records.add_score(scores, 200, "DDD", 3, 1) == 3
+    assert [e[1] for e in scores] == ["BBB", "AAA", "CCC", "DDD"]
+
+
+def test_table_holds_ten_and_a_tie_with_the_tenth_does_not_enter():
+    scores = []
+    for n in range(10):
+        records.add_score(scores, 100 + 10 * n, "P%02d" % n, n + 1, 0)
+    assert len(scores) == 10 and scores[-1][0] == 100
+    assert records.score_place(scores, 100) == -1
+    assert records.add_score(scores, 100, "TIE", 50, 0) == -1
+    assert records.add_score(scores, 101, "NEW", 51, 0) == 9
+    assert len(scores) == 10 and scores[-1][1] == "NEW"
+    assert records.add_score(scores, 999, "TOP", 52, 0) == 0
+    assert [e[0] for e in scores] == sorted((e[0] for e in scores), reverse=True)
+
+
+def test_the_same_game_and_seat_enters_once():
+    scores = []
+    assert records.add_score(scores, 300, "ANN", 9, 0) == 0
+    assert records.add_score(scores, 300, "ANN", 9, 0) == -1
+    assert len(scores) == 1
+
+
+def test_initials_must_be_three_letters():
+    for bad in ("", "AB", "ABCD"):
+        try:
+            records.add_score([], 10, bad, 1, 0)
+        except ValueError:
+            continue
+        raise AssertionError(bad)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 400), max_size=40))
+def test_table_is_the_stable_top_ten(totals):
+    scores = []
+    for n, total in enumerate(totals):
+        records.add_score(scores, total, "X%02d" % (n % 100), n + 1, 0)
+    # a stable sort of all entries (earlier first among equals), cut at ten
+    expected = sorted(enumerate(totals), key=lambda item: -item[1])[:10]
+    assert [(e[2] - 1, e[0]) for e in scores] == expected
+
+
+# --- statistics -----------------------------------------------------------------------
+FULL_UPPER = [3, 6, 9, 12, 15, 18]  # exactly 63
+
+
+def test_stats_count_games_average_best_yahtzees_and_bonus_rate():
+    stats = records.new_stats()
+    yahtzee_card = card_with(FULL_UPPER + [20, 0, 25, 30, 40, 50, 22])
+    yahtzee_card[R.BONUS] = 200  # two more Yahtzees
+    plain_card = card_with([1, 2, 3, 4, 5, 6, 0, 0, 0, 0, 0, 0, 10])
+    assert records.add_game(stats, 5, [("ANN", 500, yahtzee_card), ("BOB", 31, plain_card)])
+    assert records.add_game(stats, 6, [("ANN", 200, plain_card)])
+    assert not records.add_game(stats, 6, [("ANN", 200, plain_card)])  # counted once
+    assert records.summary(stats["names"]["ANN"]) == (2, 3500, 500, 3, 50)
+    assert records.summary(stats["names"]["BOB"]) == (1, 310, 31, 0, 0)
+    assert records.summary(stats["all"]) == (3, 2437, 500, 3, 33)
+    assert records.summary(records.new_stats()["all"]) == (0, 0, 0, 0, 0)
+
+
+def test_stats_best_can_be_zero_and_names_are_capped():
+    stats = records.new_stats()
+    records.add_game(stats, 1, [("ZED", 0, card_with([]))])
+    assert stats["names"]["ZED"][records.BEST] == 0
+    for n in range(records.MAX_NAMES + 3):
+        records.add_game(stats, 100 + n, [("N%d" % n, 10, card_with([])), ("ZED", 5, card_with([]))])
+    assert len(stats["names"]) == records.MAX_NAMES
+    assert "ZED" in stats["names"]  # the most played name stays
+
+
+def test_yahtzee_box_zero_counts_no_yahtzee():
+    card = card_with([0] * 13)
+    assert records.yahtzees_in(card) == 0
+    assert not records.upper_bonus_in(card_with([3, 6, 9, 12, 15, 17]))
+    assert records.upper_bonus_in(card_with(FULL_UPPER))
+
+
+# --- roll histogram and fairness ------------------------------------------------------
+def test_only_rolled_dice_are_counted():
+    counts = [0] * 6
+    records.count_roll(counts, [1, 2, 3, 4, 5], 0)
+    records.count_roll(counts, [6, 6, 3, 4, 5], 0b11100)  # dice 2..4 held
+    assert counts == [1, 1, 1, 1, 1, 2]
+
+
+def test_histogram_merges_each_game_once():
+    hist = records.new_rolls()
+    assert records.add_rolls(hist, 3, [1, 2, 3, 4, 5, 6])
+    assert not records.add_rolls(hist, 3, [1, 2, 3, 4, 5, 6])
+    assert records.add_rolls(hist, 4, [1, 1, 1, 1, 1, 1])
+    assert hist["faces"] == [2, 3, 4, 5, 6, 7]
+
+
+def _chi_square_float(faces):
+    total = sum(faces)
+    expected = total / 6
+    return sum((n - expected) ** 2 / expected for n in faces)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 100000), min_size=6, max_size=6).filter(lambda f: sum(f) > 0))
+def test_integer_chi_square_matches_the_float_formula(faces):
+    stat, _verdict = records.chi_square(faces)
+    assert abs(stat - 1000 * _chi_square_float(faces)) <= 1
+
+
+def test_verdicts_follow_the_five_degrees_of_freedom_critical_values():
+    assert records.chi_square([0] * 6) == (0, records.TOO_FEW)
+    assert records.chi_square([5, 5, 5, 5, 5, 4])[1] == records.TOO_FEW  # 29 rolls
+    assert records.chi_square([100] * 6) == (0, records.FAIR)
+    # 600 rolls: chi-square = (a**2 + b**2) / 100 for faces 100+a, 100-b
+    assert records.chi_square([123, 77, 100, 100, 100, 100]) == (10580, records.FAIR)
+    assert records.chi_square([124, 76, 100, 100, 100, 100]) == (11520, records.DOUBTFUL)
+    assert records.chi_square([127, 73, 100, 100, 100, 100]) == (14580, records.DOUBTFUL)
+    assert records.chi_square([128, 72, 100, 100, 100, 100]) == (15680, records.UNFAIR)
+    assert records.VERDICTS[records.UNFAIR] == "unfair (1%)"
+    assert records.thousandths(11070) == "11.07" and records.thousandths(15086) == "15.09"
+
+
+def test_fair_dice_mostly_look_fair_and_loaded_dice_do_not():
+    rng = random.Random(2024)
+    fair_verdicts = []
+    for _ in range(200):
+        faces = [0] * 6
+        for _roll in range(600):
+            faces[rng.randint(0, 5)] += 1
+        fair_verdicts.append(records.chi_square(faces)[1])
+    # about 95% of fair samples pass at 5%; allow plenty of room either way
+    assert fair_verdicts.count(records.FAIR) >= 175
+    assert fair_verdicts.count(records.UNFAIR) <= 10
+    loaded = [0] * 6
+    for _roll in range(600):
+        loaded[5 if rng.random() < 0.25 else rng.randint(0, 5)] += 1
+    assert records.chi_square(loaded)[1] == records.UNFAIR
+
+
+# --- the Records files ----------------------------------------------------------------
+def test_records_round_trip_and_wrong_shapes_start_fresh():
+    fs = FakeFs()
+    recs = records.Records("data", fs)
+    recs.load()
+    assert recs.problems == [] and recs.scores == []
+    assert recs.finish_game(7, [("ANN", 250, card_with(FULL_UPPER))], [3, 3, 3, 3, 3, 3]) == []
+    assert recs.add_high_score(250, "ANN", 7, 0) == 0
+    again = records.Records("data", fs.reboot())
+    again.load()
+    assert (again.scores, again.stats, again.rolls) == (recs.scores, recs.stats, recs.rolls)
+    storage.Store("data/stats", fs).save(["not", "stats"])
+    third = records.Records("data", fs.reboot())
+    third.load()
+    assert third.problems == [("stats", storage.CORRUPT)]
+    assert third.stats == records.new_stats() and third.scores == recs.scores
+
+
+def test_full_disk_keeps_play_going_and_reports_the_files():
+    fs = FakeFs()
+    recs = records.Records("data", fs)
+    recs.load()
+    recs.finish_game(1, [("ANN", 100, card_with([]))], [1] * 6)
+    fs.capacity = fs.used()
+    assert recs.finish_game(2, [("ANN", 120, card_with([]))], [2] * 6) == ["stats", "rolls"]
+    after = records.Records("data", fs.reboot())
+    after.load()
+    assert after.stats["all"][records.GAMES] == 1 and after.rolls["faces"] == [1] * 6
