@@ -1,0 +1,47 @@
+"""Pytest-side helpers for the driver tests (no test cases here).
+
+``run_on_micropython(script)`` runs a script inside the real unix-port MicroPython with the
+recording fakes (tests/test_drivers_fakes.py) imported, and returns its output lines; the
+``feed_*`` helpers replay the recorded traffic into the datasheet emulators.
+"""
+import binascii
+import os
+
+import host_tools
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+
+
+def run_on_micropython(script, heap="192K"):
+    """Output lines of ``script`` run in MicroPython; fails the test on a crash."""
+    code = "from test_drivers_fakes import *\n" + script
+    proc = host_tools.run_micropython(["-c", code], heap=heap, extra_path=(TESTS,), timeout=60)
+    if proc.returncode != 0:
+        raise AssertionError("MicroPython failed (%d):\n%s\n%s" % (proc.returncode, proc.stdout[-3000:], proc.stderr[-3000:]))
+    return proc.stdout.splitlines()
+
+
+def feed_i2c(lines, device):
+    """Replay every ``I2C`` line into ``device.i2c_write``; returns the number replayed."""
+    count = 0
+    for line in lines:
+        if line.startswith("I2C "):
+            _tag, addr, data = line.split()
+            device.i2c_write(int(addr, 16), binascii.unhexlify(data))
+            count += 1
+    return count
+
+
+def feed_spi(lines, chain):
+    """Replay ``CS``/``SPI``/``SPIRX`` lines into a MAX7219 chain emulator."""
+    for line in lines:
+        parts = line.split()
+        if parts[0] == "CS":
+            chain.cs(int(parts[1]))
+        elif parts[0] in ("SPI", "SPIRX"):
+            chain.spi_transfer(binascii.unhexlify(parts[1]))
+
+
+def neopixel_frames(lines):
+    """The GRB buffers written by ``NP`` lines, in order."""
+    return [binascii.unhexlify(line.split()[1]) for line in lines if line.startswith("NP ")]
