@@ -144,9 +144,16 @@ class Plan:
 
 
 def _progress_line(f):
+    """Percent updates on one terminal line for big files (the strategy table)."""
+    if len(f.data) < 64 * 1024 or not sys.stdout.isatty():
+        return None
+    shown = [-1]
+
     def progress(done, total):
-        if total >= 64 * 1024:
-            print("\r  copy %-28s %3d%%" % (f.path, done * 100 // total), end="", flush=True)
+        percent = done * 100 // total
+        if percent // 10 != shown[0]:
+            shown[0] = percent // 10
+            print("\r  copy %-28s %3d%%" % (f.path, percent), end="" if done < total else "\n", flush=True)
 
     return progress
 
@@ -161,9 +168,10 @@ def flash(args):
     flash_build.check_mpy_cross(mpy_cross)
     port = find_port(args.port)
 
-    from host_tools.flash_device import MANIFEST, Device, DeviceError
+    from host_tools.flash_device import MANIFEST, STAGED, Device, DeviceError, DeviceLost
 
     device = Device(port)
+    staged_paths = []
     print("flash: connecting to %s" % port, flush=True)
     try:
         device.connect()
@@ -185,9 +193,8 @@ def flash(args):
         copied_bytes = 0
         for f in plan.copy:
             print("  copy %-28s %7d B" % (f.path, len(f.data)), flush=True)
+            staged_paths.append(f.path)
             device.stage(f.path, f.data, _progress_line(f))
-            if len(f.data) >= 64 * 1024:
-                print()
             copied_bytes += len(f.data)
         for path in plan.remove:
             print("  remove %s" % path)
@@ -197,8 +204,13 @@ def flash(args):
         if not args.no_reset:
             device.reset()
     except DeviceError as exc:
+        if not isinstance(exc, DeviceLost) and staged_paths:
+            try:  # e.g. the device is full: give the space back to the saves
+                device.remove([p + STAGED for p in staged_paths])
+            except DeviceError:
+                pass
         raise FlashError("%s; the device keeps the previous game: run make flash again" % exc) from None
-    except FlashError:
+    except (FlashError, BuildError):
         device.release()  # refused before changing anything: let the old game run again
         raise
     finally:

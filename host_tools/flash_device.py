@@ -137,11 +137,11 @@ class Device:
             return self.transport.exec(code)
         except TransportExecError as exc:
             last = (exc.error_output.strip().splitlines() or ["?"])[-1]
+            if "ENOSPC" in last or "28" in last.split():
+                raise DeviceError("the device ran out of space while writing (%s)" % last) from None
             raise DeviceError("the device reported an error: %s" % last) from None
-        except TransportError as exc:
-            raise DeviceLost(str(exc)) from None
-        except (OSError, serial.SerialException) as exc:
-            raise DeviceLost(str(exc)) from None
+        except (TransportError, OSError, serial.SerialException) as exc:
+            raise DeviceLost("lost the connection to %s (%s)" % (self.port, str(exc).strip() or type(exc).__name__)) from None
 
     def scan(self, want):
         """({path: size}, {path: sha256 hex}, free bytes) for the whole filesystem."""
