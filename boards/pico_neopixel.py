@@ -1,0 +1,9 @@
+"""Raspberry Pi Pico with 45 WS2812 pixels on GP22 (five 3x3 grids) instead of the MAX7219 dice; SSD1306 OLED.
+
+Pins are in rp2_reference.py (one place for the reference wiring).
+"""
+from boards import rp2_reference
+
+
+def build(config):
+    return rp2_reference.build(config, oled="ssd1306", dice="neopixel")

@@ -1,0 +1,81 @@
+"""The reference handheld's wiring (HARDWARE.md), shared by the pico* board modules.
+
+Pins: MAX7219 dice chain on SPI0 (SCK GP18, MOSI GP19, CS GP17) or 45 WS2812 on GP22;
+OLED on I2C1 (SDA GP14, SCL GP15, 400 kHz, 0x3C); buttons GP2..GP11 to GND with pull-ups
+(HOLD1..HOLD5, ROLL, UP, DOWN, OK, MENU); piezo on GP16 (PWM); VSYS/3 on GP29 (ADC3).
+Everything is created inside ``build``: importing this module touches no hardware.
+"""
+from micropython import const
+
+_SPI_ID = const(0)
+_SPI_SCK = const(18)
+_SPI_MOSI = const(19)
+_SPI_MISO = const(16)  # unused by the dice (no DOUT->MISO wire on the reference board)
+_SPI_CS = const(17)
+_SPI_BAUD = const(10_000_000)  # MAX7219 maximum
+_I2C_ID = const(1)
+_I2C_SDA = const(14)
+_I2C_SCL = const(15)
+_I2C_FREQ = const(400_000)
+_OLED_ADDR = const(0x3C)
+_FIRST_BUTTON = const(2)  # GP2..GP11 in button-id order
+_N_BUTTONS = const(10)
+_BUZZER = const(16)
+_NEOPIXEL = const(22)
+_N_PIXELS = const(45)
+_VSYS_ADC = const(29)
+_ADC_MAX = const(65535)
+_VREF_MV = const(3300)
+_VSYS_DIVIDER = const(3)
+
+
+def build(config, oled="ssd1306", dice="max7219"):
+    """The hardware object for the reference wiring with the given OLED and dice parts."""
+    import time
+    from machine import ADC, I2C, PWM, Pin
+
+    from boards.hardware import Hardware, NoDice, NoOLED
+    from drivers.buttons import Buttons
+    from drivers.buzzer import Buzzer
+    from dice_source import DiceSource
+
+    hw = Hardware()
+    # Big buffers first, while the heap is still unfragmented: OLED frame, dice rows.
+    i2c = I2C(_I2C_ID, sda=Pin(_I2C_SDA), scl=Pin(_I2C_SCL), freq=_I2C_FREQ)
+
+    def make_oled():
+        if oled == "sh1106":
+            from drivers.sh1106 import SH1106 as Panel
+        else:
+            from drivers.ssd1306 import SSD1306 as Panel
+        return Panel(i2c, _OLED_ADDR)
+
+    hw.oled = hw.part(make_oled, NoOLED)
+
+    def make_dice():
+        if dice == "neopixel":
+            import neopixel
+            from drivers.neopixel_dice import NeoPixelDice
+
+            return NeoPixelDice(neopixel.NeoPixel(Pin(_NEOPIXEL), _N_PIXELS))
+        from machine import SPI
+        from drivers.max7219 import MAX7219Dice
+
+        spi = SPI(_SPI_ID, baudrate=_SPI_BAUD, sck=Pin(_SPI_SCK), mosi=Pin(_SPI_MOSI))
+        return MAX7219Dice(spi, Pin(_SPI_CS, Pin.OUT, value=1))
+
+    hw.dice = hw.part(make_dice, NoDice)
+    pins = [Pin(_FIRST_BUTTON + i, Pin.IN, Pin.PULL_UP) for i in range(_N_BUTTONS)]
+    hw.buttons = Buttons(pins, active=0)
+    hw.button_down = lambda button: pins[button].value() == 0
+    hw.buzzer = Buzzer(PWM(Pin(_BUZZER)))
+    seed = config.get("seed")
+    hw.dice_source = DiceSource(int(seed) if seed else None)
+    adc = ADC(_VSYS_ADC)
+    hw.battery_mv = lambda: adc.read_u16() * _VREF_MV * _VSYS_DIVIDER // _ADC_MAX
+    from machine import lightsleep
+
+    hw.lightsleep = lightsleep
+    hw.ticks_ms = time.ticks_ms
+    hw.sleep_ms = time.sleep_ms
+    return hw

@@ -1,0 +1,292 @@
+"""The simulator board: the same drivers as the Pico, on fake buses that carry their byte
+streams to the host front-end (host_tools/sim.py) and a virtual clock it drives.
+
+Runs in the MicroPython unix port. The host starts ``micropython main.py board=sim
+link=R,W [seed=N] [oled=sh1106] [dice=neopixel]``; R and W are inherited pipe file
+descriptors. Wire format, device -> host: messages ``kind(1) length(2, LE) payload``:
+  ``I`` I2C write: address byte, then the bytes as they go on the bus
+  ``S`` SPI write (bytes shifted out)        ``C`` chip-select level (1 byte)
+  ``N`` WS2812 strip write (GRB bytes)        ``T`` PWM: freq (4, LE), duty_u16 (2, LE)
+  ``W`` wait: milliseconds (4, LE) of virtual time the firmware sleeps
+After each ``W`` the host answers with 2 bytes (LE): bit i set = button i pressed. Time in
+the firmware moves only with those waits, so a headless run is deterministic and as fast
+as the pipes allow. Without ``link`` (tests) the board runs on a scripted ``Loopback``.
+``fault=oled`` / ``fault=dice`` makes that part missing, to exercise the fault path.
+"""
+from micropython import const
+import time
+
+from boards.hardware import Hardware, NoDice, NoOLED
+from dice_source import DiceSource
+
+_OUT_SIZE = const(4096)
+_N_BUTTONS = const(10)
+_N_PIXELS = const(45)
+_OLED_ADDR = const(0x3C)
+_ENODEV = const(19)
+
+
+class PipeLink:
+    """Buffered messages to the host over a pipe; ``wait`` flushes and reads the buttons."""
+
+    def __init__(self, fd_in, fd_out):
+        self._in = open("/dev/fd/%d" % fd_in, "rb")
+        self._out = open("/dev/fd/%d" % fd_out, "wb")
+        self._buf = bytearray(_OUT_SIZE)
+        self._pos = 0
+        self._reply = bytearray(2)
+        self._reply_view = memoryview(self._reply)
+        self.buttons = 0
+
+    def begin(self, kind, length):
+        """Start a message of ``length`` payload bytes; follow with ``add`` calls."""
+        if self._pos + 3 > _OUT_SIZE:
+            self.flush()
+        buf = self._buf
+        pos = self._pos
+        buf[pos] = kind
+        buf[pos + 1] = length & 0xFF
+        buf[pos + 2] = length >> 8
+        self._pos = pos + 3
+
+    def add(self, data):
+        n = len(data)
+        if self._pos + n > _OUT_SIZE:
+            self.flush()
+            if n > _OUT_SIZE:
+                self._out.write(data)
+                return
+        self._buf[self._pos : self._pos + n] = data
+        self._pos += n
+
+    def add_byte(self, value):
+        if self._pos >= _OUT_SIZE:
+            self.flush()
+        self._buf[self._pos] = value
+        self._pos += 1
+
+    def flush(self):
+        if self._pos:
+            self._out.write(self._buf, self._pos)
+            self._pos = 0
+
+    def wait(self, ms):
+        self.begin(0x57, 4)  # "W"
+        for shift in (0, 8, 16, 24):
+            self.add_byte((ms >> shift) & 0xFF)
+        self.flush()
+        got = 0
+        while got < 2:
+            n = self._in.readinto(self._reply_view[got:]) if got else self._in.readinto(self._reply)
+            if not n:
+                raise SystemExit(0)  # the host closed the pipe: the simulator quit
+            got += n
+        self.buttons = self._reply[0] | self._reply[1] << 8
+        return self.buttons
+
+
+class Loopback:
+    """A link to nowhere for tests: output is counted, buttons come from ``script(ms)``."""
+
+    def __init__(self, script=None):
+        self.script = script
+        self.buttons = 0
+        self.bytes_out = 0
+        self.elapsed = 0
+
+    def begin(self, kind, length):
+        self.bytes_out += 3
+
+    def add(self, data):
+        self.bytes_out += len(data)
+
+    def add_byte(self, value):
+        self.bytes_out += 1
+
+    def flush(self):
+        pass
+
+    def wait(self, ms):
+        self.elapsed += ms
+        if self.script is not None:
+            self.buttons = self.script(self.elapsed)
+        return self.buttons
+
+
+class SimI2C:
+    def __init__(self, link, missing=False):
+        self._link = link
+        self._missing = missing
+
+    def writevto(self, addr, vecs):
+        if self._missing:
+            raise OSError(_ENODEV)
+        n = 1
+        for v in vecs:
+            n += len(v)
+        link = self._link
+        link.begin(0x49, n)  # "I"
+        link.add_byte(addr)
+        for v in vecs:
+            link.add(v)
+
+    def writeto(self, addr, buf):
+        if self._missing:
+            raise OSError(_ENODEV)
+        link = self._link
+        link.begin(0x49, 1 + len(buf))
+        link.add_byte(addr)
+        link.add(buf)
+
+
+class SimSPI:
+    def __init__(self, link):
+        self._link = link
+
+    def write(self, buf):
+        self._link.begin(0x53, len(buf))  # "S"
+        self._link.add(buf)
+
+
+class SimOutPin:
+    """An output pin whose level changes go to the host (the MAX7219 CS/LOAD line)."""
+
+    def __init__(self, link, level=1):
+        self._link = link
+        self._level = level
+
+    def value(self, level=None):
+        if level is None:
+            return self._level
+        self._level = 1 if level else 0
+        self._link.begin(0x43, 1)  # "C"
+        self._link.add_byte(self._level)
+
+
+class SimButtonPin:
+    """Input with pull-up, switch to GND: reads 0 while the host holds the button."""
+
+    def __init__(self, link, index):
+        self._link = link
+        self._bit = 1 << index
+
+    def value(self):
+        return 0 if self._link.buttons & self._bit else 1
+
+
+class SimNeoPixel:
+    """Stands in for ``neopixel.NeoPixel``: (r, g, b) items, GRB on the wire at ``write``."""
+
+    def __init__(self, link, n):
+        self._link = link
+        self.n = n
+        self.buf = bytearray(3 * n)
+
+    def __len__(self):
+        return self.n
+
+    def __setitem__(self, i, rgb):
+        buf = self.buf
+        buf[3 * i] = rgb[1]
+        buf[3 * i + 1] = rgb[0]
+        buf[3 * i + 2] = rgb[2]
+
+    def __getitem__(self, i):
+        buf = self.buf
+        return (buf[3 * i + 1], buf[3 * i], buf[3 * i + 2])
+
+    def write(self):
+        self._link.begin(0x4E, len(self.buf))  # "N"
+        self._link.add(self.buf)
+
+
+class SimPWM:
+    def __init__(self, link):
+        self._link = link
+        self._freq = 1000
+
+    def freq(self, hz=None):
+        if hz is None:
+            return self._freq
+        self._freq = hz
+
+    def duty_u16(self, duty):
+        link = self._link
+        link.begin(0x54, 6)  # "T"
+        freq = self._freq
+        for shift in (0, 8, 16, 24):
+            link.add_byte((freq >> shift) & 0xFF)
+        link.add_byte(duty & 0xFF)
+        link.add_byte(duty >> 8)
+
+
+class VirtualClock:
+    """Milliseconds that pass only when the firmware sleeps (the host answers each wait)."""
+
+    def __init__(self, link):
+        self._link = link
+        self.now = time.ticks_add(0, 0)
+
+    def ticks_ms(self):
+        return self.now
+
+    def sleep_ms(self, ms):
+        if ms > 0:
+            self._link.wait(ms)
+            self.now = time.ticks_add(self.now, ms)
+
+
+def make_link(config):
+    link = config.get("link")
+    if link is None:
+        return Loopback()
+    if not isinstance(link, str):
+        return link  # a link object handed in by a test
+    fd_in, fd_out = link.split(",")
+    return PipeLink(int(fd_in), int(fd_out))
+
+
+def build(config):
+    from drivers.buttons import Buttons
+    from drivers.buzzer import Buzzer
+
+    link = make_link(config)
+    fault = config.get("fault", "")
+    hw = Hardware()
+    clock = VirtualClock(link)
+    hw.link = link
+    hw.clock = clock
+    hw.ticks_ms = clock.ticks_ms
+    hw.sleep_ms = clock.sleep_ms
+    hw.lightsleep = clock.sleep_ms
+    i2c = SimI2C(link, missing=fault == "oled")
+
+    def make_oled():
+        if config.get("oled") == "sh1106":
+            from drivers.sh1106 import SH1106 as Panel
+        else:
+            from drivers.ssd1306 import SSD1306 as Panel
+        return Panel(i2c, _OLED_ADDR)
+
+    hw.oled = hw.part(make_oled, NoOLED)
+
+    def make_dice():
+        if fault == "dice":
+            raise OSError("MAX7219 LED chain: 5 chips did not echo on MISO (simulated fault)")
+        if config.get("dice") == "neopixel":
+            from drivers.neopixel_dice import NeoPixelDice
+
+            return NeoPixelDice(SimNeoPixel(link, _N_PIXELS))
+        from drivers.max7219 import MAX7219Dice
+
+        return MAX7219Dice(SimSPI(link), SimOutPin(link))
+
+    hw.dice = hw.part(make_dice, NoDice)
+    pins = [SimButtonPin(link, i) for i in range(_N_BUTTONS)]
+    hw.buttons = Buttons(pins, active=0)
+    hw.button_down = lambda button: pins[button].value() == 0
+    hw.buzzer = Buzzer(SimPWM(link), clock=clock.ticks_ms)
+    seed = config.get("seed")
+    hw.dice_source = DiceSource(int(seed) if seed not in (None, "") else None)
+    hw.battery_mv = lambda: 4100
+    return hw

@@ -1,0 +1,481 @@
+"""The handheld's application: the UI state machine and the frame loop.
+
+Data flows one way: button events -> game actions (game.py) -> caches -> screens
+(ui/screens.py) -> drivers. The app knows the game only through its documented API and
+the hardware only through the board's hardware object. ``on_change`` is the hook for the
+save layer: it is called after every action that changes the game or the settings.
+
+Frame loop: every 5 ms the buttons are polled; latched events are handled, timers advance
+(animations, computer moves), and the OLED / dice are redrawn only when something changed.
+After warm-up a frame allocates nothing (tests/test_ui_alloc.py measures it).
+"""
+from micropython import const
+import time
+
+from drivers.buttons import HOLD1, ROLL, UP, DOWN, OK, MENU, LONG
+import computer
+import game as game_module
+import rules
+from ui import menu
+from ui import screens
+
+FRAME_MS = const(5)
+_SPLASH_MS = const(1500)
+_TUMBLE_MS = const(400)
+_TUMBLE_STEP_MS = const(50)
+_ROLLOFF_SHOW_MS = const(1200)
+_STARTER_SHOW_MS = const(1500)
+_CPU_STEP_MS = const(600)
+_N_BOXES = const(13)
+_LIST_ROWS = const(6)
+_KIND_MASK = const(0xF0)
+_BUTTON_MASK = const(0x0F)
+
+# Screens
+SPLASH = const(0)
+MENU_SCREEN = const(1)
+ROLLOFF = const(2)
+TURN = const(3)
+CONFIRM_ZERO = const(4)
+CARD = const(5)
+END = const(6)
+CONFIRM_QUIT = const(7)
+FAULT = const(8)
+
+_DRAW = (
+    screens.splash, screens.menu_screen, screens.rolloff, screens.turn, screens.confirm_zero,
+    screens.card, screens.end, screens.confirm_quit, screens.fault,
+)
+
+
+def _ticks_ms():
+    return time.ticks_ms()
+
+
+class App:
+    def __init__(self, hw, cfg):
+        self.hw = hw
+        self.fb = hw.oled
+        self.settings = menu.Settings(cfg)
+        self.on_change = None  # save hook: on_change(app) after each state-changing action
+        self.screen = SPLASH
+        self.running = True
+        self.dirty = True
+        self.dice_dirty = True
+        self.game = None
+        self.ruleset = None
+        self.faces = [0, 0, 0, 0, 0]
+        self.held = 0
+        self.options = [-1] * _N_BOXES
+        self.totals = [0, 0, 0, 0]
+        self.uppers = [0, 0, 0, 0]
+        self.breakdowns = [(0, 0, 0, 0, 0)] * 4
+        self.ranking = []
+        self.cursor = 0
+        self.top = 0
+        self.menu_cursor = len(self.settings.items) - 1  # "Start game"
+        self.menu_top = 0
+        self.card_seat = 0
+        self.card_top = 0
+        self.confirm_box = -1
+        self.back_screen = TURN
+        self.rolling = False
+        self.tumble_until = 0
+        self.tumble_next = 0
+        self.timer_on = False
+        self.timer_at = 0
+        self.starter = -1
+        self.tie = False
+        self.fault = ""
+        self._tumble_faces = [0, 0, 0, 0, 0]
+        self._steady = 0
+        self._anim_state = 0x2545F491  # xorshift for the tumbling faces (not the dice source)
+        self._pressed_once = False
+        self._now = 0
+        self._scroll_menu()
+        self.apply_settings()
+
+    # ----------------------------------------------------------------- frame loop
+    def run(self, frames=-1):
+        """Run until ``running`` is cleared (or for ``frames`` frames, for tests)."""
+        hw = self.hw
+        deadline = hw.ticks_ms()
+        self.timer_at = deadline
+        self._start_timer(deadline, _SPLASH_MS)
+        while self.running and frames != 0:
+            self.frame(hw.ticks_ms())
+            deadline = time.ticks_add(deadline, FRAME_MS)
+            wait = time.ticks_diff(deadline, hw.ticks_ms())
+            if wait > 0:
+                hw.sleep_ms(wait)
+            else:
+                deadline = hw.ticks_ms()  # fell behind (an OLED refresh): don't race to catch up
+            if frames > 0:
+                frames -= 1
+
+    def frame(self, now):
+        self._now = now
+        hw = self.hw
+        buttons = hw.buttons
+        buttons.poll(now)
+        event = buttons.get()
+        while event >= 0:
+            if not self._pressed_once:
+                self._pressed_once = True
+                hw.dice_source.first_press(time.ticks_us())
+            self.handle(event)
+            event = buttons.get()
+        self.tick(now)
+        if hw.buzzer is not None:
+            hw.buzzer.update(now)
+        if self.dirty:
+            self.dirty = False
+            _DRAW[self.screen](self, self.fb)
+            self.fb.show()
+        if self.dice_dirty and not self.rolling:
+            self.dice_dirty = False
+            hw.dice.show(self.faces, self.held)
+
+    def _start_timer(self, now, ms):
+        self.timer_on = True
+        self.timer_at = time.ticks_add(now, ms)
+
+    def _timer_due(self, now):
+        if self.timer_on and time.ticks_diff(now, self.timer_at) >= 0:
+            self.timer_on = False
+            return True
+        return False
+
+    def _changed(self):
+        if self.on_change is not None:
+            self.on_change(self)
+
+    def _beep(self, freq, ms):
+        buzzer = self.hw.buzzer
+        if buzzer is not None and self.settings.sound:
+            buzzer.tone(freq, ms)
+
+    # ----------------------------------------------------------------- events
+    def handle(self, event):
+        button = event & _BUTTON_MASK
+        long = event & _KIND_MASK == LONG
+        screen = self.screen
+        if screen == SPLASH:
+            self.show(MENU_SCREEN)
+        elif screen == MENU_SCREEN:
+            self._menu_event(button)
+        elif screen == TURN:
+            self._turn_event(button, long)
+        elif screen == CONFIRM_ZERO:
+            if button == OK:
+                self._score(self.confirm_box)
+            else:
+                self.show(TURN)
+        elif screen == CONFIRM_QUIT:
+            if button == OK:
+                self.game = None
+                self._changed()
+                self.show(MENU_SCREEN)
+            else:
+                self.show(self.back_screen)
+        elif screen == CARD:
+            self._card_event(button)
+        elif screen == ROLLOFF:
+            if button == OK and self.timer_on:
+                self.timer_at = self._now  # skip the wait
+            elif button == MENU and long:
+                self._ask_quit(ROLLOFF)
+        elif screen == END:
+            if button == OK:
+                self.show(MENU_SCREEN)
+
+    def show(self, screen):
+        self.screen = screen
+        self.dirty = True
+
+    def _ask_quit(self, back):
+        self.back_screen = back
+        self.show(CONFIRM_QUIT)
+
+    def _menu_event(self, button):
+        settings = self.settings
+        if button == UP or button == DOWN:
+            step = 1 if button == DOWN else -1
+            self.menu_cursor = (self.menu_cursor + step) % len(settings.items)
+            self._scroll_menu()
+        elif button == OK or button == ROLL:
+            item = settings.items[self.menu_cursor]
+            if item == menu.START:
+                self.new_game()
+                return
+            if settings.change(item):
+                self.menu_cursor = settings.items.index(item)
+            self.apply_settings()
+            self._scroll_menu()
+            self._changed()
+        self.dirty = True
+
+    def _scroll_menu(self):
+        if self.menu_cursor < self.menu_top:
+            self.menu_top = self.menu_cursor
+        elif self.menu_cursor > self.menu_top + 6:
+            self.menu_top = self.menu_cursor - 6
+
+    def apply_settings(self):
+        hw = self.hw
+        hw.dice.brightness(self.settings.leds)
+        if hw.buzzer is not None:
+            hw.buzzer.muted = not self.settings.sound
+
+    def _turn_event(self, button, long):
+        game = self.game
+        if button == MENU:
+            if long:
+                self._ask_quit(TURN)
+            else:
+                self.card_seat = game.current
+                self.card_top = 0
+                self.show(CARD)
+            return
+        if self.settings.kinds[game.current] != menu.HUMAN:
+            return  # the computer is playing this turn
+        if button == ROLL:
+            if game.rolls < 3:
+                self._roll()
+        elif button < ROLL:  # HOLD1..HOLD5
+            if 0 < game.rolls < 3:
+                game.toggle_hold(button - HOLD1)
+                self._sync_dice()
+                self._changed()
+        elif button == UP or button == DOWN:
+            if game.rolls > 0:
+                self._move_cursor(1 if button == DOWN else -1)
+        elif button == OK:
+            if game.rolls > 0 and self.options[self.cursor] >= 0:
+                if self.options[self.cursor] == 0:
+                    self.confirm_box = self.cursor
+                    self.show(CONFIRM_ZERO)
+                else:
+                    self._score(self.cursor)
+
+    def _card_event(self, button):
+        if button == UP:
+            if self.card_top > 0:
+                self.card_top -= 1
+        elif button == DOWN:
+            if self.card_top < screens.CARD_LINES - 7:
+                self.card_top += 1
+        elif button == ROLL or button < ROLL:
+            # ROLL: next player; HOLD1..HOLD4: that player's card
+            n = len(self.game.players)
+            seat = (self.card_seat + 1) % n if button == ROLL else button - HOLD1
+            if seat < n:
+                self.card_seat = seat
+        else:
+            self.show(TURN if self.game.phase == game_module.TURN else END)
+        self.dirty = True
+
+    # ----------------------------------------------------------------- game actions
+    def new_game(self):
+        settings = self.settings
+        self.ruleset = settings.ruleset()
+        self.game = game_module.Game(self.ruleset, settings.player_list(), self.hw.dice_source)
+        n = settings.players
+        for seat in range(4):
+            self.totals[seat] = 0
+            self.uppers[seat] = 0
+        self.starter = -1
+        self.tie = False
+        self._refresh_totals()
+        self._changed()
+        if n == 1:
+            self.game.rolloff()  # a single contender starts at once
+            self._start_turn()
+            return
+        self.show(ROLLOFF)
+        self._rolloff_round()
+
+    def _rolloff_round(self):
+        rolled = self.game.rolloff()
+        for seat in range(5):
+            self.faces[seat] = 0
+        for seat, face in rolled:
+            self.faces[seat] = face
+        self.held = 0
+        self._start_tumble(0)
+        self.tie = self.game.phase != game_module.TURN
+        self._start_timer(self._now, _ROLLOFF_SHOW_MS)
+        self._changed()
+        self._beep(660, 40)
+
+    def _start_turn(self):
+        game = self.game
+        self.cursor = 0
+        self.top = 0
+        self._sync_dice()
+        self.show(TURN)
+        if self.settings.kinds[game.current] != menu.HUMAN:
+            self._start_timer(self._now, _CPU_STEP_MS)
+        else:
+            self.timer_on = False
+
+    def _roll(self):
+        game = self.game
+        game.roll()
+        game.options(self.options)
+        self.cursor = self._best_box()
+        self._scroll_cursor()
+        self._sync_dice()
+        self._start_tumble(game.held)
+        self.dirty = True
+        self._beep(440, 30)
+        self._changed()
+
+    def _score(self, box):
+        game = self.game
+        game.score(box)
+        self._refresh_totals()
+        self._beep(880, 60)
+        self._changed()
+        if game.phase == game_module.OVER:
+            self._finish()
+        else:
+            self._start_turn()
+
+    def _finish(self):
+        ranking = self.ranking
+        del ranking[:]
+        players = self.game.players
+        for place, player, total in self.game.ranking():
+            seat = player if isinstance(player, int) else players.index(player)
+            ranking.append((place, seat, total))
+        self._sync_dice()
+        self.timer_on = False
+        self.show(END)
+
+    def _refresh_totals(self):
+        game = self.game
+        for seat in range(len(game.players)):
+            parts = rules.totals(self.ruleset, game.players[seat].card)
+            self.breakdowns[seat] = parts
+            self.uppers[seat] = parts[0]
+            self.totals[seat] = parts[4]
+
+    def breakdown(self, seat):
+        return self.breakdowns[seat]
+
+    def _best_box(self):
+        """Default cursor after a roll: the legal box with the most points (first on ties)."""
+        best = -1
+        options = self.options
+        for box in range(_N_BOXES):
+            if options[box] >= 0 and (best < 0 or options[box] > options[best]):
+                best = box
+        return best
+
+    def _move_cursor(self, step):
+        box = self.cursor
+        for _ in range(_N_BOXES):
+            box = (box + step) % _N_BOXES
+            if self.options[box] >= 0:
+                break
+        self.cursor = box
+        self._scroll_cursor()
+        self.dirty = True
+
+    def _scroll_cursor(self):
+        if self.cursor < self.top + 1:
+            self.top = self.cursor - 1 if self.cursor > 0 else 0
+        elif self.cursor > self.top + _LIST_ROWS - 2:
+            self.top = self.cursor - _LIST_ROWS + 2
+        if self.top > _N_BOXES - _LIST_ROWS:
+            self.top = _N_BOXES - _LIST_ROWS
+
+    def _sync_dice(self):
+        game = self.game
+        dice = game.dice
+        for i in range(5):
+            self.faces[i] = dice[i]
+        self.held = game.held
+        self.dice_dirty = True
+        self.dirty = True
+
+    # ----------------------------------------------------------------- timers
+    def _start_tumble(self, steady_mask):
+        self.rolling = True
+        self._steady = steady_mask
+        self.tumble_until = time.ticks_add(self._now, _TUMBLE_MS)
+        self.tumble_next = self._now
+
+    def _tumble(self, now):
+        """Random faces on the dice that are rolling; the real faces when it ends."""
+        if time.ticks_diff(now, self.tumble_until) >= 0:
+            self.rolling = False
+            self.dice_dirty = True  # the real faces (roll-off faces, or the game's dice)
+            self.dirty = True
+            return
+        if time.ticks_diff(now, self.tumble_next) < 0:
+            return
+        self.tumble_next = time.ticks_add(now, _TUMBLE_STEP_MS)
+        state = self._anim_state
+        faces = self._tumble_faces
+        for i in range(5):
+            state ^= (state << 13) & 0x3FFFFFFF
+            state ^= state >> 17
+            state ^= (state << 5) & 0x3FFFFFFF
+            if self._steady & (1 << i) or (self.screen == ROLLOFF and self.faces[i] == 0):
+                faces[i] = self.faces[i]
+            else:
+                faces[i] = state % 6 + 1
+        self._anim_state = state
+        self.hw.dice.show(faces, self._steady)
+
+    def tick(self, now):
+        if self.rolling:
+            self._tumble(now)
+        screen = self.screen
+        if screen == SPLASH:
+            if self._timer_due(now):
+                self.show(MENU_SCREEN)
+        elif screen == ROLLOFF:
+            if not self.rolling and self._timer_due(now):
+                if self.starter >= 0:
+                    self._start_turn()
+                elif self.game.phase == game_module.TURN:
+                    self.starter = self.game.current
+                    self.dirty = True
+                    self._start_timer(now, _STARTER_SHOW_MS)
+                else:
+                    self._rolloff_round()
+        elif screen == TURN and self.game is not None:
+            if self.settings.kinds[self.game.current] != menu.HUMAN and not self.rolling:
+                if self._timer_due(now):
+                    self._computer_step()
+                    if self.screen == TURN:
+                        self._start_timer(now, _CPU_STEP_MS)
+
+    def _computer_step(self):
+        """One visible step of a computer turn: roll, set holds, point at a box, score."""
+        game = self.game
+        if game.rolls == 0:
+            self._roll()
+            return
+        card = game.players[game.current].card
+        mask = computer.choose_hold(self.ruleset, card, game.dice, game.rolls)
+        if mask < 0:
+            box = computer.choose_box(self.ruleset, card, game.dice, self.options)
+            if self.cursor != box:
+                self.cursor = box
+                self._scroll_cursor()
+                self.dirty = True
+            else:
+                self._score(box)
+            return
+        if mask != game.held:
+            for i in range(5):
+                if (mask ^ game.held) & (1 << i):
+                    game.toggle_hold(i)
+            self._sync_dice()
+            self._changed()
+        else:
+            self._roll()

@@ -1,0 +1,100 @@
+"""Boot: read device.cfg, build the board (big buffers first), then run the app.
+
+Order matters on the Pico: the board allocates the OLED frame buffer and driver buffers
+while the heap is empty, then the app and game follow. Holding ROLL at power-on is safe
+mode: nothing else runs and the REPL stays reachable. A part that failed at boot, a crash
+in the app, or files missing after an interrupted flash end in a message on the OLED (or
+on the dice when the OLED is the missing part) and on the console - never in a traceback
+loop. Importing this module does nothing; the device runs it as ``__main__``.
+"""
+import sys
+
+_ROLL = 5  # drivers.buttons.ROLL; a literal so safe mode works even if drivers are damaged
+_SAFE_SAMPLES = 10  # 10 x 5 ms: the switch has settled by then
+
+
+def _wrap(text, width=16):
+    lines = []
+    while text and len(lines) < 7:
+        lines.append(text[:width])
+        text = text[width:]
+    return lines
+
+
+def show_message(hw, title, text):
+    """``title`` and ``text`` on the console, the OLED if there is one, else the dice."""
+    print("%s: %s" % (title, text))
+    oled = getattr(hw, "oled", None)
+    if oled is not None and not getattr(oled, "missing", False):
+        try:
+            oled.fill(0)
+            oled.fill_rect(0, 0, 128, 8, 1)
+            oled.text(title[:16], 0, 0, 0)
+            row = 1
+            for line in _wrap(text):
+                oled.text(line, 0, row * 8, 1)
+                row += 1
+            oled.show()
+            return
+        except Exception as exc:  # the panel itself may be what failed: fall through
+            print("OLED unusable:", exc)
+    dice = getattr(hw, "dice", None)
+    if dice is not None and not getattr(dice, "missing", False):
+        try:
+            dice.show((1, 1, 1, 1, 1), 0b11111)  # all dice "held" ones: the OLED is missing
+        except Exception as exc:
+            print("dice unusable:", exc)
+
+
+def load_board(cfg):
+    name = cfg.get("board", "pico")
+    package = __import__("boards." + name)
+    return getattr(package, name)
+
+
+def safe_mode_requested(hw):
+    down = 0
+    for _ in range(_SAFE_SAMPLES):
+        if hw.button_down(_ROLL):
+            down += 1
+        hw.sleep_ms(5)
+    return down == _SAFE_SAMPLES
+
+
+def main():
+    try:
+        import config
+
+        cfg = config.load()
+    except ImportError as exc:
+        print("firmware incomplete (config.py): reflash.", exc)
+        return None
+    try:
+        board = load_board(cfg)
+        hw = board.build(cfg)
+    except Exception as exc:  # missing board file or unknown board: report, keep the REPL
+        print("board %r failed:" % cfg.get("board"))
+        sys.print_exception(exc)
+        return None
+    if safe_mode_requested(hw):
+        show_message(hw, "Safe mode", "ROLL held at power-on: game skipped, REPL ready.")
+        return hw
+    if hw.faults:
+        show_message(hw, "Hardware fault", " / ".join(hw.faults))
+        return hw
+    try:
+        import app
+
+        application = app.App(hw, cfg)
+        # The save layer hooks in here: application.on_change = saves.on_change
+        application.run()
+    except ImportError as exc:
+        show_message(hw, "Reflash needed", "firmware incomplete: %s" % exc)
+    except Exception as exc:  # a crash: show it instead of a traceback loop
+        sys.print_exception(exc)
+        show_message(hw, "Crash", "%s: %s" % (type(exc).__name__, exc))
+    return hw
+
+
+if __name__ == "__main__":
+    main()

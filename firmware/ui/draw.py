@@ -1,0 +1,69 @@
+"""Text-grid drawing helpers for the 128x64 OLED: 16 columns x 8 rows of the 8x8 font.
+
+Everything sits on the 8-pixel grid (the simulator reads the screen back as text that
+way). Numbers are drawn digit by digit from constant one-character strings, so redrawing
+a screen allocates nothing (no str formatting in the frame loop).
+"""
+from micropython import const
+
+COLS = const(16)
+ROWS = const(8)
+_CELL = const(8)
+_WIDTH = const(128)
+_DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
+
+
+def clear(fb):
+    fb.fill(0)
+
+
+def bar(fb, row):
+    """Fill a whole text row (the background of an inverted line)."""
+    fb.fill_rect(0, row * _CELL, _WIDTH, _CELL, 1)
+
+
+def text(fb, s, col, row, inverted=False):
+    fb.text(s, col * _CELL, row * _CELL, 0 if inverted else 1)
+
+
+def number(fb, value, right_col, row, inverted=False):
+    """Draw ``value`` right-aligned so its last digit is in ``right_col``; returns the
+    column of its first character (a minus sign for negatives)."""
+    color = 0 if inverted else 1
+    y = row * _CELL
+    col = right_col
+    negative = value < 0
+    if negative:
+        value = -value
+    while True:
+        fb.text(_DIGITS[value % 10], col * _CELL, y, color)
+        value //= 10
+        if value == 0:
+            break
+        col -= 1
+    if negative:
+        col -= 1
+        fb.text("-", col * _CELL, y, color)
+    return col
+
+
+def digits(value):
+    """How many columns ``number`` uses for ``value``."""
+    width = 1 if value >= 0 else 2
+    value = -value if value < 0 else value
+    while value >= 10:
+        value //= 10
+        width += 1
+    return width
+
+
+def hbar(fb, row, value, full, inverted=False):
+    """A progress bar across the row's middle: ``value`` out of ``full`` (small ints)."""
+    y = row * _CELL + 2
+    fb.rect(0, y, _WIDTH, 4, 1)
+    if full > 0:
+        width = value * (_WIDTH - 2) // full
+        if width > _WIDTH - 2:
+            width = _WIDTH - 2
+        if width > 0:
+            fb.fill_rect(1, y + 1, width, 2, 1)

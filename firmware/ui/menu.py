@@ -1,0 +1,74 @@
+"""The setup menu: game settings and the list of menu lines they produce.
+
+Settings live here as small ints; the menu is a list of item ids that depends on the
+number of players (one "Pn human/CPU" line per player). Nothing here draws or reads
+buttons: app.py moves the cursor, ``change`` steps a value, screens.py draws the lines.
+"""
+from micropython import const
+
+import rules
+
+PLAYERS = const(0)
+SEAT1 = const(1)  # SEAT1..SEAT4 = 1..4: human or computer for that player
+JOKER = const(5)
+YBONUS = const(6)
+SOUND = const(7)
+LEDS = const(8)
+START = const(9)
+
+MAX_PLAYERS = const(4)
+HUMAN = const(0)
+COMPUTER = const(1)
+KIND_NAMES = ("human", "cpu")  # the kind strings handed to game.Game
+KIND_LABELS = ("Human", "CPU")
+SEAT_LABELS = ("P1", "P2", "P3", "P4")
+LABELS = ("Players", "", "", "", "", "Joker", "Y.bonus", "Sound", "LEDs", "Start game")
+ON_OFF = ("off", "on")
+
+
+class Settings:
+    def __init__(self, cfg):
+        self.players = 2
+        self.kinds = bytearray((HUMAN, COMPUTER, COMPUTER, COMPUTER))
+        joker = cfg.get("rules", "forced")
+        self.joker = rules.JOKERS.index(joker) if joker in rules.JOKERS else 0
+        self.yahtzee_bonus = 1
+        self.sound = 1
+        self.leds = 8
+        self.items = []
+        self.rebuild()
+
+    def rebuild(self):
+        """Recompute the menu lines (only when the number of players changes)."""
+        items = self.items
+        del items[:]
+        items.append(PLAYERS)
+        for seat in range(self.players):
+            items.append(SEAT1 + seat)
+        for item in (JOKER, YBONUS, SOUND, LEDS, START):
+            items.append(item)
+
+    def change(self, item, step=1):
+        """Step the value of ``item`` (wrapping); returns True if the item list changed."""
+        if item == PLAYERS:
+            self.players = (self.players - 1 + step) % MAX_PLAYERS + 1
+            self.rebuild()
+            return True
+        if SEAT1 <= item < SEAT1 + MAX_PLAYERS:
+            self.kinds[item - SEAT1] ^= 1
+        elif item == JOKER:
+            self.joker = (self.joker + step) % len(rules.JOKERS)
+        elif item == YBONUS:
+            self.yahtzee_bonus ^= 1
+        elif item == SOUND:
+            self.sound ^= 1
+        elif item == LEDS:
+            self.leds = (self.leds + step) % 16
+        return False
+
+    def ruleset(self):
+        return rules.make_ruleset(joker=rules.JOKERS[self.joker], yahtzee_bonus=bool(self.yahtzee_bonus))
+
+    def player_list(self):
+        """The ``(name, kind)`` list handed to game.Game."""
+        return [(SEAT_LABELS[seat], KIND_NAMES[self.kinds[seat]]) for seat in range(self.players)]

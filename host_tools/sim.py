@@ -1,0 +1,97 @@
+"""``make sim`` / ``python -m host_tools sim``: play the unmodified firmware on the desktop.
+
+The firmware's main.py runs in the MicroPython unix port with the ``sim`` board; its
+OLED, dice and buzzer byte streams are decoded by the datasheet emulators and drawn in
+the terminal (host_tools/sim_term.py). Keys: 1-5 hold, space roll, arrows up/down, enter
+OK, m menu/card (M: long press, quit game), q quit.
+
+Headless (tests, docs): ``--headless --keys "enter space 1 wait:500 hold:m:800"`` plays
+the keys in virtual time (as fast as the pipes allow, always the same result for a
+``--seed``), then ``--screenshot out.png`` writes a PNG of the whole device and
+``--print-screen`` prints the dice and the OLED as text. ``--regen-golden`` rewrites
+tests/golden/ and ``--regen-images`` the README's pictures in docs/img/.
+"""
+import argparse
+import sys
+
+from host_tools import sim_keys
+from host_tools.sim_device import DEFAULT_FLASH, DeviceExited, SimDevice
+
+SETTLE_MS = 400  # after the last key: let animations and redraws finish
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise ValueError(message)
+
+
+def parse_args(argv):
+    p = _Parser(prog="python -m host_tools sim", description=__doc__.splitlines()[0])
+    p.add_argument("--board", default="sim", help="only 'sim' runs on the desktop")
+    p.add_argument("--oled", choices=("ssd1306", "sh1106"), default="ssd1306")
+    p.add_argument("--dice", choices=("max7219", "neopixel"), default="max7219")
+    p.add_argument("--seed", type=int, help="reproducible dice (default: stirred like the device)")
+    p.add_argument("--flash-dir", default=DEFAULT_FLASH, help="the device's filesystem (default %(default)s)")
+    p.add_argument("--code-dir", help="a flashed tree to boot instead of firmware/ + boards/")
+    p.add_argument("--heap", default="192K", help="MicroPython heap (-X heapsize=)")
+    p.add_argument("--headless", action="store_true")
+    p.add_argument("--keys", default="", help="headless key script")
+    p.add_argument("--screenshot", help="headless: write a PNG of the device here")
+    p.add_argument("--print-screen", action="store_true", help="headless: print dice and OLED as text")
+    p.add_argument("--regen-golden", action="store_true", help="rewrite tests/golden/ and exit")
+    p.add_argument("--regen-images", action="store_true", help="rewrite docs/img/ and exit")
+    args = p.parse_args(argv)
+    if args.board != "sim":
+        raise ValueError("--board %s: only the 'sim' board runs in the simulator" % args.board)
+    return args
+
+
+def run_headless(device, script, settle_ms=SETTLE_MS):
+    """Play ``script``; returns the virtual time at the end. Raises DeviceExited."""
+    presses, end = sim_keys.parse(script)
+    device.run_until(end + settle_ms, sim_keys.levels(presses))
+    return device.now
+
+
+def main(argv):
+    try:
+        args = parse_args(argv)
+        if args.headless:
+            sim_keys.parse(args.keys)  # reject a bad script before starting anything
+    except (ValueError, sim_keys.KeyError_) as exc:
+        print("sim: %s" % exc, file=sys.stderr)
+        return 2
+    if args.regen_golden:
+        from host_tools import sim_golden
+
+        sim_golden.regen()
+        return 0
+    if args.regen_images:
+        from host_tools import sim_golden
+
+        sim_golden.regen_images()
+        return 0
+    device = SimDevice(seed=args.seed, flash_dir=args.flash_dir, code_dir=args.code_dir, heap=args.heap,
+                       oled=args.oled, dice=args.dice)
+    if not args.headless:
+        from host_tools import sim_term
+
+        return sim_term.play(device)
+    status = 0
+    try:
+        run_headless(device, args.keys)
+    except DeviceExited:
+        status = 1
+    finally:
+        device.close()
+    if status:
+        print("sim: the firmware stopped:\n" + "\n".join(device.console[-20:]), file=sys.stderr)
+    if args.print_screen:
+        from host_tools.sim_screen import device_text
+
+        print(device_text(device))
+    if args.screenshot:
+        from host_tools.sim_png import write_png
+
+        write_png(args.screenshot, device)
+    return status

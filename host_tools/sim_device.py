@@ -1,0 +1,164 @@
+"""The simulated handheld seen from the host: the firmware process, its wire and the chips.
+
+Starts the unmodified firmware (``main.py``) in the MicroPython unix port with the ``sim``
+board (boards/sim.py documents the wire format), feeds every I2C/SPI/WS2812 byte to the
+datasheet emulators in host_tools/emulators/ and answers each virtual-time wait with the
+button levels of that moment. ``run_until(ms)`` advances the device's clock; the caller
+decides the button levels through ``buttons`` (a bit mask, bit i = button i pressed).
+"""
+import os
+import struct
+import subprocess
+import threading
+
+import host_tools
+from host_tools.emulators.max7219 import MAX7219ChainEmulator
+from host_tools.emulators.sh1106 import SH1106Emulator
+from host_tools.emulators.ssd1306 import SSD1306Emulator
+from host_tools.emulators.ws2812 import WS2812Emulator
+
+BUTTONS = ("1", "2", "3", "4", "5", "space", "up", "down", "enter", "m")  # button ids 0..9
+N_DICE = 5
+N_PIXELS = 45
+DEFAULT_FLASH = os.path.join(os.path.expanduser("~"), ".local", "share", "pico-yahtzee", "flash")
+
+
+class DeviceExited(Exception):
+    """The firmware process ended (it returned to the REPL, crashed or was killed)."""
+
+
+class SimDevice:
+    def __init__(self, seed=None, flash_dir=None, code_dir=None, heap="192K", oled="ssd1306",
+                 dice="max7219", extra=()):
+        self.flash_dir = os.path.abspath(flash_dir or DEFAULT_FLASH)
+        os.makedirs(self.flash_dir, exist_ok=True)
+        self.oled = SH1106Emulator() if oled == "sh1106" else SSD1306Emulator()
+        self.dice_kind = dice
+        self.chain = MAX7219ChainEmulator(N_DICE)
+        self.strip = WS2812Emulator(N_PIXELS)
+        self.tone = (0, 0)  # (freq, duty) of the buzzer now
+        self.now = 0  # virtual ms since boot
+        self.buttons = 0
+        self.frames = 0  # how many OLED frames (data writes) arrived: a redraw counter
+        self.console = []
+        to_dev_r, to_dev_w = os.pipe()
+        from_dev_r, from_dev_w = os.pipe()
+        if code_dir:
+            code_dir = os.path.abspath(code_dir)
+            path = code_dir
+            main = os.path.join(code_dir, "main.py")
+        else:
+            path = os.pathsep.join((host_tools.FIRMWARE, host_tools.REPO))
+            main = os.path.join(host_tools.FIRMWARE, "main.py")
+        args = [host_tools.micropython_command(), "-X", "heapsize=" + heap, main, "board=sim",
+                "link=%d,%d" % (to_dev_r, from_dev_w), "oled=" + oled, "dice=" + dice]
+        if seed is not None:
+            args.append("seed=%d" % seed)
+        args += list(extra)
+        env = dict(os.environ)
+        env["MICROPYPATH"] = path
+        self.proc = subprocess.Popen(args, cwd=self.flash_dir, env=env, pass_fds=(to_dev_r, from_dev_w),
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT)
+        os.close(to_dev_r)
+        os.close(from_dev_w)
+        self._to_dev = os.fdopen(to_dev_w, "wb", buffering=0)
+        self._from_dev = os.fdopen(from_dev_r, "rb")
+        self._console_thread = threading.Thread(target=self._read_console, daemon=True)
+        self._console_thread.start()
+        self.alive = True
+
+    def _read_console(self):
+        for line in self.proc.stdout:
+            self.console.append(line.decode("utf-8", "replace").rstrip("\n"))
+
+    def _read(self, n):
+        data = self._from_dev.read(n)
+        if len(data) < n:
+            self.alive = False
+            raise DeviceExited()
+        return data
+
+    def next_wait(self):
+        """Process messages up to the firmware's next wait; returns its milliseconds."""
+        while True:
+            kind, length = struct.unpack("<cH", self._read(3))
+            payload = self._read(length)
+            if kind == b"W":
+                return struct.unpack("<I", payload)[0]
+            if kind == b"I":
+                if self.oled.addr == payload[0]:
+                    self.oled.i2c_write(payload[0], payload[1:])
+                    if len(payload) > 1 and payload[1] == 0x40:
+                        self.frames += 1
+            elif kind == b"S":
+                self.chain.spi_write(payload)
+            elif kind == b"C":
+                self.chain.cs(payload[0])
+            elif kind == b"N":
+                self.strip.write(payload)
+            elif kind == b"T":
+                self.tone = struct.unpack("<IH", payload)
+
+    def answer(self, ms):
+        """Let ``ms`` of virtual time pass with the current ``buttons``."""
+        self.now += ms
+        try:
+            self._to_dev.write(struct.pack("<H", self.buttons))
+        except BrokenPipeError:
+            self.alive = False
+            raise DeviceExited()
+
+    def run_until(self, until_ms, buttons_at=None):
+        """Advance the device to ``until_ms``; ``buttons_at(ms)`` gives levels (else ``buttons``)."""
+        while self.now < until_ms:
+            ms = self.next_wait()
+            if buttons_at is not None:
+                self.buttons = buttons_at(self.now)
+            self.answer(ms)
+
+    def close(self):
+        for stream in (self._to_dev, self._from_dev):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self._console_thread.join(timeout=2)
+        self.alive = False
+
+    # --------------------------------------------------------------- what is shown
+    def oled_pixels(self):
+        """64 rows x 128 of 0/1 as the glass shows them."""
+        return self.oled.pixels()
+
+    def dice_pixels(self):
+        """For each die an 8x8 grid of (r, g, b) as the LEDs light it (dark = (0, 0, 0))."""
+        dice = []
+        if self.dice_kind == "neopixel":
+            for die in range(N_DICE):
+                grid = [[(0, 0, 0)] * 8 for _ in range(8)]
+                for cell in range(9):
+                    rgb = self.strip.pixels[9 * die + cell]
+                    row, col = divmod(cell, 3)
+                    for y in range(row * 3, row * 3 + 2):
+                        for x in range(col * 3, col * 3 + 2):
+                            grid[y][x] = _boost(rgb)
+                dice.append(grid)
+            return dice
+        for chip in self.chain.chips:
+            level = 90 + chip.intensity * 11
+            dice.append([[(level, 0, 0) if p == 1 else (0, 0, 0) for p in row] for row in chip.rows()])
+        return dice
+
+
+def _boost(rgb):
+    """WS2812 values are current-capped (<= 127 per pixel); scale up for a visible screen."""
+    top = max(rgb)
+    if top == 0:
+        return rgb
+    return tuple(min(255, c * 255 // top) for c in rgb)
