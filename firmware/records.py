@@ -176,7 +176,7 @@ class Records:
     store. ``load()`` never raises: a damaged file is set aside, starts fresh and its
     name and reason go into ``problems`` for a short message."""
 
-    def __init__(self, folder="data", fs=None):
+    def __init__(self, folder=storage.DATA_DIR, fs=None):
         self.stores = {}
         for name in ("scores", "stats", "rolls"):
             self.stores[name] = storage.Store(folder + "/" + name, fs)

@@ -13,6 +13,8 @@ from micropython import const
 
 MAGIC = b"YZ"
 VERSION = 1
+DATA_DIR = "data"  # the folder at the flash root holding every store (host_tools pull copies it)
+SUFFIXES = (".a", ".b", ".tmp", ".a.bad", ".b.bad")  # what a store's files end with
 _HEADER = const(12)  # magic 2, version 1, reserved 1, sequence 4, payload length 4
 _TRAILER = const(4)  # CRC-32 of header + payload, little-endian
 _MAX_FILE = const(16384)  # bigger files are damage, not saves: never read them into RAM
