@@ -132,3 +132,11 @@ class NullSPI:
 class NullPin:
     def value(self, level=None):
         pass
+
+
+class NullPWM:
+    def freq(self, hz):
+        pass
+
+    def duty_u16(self, duty):
+        pass
