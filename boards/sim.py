@@ -37,6 +37,10 @@ class PipeLink:
         self._reply = bytearray(2)
         self._reply_view = memoryview(self._reply)
         self.buttons = 0
+        import sys
+
+        if hasattr(sys, "atexit"):
+            sys.atexit(self.flush)  # the last picture (a crash message) still reaches the host
 
     def begin(self, kind, length):
         """Start a message of ``length`` payload bytes; follow with ``add`` calls."""

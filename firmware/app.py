@@ -288,8 +288,7 @@ class App:
         self.tie = False
         self._refresh_totals()
         self._changed()
-        if n == 1:
-            self.game.rolloff()  # a single contender starts at once
+        if self.game.phase == game_module.TURN:  # solo: nobody to roll off against
             self._start_turn()
             return
         self.show(ROLLOFF)

@@ -1,0 +1,77 @@
+"""Golden screens and README pictures from fixed headless runs of the simulator.
+
+``SCENES`` are key scripts with a seed; each renders to a text file in tests/golden/
+(the dice line, the OLED as text and the OLED's pixels in half blocks), which
+tests/test_sim_golden.py compares. Regenerate after an intended UI change with
+``python -m host_tools sim --regen-golden``; the README's pictures (docs/img/) with
+``python -m host_tools sim --regen-images``.
+"""
+import os
+import tempfile
+
+import host_tools
+from host_tools import sim
+from host_tools.sim_device import SimDevice
+from host_tools.sim_screen import device_text
+
+GOLDEN_DIR = os.path.join(host_tools.REPO, "tests", "golden")
+IMAGE_DIR = os.path.join(host_tools.REPO, "docs", "img")
+
+# Menu items from "Start game": down = Players, P1, P2 ...; enter changes the value.
+TWO_HUMANS = "enter down down down enter up up up enter"  # splash, P2 -> Human, start
+SCENES = {
+    "menu": (1, "enter"),
+    "rolloff": (4, "enter enter wait:300"),
+    "turn": (4, TWO_HUMANS + " wait:4500 space 2 4"),
+    "card": (4, TWO_HUMANS + " wait:4500" + " space enter enter" * 6 + " m"),
+    "card_totals": (4, TWO_HUMANS + " wait:4500" + " space enter enter" * 6 + " m" + " down" * 12),
+    "confirm_zero": (4, TWO_HUMANS + " wait:4500 space up enter"),
+    "end": (2, "enter down enter enter enter up enter wait:300" + " space enter enter" * 13),
+}
+
+
+def run_scene(name, flash_dir):
+    seed, keys = SCENES[name]
+    device = SimDevice(seed=seed, flash_dir=flash_dir)
+    try:
+        sim.run_headless(device, keys)
+    finally:
+        device.close()
+    return device
+
+
+def scene_text(device):
+    pixels = [[1 if p == 1 else 0 for p in row] for row in device.oled_pixels()]
+    blocks = " \u2584\u2580\u2588"
+    art = ["".join(blocks[pixels[y][x] * 2 + pixels[y + 1][x]] for x in range(128)).rstrip()
+           for y in range(0, 64, 2)]
+    return device_text(device) + "\n\n" + "\n".join(art) + "\n"
+
+
+def render(name):
+    with tempfile.TemporaryDirectory() as flash:
+        return scene_text(run_scene(name, flash))
+
+
+def golden_path(name):
+    return os.path.join(GOLDEN_DIR, name + ".txt")
+
+
+def regen():
+    os.makedirs(GOLDEN_DIR, exist_ok=True)
+    for name in SCENES:
+        with open(golden_path(name), "w", encoding="utf-8") as out:
+            out.write(render(name))
+        print("wrote", golden_path(name))
+
+
+def regen_images():
+    from host_tools.sim_png import write_png
+
+    os.makedirs(IMAGE_DIR, exist_ok=True)
+    for name in ("menu", "turn", "card", "end"):
+        with tempfile.TemporaryDirectory() as flash:
+            device = run_scene(name, flash)
+        path = os.path.join(IMAGE_DIR, "sim_%s.png" % name)
+        write_png(path, device)
+        print("wrote", path)

@@ -1,0 +1,157 @@
+"""The simulator's terminal front-end: draws the five dice and the OLED, reads keys.
+
+The device's virtual clock is paced to real time here. A terminal reports key presses
+but no releases, so a key becomes a button held for KEY_MS (``M``: a long press). The
+OLED is drawn with half blocks (two pixel rows per character) when the terminal is at
+least 132 columns wide, else with braille (2 x 4 pixels per character).
+"""
+import os
+import select
+import shutil
+import sys
+import termios
+import time
+import tty
+
+from host_tools.sim_device import BUTTONS, DeviceExited
+
+KEY_MS = 90
+LONG_MS = 900
+FRAME_S = 1 / 30
+_KEYS = {"1": 0, "2": 1, "3": 2, "4": 3, "5": 4, " ": 5, "\x1b[A": 6, "\x1b[B": 7, "\r": 8, "\n": 8,
+         "m": 9, "M": 9}
+HELP = "1-5 hold  space roll  \u2191\u2193 move  enter OK  m card/back  M (long) quit game  q quit"
+_RED = "\x1b[38;2;255;60;40m"
+_ORANGE = "\x1b[38;2;255;140;0m"
+_DIM = "\x1b[38;2;70;20;20m"
+_CYAN = "\x1b[38;2;120;210;255m"
+_RESET = "\x1b[0m"
+
+
+def _half_blocks(pixels, width):
+    blocks = " \u2584\u2580\u2588"
+    return ["".join(blocks[pixels[y][x] * 2 + pixels[y + 1][x]] for x in range(width))
+            for y in range(0, len(pixels), 2)]
+
+
+def _braille(pixels):
+    dots = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10), (1, 2, 0x20),
+            (0, 3, 0x40), (1, 3, 0x80))
+    lines = []
+    for y in range(0, 64, 4):
+        line = []
+        for x in range(0, 128, 2):
+            code = 0
+            for dx, dy, bit in dots:
+                if pixels[y + dy][x + dx] == 1:
+                    code |= bit
+            line.append(chr(0x2800 + code))
+        lines.append("".join(line))
+    return lines
+
+
+def frame_lines(device, columns):
+    """The whole device as coloured terminal lines."""
+    lines = [""]
+    dice = device.dice_pixels()
+    for y in range(0, 8, 2):
+        parts = []
+        for grid in dice:
+            cells = []
+            for x in range(8):
+                top, bottom = grid[y][x], grid[y + 1][x]
+                if any(top) or any(bottom):
+                    lit = top if any(top) else bottom
+                    colour = _ORANGE if lit[1] > lit[0] // 5 and lit[1] < lit[0] * 3 // 5 else _RED
+                    cells.append(colour + " \u2584\u2580\u2588"[(1 if any(top) else 0) * 2 + (1 if any(bottom) else 0)])
+                else:
+                    cells.append(_DIM + "\u00b7")
+            parts.append("".join(cells))
+        lines.append("  " + "   ".join(parts) + _RESET)
+    lines.append("")
+    pixels = [[1 if p == 1 else 0 for p in row] for row in device.oled_pixels()]
+    oled = _half_blocks(pixels, 128) if columns >= 132 else _braille(pixels)
+    width = len(oled[0])
+    lines.append(" \u250c" + "\u2500" * width + "\u2510")
+    lines += [" \u2502" + _CYAN + line + _RESET + "\u2502" for line in oled]
+    lines.append(" \u2514" + "\u2500" * width + "\u2518")
+    lines.append(" " + HELP[:columns - 2])
+    for line in device.console[-3:]:
+        lines.append(" > " + line[:columns - 4])
+    return lines
+
+
+def _read_keys(fd, timeout):
+    ready, _, _ = select.select([fd], [], [], max(0.0, timeout))
+    if not ready:
+        return []
+    data = os.read(fd, 64).decode("utf-8", "replace")
+    keys = []
+    i = 0
+    while i < len(data):
+        if data[i] == "\x1b" and data[i + 1:i + 3] in ("[A", "[B", "[C", "[D"):
+            keys.append(data[i:i + 3])
+            i += 3
+        else:
+            keys.append(data[i])
+            i += 1
+    return keys
+
+
+def play(device):
+    if not sys.stdin.isatty():
+        print("sim: the interactive simulator needs a terminal (use --headless --keys ...)", file=sys.stderr)
+        device.close()
+        return 2
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    out = sys.stdout
+    releases = {}  # button -> virtual ms when the key is let go
+    start = time.monotonic()
+    last_draw = 0.0
+    drawn = None
+    status = 0
+    try:
+        tty.setcbreak(fd)
+        out.write("\x1b[?25l\x1b[2J")
+        while True:
+            ms = device.next_wait()
+            target = start + (device.now + ms) / 1000.0
+            for key in _read_keys(fd, target - time.monotonic()):
+                if key in ("q", "Q", "\x03"):
+                    return 0
+                if key in _KEYS:
+                    button = _KEYS[key]
+                    releases[button] = device.now + (LONG_MS if key == "M" else KEY_MS)
+            mask = 0
+            for button, until in list(releases.items()):
+                if device.now < until:
+                    mask |= 1 << button
+                else:
+                    del releases[button]
+            device.buttons = mask
+            device.answer(ms)
+            now = time.monotonic()
+            if now - last_draw >= FRAME_S:
+                state = (device.frames, device.chain.latches, device.strip.writes, len(device.console))
+                if state != drawn:
+                    columns = shutil.get_terminal_size((80, 24)).columns
+                    out.write("\x1b[H" + "\x1b[K\n".join(frame_lines(device, columns)) + "\x1b[K\x1b[J")
+                    out.flush()
+                    drawn = state
+                last_draw = now
+    except DeviceExited:
+        status = 1
+    except KeyboardInterrupt:
+        status = 0
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        out.write("\x1b[?25h" + _RESET + "\n")
+        out.flush()
+        device.close()
+    if status:
+        print("the firmware stopped:\n" + "\n".join(device.console[-20:]))
+    return status
+
+
+__all__ = ["play", "frame_lines", "BUTTONS"]
