@@ -27,6 +27,7 @@ _ROLLOFF_SHOW_MS = const(1200)
 _STARTER_SHOW_MS = const(1500)
 _CPU_STEP_MS = const(600)
 _N_BOXES = const(13)
+_ALL_HELD = const(0x1F)
 _LIST_ROWS = const(6)
 _KIND_MASK = const(0xF0)
 _BUTTON_MASK = const(0x0F)
@@ -240,8 +241,10 @@ class App:
         if self.settings.kinds[game.current] != menu.HUMAN:
             return  # the computer is playing this turn
         if button == ROLL:
-            if game.rolls < 3:
+            if game.rolls < 3 and game.held != _ALL_HELD:
                 self._roll()
+            else:
+                self._beep(220, 80)  # no roll left, or nothing to roll: choose a box
         elif button < ROLL:  # HOLD1..HOLD5
             if 0 < game.rolls < 3:
                 game.toggle_hold(button - HOLD1)
