@@ -24,7 +24,6 @@ _ENOENT = const(2)
 _ENOSPC = const(28)  # littlefs reports a full disk as OSError(28) on write, close or rename
 
 # Reasons a SaveError carries (plain strings so a screen can show them directly).
-MISSING = "missing"
 TRUNCATED = "truncated"
 CORRUPT = "corrupt"
 UNKNOWN_VERSION = "version"
