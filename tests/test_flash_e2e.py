@@ -1,0 +1,162 @@
+"""End to end: ``flash`` onto the virtual Pico, reflash incrementally, survive interruption.
+
+Every test flashes a copy of a source tree (never the checkout itself) onto a temporary
+folder served by ``python -m host_tools virtual-pico``, through the same command a maker
+runs. Booting the flashed tree with the sim board and playing a turn through key presses
+waits for ``host_tools sim`` (see the report of issue 4).
+"""
+import os
+import re
+import signal
+import subprocess
+import sys
+
+import config  # the firmware's own device.cfg parser
+import host_tools
+from host_tools import flash_build, virtual_pico
+from host_tools.flash_testing import boot, copy_checkout, run_flash, tiny_tree, tree_hashes, write
+
+SUMMARY = re.compile(r"(\d+) copied, (\d+) skipped, (\d+) removed, (\d+) bytes")
+
+
+def summary(proc):
+    """(copied, skipped, removed) from the tool's last line."""
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    last = proc.stdout.strip().splitlines()[-1]
+    found = SUMMARY.search(last)
+    assert found, last
+    return tuple(int(n) for n in found.groups()[:3])
+
+
+def copied_paths(proc):
+    return [line.split()[1] for line in proc.stdout.splitlines() if line.startswith("  copy ")]
+
+
+def test_flash_the_firmware_then_only_what_changed(tmp_path):
+    src = copy_checkout(tmp_path / "src")
+    device = tmp_path / "flash"
+    write(device, "saves/scores.a", b"\x07saved game")  # written by the game, not by flash
+    expected = flash_build.source_files(str(src))
+    boards = flash_build.board_names(str(src))
+    board = "sim" if "sim" in boards else (boards[0] if boards else "sim")
+    with virtual_pico.running(device) as port:
+        first = run_flash("--port", port, "--board", board, "--source", src)
+        assert summary(first) == (len(expected) + 1, 0, 0)  # + device.cfg
+        for device_path, local in expected:
+            name = device_path.lstrip("/")
+            if name in ("main.py", "boot.py"):
+                assert (device / name).read_bytes() == open(local, "rb").read()
+            elif name.endswith(".py"):
+                assert (device / (name[:-3] + ".mpy")).read_bytes()[:2] == b"M\x06"
+                assert not (device / name).exists()
+            else:
+                assert (device / name).read_bytes() == open(local, "rb").read()
+        cfg = config.load(str(device / "device.cfg"), argv=())
+        assert (cfg["board"], cfg["rules"]) == (board, "forced")
+        manifest = (device / "flash_manifest.txt").read_text()
+        assert "/device.cfg\t" in manifest and "/main.py\t" in manifest and "saves" not in manifest
+
+        with open(src / "firmware" / "config.py", "a") as changed:
+            changed.write("\nFLASHED_AGAIN = 1\n")
+        second = run_flash("--port", port, "--board", board, "--source", src)
+        assert summary(second) == (1, len(expected), 0)
+        assert copied_paths(second) == ["/config.mpy"]
+
+        third = run_flash("--port", port, "--board", board, "--rules", "free", "--source", src)
+        assert copied_paths(third) == ["/device.cfg"]
+        assert config.load(str(device / "device.cfg"), argv=())["rules"] == "free"
+    assert (device / "saves" / "scores.a").read_bytes() == b"\x07saved game"
+    assert not [p for p in tree_hashes(device) if p.endswith(".flashnew")]
+
+
+def test_stale_files_of_a_previous_flash_go_user_files_stay(tmp_path):
+    src = tiny_tree(tmp_path / "src")
+    write(src, "firmware/old_screen.py", "GONE = 1\n")
+    device = tmp_path / "flash"
+    with virtual_pico.running(device.mkdir() or device) as port:
+        assert summary(run_flash("--port", port, "--board", "sim", "--source", src))[0] == 8
+        os.remove(src / "firmware" / "old_screen.py")
+        write(device, "notes.txt", "my own file")  # put there by hand: not flash's to delete
+        write(device, "version.py", "NUMBER = 99\n")  # a stale source file shadows version.mpy
+        write(device, "records/stats.a", b"\x01")
+        again = run_flash("--port", port, "--board", "sim", "--source", src)
+    assert summary(again) == (0, 7, 2)
+    assert "  remove /old_screen.mpy" in again.stdout and "  remove /version.py" in again.stdout
+    assert not (device / "old_screen.mpy").exists() and not (device / "version.py").exists()
+    assert (device / "notes.txt").read_text() == "my own file"
+    assert (device / "records" / "stats.a").read_bytes() == b"\x01"
+    assert boot(device).stdout == "game 1\n"
+
+
+def test_strategy_table_is_copied_when_built_and_skipped_when_it_does_not_fit(tmp_path):
+    src = tiny_tree(tmp_path / "src")
+    table = os.urandom(20000)
+    write(src, flash_build.STRATEGY_TABLE.format(rules="forced"), table)
+    roomy, tight = tmp_path / "roomy", tmp_path / "tight"
+    roomy.mkdir()
+    tight.mkdir()
+    with virtual_pico.running(roomy) as port:
+        done = run_flash("--port", port, "--board", "sim", "--source", src)
+    assert summary(done) == (8, 0, 0)
+    assert (roomy / "strategy-forced.bin").read_bytes() == table
+    # 16 blocks: the firmware (8 with the manifest) and the 4 kept for saves fit; 5 more do not
+    with virtual_pico.running(tight, "--flash-size", str(16 * 4096)) as port:
+        done = run_flash("--port", port, "--board", "sim", "--source", src)
+    assert summary(done) == (7, 0, 0)
+    assert "strategy table" in done.stdout and "does not fit" in done.stdout
+    assert not (tight / "strategy-forced.bin").exists()
+    assert boot(tight).stdout == "game 1\n"
+
+
+def test_no_table_built_is_a_one_line_note(tmp_path):
+    src = tiny_tree(tmp_path / "src")
+    device = tmp_path / "flash"
+    device.mkdir()
+    with virtual_pico.running(device) as port:
+        done = run_flash("--port", port, "--board", "sim", "--rules", "ordered", "--source", src)
+    notes = [line for line in done.stdout.splitlines() if "strategy table" in line]
+    assert notes == ["flash: no strategy table (build/strategy-ordered.bin not built; `make table` builds it): hints will be off"]
+
+
+def test_killed_flash_keeps_the_previous_game_and_the_next_flash_finishes(tmp_path):
+    src = tiny_tree(tmp_path / "src", number=1)
+    device = tmp_path / "flash"
+    device.mkdir()
+    with virtual_pico.running(device) as port:
+        assert summary(run_flash("--port", port, "--board", "sim", "--source", src))[0] == 7
+        before = tree_hashes(device)
+        write(src, "firmware/version.py", "NUMBER = 2\n")
+        write(src, "firmware/aaa_big.bin", os.urandom(400 * 1024))  # copied first, takes a while
+        tool = subprocess.Popen(
+            [sys.executable, "-m", "host_tools", "flash", "--port", port, "--board", "sim", "--source", str(src)],
+            stdout=subprocess.PIPE, text=True, cwd=host_tools.REPO,
+        )
+        for line in tool.stdout:
+            if "copy /aaa_big.bin" in line:
+                break
+        tool.send_signal(signal.SIGKILL)
+        tool.wait()
+        tool.stdout.close()
+        staged = {path: digest for path, digest in tree_hashes(device).items() if not path.endswith(".flashnew")}
+        assert staged == before
+        assert boot(device).stdout == "game 1\n"
+
+        finish = run_flash("--port", port, "--board", "sim", "--source", src)
+        assert summary(finish) == (2, 6, 0)
+    assert boot(device).stdout == "game 2\n"
+    assert not [p for p in tree_hashes(device) if p.endswith(".flashnew")]
+
+
+def test_dev_mode_runs_the_checkout_without_copying(tmp_path):
+    src = tiny_tree(tmp_path / "src", number=5)
+    device = tmp_path / "flash"
+    device.mkdir()
+    with virtual_pico.running(device) as port:
+        proc = subprocess.run(
+            [sys.executable, "-m", "host_tools", "flash", "--dev", "--port", port, "--board", "sim", "--source", str(src)],
+            capture_output=True, text=True, cwd=host_tools.REPO, timeout=60,
+        )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "game 5" in proc.stdout
+    assert tree_hashes(device) == {}
+    assert (src / "build" / "dev" / "device.cfg").read_text() == "board=sim\nrules=forced\n"
