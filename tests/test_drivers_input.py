@@ -57,6 +57,8 @@ sim("power_on", [(0, ROLL, 1), (2000, ROLL, 0)], 2200,
     at={20: lambda b: b.pressed(ROLL), 30: lambda b: (b.pressed(ROLL), b.clear())[0]})
 sim("wrap", [(100, ROLL, 1), (800, ROLL, 0), (1000, OK, 1), (1100, OK, 0)], 1300, start=(1 << 30) - 400)
 sim("active_high", [(100, ROLL, 1), (200, ROLL, 0)], 400, active=1)
+sim("many", [(100 + 60 * i, i % 10, 1) for i in range(40)] + [(130 + 60 * i, i % 10, 0) for i in range(40)],
+    2600, drain=False, queue_size=4, at={t: lambda b: b.get() for t in range(160, 2560, 60)})
 """
 
 
@@ -173,3 +175,10 @@ def test_buzzer_timing_mute_and_rests():
         "T 345", "PWM duty 0", "BUSY False",
         "ERR tone frequency must be 0 or 20..20000 Hz",
     ]
+
+
+def test_ring_buffer_wraps_many_times_without_losing_order(scenarios):
+    events, notes, dropped = scenarios["many"]
+    # one event queued and one read every 60 ms: the 5-slot ring wraps eight times
+    assert [event for _t, event in notes] == [i % 10 for i in range(40)] and dropped == 0
+    assert events == []

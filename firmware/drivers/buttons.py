@@ -12,6 +12,9 @@ restart it.
 Events latch in a ring buffer made once, so a tap between two frames is never lost. When
 the queue is full the NEWEST event is dropped (and counted in ``dropped``): the queued
 events stay a true prefix of what the player did, which is what a game can replay safely.
+The ring has one writer index (``poll``) and one reader index (``get``), so ``poll`` may
+run in a machine.Timer callback while the main loop calls ``get`` (it allocates nothing,
+so even a hard IRQ is fine); ``clear`` should run with that timer quiet or in its context.
 """
 from micropython import const
 from time import ticks_diff
@@ -59,9 +62,9 @@ class Buttons:
         self._flags = bytearray(n)  # all released until proven otherwise by poll()
         self._since = [0] * n  # ticks of the last raw edge
         self._down_at = [0] * n  # ticks of the edge that began the current debounced press
-        self._queue = bytearray(queue_size)
-        self._head = 0  # next event to get
-        self._count = 0
+        self._queue = bytearray(queue_size + 1)  # one slot stays free: full != empty
+        self._head = 0  # next event to get; only get()/clear() move it
+        self._tail = 0  # next free slot; only poll() moves it
         self.dropped = 0
 
     def poll(self, now_ms):
@@ -92,30 +95,30 @@ class Buttons:
                 flags[i] = f | _REPORTED
 
     def _push(self, event):
-        size = len(self._queue)
-        if self._count >= size:
+        tail = self._tail
+        after = tail + 1
+        if after >= len(self._queue):
+            after = 0
+        if after == self._head:
             self.dropped += 1
             return
-        tail = self._head + self._count
-        if tail >= size:
-            tail -= size
         self._queue[tail] = event
-        self._count += 1
+        self._tail = after  # publish only once the slot is written
 
     def get(self):
         """The oldest queued event, or -1 when there is none."""
-        if not self._count:
+        head = self._head
+        if head == self._tail:
             return NO_EVENT
-        event = self._queue[self._head]
-        self._head += 1
-        if self._head >= len(self._queue):
-            self._head = 0
-        self._count -= 1
+        event = self._queue[head]
+        head += 1
+        self._head = 0 if head >= len(self._queue) else head
         return event
 
     def pending(self):
         """Number of queued events."""
-        return self._count
+        n = self._tail - self._head
+        return n + len(self._queue) if n < 0 else n
 
     def pressed(self, button):
         """Debounced state of ``button`` now (e.g. ROLL held at power-on)."""
@@ -123,8 +126,7 @@ class Buttons:
 
     def clear(self):
         """Drop queued events; buttons held now report nothing until released and pressed again."""
-        self._head = 0
-        self._count = 0
+        self._head = self._tail
         flags = self._flags
         for i in range(len(flags)):
             if flags[i] & _PRESSED:
