@@ -23,3 +23,17 @@ sim: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis
+
+# make flash [PORT=/dev/ttyACM0] [BOARD=pico] [RULES=forced]: compile, copy what changed, reset.
+# make repl [PORT=...]: MicroPython's REPL. make dev [PORT=...] [BOARD=...]: run the
+# firmware straight from this checkout (mpremote mount), nothing copied to the Pico.
+FLASHARGS = $(if $(PORT),--port $(PORT)) $(if $(BOARD),--board $(BOARD)) $(if $(RULES),--rules $(RULES))
+
+flash: $(STAMP)
+	$(PY) -m host_tools flash $(FLASHARGS)
+
+repl: $(STAMP)
+	$(PY) -m host_tools flash --repl $(if $(PORT),--port $(PORT))
+
+dev: $(STAMP)
+	$(PY) -m host_tools flash --dev $(FLASHARGS)
