@@ -38,9 +38,15 @@ BONUSES = const(4)
 
 
 # --- high scores: [[total, initials, game_id, seat], ...] best first -------------------
-def score_place(scores, total):
+def score_place(scores, total, game_id=0, seat=0):
     """Index a new ``total`` would take in the table, or -1 when it does not enter.
-    Equal totals go after the earlier ones; a tie with a full table's last does not enter."""
+    Equal totals go after the earlier ones; a tie with a full table's last does not enter.
+    With a ``game_id``, also -1 when that game's ``seat`` is already in the table (asking
+    for initials again after a power cut would be wrong)."""
+    if game_id:
+        for entry in scores:
+            if entry[2] == game_id and entry[3] == seat:
+                return -1
     place = 0
     while place < len(scores) and scores[place][0] >= total:
         place += 1
@@ -52,10 +58,7 @@ def add_score(scores, total, initials, game_id, seat):
     does not qualify or this game's seat is already in the table."""
     if len(initials) != 3:
         raise ValueError("initials must be 3 letters")
-    for entry in scores:
-        if entry[2] == game_id and entry[3] == seat:
-            return -1
-    place = score_place(scores, total)
+    place = score_place(scores, total, game_id, seat)
     if place >= 0:
         scores.insert(place, [total, initials, game_id, seat])
         del scores[MAX_SCORES:]

@@ -182,3 +182,11 @@ def test_full_disk_keeps_play_going_and_reports_the_files():
     after = records.Records("data", fs.reboot())
     after.load()
     assert after.stats["all"][records.GAMES] == 1 and after.rolls["faces"] == [1] * 6
+
+
+def test_a_seat_already_entered_is_not_asked_again():
+    scores = []
+    records.add_score(scores, 300, "ANN", 9, 0)
+    assert records.score_place(scores, 300, 9, 0) == -1
+    assert records.score_place(scores, 300, 9, 1) == 1
+    assert records.score_place(scores, 300) == 1
