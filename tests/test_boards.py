@@ -1,0 +1,277 @@
+"""Board modules and main.py's boot paths, run inside the real MicroPython.
+
+The pico boards are built with a stand-in ``machine`` module (and ``neopixel``) that
+records the wiring and carries the drivers' bytes out (the sim board's bus classes on a
+recording link); CPython then feeds those bytes to H1's datasheet emulators. Checked: the
+reference wiring from HARDWARE.md, nothing touched at import, a missing OLED named with
+its address and reported on the dice and console, safe mode, the crash screen, missing
+files.
+"""
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+import host_tools
+from host_tools.emulators.max7219 import MAX7219ChainEmulator
+from host_tools.emulators.sh1106 import SH1106Emulator
+from host_tools.emulators.ssd1306 import SSD1306Emulator
+from host_tools.emulators.ws2812 import WS2812Emulator
+from host_tools.sim_screen import screen_lines
+
+BOARDS = ("pico", "pico_sh1106", "pico_neopixel", "pico2", "sim")
+
+FAKE_RP2 = r"""
+import sys, json
+from boards import sim as S
+
+NO_OLED = %(no_oled)s
+ROLL_HELD = %(roll_held)s
+calls = []
+msgs = []
+
+class Recorder:
+    buttons = 0
+    def begin(self, kind, length):
+        msgs.append([kind, bytearray()])
+    def add(self, data):
+        msgs[-1][1].extend(data)
+    def add_byte(self, value):
+        msgs[-1][1].append(value)
+    def flush(self):
+        pass
+
+link = Recorder()
+
+class Pin:
+    IN = 0
+    OUT = 1
+    PULL_UP = 2
+    def __init__(self, n, mode=None, pull=None, value=None):
+        calls.append(["Pin", n, mode, pull])
+        self.n = n
+        self.cs = S.SimOutPin(link) if n == 17 else None
+        if self.cs is not None and value is not None:
+            self.cs.value(value)
+    def value(self, v=None):
+        if self.cs is not None:
+            return self.cs.value(v)
+        return 0 if (self.n == 7 and ROLL_HELD) else 1
+
+def I2C(bus_id, sda, scl, freq):
+    calls.append(["I2C", bus_id, sda.n, scl.n, freq])
+    return S.SimI2C(link, missing=NO_OLED)
+
+def SPI(bus_id, baudrate, sck, mosi):
+    calls.append(["SPI", bus_id, baudrate, sck.n, mosi.n])
+    return S.SimSPI(link)
+
+def PWM(pin):
+    calls.append(["PWM", pin.n])
+    return S.SimPWM(link)
+
+class ADC:
+    def __init__(self, n):
+        calls.append(["ADC", n])
+    def read_u16(self):
+        return 26000
+
+def NeoPixel(pin, n):
+    calls.append(["NeoPixel", pin.n, n])
+    return S.SimNeoPixel(link, n)
+
+class Module:
+    pass
+
+machine = Module()
+machine.Pin = Pin
+machine.I2C = I2C
+machine.SPI = SPI
+machine.PWM = PWM
+machine.ADC = ADC
+machine.lightsleep = lambda ms: None
+neopixel = Module()
+neopixel.NeoPixel = NeoPixel
+sys.modules["machine"] = machine
+sys.modules["neopixel"] = neopixel
+
+def report():
+    print("CALLS", json.dumps(calls))
+    for kind, data in msgs:
+        print("MSG", chr(kind), bytes(data).hex())
+"""
+
+
+def run_probe(body, tmp_path, no_oled=False, roll_held=False):
+    code = FAKE_RP2 % {"no_oled": no_oled, "roll_held": roll_held} + body + "\nreport()\n"
+    proc = host_tools.run_micropython(["-c", code], cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr
+    lines = proc.stdout.splitlines()
+    calls = [json.loads(line[6:]) for line in lines if line.startswith("CALLS ")][0]
+    msgs = [(line[4], bytes.fromhex(line[6:])) for line in lines if line.startswith("MSG ")]
+    return lines, calls, msgs
+
+
+def play(msgs, oled=None, chain=None, strip=None):
+    """Feed recorded bus traffic to the emulators."""
+    for kind, data in msgs:
+        if kind == "I" and oled is not None:
+            oled.i2c_write(data[0], data[1:])
+        elif kind == "S" and chain is not None:
+            chain.spi_write(data)
+        elif kind == "C" and chain is not None:
+            chain.cs(data[0])
+        elif kind == "N" and strip is not None:
+            strip.write(data)
+
+
+def test_board_import_touches_no_hardware(tmp_path):
+    code = """
+import sys
+class Trap:
+    def __getattr__(self, name):
+        raise RuntimeError("hardware touched at import: machine." + name)
+sys.modules["machine"] = Trap()
+sys.modules["neopixel"] = Trap()
+for name in %r:
+    module = __import__("boards." + name)
+    print("OK", name, callable(getattr(getattr(module, name), "build")))
+""" % (BOARDS,)
+    proc = host_tools.run_micropython(["-c", code], cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split("\n")[:-1] == ["OK %s True" % name for name in BOARDS]
+
+
+@pytest.mark.parametrize("name,emulator", [("pico", SSD1306Emulator), ("pico2", SSD1306Emulator),
+                                           ("pico_sh1106", SH1106Emulator)])
+def test_reference_wiring_and_parts(name, emulator, tmp_path):
+    body = """
+board = __import__("boards.%s").%s
+hw = board.build({})
+print("FAULTS", len(hw.faults))
+hw.oled.fill(0)
+hw.oled.text("Hi", 0, 0, 1)
+hw.oled.show()
+hw.dice.show([1, 2, 3, 4, 5], 1)
+print("MV", hw.battery_mv(), "ROLL", hw.button_down(5), "RANDINT", 1 <= hw.dice_source.randint(1, 6) <= 6)
+""" % (name, name)
+    lines, calls, msgs = run_probe(body, tmp_path)
+    assert "FAULTS 0" in lines
+    assert ["I2C", 1, 14, 15, 400000] in calls
+    assert ["SPI", 0, 10000000, 18, 19] in calls
+    assert ["PWM", 16] in calls and ["ADC", 29] in calls
+    assert [c[1] for c in calls if c[0] == "Pin" and c[3] == 2] == list(range(2, 12))  # pull-ups
+    mv = int([line for line in lines if line.startswith("MV ")][0].split()[1])
+    assert 3000 < mv < 5500
+    assert any(line.endswith("ROLL False RANDINT True") for line in lines)
+    oled, chain = emulator(), MAX7219ChainEmulator(5)
+    play(msgs, oled=oled, chain=chain)
+    assert oled.errors == [] and chain.errors == []
+    assert screen_lines(oled.pixels())[0] == "Hi"
+    lit = [sum(map(sum, chip.rows())) for chip in chain.chips]
+    assert lit[0] > 32 and 0 < lit[1] < 32  # die 1 held (drawn inverted), die 2 plain
+
+
+def test_neopixel_board(tmp_path):
+    body = """
+from boards import pico_neopixel
+hw = pico_neopixel.build({})
+hw.dice.show([6, 0, 0, 0, 1], 16)
+"""
+    lines, calls, msgs = run_probe(body, tmp_path)
+    assert ["NeoPixel", 22, 45] in calls
+    strip = WS2812Emulator(45)
+    play(msgs, strip=strip)
+    assert strip.errors == []
+    assert sum(1 for p in strip.pixels[:9] if any(p)) == 6
+    assert [p for p in strip.pixels[36:] if any(p)] and strip.pixels[0] != strip.pixels[40]  # held colour
+    assert strip.current_ma() < 500
+
+
+def test_missing_oled_is_named_and_shown_on_the_dice(tmp_path):
+    (tmp_path / "device.cfg").write_text("board=pico\n")
+    lines, calls, msgs = run_probe("import main\nhw = main.main()\n", tmp_path, no_oled=True)
+    text = "\n".join(lines)
+    assert "SSD1306" in text and "0x3C" in text and "Hardware fault" in text
+    chain = MAX7219ChainEmulator(5)
+    play(msgs, chain=chain)
+    assert all(sum(map(sum, chip.rows())) > 32 for chip in chain.chips)  # all dice "held": no OLED
+
+
+def test_safe_mode_when_roll_is_held_at_power_on(tmp_path):
+    (tmp_path / "device.cfg").write_text("board=pico\n")
+    body = """
+import app
+def must_not_run(self, frames=-1):
+    raise RuntimeError("the game started in safe mode")
+app.App.run = must_not_run
+import main
+main.main()
+"""
+    lines, calls, msgs = run_probe(body, tmp_path, roll_held=True)
+    oled = SSD1306Emulator()
+    play(msgs, oled=oled)
+    assert screen_lines(oled.pixels())[0] == "Safe mode"
+    assert any(line.startswith("Safe mode:") for line in lines)
+
+
+def test_crash_shows_on_the_oled_instead_of_a_traceback_loop(tmp_path):
+    (tmp_path / "device.cfg").write_text("board=pico\nrules=free\n")
+    body = """
+import app
+def explode(self, frames=-1):
+    raise RuntimeError("boom")
+app.App.run = explode
+import main
+main.main()
+print("RETURNED")
+"""
+    lines, calls, msgs = run_probe(body, tmp_path)
+    assert "RETURNED" in lines and "Crash: RuntimeError: boom" in lines
+    oled = SSD1306Emulator()
+    play(msgs, oled=oled)
+    shown = screen_lines(oled.pixels())
+    assert shown[0] == "Crash" and shown[1] == "RuntimeError: bo"
+
+
+def test_unknown_board_or_missing_files_keep_the_repl(tmp_path):
+    (tmp_path / "device.cfg").write_text("board=no_such_board\n")
+    lines, calls, msgs = run_probe("import main\nprint('RESULT', main.main())\n", tmp_path)
+    assert "RESULT None" in lines and any("no_such_board" in line for line in lines)
+
+
+def test_interrupted_flash_without_app_reports_on_the_oled(tmp_path):
+    """A flashed tree missing app.py: the board still comes up and says what is wrong."""
+    code = tmp_path / "code"
+    shutil.copytree(host_tools.FIRMWARE, str(code), ignore=shutil.ignore_patterns("app.py", "__pycache__"))
+    shutil.copytree(os.path.join(host_tools.REPO, "boards"), str(code / "boards"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    (flash / "device.cfg").write_text("board=pico\n")
+    script = FAKE_RP2 % {"no_oled": False, "roll_held": False} + "import main\nmain.main()\nreport()\n"
+    env = dict(os.environ, MICROPYPATH=str(code))
+    proc = subprocess.run([host_tools.micropython_command(), "-c", script], cwd=str(flash), env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    msgs = [(line[4], bytes.fromhex(line[6:])) for line in proc.stdout.splitlines() if line.startswith("MSG ")]
+    oled = SSD1306Emulator()
+    play(msgs, oled=oled)
+    assert screen_lines(oled.pixels())[0] == "Reflash needed"
+    assert "Reflash needed: firmware incomplete" in proc.stdout
+
+
+def test_config_defaults_file_and_arguments(tmp_path):
+    import config
+
+    cfg_path = tmp_path / "device.cfg"
+    assert config.load(str(cfg_path), argv=["main.py"]) == {"board": "pico", "rules": "forced"}
+    cfg_path.write_bytes(b"# flashed\nboard = pico_sh1106\nrules=free\ngarbage\n=x\n")
+    cfg = config.load(str(cfg_path), argv=["main.py", "board=sim", "seed=4", "noise"])
+    assert cfg == {"board": "sim", "rules": "free", "seed": "4"}
+    cfg_path.write_bytes(b"\xff\xfe\x00bad")
+    assert config.load(str(cfg_path), argv=[])["board"] == "pico"
+    assert config.get_int({"x": "12"}, "x", 3, 0, 10) == 10
+    assert config.get_int({"x": "no"}, "x", 3, 0, 10) == 3
