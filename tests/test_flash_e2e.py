@@ -2,8 +2,8 @@
 
 Every test flashes a copy of a source tree (never the checkout itself) onto a temporary
 folder served by ``python -m host_tools virtual-pico``, through the same command a maker
-runs. Booting the flashed tree with the sim board and playing a turn through key presses
-waits for ``host_tools sim`` (see the report of issue 4).
+runs. The flashed tree then boots in ``host_tools sim`` (compiled .mpy files, device.cfg)
+and plays a turn exactly like the checkout does.
 """
 import os
 import re
@@ -37,8 +37,7 @@ def test_flash_the_firmware_then_only_what_changed(tmp_path):
     device = tmp_path / "flash"
     write(device, "saves/scores.a", b"\x07saved game")  # written by the game, not by flash
     expected = flash_build.source_files(str(src))
-    boards = flash_build.board_names(str(src))
-    board = "sim" if "sim" in boards else (boards[0] if boards else "sim")
+    board = "sim"
     with virtual_pico.running(device) as port:
         first = run_flash("--port", port, "--board", board, "--source", src)
         assert summary(first) == (len(expected) + 1, 0, 0)  # + device.cfg
@@ -67,6 +66,32 @@ def test_flash_the_firmware_then_only_what_changed(tmp_path):
         assert config.load(str(device / "device.cfg"), argv=())["rules"] == "free"
     assert (device / "saves" / "scores.a").read_bytes() == b"\x07saved game"
     assert not [p for p in tree_hashes(device) if p.endswith(".flashnew")]
+
+
+ONE_TURN = "enter down enter enter enter up enter wait:300 space enter enter"  # 1 player: roll, score
+MENU_ONLY = "enter down enter enter enter up enter wait:300"
+
+
+def sim_screen(keys, flash_dir, code_dir=None):
+    cmd = [sys.executable, "-m", "host_tools", "sim", "--headless", "--board", "sim", "--seed", "2", "--keys", keys,
+           "--flash-dir", str(flash_dir), "--print-screen"]
+    if code_dir:
+        cmd += ["--code-dir", str(code_dir)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=host_tools.REPO, timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc.stdout
+
+
+def test_the_flashed_tree_boots_in_the_sim_and_plays_a_turn(tmp_path):
+    src = copy_checkout(tmp_path / "src")
+    device = tmp_path / "flash"
+    device.mkdir()
+    with virtual_pico.running(device) as port:
+        summary(run_flash("--port", port, "--board", "sim", "--source", src))
+    flashed = sim_screen(ONE_TURN, device, code_dir=device)
+    checkout = sim_screen(ONE_TURN, tmp_path / "checkout-flash")
+    assert "dice:" in flashed and flashed == checkout
+    assert sim_screen(MENU_ONLY, device, code_dir=device) != flashed  # the turn changed the card
 
 
 def test_stale_files_of_a_previous_flash_go_user_files_stay(tmp_path):
