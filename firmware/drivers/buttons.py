@@ -36,6 +36,10 @@ LONG = const(0x10)
 BUTTON_MASK = const(0x0F)
 NO_EVENT = const(-1)
 
+_DEBOUNCE_MS = const(25)  # contacts of tactile switches settle within 5-20 ms
+_LONG_MS = const(600)
+_QUEUE_SIZE = const(16)
+
 # Per-button flags in one byte: the raw level last seen, the debounced state, and whether
 # this press has already been reported (LONG sent, or swallowed by clear()).
 _RAW = const(1)
@@ -49,7 +53,7 @@ class Buttons:
     ``active`` is the level that means "pressed": 0 for switches to GND with pull-ups.
     """
 
-    def __init__(self, pins, active=0, debounce_ms=25, long_ms=600, queue_size=16):
+    def __init__(self, pins, active=0, debounce_ms=_DEBOUNCE_MS, long_ms=_LONG_MS, queue_size=_QUEUE_SIZE):
         if len(pins) > BUTTON_MASK + 1:
             raise ValueError("at most 16 buttons")
         if queue_size < 1:

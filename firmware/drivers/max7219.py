@@ -32,12 +32,13 @@ _ROWS = const(8)
 _MAX_INTENSITY = const(15)
 _CHECK_HIGH = const(0xA0)  # D15..D12 = 1010 (ignored), register 0 = no-op: harmless
 _CHECK_LOW = const(0x5A)
+_DEFAULT_INTENSITY = const(8)  # about half the duty: bright indoors, modest current
 
 
 class MAX7219Chain:
     """``count`` chips on ``spi`` (mode 0, <= 10 MHz) with ``cs`` a Pin-like output."""
 
-    def __init__(self, spi, cs, count, check_chain=False, intensity=8):
+    def __init__(self, spi, cs, count, check_chain=False, intensity=_DEFAULT_INTENSITY):
         if count < 1:
             raise ValueError("MAX7219 chain needs at least one chip")
         self._spi = spi
@@ -111,7 +112,7 @@ class MAX7219Dice:
     inverted (lit background, dark pips), which reads at a glance; face 0 is blank.
     """
 
-    def __init__(self, spi, cs, count=N_DICE, check_chain=False, brightness=8):
+    def __init__(self, spi, cs, count=N_DICE, check_chain=False, brightness=_DEFAULT_INTENSITY):
         self._chain = MAX7219Chain(spi, cs, count, check_chain, brightness)
         self._count = count
         self._shown = bytearray(_ROWS * count)  # rows now in the chips (cleared at init)

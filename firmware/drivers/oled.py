@@ -15,6 +15,7 @@ from micropython import const
 WIDTH = const(128)
 HEIGHT = const(64)
 PAGES = const(8)
+_DEFAULT_ADDR = const(0x3C)  # SA0 low; 0x3D with SA0 high
 
 # Control bytes (Co = 0: no further control bytes in this transfer; D/C# picks the target).
 CTRL_COMMANDS = b"\x00"
@@ -34,7 +35,7 @@ class OLED(framebuf.FrameBuffer):
     PART = "OLED"  # controller name for error messages; set by each subclass
     INIT = b""  # power-on command sequence, display left off; set by each subclass
 
-    def __init__(self, i2c, addr=0x3C):
+    def __init__(self, i2c, addr=_DEFAULT_ADDR):
         self.width = WIDTH
         self.height = HEIGHT
         self.buffer = bytearray(WIDTH * PAGES)

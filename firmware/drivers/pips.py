@@ -18,10 +18,3 @@ FACE_PIPS = (
     (1 << 0) | (1 << 2) | (1 << 4) | (1 << 6) | (1 << 8),
     (1 << 0) | (1 << 3) | (1 << 6) | (1 << 2) | (1 << 5) | (1 << 8),  # two columns
 )
-
-
-def face_index(face):
-    """The face as an index into FACE_PIPS; anything outside 0..6 raises ValueError."""
-    if face < 0 or face > 6:
-        raise ValueError("die face must be 0..6")
-    return face
