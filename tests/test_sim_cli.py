@@ -1,0 +1,125 @@
+"""The ``python -m host_tools sim`` command: headless runs, PNG, text screen, bad input,
+the flash folder as the device's filesystem, booting another code tree, and the
+interactive terminal front-end on a pseudo-terminal.
+"""
+import os
+import pty
+import select
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+import host_tools
+from host_tools.sim_png import read_png
+
+CMD = [sys.executable, "-m", "host_tools", "sim"]
+
+
+def run(args, **kwargs):
+    return subprocess.run(CMD + args, capture_output=True, text=True, cwd=host_tools.REPO, timeout=120, **kwargs)
+
+
+@pytest.mark.parametrize("args", [
+    ["--headless", "--keys", "enter jump"],
+    ["--headless", "--keys", "wait:-5"],
+    ["--headless", "--keys", "hold:m"],
+    ["--board", "pico"],
+    ["--seed", "x"],
+])
+def test_bad_input_exits_2_with_one_line(args, tmp_path):
+    proc = run(args + ["--flash-dir", str(tmp_path)])
+    assert proc.returncode == 2
+    assert len(proc.stderr.strip().splitlines()) == 1 and proc.stderr.startswith("sim: ")
+
+
+def test_headless_screenshot_and_print_screen(tmp_path):
+    png = tmp_path / "out.png"
+    proc = run(["--headless", "--seed", "4", "--flash-dir", str(tmp_path), "--keys",
+                "enter enter wait:6000 space", "--screenshot", str(png), "--print-screen"])
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("dice: ") and len(lines[0].split()) == 6
+    assert "Roll 1/3" in lines[2]
+    width, height, rows = read_png(str(png))
+    assert (width, height) == (352, 248)
+    lit_oled = sum(1 for row in rows for i in range(0, len(row), 3) if row[i:i + 3] == bytes((120, 210, 255)))
+    assert lit_oled > 500
+    red = sum(1 for row in rows[16:72] for i in range(0, len(row), 3) if row[i] > 150 and row[i + 1] < 60)
+    assert red > 100  # the dice are lit
+
+
+def test_flash_dir_is_the_devices_filesystem(tmp_path):
+    (tmp_path / "device.cfg").write_text("board=pico\nrules=ordered\n")  # board is overridden by the sim
+    proc = run(["--headless", "--flash-dir", str(tmp_path), "--keys", "enter up up up", "--print-screen"])
+    assert proc.returncode == 0, proc.stderr
+    assert any("Joker" in line and "ordered" in line for line in proc.stdout.splitlines())
+
+
+def test_code_dir_boots_a_flashed_tree(tmp_path):
+    code = tmp_path / "code"
+    shutil.copytree(host_tools.FIRMWARE, str(code), ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(os.path.join(host_tools.REPO, "boards"), str(code / "boards"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    with open(code / "ui" / "menu.py", "a") as patched:  # prove this tree is the one running
+        patched.write('\nLABELS = LABELS[:9] + ("Go!",)\n')
+    flash = tmp_path / "flash"
+    proc = run(["--headless", "--code-dir", str(code), "--flash-dir", str(flash), "--keys", "enter",
+                "--print-screen"])
+    assert proc.returncode == 0, proc.stderr
+    assert "| Go!" in proc.stdout
+
+
+def test_a_firmware_crash_is_reported_with_status_1(tmp_path):
+    code = tmp_path / "code"
+    shutil.copytree(host_tools.FIRMWARE, str(code), ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(os.path.join(host_tools.REPO, "boards"), str(code / "boards"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    with open(code / "app.py", "a") as patched:
+        patched.write("\ndef _boom(self, event):\n    raise RuntimeError('boom')\nApp.handle = _boom\n")
+    proc = run(["--headless", "--code-dir", str(code), "--flash-dir", str(tmp_path / "f"), "--keys", "enter",
+                "--print-screen"])
+    assert proc.returncode == 1
+    assert "RuntimeError: boom" in proc.stderr
+    assert "|Crash" in proc.stdout  # the crash screen reached the OLED
+
+
+def test_interactive_front_end_draws_and_quits(tmp_path):
+    pid, fd = pty.fork()
+    if pid == 0:  # child: the simulator on a terminal
+        os.chdir(host_tools.REPO)
+        os.environ["COLUMNS"], os.environ["LINES"] = "140", "60"
+        os.execv(sys.executable, CMD + ["--seed", "1", "--flash-dir", str(tmp_path)])
+    output = b""
+    deadline = time.monotonic() + 30
+    sent = False
+    status = None
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            output += chunk
+        if not sent and b"\xe2\x94\x8c" in output and len(output) > 20000:  # the OLED frame is drawn
+            os.write(fd, b"\r")  # OK: splash -> menu
+            time.sleep(0.5)
+            os.write(fd, b"q")
+            sent = True
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+    else:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        pytest.fail("the simulator did not quit on q")
+    if status is None or not os.WIFEXITED(status):
+        _done, status = os.waitpid(pid, 0)
+    assert sent
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+    assert "\u2584".encode() in output or "\u2580".encode() in output  # half blocks drawn
