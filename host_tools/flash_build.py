@@ -8,6 +8,7 @@ they are. ``/device.cfg`` and the strategy table come from the command line and 
 import concurrent.futures
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -116,10 +117,17 @@ def source_files(source_root):
 
 
 def board_names(source_root):
+    """Modules in boards/ with ``def build(config)`` (helpers such as hardware.py are not boards)."""
     boards = os.path.join(source_root, "boards")
     if not os.path.isdir(boards):
         return []
-    return sorted(f[:-3] for f in os.listdir(boards) if f.endswith(".py") and not f.startswith("_"))
+    names = []
+    for name in sorted(os.listdir(boards)):
+        if name.endswith(".py") and not name.startswith("_"):
+            with open(os.path.join(boards, name)) as source:
+                if re.search(r"^def build\(config\):", source.read(), re.M):
+                    names.append(name[:-3])
+    return names
 
 
 def _compile(mpy_cross, local, device_path, arch, cache):

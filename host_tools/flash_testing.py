@@ -12,18 +12,21 @@ import sys
 
 import host_tools
 
+TINY_FILES = 8  # files tiny_tree puts on a device, device.cfg included
 TINY_MAIN = "import version\nprint('game', version.NUMBER)\n"
 
 
 def tiny_tree(root, number=1):
-    """A minimal source tree: main.py, version.py, drivers/pips.py, boards/sim.py and pico.py."""
+    """A minimal source tree: main.py, version.py, a drivers package, boards sim and pico
+    plus a helper module; flashed, it is TINY_FILES files with device.cfg."""
     files = {
         "firmware/main.py": TINY_MAIN,
         "firmware/version.py": "NUMBER = %d\n" % number,
         "firmware/drivers/__init__.py": "",
         "firmware/drivers/pips.py": "PIPS = (1, 2, 3)\n",
-        "boards/sim.py": "NAME = 'sim'\n",
-        "boards/pico.py": "NAME = 'pico'\n",
+        "boards/sim.py": "def build(config):\n    return 'sim'\n",
+        "boards/pico.py": "def build(config):\n    return 'pico'\n",
+        "boards/helper.py": "SHARED = 1\n",
     }
     for path, text in files.items():
         write(root, path, text)

@@ -14,7 +14,7 @@ import sys
 import config  # the firmware's own device.cfg parser
 import host_tools
 from host_tools import flash_build, virtual_pico
-from host_tools.flash_testing import boot, copy_checkout, run_flash, tiny_tree, tree_hashes, write
+from host_tools.flash_testing import TINY_FILES, boot, copy_checkout, run_flash, tiny_tree, tree_hashes, write
 
 SUMMARY = re.compile(r"(\d+) copied, (\d+) skipped, (\d+) removed, (\d+) bytes")
 
@@ -99,13 +99,13 @@ def test_stale_files_of_a_previous_flash_go_user_files_stay(tmp_path):
     write(src, "firmware/old_screen.py", "GONE = 1\n")
     device = tmp_path / "flash"
     with virtual_pico.running(device.mkdir() or device) as port:
-        assert summary(run_flash("--port", port, "--board", "sim", "--source", src))[0] == 8
+        assert summary(run_flash("--port", port, "--board", "sim", "--source", src))[0] == TINY_FILES + 1
         os.remove(src / "firmware" / "old_screen.py")
         write(device, "notes.txt", "my own file")  # put there by hand: not flash's to delete
         write(device, "version.py", "NUMBER = 99\n")  # a stale source file shadows version.mpy
         write(device, "records/stats.a", b"\x01")
         again = run_flash("--port", port, "--board", "sim", "--source", src)
-    assert summary(again) == (0, 7, 2)
+    assert summary(again) == (0, TINY_FILES, 2)
     assert "  remove /old_screen.mpy" in again.stdout and "  remove /version.py" in again.stdout
     assert not (device / "old_screen.mpy").exists() and not (device / "version.py").exists()
     assert (device / "notes.txt").read_text() == "my own file"
@@ -122,12 +122,12 @@ def test_strategy_table_is_copied_when_built_and_skipped_when_it_does_not_fit(tm
     tight.mkdir()
     with virtual_pico.running(roomy) as port:
         done = run_flash("--port", port, "--board", "sim", "--source", src)
-    assert summary(done) == (8, 0, 0)
+    assert summary(done) == (TINY_FILES + 1, 0, 0)
     assert (roomy / "strategy-forced.bin").read_bytes() == table
-    # 16 blocks: the firmware (8 with the manifest) and the 4 kept for saves fit; 5 more do not
+    # 16 blocks, 15 free: the firmware (9 with the manifest) and the 4 kept for saves fit; 5 more do not
     with virtual_pico.running(tight, "--flash-size", str(16 * 4096)) as port:
         done = run_flash("--port", port, "--board", "sim", "--source", src)
-    assert summary(done) == (7, 0, 0)
+    assert summary(done) == (TINY_FILES, 0, 0)
     assert "strategy table" in done.stdout and "does not fit" in done.stdout
     assert not (tight / "strategy-forced.bin").exists()
     assert boot(tight).stdout == "game 1\n"
@@ -148,7 +148,7 @@ def test_killed_flash_keeps_the_previous_game_and_the_next_flash_finishes(tmp_pa
     device = tmp_path / "flash"
     device.mkdir()
     with virtual_pico.running(device) as port:
-        assert summary(run_flash("--port", port, "--board", "sim", "--source", src))[0] == 7
+        assert summary(run_flash("--port", port, "--board", "sim", "--source", src))[0] == TINY_FILES
         before = tree_hashes(device)
         write(src, "firmware/version.py", "NUMBER = 2\n")
         write(src, "firmware/aaa_big.bin", os.urandom(400 * 1024))  # copied first, takes a while
@@ -167,7 +167,7 @@ def test_killed_flash_keeps_the_previous_game_and_the_next_flash_finishes(tmp_pa
         assert boot(device).stdout == "game 1\n"
 
         finish = run_flash("--port", port, "--board", "sim", "--source", src)
-        assert summary(finish) == (2, 6, 0)
+        assert summary(finish) == (2, TINY_FILES - 1, 0)  # the big file and version.mpy
     assert boot(device).stdout == "game 2\n"
     assert not [p for p in tree_hashes(device) if p.endswith(".flashnew")]
 
