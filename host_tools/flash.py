@@ -63,9 +63,10 @@ def check_identity(identity, port):
         raise FlashError("MicroPython %s on %s is too old (no .mpy version reported): %s" % (shown, port, FIRMWARE_HELP))
     major, sub, arch = flash_build.decode_mpy(mpy)
     want = (flash_build.MPY_VERSION, flash_build.MPY_SUB_VERSION)
-    if (major, sub) < want:
+    if (major, sub) < want:  # 6.0-6.2 would load bytecode-only v6 files, but the firmware needs 1.23+
         raise FlashError(
-            "MicroPython %s on %s loads .mpy v%d.%d, this tool compiles v%d.%d: %s" % (shown, port, major, sub, want[0], want[1], FIRMWARE_HELP)
+            "MicroPython %s on %s (.mpy v%d.%d) is older than %d.%d (.mpy v%d.%d), the oldest the firmware supports: %s"
+            % (shown, port, major, sub, MIN_VERSION[0], MIN_VERSION[1], want[0], want[1], FIRMWARE_HELP)
         )
     if major > want[0]:
         raise FlashError(
