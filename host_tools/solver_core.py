@@ -1,0 +1,342 @@
+"""Exact optimal-play dynamic programming for solitaire Yahtzee (host side, numpy).
+
+State at the start of a turn: used-box mask (13 bits), upper subtotal capped at the
+ruleset's threshold (63), and whether the Yahtzee box holds 50. ``V[state]`` is the
+expected score still to come under optimal play. Every point comes from the firmware's
+rules module (``rules.score_options``, ``rules.yahtzee_bonus_for``, the ruleset's upper
+threshold and bonus): this file only enumerates dice and takes maxima and averages.
+
+Levels of the card (number of used boxes) are solved from the full card down; inside a
+level, chunks of states are independent and are shared out to worker processes that
+read and write one dense value array in shared memory.
+"""
+import math
+import mmap
+import multiprocessing
+import os
+import time
+
+import numpy as np
+
+import host_tools
+
+host_tools.use_firmware()
+import rules  # noqa: E402  (firmware module)
+import strategy_dice  # noqa: E402
+
+N_MASKS = 1 << 13
+CAP = 64  # upper subtotals 0..63 (63 = threshold reached)
+NEG = -1e9
+CHUNK = 256  # states per numpy batch: (462, CHUNK) float64 blocks stay in cache
+
+
+def dense_index(mask, up, yz):
+    return (mask * CAP + up) * 2 + yz
+
+
+def upper_reach(threshold):
+    """For each of the 64 upper-box masks: sorted upper subtotals (capped) reachable."""
+    reach = []
+    for upper in range(64):
+        got = {0}
+        for box in range(6):
+            if upper >> box & 1:
+                face = box + 1
+                got = {min(threshold, a + face * c) for a in got for c in range(6)}
+        reach.append(sorted(got))
+    return reach
+
+
+class Tables:
+    """Dice and scoring tables for one ruleset, built through firmware/rules.py."""
+
+    def __init__(self, ruleset):
+        self.rules = ruleset
+        if ruleset.upper_threshold != CAP - 1:
+            raise ValueError("solver state space assumes an upper threshold of 63")
+        self.yz_box = rules.BOX_IDS.index("yahtzee")
+        self.keeps = strategy_dice.Keeps()
+        ks = self.keeps
+        self.child = np.array(ks.child, dtype=np.intp).reshape(strategy_dice.FIRST_ROLL, 6)
+        self.parent = np.array(ks.parent, dtype=np.intp).reshape(strategy_dice.N_KEEPS, 5)
+        faces = [0] * 5
+        self.roll_dice = []
+        counts = np.zeros((strategy_dice.N_ROLLS, 7), dtype=np.intp)
+        for r in range(strategy_dice.N_ROLLS):
+            ks.faces(strategy_dice.FIRST_ROLL + r, faces)
+            self.roll_dice.append(list(faces))
+            for f in faces:
+                counts[r, f] += 1
+        self.counts = counts
+        mult = np.array([120.0 / np.prod([float(math.factorial(c)) for c in row]) for row in counts])
+        self.roll_prob = mult / 7776.0
+        self.yz_rolls = [r for r in range(strategy_dice.N_ROLLS) if counts[r].max() == 5]
+        self.yz_face = [self.roll_dice[r][0] for r in self.yz_rolls]
+        # Scores with every box open (no joker can apply): 252 x 13.
+        out = [0] * 13
+        base = np.zeros((strategy_dice.N_ROLLS, 13), dtype=np.int64)
+        card = rules.new_card()
+        for r, dice in enumerate(self.roll_dice):
+            rules.score_options(ruleset, card, dice, out)
+            base[r] = out
+        self.base = base
+        self._joker_tables()
+
+    def card_for(self, mask, yz50):
+        card = rules.new_card()
+        for box in range(13):
+            if mask >> box & 1:
+                card[box] = 0
+        if mask >> self.yz_box & 1 and yz50:
+            card[self.yz_box] = 50
+        return card
+
+    def _joker_tables(self):
+        """Scores of the six Yahtzee rolls for every (mask, yz50): joker rules depend on
+        which boxes are open and on the Yahtzee box; bonus points per (yz50, face)."""
+        jok = np.full((N_MASKS, 2, 6, 13), -1, dtype=np.int64)
+        bonus = np.zeros((N_MASKS, 2, 6), dtype=np.int64)
+        out = [0] * 13
+        for mask in range(N_MASKS - 1):
+            for yz50 in ((0, 1) if mask >> self.yz_box & 1 else (0,)):
+                card = self.card_for(mask, yz50)
+                for i, r in enumerate(self.yz_rolls):
+                    dice = self.roll_dice[r]
+                    rules.score_options(self.rules, card, dice, out)
+                    jok[mask, yz50, i] = out
+                    bonus[mask, yz50, i] = rules.yahtzee_bonus_for(self.rules, card, dice)
+        self.joker = jok
+        self.bonus = bonus
+
+
+class StateSpace:
+    """The reachable turn-start states, grouped by level (number of used boxes)."""
+
+    def __init__(self, yz_box=11):
+        self.reach = upper_reach(CAP - 1)
+        self.levels = [[] for _ in range(14)]
+        for mask in range(N_MASKS):
+            ups = self.reach[mask & 63]
+            for yz in ((0, 1) if mask >> yz_box & 1 else (0,)):
+                self.levels[bin(mask).count("1")].append((mask, yz, ups))
+        self.level_arrays = []
+        for entries in self.levels:
+            ms, us, ys = [], [], []
+            for mask, yz, ups in entries:
+                ms.append(np.full(len(ups), mask))
+                us.append(np.array(ups))
+                ys.append(np.full(len(ups), yz))
+            if ms:
+                self.level_arrays.append((np.concatenate(ms), np.concatenate(us), np.concatenate(ys)))
+            else:
+                self.level_arrays.append(None)
+        self.count = sum(len(a[0]) for a in self.level_arrays if a is not None)
+
+
+class TurnKernel:
+    """Within-turn optimisation for a batch of states, vectorised over the batch.
+
+    ``evaluate`` returns the optimal value; ``evaluate_policy`` follows the decisions that
+    maximise a guide value array ``Q`` (e.g. a table decoded from a file) and returns
+    the true expected value of that play under the value array ``P``.
+    """
+
+    def __init__(self, tables):
+        self.t = tables
+        nr = strategy_dice.N_ROLLS
+        self.yz_row = (tables.base[:, tables.yz_box] == 50).astype(np.intp)
+        self.face_counts = [tables.counts[:, f] for f in range(1, 7)]
+        self.base_cols = [tables.base[:, b].astype(np.float64)[:, None] for b in range(13)]
+        self.nr = nr
+        self.counts6 = np.arange(6)[:, None]
+        self.zero_one = np.array([0, 1])[:, None]
+        self.yz_gain = np.array([0, 50])[:, None]
+        # (start, end, parent rows) per keep size and parent slot, skipping padded slots.
+        self.parent_runs = []
+        starts = strategy_dice.SIZE_START
+        for size in range(1, 6):
+            s, e = starts[size], starts[size + 1]
+            for j in range(5):
+                rows = tables.parent[s:e, j]
+                if j == 0 or not np.array_equal(rows, tables.parent[s:e, 0]):
+                    self.parent_runs.append((s, e, rows))
+
+    # -- final roll: choose the box ------------------------------------------------
+    def _box_options(self, m, u, y, arrays):
+        """Yield (box, [(252, N) value of scoring this box, one per value array]); NEG
+        where the box is used. The five-of-a-kind rows are redone by ``_yahtzee_rows``."""
+        t = self.t
+        up_bonus = t.rules.upper_bonus
+        for b in range(13):
+            is_open = (m >> b & 1) == 0
+            if not is_open.any():
+                continue
+            closed = ~is_open
+            mn = m | (1 << b)
+            if b < 6:
+                s = (b + 1) * self.counts6
+                u2 = np.minimum(63, u + s)
+                gain = s + up_bonus * ((u < 63) & (u + s >= 63))
+                idx = dense_index(mn, u2, y)
+                rows = self.face_counts[b]
+            elif b == t.yz_box:
+                gain = self.yz_gain
+                idx = dense_index(mn, u, self.zero_one)
+                rows = self.yz_row
+            else:
+                gain = None
+                idx = dense_index(mn, u, y)
+            out = []
+            for arr in arrays:
+                g = arr[idx] if gain is None else gain + arr[idx]
+                if gain is None:
+                    g[closed] = NEG
+                    out.append(self.base_cols[b] + g)
+                else:
+                    g[:, closed] = NEG
+                    out.append(g[rows])
+            yield b, out
+
+    def _yahtzee_rows(self, m, u, y, arrays):
+        """(6, N) per value array: the five-of-a-kind rolls with joker scores and bonus,
+        each a (6, 13, N) option array (NEG where the box may not be taken)."""
+        t = self.t
+        sc = t.joker[m, y].transpose(1, 2, 0)  # (6, 13, N)
+        bon = t.bonus[m, y].T[:, None, :]  # (6, 1, N)
+        boxes = np.arange(13)[None, :, None]
+        upper = boxes < 6
+        u2 = np.where(upper, np.minimum(63, u + sc), u)
+        gain = sc + bon + t.rules.upper_bonus * (upper & (u < 63) & (u + sc >= 63))
+        y2 = np.where(boxes == t.yz_box, (sc == 50).astype(np.int64), y)
+        idx = dense_index(m | (1 << boxes), u2, y2)
+        bad = sc < 0
+        out = []
+        for arr in arrays:
+            v = gain + arr[idx]
+            v[bad] = NEG
+            out.append(v)
+        return out
+
+    def _final_roll(self, m, u, y, K, Q, T=None, P=None):
+        """Fill rows 210.. of K with the best box value per roll under Q; with T and P,
+        fill T with the P-value of the box that Q chooses."""
+        rolls = K[strategy_dice.FIRST_ROLL:]
+        rolls.fill(NEG)
+        arrays = (Q,) if T is None else (Q, P)
+        true = None if T is None else T[strategy_dice.FIRST_ROLL:]
+        for _b, vals in self._box_options(m, u, y, arrays):
+            if T is None:
+                np.maximum(rolls, vals[0], out=rolls)
+            else:
+                better = vals[0] > rolls
+                np.copyto(rolls, vals[0], where=better)
+                np.copyto(true, vals[1], where=better)
+        jok = self._yahtzee_rows(m, u, y, arrays)
+        rows = np.array(self.t.yz_rolls) + strategy_dice.FIRST_ROLL
+        if T is None:
+            K[rows] = jok[0].max(axis=1)
+        else:
+            pick = jok[0].argmax(axis=1)  # (6, N): first best box, like the strict > above
+            K[rows] = np.take_along_axis(jok[0], pick[:, None, :], axis=1)[:, 0]
+            T[rows] = np.take_along_axis(jok[1], pick[:, None, :], axis=1)[:, 0]
+
+    # -- rerolls -------------------------------------------------------------------
+    def _expect(self, K):
+        """Rows 0..209 of K := average over one more die, from the rolls (rows 210..)."""
+        child = self.t.child
+        starts = strategy_dice.SIZE_START
+        for size in range(4, -1, -1):
+            s, e = starts[size], starts[size + 1]
+            acc = K[child[s:e, 0]]
+            for f in range(1, 6):
+                acc += K[child[s:e, f]]
+            np.multiply(acc, 1.0 / 6.0, out=K[s:e])
+
+    def _subset_max(self, K, T=None):
+        """K[k] := max over sub-keeps of k (in place, sizes ascending). With T (true
+        values) the choices of K are applied to T."""
+        for s, e, rows in self.parent_runs:
+            cand = K[rows]
+            if T is None:
+                np.maximum(K[s:e], cand, out=K[s:e])
+            else:
+                better = cand > K[s:e]
+                np.copyto(K[s:e], cand, where=better)
+                np.copyto(T[s:e], T[rows], where=better)
+
+    def evaluate(self, m, u, y, V):
+        n = len(m)
+        K = np.empty((strategy_dice.N_KEEPS, n))
+        self._final_roll(m, u, y, K, V)
+        for _stage in range(2):
+            self._expect(K)
+            self._subset_max(K)
+        return self.t.roll_prob @ K[strategy_dice.FIRST_ROLL:]
+
+    def evaluate_policy(self, m, u, y, Q, P):
+        n = len(m)
+        K = np.empty((strategy_dice.N_KEEPS, n))
+        T = np.empty((strategy_dice.N_KEEPS, n))
+        self._final_roll(m, u, y, K, Q, T, P)
+        for _stage in range(2):
+            self._expect(K)
+            self._expect(T)
+            self._subset_max(K, T)
+        return self.t.roll_prob @ T[strategy_dice.FIRST_ROLL:]
+
+
+# -- driving the levels, optionally on several processes ------------------------------
+_shared = {}
+
+
+def _shared_array(n):
+    buf = mmap.mmap(-1, n * 8)  # anonymous shared mapping: visible to forked workers
+    return np.frombuffer(buf, dtype=np.float64), buf
+
+
+def _work(job):
+    lo, hi, level = job
+    kernel, space, V, Q = _shared["kernel"], _shared["space"], _shared["V"], _shared["Q"]
+    m, u, y = (a[lo:hi] for a in space.level_arrays[level])
+    if Q is None:
+        vals = kernel.evaluate(m, u, y, V)
+    else:
+        vals = kernel.evaluate_policy(m, u, y, Q, V)
+    V[dense_index(m, u, y)] = vals
+    return hi - lo
+
+
+def solve(ruleset, guide=None, workers=None, progress=None):
+    """Optimal values (or, with ``guide``, the true values of play that maximises the
+    guide array) for every reachable state. Returns (dense V, tables, space)."""
+    t0 = time.time()
+    tables = Tables(ruleset)
+    space = StateSpace(tables.yz_box)
+    if progress:
+        progress("score tables from rules.py: %.2f s; %d reachable states" % (time.time() - t0, space.count))
+    V, buf = _shared_array(N_MASKS * CAP * 2)
+    V[:] = 0.0
+    _shared.update(kernel=TurnKernel(tables), space=space, V=V, Q=guide)
+    workers = workers or min(2, os.cpu_count() or 1)
+    pool = multiprocessing.get_context("fork").Pool(workers) if workers > 1 else None
+    try:
+        for level in range(12, -1, -1):
+            arrays = space.level_arrays[level]
+            n = len(arrays[0])
+            jobs = [(lo, min(n, lo + CHUNK), level) for lo in range(0, n, CHUNK)]
+            if pool is None:
+                for job in jobs:
+                    _work(job)
+            else:
+                pool.map(_work, jobs, chunksize=4)
+            if progress:
+                progress("level %2d: %6d states  %.2f s" % (level, n, time.time() - t0))
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+    result = np.array(V)
+    _shared.clear()
+    del V
+    buf.close()
+    return result, tables, space
