@@ -1,0 +1,86 @@
+"""``python -m host_tools solve``: build the optimal-strategy value table (make table).
+
+Exact dynamic programming (host_tools/solver_core.py) over every reachable turn-start
+state, scoring through firmware/rules.py; writes the table file the device and the
+``advise`` command read (format: docs/strategy_table.md). Prints progress and the
+expected score from the empty card; for the compact variant also the points per game
+its decisions lose against exact play (exact policy evaluation, no sampling).
+"""
+import argparse
+import os
+import sys
+import time
+
+import host_tools
+
+host_tools.use_firmware()
+import rules  # noqa: E402
+
+from host_tools import solver_core, solver_table  # noqa: E402
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise ValueError(message)
+
+
+def parse_rules(args):
+    return rules.make_ruleset(args.rules, not args.no_yahtzee_bonus)
+
+
+def add_rules_options(parser):
+    parser.add_argument("--rules", default="forced", choices=rules.JOKERS, help="joker option (default forced)")
+    parser.add_argument("--no-yahtzee-bonus", action="store_true", help="no 100-point Yahtzee bonuses")
+
+
+def build(ruleset, variant="exact", progress=None, measure_loss=None):
+    """Solve ``ruleset`` and return (file bytes, expected score, loss or None)."""
+    dense, _tables, space = solver_core.solve(ruleset, progress=progress)
+    data = solver_table.encode(dense, space, ruleset, variant)
+    loss = None
+    if measure_loss if measure_loss is not None else variant == "compact":
+        guide = solver_table.decode(data, space)
+        if progress:
+            progress("evaluating the table's decisions against exact play ...")
+        played, _t, _s = solver_core.solve(ruleset, guide=guide)
+        loss = dense[0] - played[0]
+    return data, dense[0], loss
+
+
+def write_atomic(path, data):
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as out:
+        out.write(data)
+    os.replace(tmp, path)
+
+
+def main(argv):
+    parser = _Parser(prog="python -m host_tools solve", description=__doc__.splitlines()[0])
+    add_rules_options(parser)
+    kind = parser.add_mutually_exclusive_group()
+    kind.add_argument("--exact", dest="variant", action="store_const", const="exact", help="2 bytes/state (default)")
+    kind.add_argument("--compact", dest="variant", action="store_const", const="compact", help="1 byte/state, for the Pico W")
+    parser.add_argument("--loss", action="store_true", help="also measure the exact table's decision loss")
+    parser.add_argument("--out", required=True, help="table file to write")
+    try:
+        args = parser.parse_args(argv)
+        ruleset = parse_rules(args)
+    except ValueError as exc:
+        print("solve: %s" % exc, file=sys.stderr)
+        return 2
+    variant = args.variant or "exact"
+    start = time.time()
+
+    def progress(text):
+        print("  " + text, flush=True)
+
+    print("solving %s (%s table)" % (ruleset.name, variant), flush=True)
+    data, expected, loss = build(ruleset, variant, progress, measure_loss=args.loss or variant == "compact")
+    write_atomic(args.out, data)
+    print("expected score from the empty card: %.7f" % expected)
+    print("wrote %s: %d bytes (%.1f KiB) in %.1f s" % (args.out, len(data), len(data) / 1024, time.time() - start))
+    if loss is not None:
+        print("points per game lost by following this table instead of exact values: %.5f" % loss)
+    return 0

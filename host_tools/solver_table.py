@@ -1,0 +1,122 @@
+"""Writing and decoding strategy table files on the host (docs/strategy_table.md).
+
+The device reader is firmware/strategy_table.py; this module writes what it reads and
+decodes whole files back into the solver's dense value array (numpy), so decisions
+made from a file can be evaluated against exact play.
+"""
+import struct
+import zlib
+
+import numpy as np
+
+import host_tools
+
+host_tools.use_firmware()
+import rules  # noqa: E402
+import strategy_table as st  # noqa: E402
+
+from host_tools import solver_core  # noqa: E402
+
+EXACT_FRAC_MAX = 7  # u16 at 2**-7 points covers 0..511.99
+VARIANTS = {"exact": st.EXACT, "compact": st.COMPACT}
+
+
+def rank_table(reach):
+    rank = bytearray([255]) * st.RANK_SIZE
+    for upper, ups in enumerate(reach):
+        for i, up in enumerate(ups):
+            rank[upper * 64 + up] = i
+    return rank
+
+
+def ordered_states(space):
+    """(mask, up, yz) arrays of every stored state in file order."""
+    ms, us, ys = [], [], []
+    for mask in range(solver_core.N_MASKS):
+        ups = space.reach[mask & 63]
+        for yz in ((0, 1) if mask >> 11 & 1 else (0,)):
+            ms.append(np.full(len(ups), mask))
+            us.append(np.array(ups))
+            ys.append(np.full(len(ups), yz))
+    return np.concatenate(ms), np.concatenate(us), np.concatenate(ys)
+
+
+def _header(variant, ruleset, frac, n_states, values_at, blocks_at, expected, crc):
+    name = ruleset.name.encode()
+    if len(name) > 16:
+        raise ValueError("ruleset name too long for the table header: %r" % ruleset.name)
+    head = struct.pack("<4sBBBBBBBBIIIIII16s", st.MAGIC, st.FORMAT_VERSION, variant,
+                       rules.JOKERS.index(ruleset.joker), 1 if ruleset.yahtzee_bonus else 0,
+                       ruleset.upper_threshold, ruleset.upper_bonus, frac, 0, n_states,
+                       st.N_BLOCKS, values_at, blocks_at, int(round(expected * 65536)), crc, name)
+    head += bytes(60 - len(head))
+    return head + struct.pack("<I", zlib.crc32(head))
+
+
+def encode(dense, space, ruleset, variant):
+    """The complete file bytes for ``dense`` values (solver_core layout)."""
+    m, u, y = ordered_states(space)
+    values = dense[solver_core.dense_index(m, u, y)]
+    rank = bytes(rank_table(space.reach))
+    top = float(values.max())
+    frac = EXACT_FRAC_MAX
+    while top * (1 << frac) >= 65535.5:
+        frac -= 1
+    values_at = st.HEADER_SIZE + st.RANK_SIZE
+    if variant == "exact":
+        body = np.round(values * (1 << frac)).astype("<u2").tobytes()
+        blocks, blocks_at = b"", 0
+    else:
+        body, blocks = _compact(values, m, y, frac)
+        blocks_at = values_at
+        values_at = blocks_at + len(blocks)
+    payload = rank + blocks + body
+    head = _header(VARIANTS[variant], ruleset, frac, len(values), values_at, blocks_at, dense[0], zlib.crc32(payload))
+    return head + payload
+
+
+def _compact(values, m, y, frac):
+    """One byte per state: q with value = base + q * step per (mask, yz) block."""
+    bnum = (m + ((m >> 12) << 11) + np.maximum(0, (m & 4095) - 2048) + y)
+    lo = np.full(st.N_BLOCKS, np.inf)
+    hi = np.full(st.N_BLOCKS, -np.inf)
+    np.minimum.at(lo, bnum, values)
+    np.maximum.at(hi, bnum, values)
+    if bnum.max() + 1 != st.N_BLOCKS or len(np.unique(bnum)) != st.N_BLOCKS:
+        raise ValueError("block numbering does not cover the states")
+    base_q = np.floor(lo * (1 << frac)).astype(np.int64)
+    base = base_q / (1 << frac)
+    step_q = np.ceil((hi - base) / 255 * 65536).astype(np.int64)
+    step_q = np.maximum(step_q, 1)
+    if step_q.max() > 65535:
+        raise ValueError("a block spans more than 255 points: compact table impossible")
+    step = step_q / 65536
+    q = np.clip(np.round((values - base[bnum]) / step[bnum]), 0, 255).astype(np.uint8)
+    params = np.empty((st.N_BLOCKS, 2), dtype="<u2")
+    params[:, 0] = base_q
+    params[:, 1] = step_q
+    return q.tobytes(), params.tobytes()
+
+
+def decode(data, space):
+    """Dense value array (solver_core layout) of a table file's contents, as the device
+    reads it (same integer arithmetic, converted to points at the end)."""
+    head = data[:st.HEADER_SIZE]
+    frac = head[10]
+    n_states, _nb, values_at, blocks_at = struct.unpack_from("<IIII", head, 12)
+    m, u, y = ordered_states(space)
+    if len(m) != n_states:
+        raise ValueError("state count mismatch")
+    if head[5] == st.EXACT:
+        raw = np.frombuffer(data, dtype="<u2", count=n_states, offset=values_at).astype(np.int64)
+        fixed = raw << (st.FRAC - frac)
+    else:
+        q = np.frombuffer(data, dtype=np.uint8, count=n_states, offset=values_at).astype(np.int64)
+        params = np.frombuffer(data, dtype="<u2", count=2 * st.N_BLOCKS, offset=blocks_at).reshape(-1, 2).astype(np.int64)
+        bnum = (m + ((m >> 12) << 11) + np.maximum(0, (m & 4095) - 2048) + y)
+        fixed = (params[bnum, 0] << (st.FRAC - frac)) + ((q * params[bnum, 1]) << (st.FRAC - 16))
+    dense = np.zeros(solver_core.N_MASKS * solver_core.CAP * 2)
+    dense[solver_core.dense_index(m, u, y)] = fixed / float(1 << st.FRAC)
+    full = m == solver_core.N_MASKS - 1
+    dense[solver_core.dense_index(m[full], u[full], y[full])] = 0.0
+    return dense
