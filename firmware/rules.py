@@ -79,6 +79,7 @@ class Ruleset:
         self.yahtzee_bonus = 100 if yahtzee_bonus else 0
         self.name = joker if yahtzee_bonus else joker + "-nobonus"
         self._counts = bytearray(7)  # scratch for score_options; index = face
+        self._possible = None  # cache of possible_points()
 
     def __repr__(self):
         return "Ruleset(%r)" % self.name
@@ -209,27 +210,35 @@ def all_rolls():
     return rolls
 
 
-def possible_points(rules, box):
-    """Every score ``box`` can ever hold under ``rules`` (joker payouts included), sorted."""
-    seen = {0}
-    out = [0] * N_BOXES
-    yahtzee_filled = new_card()
-    yahtzee_filled[YAHTZEE] = 50
-    for card in (new_card(), yahtzee_filled):
-        for roll in all_rolls():
-            score_options(rules, card, roll, out)
-            if out[box] > 0:
-                seen.add(out[box])
-    return sorted(seen)
+def possible_points(rules):
+    """Every score each box can ever hold under ``rules`` (joker payouts included).
+
+    A list of 13 sorted lists, from one sweep over the 252 rolls on an empty card and on a
+    card whose Yahtzee box is filled; computed once per ruleset.
+    """
+    if rules._possible is None:
+        seen = [{0} for _box in range(N_BOXES)]
+        out = [0] * N_BOXES
+        yahtzee_filled = new_card()
+        yahtzee_filled[YAHTZEE] = 50
+        for card in (new_card(), yahtzee_filled):
+            for roll in all_rolls():
+                score_options(rules, card, roll, out)
+                for box in range(N_BOXES):
+                    if out[box] > 0:
+                        seen[box].add(out[box])
+        rules._possible = [sorted(points) for points in seen]
+    return rules._possible
 
 
 def check_card(rules, card):
     """Raise ValueError naming the first impossible entry of a card."""
     if len(card) != N_BOXES + 1:
         raise ValueError("a card has %d entries, not %d" % (N_BOXES + 1, len(card)))
+    possible = possible_points(rules)
     for box in range(N_BOXES):
         points = card[box]
-        if points != OPEN and points not in possible_points(rules, box):
+        if points != OPEN and points not in possible[box]:
             raise ValueError("%s can never hold %r points" % (BOX_IDS[box], points))
     bonus = card[BONUS]
     step = rules.yahtzee_bonus

@@ -1,0 +1,73 @@
+"""``python -m host_tools score``: output shapes and one-line errors with exit status 2."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from host_tools import REPO
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "host_tools", "score"] + list(args),
+                          capture_output=True, text=True, cwd=REPO)
+
+
+def test_json_lists_exactly_the_legal_boxes_with_points():
+    proc = run("--json", "--card", '{"yahtzee": 50, "fours": 12}', "4", "4", "4", "4", "4")
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["dice"] == [4, 4, 4, 4, 4]
+    assert result["boxes"] == {"three_kind": 20, "four_kind": 20, "full_house": 25,
+                               "small_straight": 30, "large_straight": 40, "chance": 20}
+    assert result["yahtzee_bonus"] == 100 and result["joker"] is True
+    assert result["totals"] == {"upper": 12, "upper_bonus": 0, "lower": 50,
+                                "yahtzee_bonus": 0, "grand": 62}
+
+
+def test_json_on_an_empty_card():
+    result = json.loads(run("--json", "3", "3", "3", "5", "5").stdout)
+    assert result["boxes"]["full_house"] == 25 and result["boxes"]["three_kind"] == 19
+    assert len(result["boxes"]) == 13 and result["joker"] is False and result["yahtzee_bonus"] == 0
+
+
+def test_rule_options_change_the_answer():
+    card = '{"yahtzee": 50, "fours": 12}'
+    ordered = json.loads(run("--json", "--rules", "ordered", "--card", card, "4", "4", "4", "4", "4").stdout)
+    assert sorted(ordered["boxes"]) == ["four_kind", "three_kind"]
+    none = json.loads(run("--json", "--rules", "none", "--no-yahtzee-bonus", "--card", card,
+                          "4", "4", "4", "4", "4").stdout)
+    assert none["boxes"]["full_house"] == 0 and none["yahtzee_bonus"] == 0 and none["joker"] is False
+
+
+def test_card_from_a_file_and_bonus_in_totals(tmp_path):
+    path = tmp_path / "card.json"
+    path.write_text('{"yahtzee": 50, "aces": 3, "yahtzee_bonus": 100}')
+    result = json.loads(run("--json", "--card", str(path), "1", "2", "3", "4", "5").stdout)
+    assert result["totals"]["grand"] == 153 and "aces" not in result["boxes"]
+
+
+def test_plain_output_is_a_readable_table():
+    proc = run("--card", '{"chance": 17}', "6", "6", "6", "5", "5")
+    assert proc.returncode == 0
+    assert "3 of a kind      28" in proc.stdout and "Full house       25" in proc.stdout
+    assert "filled (17)" in proc.stdout and "= 17" in proc.stdout
+
+
+@pytest.mark.parametrize("args,words", [
+    (["1", "2", "3", "4"], "five dice"),
+    (["1", "2", "3", "4", "7"], "1-6"),
+    (["1", "2", "x", "4", "5"], "1-6"),
+    (["--card", '{"fullhouse": 25}', "1", "2", "3", "4", "5"], "unknown box"),
+    (["--card", '{"full_house": 24}', "1", "2", "3", "4", "5"], "full_house can never hold 24"),
+    (["--card", '{"aces": 3', "1", "2", "3", "4", "5"], "not valid JSON"),
+    (["--card", "[1, 2]", "1", "2", "3", "4", "5"], "JSON object"),
+    (["--card", '{"yahtzee": 0, "yahtzee_bonus": 100}', "1", "2", "3", "4", "5"], "bonus"),
+    (["--rules", "loose", "1", "2", "3", "4", "5"], "--rules"),
+])
+def test_bad_input_exits_2_with_one_line(args, words):
+    proc = run(*args)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0]
