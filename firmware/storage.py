@@ -9,6 +9,8 @@ number, length and CRC-32; ``load`` returns the newest valid slot. The filesyste
 injected (``open/rename/remove/mkdir`` like ``os``), the real one by default. Format:
 docs/formats.md.
 """
+import os
+
 from micropython import const
 
 MAGIC = b"YZ"
@@ -155,15 +157,15 @@ class _Reader:
             raise SaveError(CORRUPT)
         return n
 
-    def raw(self, n):
+    def span(self, n):
         if n > len(self.data) - self.pos:
             raise SaveError(CORRUPT)
         self.pos += n
-        return bytes(self.data[self.pos - n:self.pos])
+        return self.data[self.pos - n:self.pos]
 
     def text(self, n):
         try:
-            return str(self.raw(n), "utf-8")
+            return str(self.span(n), "utf-8")
         except UnicodeError:
             raise SaveError(CORRUPT)
 
@@ -191,7 +193,7 @@ class _Reader:
         if tag == _T_LSTR:
             return self.text(self.count())
         if tag == _T_BYTES:
-            return self.raw(self.count())
+            return bytes(self.span(self.count()))
         if tag == _T_LLIST:
             return self.items(self.count(), depth)
         if tag == _T_LDICT:
@@ -199,7 +201,10 @@ class _Reader:
         raise SaveError(CORRUPT)
 
     def items(self, n, depth):
-        return [self.value(depth + 1) for _ in range(n)]
+        result = [None] * n  # a loop, not a comprehension: that is a closure on the heap
+        for i in range(n):
+            result[i] = self.value(depth + 1)
+        return result
 
     def pairs(self, n, depth):
         result = {}
@@ -239,11 +244,12 @@ def crc32(data, start=0, end=-1):
     table_lo = _CRC_LO
     for i in range(start, end):
         b = data[i]
-        for _ in range(2):
-            n = (lo ^ b) & 0xF
-            lo = ((lo >> 4) | ((hi & 0xF) << 12)) ^ table_lo[n]
-            hi = (hi >> 4) ^ table_hi[n]
-            b >>= 4
+        n = (lo ^ b) & 0xF  # low nibble first (reflected CRC)
+        lo = ((lo >> 4) | ((hi & 0xF) << 12)) ^ table_lo[n]
+        hi = (hi >> 4) ^ table_hi[n]
+        n = (lo ^ (b >> 4)) & 0xF
+        lo = ((lo >> 4) | ((hi & 0xF) << 12)) ^ table_lo[n]
+        hi = (hi >> 4) ^ table_hi[n]
     lo ^= 0xFFFF
     hi ^= 0xFFFF
     return bytes((lo & 0xFF, lo >> 8, hi & 0xFF, hi >> 8))
@@ -259,8 +265,11 @@ def _put_u32(out, n):
 
 
 def pack(value, seq):
-    """The complete file for ``value`` with sequence number ``seq`` (0..2**32-1)."""
+    """The complete file for ``value`` with sequence number ``seq`` (0..2**32-1);
+    ValueError when it would exceed the 16 KiB a load accepts."""
     payload = encode(value)
+    if _HEADER + len(payload) + _TRAILER > _MAX_FILE:
+        raise ValueError("save larger than 16 KiB")
     out = bytearray(MAGIC)
     out.append(VERSION)
     out.append(0)
@@ -273,6 +282,12 @@ def pack(value, seq):
 
 def unpack(data):
     """``(seq, value)`` from a file's bytes; SaveError(TRUNCATED/CORRUPT/UNKNOWN_VERSION)."""
+    seq = check(data)
+    return seq, decode(memoryview(data)[_HEADER:len(data) - _TRAILER])
+
+
+def check(data):
+    """The sequence number of an intact file (frame and CRC); SaveError like ``unpack``."""
     head = min(len(data), 2)
     if bytes(data[0:head]) != MAGIC[0:head]:
         raise SaveError(CORRUPT)
@@ -290,7 +305,7 @@ def unpack(data):
         raise SaveError(CORRUPT)
     if crc32(data, 0, end) != bytes(data[end:end + _TRAILER]):
         raise SaveError(CORRUPT)
-    return _u32(data, 4), decode(memoryview(data)[_HEADER:end])
+    return _u32(data, 4)
 
 
 # --- filesystem -----------------------------------------------------------------------
@@ -301,18 +316,12 @@ class _RealFs:
         return open(path, mode)
 
     def rename(self, old, new):
-        import os
-
         os.rename(old, new)
 
     def remove(self, path):
-        import os
-
         os.remove(path)
 
     def mkdir(self, path):
-        import os
-
         os.mkdir(path)
 
 
@@ -334,42 +343,53 @@ class Store:
         self._scanned = False
 
     def _read(self, path):
+        # Header first, then exactly the length it declares (+1 to notice trailing bytes):
+        # no 16 KiB buffer on a heap of 190 KiB.
         f = self.fs.open(path, "rb")
         try:
-            return f.read(_MAX_FILE + 1)
+            head = f.read(_HEADER)
+            if len(head) < _HEADER or head[0:2] != MAGIC or head[2] != VERSION:
+                return head  # unpack names the damage
+            want = _u32(head, 8) + _TRAILER + 1
+            if _HEADER + want > _MAX_FILE + 1:
+                raise SaveError(CORRUPT, path)
+            return head + f.read(want)
         finally:
             f.close()
 
     def load(self):
         """The newest valid value, None when nothing was ever saved.
 
-        Raises SaveError (reason of the newest damaged slot) when slot files exist but
+        Raises SaveError (reason of the first damaged slot) when slot files exist but
         none is valid; the caller then shows the reason, calls ``set_aside()`` and starts
         fresh. A damaged slot next to a valid one is listed in ``damaged`` only.
         """
         self.damaged = []
         self.seq = 0
         self._newest = -1
-        best = None
+        frames = []  # (seq, slot, bytes) of intact files; only the newest gets decoded
         for i in range(2):
             path = self.slots[i]
             try:
                 data = self._read(path)
+                frames.append((check(data), i, data))
             except OSError as exc:
                 if _errno(exc) != _ENOENT:
                     self.damaged.append((path, IO))
-                continue
-            try:
-                if len(data) > _MAX_FILE:
-                    raise SaveError(CORRUPT)
-                seq, value = unpack(data)
             except SaveError as err:
                 self.damaged.append((path, err.reason))
+        if len(frames) == 2 and frames[1][0] > frames[0][0]:
+            frames.reverse()
+        best = None
+        for seq, i, data in frames:
+            try:
+                best = decode(memoryview(data)[_HEADER:len(data) - _TRAILER])
+            except SaveError as err:  # an intact frame around a bad payload: a writer bug
+                self.damaged.append((self.slots[i], err.reason))
                 continue
-            if self._newest < 0 or seq > self.seq:
-                self.seq = seq
-                self._newest = i
-                best = value
+            self.seq = seq
+            self._newest = i
+            break
         self._scanned = True
         if self._newest < 0 and self.damaged:
             path, reason = self.damaged[0]

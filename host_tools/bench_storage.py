@@ -125,6 +125,18 @@ t = time.ticks_us()
 for _ in range(20):
     store.load()
 print("load_us", time.ticks_diff(time.ticks_us(), t) // 20)
+import gc
+sample = {"id": 7, "seed": 12345, "counts": [3] * 6, "game": G.Game(R.make_ruleset(), [("A", "human")] * 4, DiceSource(seed=1)).to_state()}
+import sys
+store = storage.Store(sys.argv[1] + "/heap")  # the host filesystem: the RAM flash's Python reads would count too
+store.save(sample)
+for name, action in (("heap_save", lambda: store.save(sample)), ("heap_load", store.load)):
+    gc.collect()
+    gc.disable()
+    before = gc.mem_alloc()
+    action()
+    print(name, gc.mem_alloc() - before)
+    gc.enable()
 data = bytes(range(200))
 t = time.ticks_us()
 for _ in range(50):
@@ -138,7 +150,7 @@ def _micropython_figures():
         path = os.path.join(folder, "bench_storage_mp.py")
         with open(path, "w") as f:
             f.write(SCRIPT)
-        proc = host_tools.run_micropython([path], heap="4M")
+        proc = host_tools.run_micropython([path, folder], heap="4M")
     if proc.returncode != 0:
         raise RuntimeError("MicroPython bench failed:\n" + proc.stdout + proc.stderr)
     return proc.stdout.splitlines()
@@ -180,6 +192,8 @@ def run():
     figures = dict(line.split() for line in lines if not line.startswith("game"))
     print("median save %s us, load %s us, CRC-32 of 200 bytes %s us (unix port on this host)" % (
         figures["save_us"], figures["load_us"], figures["crc200_us"]))
+    print("heap allocated (garbage) by one 4-player game save: %s bytes, load: %s bytes" % (
+        figures["heap_save"], figures["heap_load"]))
     packed, as_json = _encoding_sizes()
     print("4-player game, round 8, one save: %d bytes framed vs %d bytes of compact JSON (%.0f%%)" % (
         packed, as_json, 100.0 * packed / as_json))

@@ -240,3 +240,18 @@ def test_real_filesystem_round_trip(tmp_path):
     again = storage.Store(base)
     assert again.load() == {"n": 3}
     assert again.damaged == [(base + ".a", storage.CORRUPT)]
+
+
+def test_a_value_too_big_to_load_is_refused_when_saving():
+    fs = FakeFs()
+    store = storage.Store("data/game", fs)
+    store.save("small")
+    try:
+        store.save(b"x" * 16384)
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("a file over 16 KiB was written")
+    assert storage.Store("data/game", fs.reboot()).load() == "small"
+    store.save(b"x" * (16384 - 20))
+    assert storage.Store("data/game", fs.reboot()).load() == b"x" * (16384 - 20)
