@@ -17,7 +17,7 @@ import strategy_table as st  # noqa: E402
 
 from host_tools import solver_core  # noqa: E402
 
-EXACT_FRAC_MAX = 7  # u16 at 2**-7 points covers 0..511.99
+EXACT_FRAC_MAX = 8  # u16 at 2**-8 points covers 0..255.99; coarser only if a value needs it
 VARIANTS = {"exact": st.EXACT, "compact": st.COMPACT}
 
 

@@ -1,0 +1,319 @@
+"""On-device optimal-play advisor: the best hold or box and every option's expected total.
+
+Pure apart from the value table, which arrives as an open ``StrategyTable`` (so tests and
+the desktop ``advise`` command inject their own file). ``prepare(card)`` does the
+within-turn dynamic programming once per turn from the ~13-50 table entries the turn can
+reach; every decision of the turn is then a lookup. Hot loops use small-int fixed point
+(units of 2**-FRAC points, FRAC = strategy_table.FRAC): the RP2040 has no FPU and boxes
+floats on the heap. All arrays are made in the constructor; ``prepare`` and ``options``
+allocate nothing per die or per roll.
+"""
+from array import array
+from micropython import const
+
+import rules
+import strategy_dice
+import strategy_table
+
+FRAC = strategy_table.FRAC
+_NEG = const(-(1 << 29))
+_N_KEEPS = const(462)
+_N_ROLLS = const(252)
+_FIRST_ROLL = const(210)
+_HALF6 = const(3)  # rounding for the exact-integer average of six outcomes
+HOLD = const(0)  # option kinds
+BOX = const(1)
+
+
+class Advisor:
+    """Optimal play for one ruleset from one value table.
+
+    After ``prepare(card)``: ``options(dice, rolls_left, codes, values)`` fills the option
+    list best first; ``expected_total()`` gives the expected final total at the turn start.
+    """
+
+    def __init__(self, ruleset, table):
+        if not table.matches(ruleset, rules.JOKERS):
+            raise ValueError("strategy table is for %s, not %s" % (table.ruleset_name, ruleset.name))
+        self.rules = ruleset
+        self.table = table
+        self.keeps = strategy_dice.Keeps()
+        keeps = self.keeps
+        # Box points of every roll on an all-open card (joker rolls are redone per turn).
+        self._score = bytearray(_N_ROLLS * 13)
+        self._count = bytearray(_N_ROLLS * 6)  # how many of each face a roll shows
+        self._dice = bytearray(5)
+        faces = [0] * 5
+        out = [0] * 13
+        card = rules.new_card()
+        self._yz_rolls = bytearray(6)
+        n_yz = 0
+        for r in range(_N_ROLLS):
+            keeps.faces(_FIRST_ROLL + r, faces)
+            rules.score_options(ruleset, card, faces, out)
+            for b in range(13):
+                self._score[r * 13 + b] = out[b]
+            for f in faces:
+                self._count[r * 6 + f - 1] += 1
+            if faces[0] == faces[4]:
+                self._yz_rolls[n_yz] = r
+                n_yz += 1
+        self._faces = faces
+        self._out = out
+        # Per-turn successor values (fixed point, points of the box included).
+        self._lower_gain = array("i", bytes(4 * 13))  # box -> value after scoring 0 there
+        self._upper_gain = array("i", bytes(4 * 36))  # box * 6 + count -> value
+        self._yz_gain = array("i", bytes(4 * 2))  # Yahtzee box scored 0 / 50
+        self._joker = array("i", bytes(4 * 6))  # best value of each five-of-a-kind roll
+        self._joker_box = bytearray(6)
+        self._open_lower = bytearray(7)
+        self._open_upper = bytearray(6)
+        self._k3 = array("i", bytes(4 * _N_KEEPS))  # keep -> value with no roll after it
+        self._m = array("i", bytes(4 * _N_KEEPS))  # scratch: max over sub-keeps
+        self._k2 = array("i", bytes(4 * _N_KEEPS))  # keep -> value with one roll after it
+        self._seen = array("H", bytes(2 * 32))
+        self._card = [0] * 14
+        self._have_start = False
+        self.mask = self.up = self.yz = 0
+        self.total = 0
+        self._prepared = False
+
+    # -- per turn ---------------------------------------------------------------------
+    def prepare(self, card):
+        """Run the turn's dynamic programming for ``card`` (14 ints, rules.new_card())."""
+        mask = 0
+        up = 0
+        for b in range(13):
+            if card[b] != rules.OPEN:
+                mask |= 1 << b
+                if b < 6:
+                    up += card[b]
+        if mask == 8191:
+            raise ValueError("the card is full: no turn left")
+        for i in range(14):
+            self._card[i] = card[i]
+        yz = 1 if card[rules.YAHTZEE] == 50 else 0
+        self.mask = mask
+        self.up = up if up < 63 else 63
+        self.yz = yz
+        self.total = rules.totals(self.rules, card)[4]
+        self._successors()
+        self._final_roll()
+        self._expect(self._k3)
+        self._subset_max(self._k3, self._m)
+        self._copy_rolls(self._m, self._k2)
+        self._expect(self._k2)
+        self._have_start = False
+        self._prepared = True
+
+    def _successors(self):
+        """Read the table entries this turn can lead to (13-50 single-entry reads)."""
+        table = self.table
+        mask = self.mask
+        up = self.up
+        yz = self.yz
+        bonus = self.rules.upper_bonus
+        n_lower = n_upper = 0
+        for b in range(13):
+            if mask >> b & 1:
+                continue
+            after = mask | (1 << b)
+            if b < 6:
+                self._open_upper[n_upper] = b
+                n_upper += 1
+                face = b + 1
+                for c in range(6):
+                    points = face * c
+                    up2 = up + points
+                    if up2 >= 63:
+                        if up < 63:
+                            points += bonus
+                        up2 = 63
+                    self._upper_gain[b * 6 + c] = (points << FRAC) + table.value(after, up2, yz)
+            elif b == rules.YAHTZEE:
+                self._yz_gain[0] = table.value(after, up, 0)
+                self._yz_gain[1] = (50 << FRAC) + table.value(after, up, 1)
+                self._open_lower[n_lower] = b
+                n_lower += 1
+            else:
+                self._lower_gain[b] = table.value(after, up, yz)
+                self._open_lower[n_lower] = b
+                n_lower += 1
+        self._n_lower = n_lower
+        self._n_upper = n_upper
+        self._joker_rows()
+
+    def _box_value(self, b, points):
+        """Fixed-point value of scoring ``points`` in open box ``b`` now."""
+        if b < 6:
+            return self._upper_gain[b * 6 + points // (b + 1)] if points % (b + 1) == 0 else self._upper_odd(b, points)
+        if b == rules.YAHTZEE:
+            return self._yz_gain[1 if points == 50 else 0]
+        return (points << FRAC) + self._lower_gain[b]
+
+    def _upper_odd(self, b, points):
+        # An upper box scoring something other than face x count (no ruleset does so
+        # today; kept exact instead of guessed).
+        up2 = self.up + points
+        gain = points
+        if up2 >= 63:
+            if self.up < 63:
+                gain += self.rules.upper_bonus
+            up2 = 63
+        return (gain << FRAC) + self.table.value(self.mask | (1 << b), up2, self.yz)
+
+    def _joker_rows(self):
+        """Five-of-a-kind rolls: the rules module decides joker boxes, points and bonus."""
+        out = self._out
+        faces = self._faces
+        for i in range(6):
+            for j in range(5):
+                faces[j] = i + 1
+            rules.score_options(self.rules, self._card, faces, out)
+            extra = rules.yahtzee_bonus_for(self.rules, self._card, faces) << FRAC
+            best = _NEG
+            best_box = 0
+            for b in range(13):
+                if out[b] >= 0:
+                    v = self._box_value(b, out[b]) + extra
+                    if v > best:
+                        best = v
+                        best_box = b
+            self._joker[i] = best
+            self._joker_box[i] = best_box
+
+    def _final_roll(self):
+        """k3[roll] = value of the best box for each of the 252 rolls."""
+        k3 = self._k3
+        score = self._score
+        count = self._count
+        lower_gain = self._lower_gain
+        upper_gain = self._upper_gain
+        yz_gain = self._yz_gain
+        open_lower = self._open_lower
+        open_upper = self._open_upper
+        n_lower = self._n_lower
+        n_upper = self._n_upper
+        yahtzee = rules.YAHTZEE
+        for r in range(_N_ROLLS):
+            row = r * 13
+            best = _NEG
+            for i in range(n_lower):
+                b = open_lower[i]
+                if b == yahtzee:
+                    v = yz_gain[1 if score[row + b] else 0]
+                else:
+                    v = (score[row + b] << FRAC) + lower_gain[b]
+                if v > best:
+                    best = v
+            crow = r * 6
+            for i in range(n_upper):
+                b = open_upper[i]
+                v = upper_gain[b * 6 + count[crow + b]]
+                if v > best:
+                    best = v
+            k3[_FIRST_ROLL + r] = best
+        for i in range(6):
+            k3[_FIRST_ROLL + self._yz_rolls[i]] = self._joker[i]
+
+    def _expect(self, k):
+        """k[keep] for keeps of 0-4 dice := the average over one more die (exact ints)."""
+        child = self.keeps.child
+        for i in range(_FIRST_ROLL - 1, -1, -1):
+            c = i * 6
+            k[i] = (k[child[c]] + k[child[c + 1]] + k[child[c + 2]] + k[child[c + 3]]
+                    + k[child[c + 4]] + k[child[c + 5]] + _HALF6) // 6
+
+    def _subset_max(self, k, m):
+        """m[keep] := max of k over the keep and all its sub-keeps."""
+        parent = self.keeps.parent
+        m[0] = k[0]
+        for i in range(1, _N_KEEPS):
+            best = k[i]
+            p = i * 5
+            for j in range(p, p + 5):
+                v = m[parent[j]]
+                if v > best:
+                    best = v
+            m[i] = best
+
+    def _copy_rolls(self, src, dst):
+        for r in range(_FIRST_ROLL, _N_KEEPS):
+            dst[r] = src[r]
+
+    # -- answers -----------------------------------------------------------------------
+    def expected_total(self):
+        """Expected final total (fixed point) at the start of the prepared turn."""
+        if not self._prepared:
+            raise ValueError("prepare(card) first")
+        if not self._have_start:
+            self._subset_max(self._k2, self._m)
+            self._expect(self._m)
+            self._start = self._m[0]
+            self._have_start = True
+        return (self.total << FRAC) + self._start
+
+    def options(self, dice, rolls_left, codes, values):
+        """Fill ``codes``/``values`` best first; returns how many options.
+
+        With rolls left: codes are hold masks (bit i = keep dice[i]; one mask per distinct
+        set of kept dice; 31 = keep all = score now). On the last roll (rolls_left 0):
+        codes are box indices. Values: expected final total, fixed point.
+        """
+        if not self._prepared:
+            raise ValueError("prepare(card) first")
+        rules.check_dice(dice)
+        base = self.total << FRAC
+        n = 0
+        if rolls_left == 0:
+            out = self._out
+            rules.score_options(self.rules, self._card, dice, out)
+            extra = rules.yahtzee_bonus_for(self.rules, self._card, dice) << FRAC
+            for b in range(13):
+                if out[b] >= 0:
+                    n = _insert(codes, values, n, b, base + extra + self._box_value(b, out[b]))
+            return n
+        if rolls_left == 1:
+            k = self._k3
+        elif rolls_left == 2:
+            k = self._k2
+        else:
+            raise ValueError("rolls left must be 0, 1 or 2, not %r" % (rolls_left,))
+        seen = self._seen
+        n_seen = 0
+        keeps = self.keeps
+        for hold in range(32):
+            keep = keeps.of_dice(dice, hold)
+            dup = False
+            for i in range(n_seen):
+                if seen[i] == keep:
+                    dup = True
+                    break
+            if dup:
+                continue
+            seen[n_seen] = keep
+            n_seen += 1
+            n = _insert(codes, values, n, hold, base + k[keep])
+        return n
+
+
+def _insert(codes, values, n, code, value):
+    """Insert into the first n entries kept best first (stable: earlier wins ties)."""
+    i = n
+    while i > 0 and values[i - 1] < value:
+        codes[i] = codes[i - 1]
+        values[i] = values[i - 1]
+        i -= 1
+    codes[i] = code
+    values[i] = value
+    return n + 1
+
+
+def to_points(value):
+    """Fixed-point value -> float points (for hosts and displays that have floats)."""
+    return value / (1 << FRAC)
+
+
+def tenths(value):
+    """Fixed-point value -> whole tenths of a point, rounded (for the OLED, no floats)."""
+    return (value * 10 + (1 << (FRAC - 1))) >> FRAC

@@ -1,0 +1,140 @@
+"""``python -m host_tools advise``: the optimal move for a position, from the firmware's advisor.
+
+    python -m host_tools advise [--rules forced|ordered|free|none] [--no-yahtzee-bonus]
+                                [--card CARD] [--dice D1 D2 D3 D4 D5 --rolls-left N] [--json]
+
+Runs firmware/advisor.py under CPython on the exact value table for the ruleset (found in
+build/strategy-<rules>.bin, built there by the solver when missing). Without dice: the
+expected final score at the start of the turn. With dice: every option (the dice to keep
+before a re-roll, or the box on the last roll), best first, with its expected final score.
+CARD as in ``score``: a JSON object or file of filled boxes -> points (+ "yahtzee_bonus").
+"""
+import argparse
+import json
+import os
+import sys
+
+import host_tools
+
+host_tools.use_firmware()
+import advisor as A  # noqa: E402
+import rules as R  # noqa: E402
+import strategy_table  # noqa: E402
+
+from host_tools import score  # noqa: E402
+
+BUILD = os.path.join(host_tools.REPO, "build")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise score.InputError(message)
+
+
+def table_path(ruleset, folder=BUILD):
+    return os.path.join(folder, "strategy-%s.bin" % ruleset.name)
+
+
+def ensure_table(ruleset, folder=BUILD, quiet=False):
+    """Path of the exact table for ``ruleset``, building it (about a minute) if missing."""
+    path = table_path(ruleset, folder)
+    if not os.path.exists(path):
+        from host_tools import solve
+
+        if not quiet:
+            print("advise: building %s (once; cached) ..." % path, file=sys.stderr, flush=True)
+        data, _expected, _loss = solve.build(ruleset, "exact")
+        solve.write_atomic(path, data)
+    return path
+
+
+def open_advisor(ruleset, path):
+    """An Advisor on the table at ``path`` (the caller closes ``advisor.table_file``)."""
+    f = open(path, "rb")
+    try:
+        adv = A.Advisor(ruleset, strategy_table.StrategyTable(f))
+    except Exception:
+        f.close()
+        raise
+    adv.table_file = f
+    return adv
+
+
+def advise(adv, card, dice=None, rolls_left=None):
+    """The JSON-ready answer for a position."""
+    adv.prepare(card)
+    if dice is None:
+        return {"expected_total": A.to_points(adv.expected_total())}
+    codes = [0] * 32
+    values = [0] * 32
+    n = adv.options(dice, rolls_left, codes, values)
+    options = []
+    kept = sorted(dice)
+    for i in range(n):
+        if rolls_left == 0:
+            option = {"box": R.BOX_IDS[codes[i]]}
+        else:
+            kept = sorted(dice[j] for j in range(5) if codes[i] >> j & 1)
+            option = {"hold": kept}
+        option["expected_total"] = A.to_points(values[i])
+        options.append(option)
+    return {"expected_total": options[0]["expected_total"], "best": options[0], "options": options}
+
+
+def render(result, rolls_left):
+    if "options" not in result:
+        return "expected final score at the start of this turn: %.4f" % result["expected_total"]
+    lines = []
+    if rolls_left == 0:
+        lines.append("last roll: the box to fill, best first")
+        for opt in result["options"]:
+            lines.append("  %-15s %9.4f" % (opt["box"], opt["expected_total"]))
+    else:
+        lines.append("%d roll%s left: the dice to keep, best first" % (rolls_left, "" if rolls_left == 1 else "s"))
+        for opt in result["options"]:
+            kept = " ".join(str(d) for d in opt["hold"]) or "(re-roll all)"
+            note = "  (score now)" if len(opt["hold"]) == 5 else ""
+            lines.append("  %-15s %9.4f%s" % (kept, opt["expected_total"], note))
+    return "\n".join(lines)
+
+
+def main(argv):
+    parser = _Parser(prog="python -m host_tools advise", description=__doc__.splitlines()[0])
+    parser.add_argument("--rules", default="forced", choices=R.JOKERS, help="joker rule option")
+    parser.add_argument("--no-yahtzee-bonus", action="store_true", help="no 100-point bonuses")
+    parser.add_argument("--card", help="JSON object or file: filled boxes -> points")
+    parser.add_argument("--dice", nargs="+", metavar="D", help="the five dice showing")
+    parser.add_argument("--rolls-left", help="rolls still allowed this turn: 0, 1 or 2")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--table", help="table file to use instead of build/strategy-<rules>.bin")
+    try:
+        args = parser.parse_args(argv)
+        ruleset = R.make_ruleset(args.rules, not args.no_yahtzee_bonus)
+        card = score.parse_card(ruleset, args.card)
+        if all(card[b] != R.OPEN for b in range(R.N_BOXES)):
+            raise score.InputError("the card is full: there is no move to advise")
+        dice = rolls_left = None
+        if args.dice is not None or args.rolls_left is not None:
+            if args.dice is None or args.rolls_left is None:
+                raise score.InputError("--dice and --rolls-left go together")
+            dice = score.parse_dice(args.dice)
+            if args.rolls_left not in ("0", "1", "2"):
+                raise score.InputError("--rolls-left is 0, 1 or 2, not %r" % args.rolls_left)
+            rolls_left = int(args.rolls_left)
+        if args.table and not os.path.exists(args.table):
+            raise score.InputError("no table file %s" % args.table)
+    except score.InputError as exc:
+        print("advise: %s" % exc, file=sys.stderr)
+        return 2
+    path = args.table or ensure_table(ruleset)
+    try:
+        adv = open_advisor(ruleset, path)
+    except (ValueError, OSError) as exc:
+        print("advise: %s: %s" % (path, exc), file=sys.stderr)
+        return 2
+    try:
+        result = advise(adv, card, dice, rolls_left)
+    finally:
+        adv.table_file.close()
+    print(json.dumps(result) if args.json else render(result, rolls_left))
+    return 0
