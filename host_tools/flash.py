@@ -231,6 +231,7 @@ def repl(args):
 
 def dev(args):
     """Run main.py from the checkout: a folder of links to firmware/ and boards/, mounted."""
+    port = find_port(args.port)
     source = os.path.abspath(args.source or flash_build.default_source())
     folder = os.path.join(source, DEV_DIR)
     os.makedirs(folder, exist_ok=True)
@@ -246,7 +247,6 @@ def dev(args):
         os.symlink(os.path.join(source, "boards"), os.path.join(folder, "boards"))
     with open(os.path.join(folder, "device.cfg"), "w") as cfg:
         cfg.write("board=%s\nrules=%s\n" % (args.board, args.rules))
-    port = find_port(args.port)
     print("dev: running %s/main.py on %s with %s mounted at /remote (Ctrl-C stops)" % (DEV_DIR, port, DEV_DIR), flush=True)
     return subprocess.call(mpremote("connect", port, "mount", "--unsafe-links", folder, "+", "run", os.path.join(folder, "main.py")))
 

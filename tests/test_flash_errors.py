@@ -179,3 +179,11 @@ def test_port_vanishing_mid_copy_leaves_the_previous_game(tmp_path):
     after = {path: digest for path, digest in tree_hashes(device).items() if not path.endswith(".flashnew")}
     assert after == before
     assert boot(device).stdout == "game 1\n"
+
+
+def test_repl_and_dev_need_a_device_too(monkeypatch, capsys, tmp_path):
+    src = tiny_tree(tmp_path)
+    for mode in ("--repl", "--dev"):
+        status, out = run_in_process(monkeypatch, capsys, [], mode, "--source", src)
+        assert status == 1
+        assert "no Raspberry Pi Pico found" in one_line(out.err)
