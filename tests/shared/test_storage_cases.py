@@ -342,7 +342,7 @@ def test_resume_mid_turn_continues_the_same_dice_after_any_power_cut():
     _play(game, [("hold", 1)])
     extra = _snapshot(game, dice, 77)
     total = steps_of_save(fs, extra)
-    for cut in (0, 1, total // 3, total // 2, total - 2, total - 1):
+    for cut in range(total):
         trial = fs.reboot()
         trial.cut_at = cut
         try:
@@ -375,7 +375,7 @@ def test_records_survive_a_cut_at_every_step_and_files_stay_independent():
     probe_recs.load()
     probe_recs.finish_game(12, _results(5), [6, 5, 4, 3, 2, 1])
     total = probe.steps
-    for cut in range(0, total + 1, 3):
+    for cut in range(total + 1):
         trial = fs.reboot()
         trial.cut_at = cut
         recs = records.Records("data", trial)
