@@ -149,6 +149,8 @@ class VirtualPico:
         self.tail = b""
         self.held = b""
         self.stopping = False
+        self.ready = False  # the interpreter reached its REPL at least once
+        self.failed = None  # why serving stopped on its own
 
     def start_child(self, raw):
         master, slave = pty.openpty()
@@ -157,6 +159,7 @@ class VirtualPico:
         os.close(slave)
         self.child_master = master
         self.raw_mode = raw
+        self.ready = False
         self.tail = b""
         self.held = b""
         if raw:
@@ -187,6 +190,8 @@ class VirtualPico:
 
     def _from_child(self, data):
         self._track_mode(data)
+        if not self.ready and (b">>> " in self.tail or RAW_BANNER in self.tail):
+            self.ready = True
         if self.hold_output_until is not None:
             self.held += data
             at = self.held.find(self.hold_output_until)
@@ -209,6 +214,10 @@ class VirtualPico:
         os.close(self.child_master)
         self.child_master = None
         if self.stopping:
+            return
+        if not self.ready:  # it never reached a prompt: restarting would only spin
+            self.failed = "the interpreter exited with status %s before its REPL started" % status
+            self.stopping = True
             return
         if status == HARD_RESET_EXIT:
             self.start_child(raw=False)
@@ -303,6 +312,9 @@ def main(argv):
             pico.serve()
         finally:
             pico.close()
+    if pico.failed:
+        print("virtual-pico: %s" % pico.failed, file=sys.stderr)
+        return 1
     return 0
 
 

@@ -87,3 +87,14 @@ def test_bad_dir_is_a_usage_error(tmp_path):
     )
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == ["virtual-pico: --dir %s is not a folder" % (tmp_path / "missing")]
+
+
+def test_an_interpreter_that_cannot_start_stops_the_server_instead_of_spinning():
+    import host_tools
+
+    pico = virtual_pico.VirtualPico([host_tools.micropython_command(), "-c", "import sys\nsys.exit(3)"])
+    try:
+        pico.serve()
+    finally:
+        pico.close()
+    assert pico.failed == "the interpreter exited with status 3 before its REPL started"
