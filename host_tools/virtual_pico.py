@@ -77,9 +77,10 @@ class _Os(_Board):
     # VfsPosix(root).rename builds both paths in one buffer (renames the target onto
     # itself), so renames go to an unrooted VfsPosix with full host paths instead.
     def rename(self, old, new):
+        old, new = _absolute(old), _absolute(new)
         if old.startswith('/remote') or new.startswith('/remote'):
             return os.rename(old, new)  # mpremote mount: its own filesystem
-        _host.rename(_host_path(old), _host_path(new))
+        _host.rename(%(root)r + old, %(root)r + new)
 
     if %(flash_size)r is not None:
         def statvfs(self, path):
@@ -89,11 +90,11 @@ class _Os(_Board):
 
 _host = os.VfsPosix()
 
-def _host_path(path):
+def _absolute(path):
     if not path.startswith('/'):
         cwd = os.getcwd()
         path = (cwd if cwd != '/' else '') + '/' + path
-    return %(root)r + path
+    return path
 
 def _used(folder):
     blocks = 1

@@ -23,7 +23,8 @@ def test_prints_the_port_first_and_runs_micropython_with_dir_as_flash(tmp_path):
             "print(sys.implementation.name, os.getcwd(), sys.path, helper.VALUE + 1)\n"
             "os.mkdir('/saves')\n"
             "open('/saves/a.sav', 'w').write('x')\n"
-            "os.rename('/saves/a.sav', '/saves/b.sav')\n"
+            "os.chdir('/saves')\n"
+            "os.rename('a.sav', '/saves/b.sav')\n"
         )
         out = mpremote(port, "exec", code)
     assert out.returncode == 0, out.stderr
