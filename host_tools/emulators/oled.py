@@ -178,9 +178,8 @@ class OLEDEmulator:
                 continue
             scan = rows_used - 1 - com if self.com_reverse else com
             row = (scan + self.start_line + self.offset) & 63
-            line = picture[y]
-            for x in range(WIDTH):
-                line[x] = self.ram_pixel(columns[x], row) ^ self.inverted
+            page, bit, invert = self.ram[row >> 3], row & 7, int(self.inverted)
+            picture[y] = [((page[column] >> bit) & 1) ^ invert for column in columns]
         return picture
 
     def column_of_seg(self, seg):
