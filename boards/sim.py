@@ -11,7 +11,8 @@ descriptors. Wire format, device -> host: messages ``kind(1) length(2, LE) paylo
 After each ``W`` the host answers with 2 bytes (LE): bit i set = button i pressed. Time in
 the firmware moves only with those waits, so a headless run is deterministic and as fast
 as the pipes allow. Without ``link`` (tests) the board runs on a scripted ``Loopback``.
-``fault=oled`` / ``fault=dice`` makes that part missing, to exercise the fault path.
+``fault=oled`` / ``fault=dice`` makes that part missing, to exercise the fault path;
+``memprobe=MS`` measures the live heap for ``make bench``.
 """
 from micropython import const
 import time
@@ -225,11 +226,23 @@ class SimPWM:
 
 
 class VirtualClock:
-    """Milliseconds that pass only when the firmware sleeps (the host answers each wait)."""
+    """Milliseconds that pass only when the firmware sleeps (the host answers each wait).
 
-    def __init__(self, link):
+    With ``memprobe`` (config ``memprobe=MS``, for ``make bench``) it also collects garbage
+    every MS virtual ms and keeps the largest live heap seen, printed at exit as
+    ``heap-peak <bytes>``.
+    """
+
+    def __init__(self, link, memprobe=0):
         self._link = link
         self.now = time.ticks_add(0, 0)
+        self._probe_every = memprobe
+        self._probe_left = memprobe
+        self.heap_peak = 0
+        if memprobe:
+            import sys
+
+            sys.atexit(self._report)
 
     def ticks_ms(self):
         return self.now
@@ -238,6 +251,23 @@ class VirtualClock:
         if ms > 0:
             self._link.wait(ms)
             self.now = time.ticks_add(self.now, ms)
+            if self._probe_every:
+                self._probe_left -= ms
+                if self._probe_left <= 0:
+                    self._probe_left = self._probe_every
+                    self._probe()
+
+    def _probe(self):
+        import gc
+
+        gc.collect()
+        used = gc.mem_alloc()
+        if used > self.heap_peak:
+            self.heap_peak = used
+
+    def _report(self):
+        self._probe()
+        print("heap-peak", self.heap_peak)
 
 
 def make_link(config):
@@ -257,7 +287,7 @@ def build(config):
     link = make_link(config)
     fault = config.get("fault", "")
     hw = Hardware()
-    clock = VirtualClock(link)
+    clock = VirtualClock(link, int(config.get("memprobe", 0)))
     hw.link = link
     hw.clock = clock
     hw.ticks_ms = clock.ticks_ms

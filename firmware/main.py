@@ -7,6 +7,7 @@ in the app, or files missing after an interrupted flash end in a message on the 
 on the dice when the OLED is the missing part) and on the console - never in a traceback
 loop. Importing this module does nothing; the device runs it as ``__main__``.
 """
+import gc
 import sys
 
 _ROLL = 5  # drivers.buttons.ROLL; a literal so safe mode works even if drivers are damaged
@@ -69,6 +70,7 @@ def main():
     except ImportError as exc:
         print("firmware incomplete (config.py): reflash.", exc)
         return None
+    gc.collect()
     try:
         board = load_board(cfg)
         hw = board.build(cfg)
@@ -83,7 +85,10 @@ def main():
         show_message(hw, "Hardware fault", " / ".join(hw.faults))
         return hw
     try:
+        gc.collect()  # boot garbage out of the way before the app's code loads (-13 KB heap)
         import app
+
+        gc.collect()
 
         application = app.App(hw, cfg)
         # The save layer hooks in here: application.on_change = saves.on_change
