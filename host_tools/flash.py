@@ -21,7 +21,7 @@ import time
 import host_tools
 from host_tools import flash_build
 from host_tools.flash_build import BuildError
-from host_tools.flash_device import MANIFEST, STAGED, Device, DeviceError, DeviceLost
+from host_tools.flash_device import MANIFEST, PARKED, STAGED, Device, DeviceError, DeviceLost
 
 RPI_VID = 0x2E8A  # Raspberry Pi's USB vendor id (Pico, Pico W, Pico 2 running MicroPython)
 MIN_VERSION = (1, 23)  # first MicroPython that loads .mpy v6.3
@@ -186,6 +186,8 @@ def flash(args):
         sizes, hashes, (block, free) = device.scan(want)
         plan = Plan(files, table, sizes, hashes, parse_manifest(device.read_text(MANIFEST)))
         plan.decide(block, free)
+        if any(p.endswith(STAGED) for p in sizes) or PARKED in sizes or (MANIFEST in sizes and "/main.py" not in sizes):
+            print("flash: an earlier flash was interrupted; this one finishes the job")
         if plan.table_note:
             print("flash: " + plan.table_note)
         copied_bytes = 0

@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 
 import host_tools
 
@@ -65,6 +66,16 @@ def tree_hashes(root):
             with open(full, "rb") as data:
                 found[os.path.relpath(full, root)] = hashlib.sha256(data.read()).hexdigest()
     return found
+
+
+def wait_for(path, process, timeout=30):
+    """Wait until ``path`` exists while ``process`` runs; False if it ended or time ran out."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and process.poll() is None:
+        if os.path.exists(path):
+            return True
+        time.sleep(0.005)
+    return False
 
 
 def boot(folder):

@@ -14,7 +14,7 @@ import sys
 import config  # the firmware's own device.cfg parser
 import host_tools
 from host_tools import flash_build, virtual_pico
-from host_tools.flash_testing import TINY_FILES, boot, copy_checkout, run_flash, tiny_tree, tree_hashes, write
+from host_tools.flash_testing import TINY_FILES, boot, copy_checkout, run_flash, tiny_tree, tree_hashes, wait_for, write
 
 SUMMARY = re.compile(r"(\d+) copied, (\d+) skipped, (\d+) removed, (\d+) bytes")
 
@@ -156,9 +156,7 @@ def test_killed_flash_keeps_the_previous_game_and_the_next_flash_finishes(tmp_pa
             [sys.executable, "-m", "host_tools", "flash", "--port", port, "--board", "sim", "--source", str(src)],
             stdout=subprocess.PIPE, text=True, cwd=host_tools.REPO,
         )
-        for line in tool.stdout:
-            if "copy /aaa_big.bin" in line:
-                break
+        assert wait_for(device / "aaa_big.bin.flashnew", tool)  # mid-copy: the big file is being written
         tool.send_signal(signal.SIGKILL)
         tool.wait()
         tool.stdout.close()
@@ -168,6 +166,7 @@ def test_killed_flash_keeps_the_previous_game_and_the_next_flash_finishes(tmp_pa
 
         finish = run_flash("--port", port, "--board", "sim", "--source", src)
         assert summary(finish) == (2, TINY_FILES - 1, 0)  # the big file and version.mpy
+        assert "flash: an earlier flash was interrupted; this one finishes the job" in finish.stdout.splitlines()
     assert boot(device).stdout == "game 2\n"
     assert not [p for p in tree_hashes(device) if p.endswith(".flashnew")]
 

@@ -10,7 +10,7 @@ from serial.tools.list_ports_common import ListPortInfo
 
 import host_tools
 from host_tools import flash, virtual_pico
-from host_tools.flash_testing import boot, run_flash, tiny_tree, tree_hashes, write
+from host_tools.flash_testing import boot, run_flash, tiny_tree, tree_hashes, wait_for, write
 
 
 def one_line(text):
@@ -162,9 +162,7 @@ def test_port_vanishing_mid_copy_leaves_the_previous_game(tmp_path):
             [sys.executable, "-m", "host_tools", "flash", "--port", port, "--board", "sim", "--source", str(src)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=host_tools.REPO,
         )
-        for line in tool.stdout:
-            if "copy /aaa_big.bin" in line:
-                break
+        assert wait_for(device / "aaa_big.bin.flashnew", tool)  # mid-copy: the big file is being written
         pico.send_signal(signal.SIGTERM)  # the cable is pulled
         pico.wait(10)
         rest, err = tool.communicate(timeout=60)
