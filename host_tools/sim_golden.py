@@ -26,7 +26,8 @@ SCENES = {
     "card": (4, TWO_HUMANS + " wait:4500" + " space enter enter" * 6 + " m"),
     "card_totals": (4, TWO_HUMANS + " wait:4500" + " space enter enter" * 6 + " m" + " down" * 12),
     "confirm_zero": (4, TWO_HUMANS + " wait:4500 space up enter"),
-    "end": (2, "enter down enter enter enter up enter wait:300" + " space enter enter" * 13),
+    "end_solo": (2, "enter down enter enter enter up enter wait:300" + " space enter enter" * 13),
+    "end": (4, TWO_HUMANS + " wait:4500" + " space enter enter" * 26),
 }
 
 
