@@ -13,8 +13,9 @@ Events latch in a ring buffer made once, so a tap between two frames is never lo
 the queue is full the NEWEST event is dropped (and counted in ``dropped``): the queued
 events stay a true prefix of what the player did, which is what a game can replay safely.
 The ring has one writer index (``poll``) and one reader index (``get``), so ``poll`` may
-run in a machine.Timer callback while the main loop calls ``get`` (it allocates nothing,
-so even a hard IRQ is fine); ``clear`` should run with that timer quiet or in its context.
+run in a machine.Timer callback while the main loop calls ``get``; it allocates nothing, as
+a hard IRQ would require (the tests only poll from the main context). ``clear`` should run
+with that timer quiet, since it also touches the per-button state.
 """
 from micropython import const
 from time import ticks_diff
@@ -36,7 +37,7 @@ LONG = const(0x10)
 BUTTON_MASK = const(0x0F)
 NO_EVENT = const(-1)
 
-_DEBOUNCE_MS = const(25)  # contacts of tactile switches settle within 5-20 ms
+_DEBOUNCE_MS = const(25)  # tactile switch contacts typically settle within 5-20 ms
 _LONG_MS = const(600)
 _QUEUE_SIZE = const(16)
 
