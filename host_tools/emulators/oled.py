@@ -13,6 +13,7 @@ SEG ``seg_of_x(x)``, which each controller defines (the SH1106's glass sits on S
 Anything the datasheet does not allow is appended to ``errors`` (a list of strings) and the
 emulator carries on as the chip would, so a test can show every mistake at once.
 """
+import collections
 import random
 
 ROWS = 64
@@ -30,7 +31,8 @@ class OLEDEmulator:
     def __init__(self, addr=0x3C, seed=1):
         self.addr = addr
         self.errors = []
-        self.commands = []  # every complete command, as a tuple of bytes
+        # the latest complete commands, as tuples of bytes (bounded: simulations run long)
+        self.commands = collections.deque(maxlen=4096)
         self.transfers = 0
         # Power-on RAM is random on the real chip; a fixed pseudo-random fill makes a
         # driver that forgets to clear it show visible garbage in tests.
