@@ -106,6 +106,18 @@ class Advisor:
         self._have_start = False
         self._prepared = True
 
+    def ensure(self, card):
+        """``prepare(card)`` unless this very card is already prepared (cheap check)."""
+        if self._prepared:
+            same = True
+            for i in range(14):
+                if self._card[i] != card[i]:
+                    same = False
+                    break
+            if same:
+                return
+        self.prepare(card)
+
     def _successors(self):
         """Read the table entries this turn can lead to (13-50 single-entry reads)."""
         table = self.table

@@ -49,7 +49,7 @@ class Keeps:
     """
 
     def __init__(self):
-        self.key = array("l", _all_keys())
+        self.key = array("i", _all_keys())
         self.child = array("H", bytes(2 * 6 * FIRST_ROLL))
         self.parent = array("H", bytes(2 * 5 * N_KEEPS))
         for k in range(N_KEEPS):

@@ -1,0 +1,59 @@
+"""Solved value arrays and table files cached under build/cache, keyed by the sources.
+
+Tests and benchmarks need the same solved tables many times; solving takes seconds. A
+cache entry's name carries a hash of every file the result depends on (rules.py, the
+dice/table modules, the solver), so any change to them makes a fresh solve.
+"""
+import hashlib
+import os
+
+import numpy as np
+
+import host_tools
+
+host_tools.use_firmware()
+from host_tools import solver_core, solver_table  # noqa: E402
+
+CACHE = os.path.join(host_tools.REPO, "build", "cache")
+_SOURCES = ("firmware/rules.py", "firmware/strategy_dice.py", "firmware/strategy_table.py",
+            "host_tools/solver_core.py", "host_tools/solver_table.py")
+
+
+def source_hash():
+    digest = hashlib.sha256()
+    for rel in _SOURCES:
+        with open(os.path.join(host_tools.REPO, rel), "rb") as f:
+            digest.update(f.read())
+    return digest.hexdigest()[:16]
+
+
+def _path(ruleset, suffix):
+    return os.path.join(CACHE, "%s-%s%s" % (ruleset.name, source_hash(), suffix))
+
+
+def store(ruleset, dense):
+    os.makedirs(CACHE, exist_ok=True)
+    path = _path(ruleset, ".npy")
+    np.save(path + ".tmp.npy", dense)
+    os.replace(path + ".tmp.npy", path)
+
+
+def dense(ruleset):
+    """Optimal values of every state (solver_core layout), solved once per source hash."""
+    path = _path(ruleset, ".npy")
+    if os.path.exists(path):
+        return np.load(path)
+    values, _tables, _space = solver_core.solve(ruleset)
+    store(ruleset, values)
+    return values
+
+
+def table(ruleset, variant="exact"):
+    """Path of a table file for ``ruleset`` built from the cached solve."""
+    path = _path(ruleset, "-%s.bin" % variant)
+    if not os.path.exists(path):
+        data = solver_table.encode(dense(ruleset), solver_core.StateSpace(), ruleset, variant)
+        with open(path + ".tmp", "wb") as f:
+            f.write(data)
+        os.replace(path + ".tmp", path)
+    return path

@@ -1,0 +1,126 @@
+"""The table builder: published optimal scores, state counts, the table file format."""
+import struct
+import time
+import zlib
+
+import numpy as np
+import pytest
+
+import rules
+import strategy_dice
+import strategy_table
+from host_tools import solve, solver_cache, solver_core, solver_table
+
+PUBLISHED = {
+    ("forced", True): 254.5877287,
+    ("free", True): 254.5896095,
+    ("none", True): 253.9702412,
+    ("none", False): 245.8707745,
+}
+
+
+@pytest.fixture(scope="module")
+def forced():
+    ruleset = rules.make_ruleset()
+    start = time.time()
+    dense, _tables, space = solver_core.solve(ruleset)
+    solver_cache.store(ruleset, dense)
+    return ruleset, dense, space, time.time() - start
+
+
+def test_default_rules_reproduce_the_published_expected_score(forced):
+    _ruleset, dense, _space, seconds = forced
+    assert abs(dense[0] - PUBLISHED[("forced", True)]) < 1e-6
+    print("forced solve: %.1f s" % seconds)
+
+
+@pytest.mark.parametrize("joker,bonus", [("free", True), ("none", True), ("none", False)])
+def test_other_rulesets_reproduce_the_published_expected_scores(joker, bonus):
+    dense, _t, _s = solver_core.solve(rules.make_ruleset(joker, bonus))
+    assert abs(dense[0] - PUBLISHED[(joker, bonus)]) < 1e-6
+
+
+def test_counts_of_states_rolls_holds_and_transitions(forced):
+    _r, _d, space, _s = forced
+    assert space.count == 536448
+    keeps = strategy_dice.Keeps()
+    assert strategy_dice.N_ROLLS == 252 and strategy_dice.N_KEEPS == 462
+    # Transitions: for every keep, the distinct rolls reachable by rolling the rest.
+    reach = [set() for _ in range(462)]
+    for k in range(461, -1, -1):
+        if k >= strategy_dice.FIRST_ROLL:
+            reach[k] = {k}
+        else:
+            for f in range(6):
+                reach[k] |= reach[keeps.child[k * 6 + f]]
+    assert sum(len(r) for r in reach) == 4368
+
+
+def test_more_upper_points_never_lower_the_expected_score(forced):
+    _r, dense, space, _s = forced
+    m, u, y = solver_table.ordered_states(space)
+    # V counts points still to come; the upper bonus is already banked once u reaches 63.
+    v = dense[solver_core.dense_index(m, u, y)] + 35.0 * (u == 63)
+    same_block = (m[1:] == m[:-1]) & (y[1:] == y[:-1])
+    assert np.all(v[1:][same_block] >= v[:-1][same_block] - 1e-9)
+
+
+def test_exact_table_header_checksum_and_reader(forced, tmp_path):
+    ruleset, dense, space, _s = forced
+    data = solver_table.encode(dense, space, ruleset, "exact")
+    assert data[:4] == b"YZOT" and data[4] == 1 and data[5] == strategy_table.EXACT
+    assert struct.unpack_from("<I", data, 60)[0] == zlib.crc32(data[:60])
+    assert struct.unpack_from("<I", data, 32)[0] == zlib.crc32(data[64:])
+    assert len(data) == 64 + 4096 + 2 * 536448
+    assert len(data) <= 1408 * 1024 - 300 * 1024  # leaves room for the firmware
+    path = tmp_path / "t.bin"
+    path.write_bytes(data)
+    with open(path, "rb") as f:
+        table = strategy_table.StrategyTable(f)
+        assert table.n_states == 536448 and table.ruleset_name == "forced"
+        assert table.matches(ruleset, rules.JOKERS)
+        assert not table.matches(rules.make_ruleset("free"), rules.JOKERS)
+        rng = np.random.default_rng(1)
+        m, u, y = solver_table.ordered_states(space)
+        picks = rng.integers(0, len(m), 400)
+        for i in picks:
+            assert table.index(int(m[i]), int(u[i]), int(y[i])) == i
+            got = table.value(int(m[i]), int(u[i]), int(y[i])) / 2.0 ** strategy_table.FRAC
+            assert abs(got - dense[solver_core.dense_index(m[i], u[i], y[i])]) <= 2.0 ** -(data[10] + 1) + 1e-12
+
+
+def test_reader_rejects_a_wrong_file(tmp_path):
+    path = tmp_path / "bad.bin"
+    path.write_bytes(b"NOPE" + bytes(200))
+    with open(path, "rb") as f:
+        with pytest.raises(ValueError):
+            strategy_table.StrategyTable(f)
+
+
+def test_compact_table_fits_the_pico_w_and_loses_under_a_hundredth(forced):
+    ruleset, dense, space, _s = forced
+    data = solver_table.encode(dense, space, ruleset, "compact")
+    assert len(data) <= 600000
+    decoded = solver_table.decode(data, space)
+    m, u, y = solver_table.ordered_states(space)
+    idx = solver_core.dense_index(m, u, y)
+    assert np.max(np.abs(decoded[idx] - dense[idx])) < 0.2
+    played, _t, _s2 = solver_core.solve(ruleset, guide=decoded)
+    loss = dense[0] - played[0]
+    print("compact table: %d bytes, loss %.5f points/game" % (len(data), loss))
+    assert 0 <= loss <= 0.01
+
+
+def test_following_the_exact_values_loses_nothing(forced):
+    # Sanity check of the policy evaluation itself: guided by the true values, the
+    # evaluated play is optimal.
+    ruleset, dense, _space, _s = forced
+    played, _t, _s2 = solver_core.solve(ruleset, guide=dense)
+    assert abs(played[0] - dense[0]) < 1e-9
+
+
+def test_solve_command_writes_the_table_and_rejects_bad_input(tmp_path, capsys):
+    assert solve.main(["--rules", "bogus", "--out", str(tmp_path / "x.bin")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "solve:" in err
+    assert solve.main(["--exact"]) == 2
