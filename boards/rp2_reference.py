@@ -10,6 +10,8 @@ from micropython import const
 _SPI_ID = const(0)
 _SPI_SCK = const(18)
 _SPI_MOSI = const(19)
+# The SPI peripheral also claims its default MISO pin, GP16, which is the buzzer's: the
+# buzzer's PWM is therefore created after the SPI bus (below), which hands GP16 back to PWM.
 _SPI_MISO = const(16)  # unused by the dice (no DOUT->MISO wire on the reference board)
 _SPI_CS = const(17)
 _SPI_BAUD = const(10_000_000)  # MAX7219 maximum
