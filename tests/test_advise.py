@@ -1,0 +1,91 @@
+"""``python -m host_tools advise``: JSON shape, agreement with the advisor, bad input."""
+import json
+import os
+
+import pytest
+
+import rules
+from host_tools import advise, solver_cache
+
+FORCED = rules.make_ruleset()
+
+
+@pytest.fixture(scope="module")
+def table():
+    return solver_cache.table(FORCED, "exact")
+
+
+def run(capsys, *args):
+    status = advise.main(list(args))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_start_of_game_expected_score(capsys, table):
+    status, out, _err = run(capsys, "--table", table, "--json")
+    assert status == 0
+    result = json.loads(out)
+    assert abs(result["expected_total"] - 254.5877287) < 0.01  # table values are 2**-7 points
+
+
+def test_holds_best_first_with_expected_totals(capsys, table):
+    status, out, _err = run(capsys, "--table", table, "--json", "--dice", "6", "1", "4", "2", "3", "--rolls-left", "2")
+    assert status == 0
+    result = json.loads(out)
+    assert result["best"] == result["options"][0]
+    assert result["expected_total"] == result["best"]["expected_total"]
+    assert result["best"]["hold"] == [1, 2, 3, 4]
+    totals = [o["expected_total"] for o in result["options"]]
+    assert totals == sorted(totals, reverse=True)
+    assert len(result["options"]) == 32  # five distinct dice: every subset is a distinct hold
+    assert all(o["hold"] == sorted(o["hold"]) for o in result["options"])
+
+
+def test_last_roll_lists_boxes_and_the_card_counts(capsys, table):
+    card = json.dumps({"yahtzee": 50, "sixes": 24, "yahtzee_bonus": 100})
+    status, out, _err = run(capsys, "--table", table, "--json", "--card", card, "--dice", "5", "5", "5", "5", "5",
+                            "--rolls-left", "0")
+    assert status == 0
+    result = json.loads(out)
+    assert [o["box"] for o in result["options"]] == ["fives"]  # forced joker
+    assert result["best"]["expected_total"] > 50 + 24 + 100 + 25 + 100  # fives + bonus on top
+
+
+def test_text_output(capsys, table):
+    status, out, _err = run(capsys, "--table", table, "--dice", "2", "3", "4", "5", "6", "--rolls-left", "0")
+    assert status == 0
+    assert out.splitlines()[1].split()[0] == "large_straight"
+
+
+@pytest.mark.parametrize("args", [
+    ["--dice", "1", "2", "3", "4", "--rolls-left", "1"],
+    ["--dice", "1", "2", "3", "4", "9", "--rolls-left", "1"],
+    ["--dice", "1", "2", "3", "4", "5"],
+    ["--dice", "1", "2", "3", "4", "5", "--rolls-left", "3"],
+    ["--card", "{\"chance\": 3}"],
+    ["--card", "{not json"],
+    ["--rules", "house"],
+    ["--table", "/nonexistent/table.bin"],
+])
+def test_bad_input_exits_2_with_one_line(capsys, args):
+    status, out, err = run(capsys, *args)
+    assert status == 2
+    assert out == "" and err.count("\n") == 1 and err.startswith("advise: ")
+
+
+def test_full_card_is_bad_input(capsys):
+    card = {box: 0 for box in rules.BOX_IDS}
+    status, _out, err = run(capsys, "--card", json.dumps(card))
+    assert status == 2 and "full" in err
+
+
+def test_table_for_another_ruleset_is_refused(capsys, table):
+    status, _out, err = run(capsys, "--rules", "free", "--table", table)
+    assert status == 2 and "forced" in err and err.count("\n") == 1
+
+
+def test_finds_the_table_in_the_build_folder(tmp_path, table):
+    with open(table, "rb") as src:
+        (tmp_path / "strategy-forced.bin").write_bytes(src.read())
+    path = advise.ensure_table(FORCED, folder=str(tmp_path), quiet=True)
+    assert os.path.basename(path) == "strategy-forced.bin"
