@@ -238,7 +238,7 @@ class App:
                 self.card_top = 0
                 self.show(CARD)
             return
-        if self.settings.kinds[game.current] != menu.HUMAN:
+        if self._computer_turn():
             return  # the computer is playing this turn
         if button == ROLL:
             if game.rolls < 3 and game.held != _ALL_HELD:
@@ -316,7 +316,7 @@ class App:
         self.top = 0
         self._sync_dice()
         self.show(TURN)
-        if self.settings.kinds[game.current] != menu.HUMAN:
+        if self._computer_turn():
             self._start_timer(self._now, _CPU_STEP_MS)
         else:
             self.timer_on = False
@@ -450,11 +450,16 @@ class App:
                 else:
                     self._rolloff_round()
         elif screen == TURN and self.game is not None:
-            if self.settings.kinds[self.game.current] != menu.HUMAN and not self.rolling:
+            if self._computer_turn() and not self.rolling:
                 if self._timer_due(now):
                     self._computer_step()
                     if self.screen == TURN:
                         self._start_timer(now, _CPU_STEP_MS)
+
+    def _computer_turn(self):
+        """Whether the player on turn is a computer (from the game, so a resumed game works)."""
+        game = self.game
+        return game.players[game.current].kind != menu.KIND_NAMES[menu.HUMAN]
 
     def _computer_step(self):
         """One visible step of a computer turn: roll, set holds, point at a box, score."""

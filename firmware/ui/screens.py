@@ -249,7 +249,8 @@ def end(app, fb):
         draw.number(fb, place, 1, row)
         draw.text(fb, ".", 2, row)
         draw.text(fb, menu.SEAT_LABELS[seat], 4, row)
-        draw.text(fb, menu.KIND_LABELS[app.settings.kinds[seat]], 7, row)
+        human = game.players[seat].kind == menu.KIND_NAMES[menu.HUMAN]
+        draw.text(fb, menu.KIND_LABELS[menu.HUMAN if human else menu.COMPUTER], 7, row)
         draw.number(fb, total, 15, row)
     row = n + 2
     if n == 1:

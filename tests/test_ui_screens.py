@@ -1,0 +1,80 @@
+"""Screens the scripted golden runs cannot reach easily: a shared win on the end screen,
+and the quit confirmation (a long MENU press). Drawn by the real app inside MicroPython
+(sim board on a loopback link); the frame buffer is read back as text in CPython.
+"""
+import host_tools
+from host_tools.sim_screen import screen_lines
+
+SETUP = r"""
+import game, rules
+from boards import sim
+import app
+link = sim.Loopback()
+hw = sim.build({"link": link, "seed": "3"})
+a = app.App(hw, {})
+a.run(frames=2)
+
+def dump():
+    a.frame(hw.ticks_ms())
+    print("FB", bytes(hw.oled.buffer).hex())
+"""
+
+TIE = SETUP + r"""
+zero = [0] * 13 + [0]
+third = [0] * 12 + [20, 0]
+state = {"v": 1, "rules": rules.make_ruleset().name, "phase": game.OVER, "round": 13, "current": 0,
+         "first": 0, "contenders": [0], "dice": [0] * 5, "held": 0, "rolls": 0,
+         "players": [["P1", "human", zero], ["P2", "cpu", list(zero)], ["P3", "human", third]]}
+a.settings.players = 3
+a.game = game.Game.from_state(state, hw.dice_source)
+a.ruleset = a.game.rules
+a._refresh_totals()
+a._finish()
+dump()
+"""
+
+QUIT = SETUP + r"""
+from drivers.buttons import MENU, LONG, OK
+a.new_game()
+a.run(frames=1000)
+a.handle(MENU | LONG)
+dump()
+a.handle(OK)
+dump()
+print("GAME", a.game)
+"""
+
+
+def _screens(code):
+    proc = host_tools.run_micropython(["-c", code])
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
+    screens = []
+    for line in proc.stdout.splitlines():
+        if line.startswith("FB "):
+            buf = bytes.fromhex(line[3:])
+            pixels = [[(buf[(y >> 3) * 128 + x] >> (y & 7)) & 1 for x in range(128)] for y in range(64)]
+            screens.append(screen_lines(pixels))
+    return screens, proc.stdout.splitlines()
+
+
+def test_end_screen_shares_first_place():
+    (lines,), _out = _screens(TIE)
+    assert lines[0] == "Game over"
+    assert lines[1].split() == ["1.", "P3", "Human", "20"]
+    assert lines[2].split() == ["2.", "P1", "Human", "0"]
+    assert lines[3].split() == ["2.", "P2", "CPU", "0"]
+    assert lines[5].split() == ["Winner:", "P3"]
+
+
+def test_tied_winners_are_all_named():
+    code = TIE.replace("third = [0] * 12 + [20, 0]", "third = [0] * 13 + [0]")
+    (lines,), _out = _screens(code)
+    assert [line.split()[0] for line in lines[1:4]] == ["1.", "1.", "1."]
+    assert lines[5].split() == ["Tie:", "P1", "P2", "P3"]
+
+
+def test_long_menu_asks_before_quitting_the_game():
+    (asking, menu_screen), out = _screens(QUIT)
+    assert asking[0] == "Quit this game?"
+    assert menu_screen[0].startswith("Setup")
+    assert "GAME None" in out
