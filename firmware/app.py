@@ -64,7 +64,6 @@ class App:
         self.dirty = True
         self.dice_dirty = True
         self.game = None
-        self.ruleset = None
         self.faces = [0, 0, 0, 0, 0]
         self.held = 0
         self.options = [-1] * _N_BOXES
@@ -281,8 +280,7 @@ class App:
     # ----------------------------------------------------------------- game actions
     def new_game(self):
         settings = self.settings
-        self.ruleset = settings.ruleset()
-        self.game = game_module.Game(self.ruleset, settings.player_list(), self.hw.dice_source)
+        self.game = game_module.Game(settings.ruleset(), settings.player_list(), self.hw.dice_source)
         n = settings.players
         for seat in range(4):
             self.totals[seat] = 0
@@ -296,6 +294,24 @@ class App:
             return
         self.show(ROLLOFF)
         self._rolloff_round()
+
+    def resume(self, game):
+        """Continue ``game`` (e.g. rebuilt by the save layer) on the screen its phase needs."""
+        self.game = game
+        self.starter = -1
+        self.tie = False
+        self._refresh_totals()
+        if game.phase == game_module.OVER:
+            self._finish()
+        elif game.phase == game_module.ROLLOFF:
+            self.show(ROLLOFF)
+            self._rolloff_round()
+        else:
+            self._start_turn()
+            if game.rolls > 0:
+                game.options(self.options)
+                self.cursor = self._best_box()
+                self._scroll_cursor()
 
     def _rolloff_round(self):
         rolled = self.game.rolloff()
@@ -358,7 +374,7 @@ class App:
     def _refresh_totals(self):
         game = self.game
         for seat in range(len(game.players)):
-            parts = rules.totals(self.ruleset, game.players[seat].card)
+            parts = rules.totals(game.rules, game.players[seat].card)
             self.breakdowns[seat] = parts
             self.uppers[seat] = parts[0]
             self.totals[seat] = parts[4]
@@ -468,9 +484,9 @@ class App:
             self._roll()
             return
         card = game.players[game.current].card
-        mask = computer.choose_hold(self.ruleset, card, game.dice, game.rolls)
+        mask = computer.choose_hold(game.rules, card, game.dice, game.rolls)
         if mask < 0:
-            box = computer.choose_box(self.ruleset, card, game.dice, self.options)
+            box = computer.choose_box(game.rules, card, game.dice, self.options)
             if self.cursor != box:
                 self.cursor = box
                 self._scroll_cursor()

@@ -27,7 +27,6 @@ state = {"v": 1, "rules": rules.make_ruleset().name, "phase": game.OVER, "round"
          "players": [["P1", "human", zero], ["P2", "cpu", list(zero)], ["P3", "human", third]]}
 a.settings.players = 3
 a.game = game.Game.from_state(state, hw.dice_source)
-a.ruleset = a.game.rules
 a._refresh_totals()
 a._finish()
 dump()
@@ -42,6 +41,21 @@ dump()
 a.handle(OK)
 dump()
 print("GAME", a.game)
+"""
+
+
+RESUME = SETUP + r"""
+g = game.Game(rules.make_ruleset(joker="free"), [("P1", "human"), ("P2", "human")], hw.dice_source)
+while g.phase == game.ROLLOFF:
+    g.rolloff()
+g.roll()
+g.toggle_hold(0)
+g.roll()
+state = g.to_state()
+print("DICE", g.dice, g.held, g.current)
+a.resume(game.Game.from_state(state, hw.dice_source))
+a.run(frames=100)
+dump()
 """
 
 
@@ -78,3 +92,11 @@ def test_long_menu_asks_before_quitting_the_game():
     assert asking[0] == "Quit this game?"
     assert menu_screen[0].startswith("Setup")
     assert "GAME None" in out
+
+
+def test_resume_continues_a_saved_turn():
+    (lines,), out = _screens(RESUME)
+    dice_line = [line for line in out if line.startswith("DICE ")][0]
+    current = int(dice_line.split()[-1])
+    assert lines[0].startswith("P%d Roll 2/3" % (current + 1))
+    assert any("+" in line for line in lines[1:7])  # the points on offer are listed again
