@@ -41,7 +41,6 @@ class Advisor:
         keeps = self.keeps
         # Box points of every roll on an all-open card (joker rolls are redone per turn).
         self._score = bytearray(_N_ROLLS * 13)
-        self._count = bytearray(_N_ROLLS * 6)  # how many of each face a roll shows
         self._dice = bytearray(5)
         faces = [0] * 5
         out = [0] * 13
@@ -53,16 +52,31 @@ class Advisor:
             rules.score_options(ruleset, card, faces, out)
             for b in range(13):
                 self._score[r * 13 + b] = out[b]
-            for f in faces:
-                self._count[r * 6 + f - 1] += 1
             if faces[0] == faces[4]:
                 self._yz_rolls[n_yz] = r
                 n_yz += 1
         self._faces = faces
         self._out = out
+        # Per box, the rolls where it scores points (on an all-open card), box-major.
+        self._scoring_start = array("H", bytes(2 * 14))
+        n = 0
+        for b in range(13):
+            self._scoring_start[b] = n
+            for r in range(_N_ROLLS):
+                if self._score[r * 13 + b]:
+                    n += 1
+        self._scoring_start[13] = n
+        self._scoring = bytearray(n)
+        n = 0
+        for b in range(13):
+            for r in range(_N_ROLLS):
+                if self._score[r * 13 + b]:
+                    self._scoring[n] = r
+                    n += 1
+        keeps.key = None  # only needed while building; 1.8 KB back (keeps.faces unusable now)
         # Per-turn successor values (fixed point, points of the box included).
         self._lower_gain = array("i", bytes(4 * 13))  # box -> value after scoring 0 there
-        self._upper_gain = array("i", bytes(4 * 36))  # box * 6 + count -> value
+        self._upper_gain = array("i", bytes(4 * 6 * 31))  # box * 31 + points -> value
         self._yz_gain = array("i", bytes(4 * 2))  # Yahtzee box scored 0 / 50
         self._joker = array("i", bytes(4 * 6))  # best value of each five-of-a-kind roll
         self._joker_box = bytearray(6)
@@ -141,7 +155,7 @@ class Advisor:
                         if up < 63:
                             points += bonus
                         up2 = 63
-                    self._upper_gain[b * 6 + c] = (points << FRAC) + table.value(after, up2, yz)
+                    self._upper_gain[b * 31 + face * c] = (points << FRAC) + table.value(after, up2, yz)
             elif b == rules.YAHTZEE:
                 self._yz_gain[0] = table.value(after, up, 0)
                 self._yz_gain[1] = (50 << FRAC) + table.value(after, up, 1)
@@ -158,7 +172,9 @@ class Advisor:
     def _box_value(self, b, points):
         """Fixed-point value of scoring ``points`` in open box ``b`` now."""
         if b < 6:
-            return self._upper_gain[b * 6 + points // (b + 1)] if points % (b + 1) == 0 else self._upper_odd(b, points)
+            if points % (b + 1) == 0 and points <= 5 * (b + 1):
+                return self._upper_gain[b * 31 + points]
+            return self._upper_odd(b, points)
         if b == rules.YAHTZEE:
             return self._yz_gain[1 if points == 50 else 0]
         return (points << FRAC) + self._lower_gain[b]
@@ -195,36 +211,52 @@ class Advisor:
             self._joker_box[i] = best_box
 
     def _final_roll(self):
-        """k3[roll] = value of the best box for each of the 252 rolls."""
+        """k3[roll] = value of the best box for each of the 252 rolls.
+
+        Scoring 0 in a box is worth a constant per box, so every roll starts from the best
+        zero; each box then visits only the rolls where it scores (``_scoring`` lists,
+        about 1,200 visits instead of 252 x open boxes).
+        """
         k3 = self._k3
         score = self._score
-        count = self._count
-        lower_gain = self._lower_gain
+        scoring = self._scoring
+        starts = self._scoring_start
+        zero = _NEG
+        for i in range(self._n_lower):
+            b = self._open_lower[i]
+            v = self._yz_gain[0] if b == rules.YAHTZEE else self._lower_gain[b]
+            if v > zero:
+                zero = v
+        for i in range(self._n_upper):
+            v = self._upper_gain[self._open_upper[i] * 31]
+            if v > zero:
+                zero = v
+        for r in range(_FIRST_ROLL, _N_KEEPS):
+            k3[r] = zero
+        for i in range(self._n_lower):
+            b = self._open_lower[i]
+            if b == rules.YAHTZEE:
+                v = self._yz_gain[1]
+                for j in range(starts[b], starts[b + 1]):
+                    r = scoring[j]
+                    if v > k3[_FIRST_ROLL + r]:
+                        k3[_FIRST_ROLL + r] = v
+                continue
+            gain = self._lower_gain[b]
+            for j in range(starts[b], starts[b + 1]):
+                r = scoring[j]
+                v = (score[r * 13 + b] << FRAC) + gain
+                if v > k3[_FIRST_ROLL + r]:
+                    k3[_FIRST_ROLL + r] = v
         upper_gain = self._upper_gain
-        yz_gain = self._yz_gain
-        open_lower = self._open_lower
-        open_upper = self._open_upper
-        n_lower = self._n_lower
-        n_upper = self._n_upper
-        yahtzee = rules.YAHTZEE
-        for r in range(_N_ROLLS):
-            row = r * 13
-            best = _NEG
-            for i in range(n_lower):
-                b = open_lower[i]
-                if b == yahtzee:
-                    v = yz_gain[1 if score[row + b] else 0]
-                else:
-                    v = (score[row + b] << FRAC) + lower_gain[b]
-                if v > best:
-                    best = v
-            crow = r * 6
-            for i in range(n_upper):
-                b = open_upper[i]
-                v = upper_gain[b * 6 + count[crow + b]]
-                if v > best:
-                    best = v
-            k3[_FIRST_ROLL + r] = best
+        for i in range(self._n_upper):
+            b = self._open_upper[i]
+            at = b * 31
+            for j in range(starts[b], starts[b + 1]):
+                r = scoring[j]
+                v = upper_gain[at + score[r * 13 + b]]
+                if v > k3[_FIRST_ROLL + r]:
+                    k3[_FIRST_ROLL + r] = v
         for i in range(6):
             k3[_FIRST_ROLL + self._yz_rolls[i]] = self._joker[i]
 
@@ -239,11 +271,12 @@ class Advisor:
     def _subset_max(self, k, m):
         """m[keep] := max of k over the keep and all its sub-keeps."""
         parent = self.keeps.parent
+        n_parents = self.keeps.n_parents
         m[0] = k[0]
         for i in range(1, _N_KEEPS):
             best = k[i]
             p = i * 5
-            for j in range(p, p + 5):
+            for j in range(p, p + n_parents[i]):
                 v = m[parent[j]]
                 if v > best:
                     best = v

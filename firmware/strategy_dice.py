@@ -45,13 +45,14 @@ class Keeps:
 
     ``key[k]``: packed counts of keep k. ``child[k * 6 + f - 1]`` (k < 210): the keep with
     one more die showing f. ``parent[k * 5 + j]`` (k >= 1): the keeps with one die fewer,
-    one per distinct face, padded by repeating the first (so a max over all five is right).
+    one per distinct face (``n_parents[k]`` of them), padded by repeating the first.
     """
 
     def __init__(self):
         self.key = array("i", _all_keys())
         self.child = array("H", bytes(2 * 6 * FIRST_ROLL))
         self.parent = array("H", bytes(2 * 5 * N_KEEPS))
+        self.n_parents = bytearray(N_KEEPS)  # distinct faces: the real entries of parent
         for k in range(N_KEEPS):
             key = self.key[k]
             if k < FIRST_ROLL:
@@ -62,6 +63,7 @@ class Keeps:
                 if face_count(key, face):
                     self.parent[k * 5 + j] = self.index(key - (1 << _SIZE_SHIFT) - (1 << (_FACE_BITS * (face - 1))))
                     j += 1
+            self.n_parents[k] = j
             while 0 < j < 5:
                 self.parent[k * 5 + j] = self.parent[k * 5]
                 j += 1
