@@ -75,7 +75,9 @@ def frame_lines(device, columns):
     lines.append(" \u250c" + "\u2500" * width + "\u2510")
     lines += [" \u2502" + _CYAN + line + _RESET + "\u2502" for line in oled]
     lines.append(" \u2514" + "\u2500" * width + "\u2518")
-    lines.append(" " + HELP[:columns - 2])
+    freq, duty = device.tone
+    sound = ("  \u266a %d Hz" % freq) if duty else ""
+    lines.append(" " + HELP[:columns - 2 - len(sound)] + sound)
     for line in device.console[-3:]:
         lines.append(" > " + line[:columns - 4])
     return lines
@@ -133,7 +135,7 @@ def play(device):
             device.answer(ms)
             now = time.monotonic()
             if now - last_draw >= FRAME_S:
-                state = (device.frames, device.chain.latches, device.strip.writes, len(device.console))
+                state = (device.frames, device.chain.latches, device.strip.writes, len(device.console), device.tone)
                 if state != drawn:
                     columns = shutil.get_terminal_size((80, 24)).columns
                     out.write("\x1b[H" + "\x1b[K\n".join(frame_lines(device, columns)) + "\x1b[K\x1b[J")

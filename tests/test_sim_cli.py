@@ -64,7 +64,7 @@ def test_code_dir_boots_a_flashed_tree(tmp_path):
     shutil.copytree(os.path.join(host_tools.REPO, "boards"), str(code / "boards"),
                     ignore=shutil.ignore_patterns("__pycache__"))
     with open(code / "ui" / "menu.py", "a") as patched:  # prove this tree is the one running
-        patched.write('\nLABELS = LABELS[:9] + ("Go!",)\n')
+        patched.write('\nLABELS = LABELS[:9] + ("Go!",) + LABELS[10:]\n')
     flash = tmp_path / "flash"
     proc = run(["--headless", "--code-dir", str(code), "--flash-dir", str(flash), "--keys", "enter",
                 "--print-screen"])
@@ -123,3 +123,30 @@ def test_interactive_front_end_draws_and_quits(tmp_path):
     assert sent
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
     assert "\u2584".encode() in output or "\u2580".encode() in output  # half blocks drawn
+
+
+def test_sh1106_and_neopixel_variants_show_the_same_game(tmp_path):
+    keys = ["--headless", "--seed", "4", "--keys", "enter enter wait:6000 space 2 4", "--print-screen"]
+    plain = run(keys + ["--flash-dir", str(tmp_path / "a")])
+    variant = run(keys + ["--flash-dir", str(tmp_path / "b"), "--oled", "sh1106", "--dice", "neopixel"])
+    assert plain.returncode == 0 and variant.returncode == 0, plain.stderr + variant.stderr
+    assert plain.stdout == variant.stdout
+    assert plain.stdout.splitlines()[0].count("[") == 2  # dice 2 and 4 held
+
+
+def test_missing_led_chain_is_reported_on_the_oled(tmp_path):
+    from host_tools import sim
+    from host_tools.sim_device import DeviceExited, SimDevice
+    from host_tools.sim_screen import screen_lines
+
+    device = SimDevice(flash_dir=str(tmp_path), extra=("fault=dice",))
+    try:
+        sim.run_headless(device, "enter")
+    except DeviceExited:
+        pass  # main.py returned to the REPL after showing the fault
+    finally:
+        device.close()
+    lines = screen_lines(device.oled_pixels())
+    assert lines[0] == "Hardware fault"
+    assert "MAX7219" in lines[1]
+    assert any("MAX7219" in line for line in device.console)
