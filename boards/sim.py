@@ -12,7 +12,8 @@ After each ``W`` the host answers with 2 bytes (LE): bit i set = button i presse
 the firmware moves only with those waits, so a headless run is deterministic and as fast
 as the pipes allow. Without ``link`` (tests) the board runs on a scripted ``Loopback``.
 ``fault=oled`` / ``fault=dice`` makes that part missing, to exercise the fault path;
-``memprobe=MS`` measures the live heap for ``make bench``.
+``memprobe=MS`` measures the live heap for ``make bench``; ``battery=MV`` or
+``battery=FROM:TO:MS`` simulates VSYS (see ``battery``).
 """
 from micropython import const
 import time
@@ -322,5 +323,25 @@ def build(config):
     hw.buzzer = Buzzer(SimPWM(link), clock=clock.ticks_ms)
     seed = config.get("seed")
     hw.dice_source = DiceSource(int(seed) if seed not in (None, "") else None)
-    hw.battery_mv = lambda: 4100
+    hw.battery_mv = battery(config.get("battery"), clock)
     return hw
+
+
+def battery(spec, clock):
+    """VSYS for ``battery=MV`` (steady) or ``battery=FROM:TO:MS`` (FROM falling linearly
+    to TO over MS virtual ms, to reach the low-battery warning); None without the option
+    (USB power: nothing to measure)."""
+    if not spec:
+        return None
+    parts = [int(part) for part in spec.split(":")]
+    if len(parts) == 1:
+        return lambda: parts[0]
+    start, end, span = parts
+
+    def read():
+        elapsed = time.ticks_diff(clock.now, 0)
+        if elapsed > span:
+            elapsed = span
+        return start + (end - start) * elapsed // span
+
+    return read

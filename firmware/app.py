@@ -59,6 +59,10 @@ class App:
         self.fb = hw.oled
         self.settings = menu.Settings(cfg)
         self.on_change = None  # save hook: on_change(app) after each state-changing action
+        # Extensions (session.py): ext.frame(app, now) -> True drops this frame's button
+        # events (a waking press); ext.handle(app, event) -> True when one of its screens
+        # took the event; ext.draw(app, fb) after the screen; ext.open_records(app).
+        self.ext = None
         self.screen = SPLASH
         self.running = True
         self.dirty = True
@@ -118,12 +122,16 @@ class App:
         hw = self.hw
         buttons = hw.buttons
         buttons.poll(now)
+        ext = self.ext
+        if ext is not None and ext.frame(self, now):
+            buttons.clear()
         event = buttons.get()
         while event >= 0:
             if not self._pressed_once:
                 self._pressed_once = True
                 hw.dice_source.first_press(time.ticks_us())
-            self.handle(event)
+            if ext is None or not ext.handle(self, event):
+                self.handle(event)
             event = buttons.get()
         self.tick(now)
         if hw.buzzer is not None:
@@ -131,6 +139,8 @@ class App:
         if self.dirty:
             self.dirty = False
             _DRAW[self.screen](self, self.fb)
+            if ext is not None:
+                ext.draw(self, self.fb)
             self.fb.show()
         if self.dice_dirty and not self.rolling:
             self.dice_dirty = False
@@ -207,6 +217,10 @@ class App:
             item = settings.items[self.menu_cursor]
             if item == menu.START:
                 self.new_game()
+                return
+            if item == menu.RECORDS:
+                if self.ext is not None:
+                    self.ext.open_records(self)
                 return
             if settings.change(item):
                 self.menu_cursor = settings.items.index(item)

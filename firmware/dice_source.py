@@ -6,6 +6,11 @@ press, so two boots never share a stream. A seeded source (the simulator's ``--s
 skips all stirring so runs are reproducible. ``checkpoint()`` draws a fresh 30-bit seed
 and reseeds with it: the save stores that small int and ``restore(seed)`` resumes the very
 same stream. ``random.randint`` has no modulo bias, so dice stay fair.
+
+``position()`` / ``seek(pos)`` do the same without touching the stream: the position is
+the last seed given to ``random`` and the number of dice drawn since, and ``seek`` reseeds
+and draws that many again. The game save uses them, so saving (after every action, before
+sleeping, or failing on a full disk) never changes which dice come next.
 """
 import os
 import random
@@ -17,8 +22,10 @@ class DiceSource:
     def __init__(self, seed=None):
         self.seeded = seed is not None
         self._press_pending = not self.seeded
+        self._seed = 0  # the last seed given to random (see position())
+        self._draws = 0  # randint calls since then
         if self.seeded:
-            random.seed(seed)
+            self._reseed(seed)
         else:
             self.stir(0)
 
@@ -32,7 +39,12 @@ class DiceSource:
                 mix = ((mix << 7) ^ (mix >> 23) ^ byte) & 0x3FFFFFFF
         except (AttributeError, OSError, NotImplementedError):
             pass  # a port without urandom still has the boot seed
-        random.seed(mix)
+        self._reseed(mix)
+
+    def _reseed(self, seed):
+        random.seed(seed)
+        self._seed = seed
+        self._draws = 0
 
     def first_press(self, ticks_us):
         """Stir once with the microsecond timing of the first button press."""
@@ -41,14 +53,28 @@ class DiceSource:
             self.stir(ticks_us)
 
     def randint(self, low, high):
+        self._draws += 1
         return random.randint(low, high)
 
     def checkpoint(self):
         """Draw a 30-bit seed, reseed with it and return it (stored by the save)."""
         seed = random.getrandbits(_SEED_BITS)
-        random.seed(seed)
+        self._reseed(seed)
         return seed
 
     def restore(self, seed):
         """Continue the stream saved by ``checkpoint()``."""
-        random.seed(seed)
+        self._reseed(seed)
+
+    def position(self):
+        """``[seed, draws]``: where the stream is, without changing it (for saves)."""
+        return [self._seed, self._draws]
+
+    def seek(self, position):
+        """Continue at a ``position()``: reseed, then draw as many dice again. Every
+        caller draws ``randint(1, 6)`` (the game's dice), so the replay matches."""
+        seed, draws = position
+        self._reseed(seed)
+        for _ in range(draws):
+            random.randint(1, 6)
+        self._draws = draws

@@ -91,7 +91,9 @@ def main():
         gc.collect()
 
         application = app.App(hw, cfg)
-        # The save layer hooks in here: application.on_change = saves.on_change
+        import session  # saves, records, power saving: loads its files in the first frame
+
+        session.Session(hw).attach(application)
         application.run()
     except ImportError as exc:
         show_message(hw, "Reflash needed", "firmware incomplete: %s" % exc)

@@ -15,6 +15,7 @@ YBONUS = const(6)
 SOUND = const(7)
 LEDS = const(8)
 START = const(9)
+RECORDS = const(10)  # high scores, statistics, dice fairness (session.py shows them)
 
 MAX_PLAYERS = const(4)
 HUMAN = const(0)
@@ -22,7 +23,7 @@ COMPUTER = const(1)
 KIND_NAMES = ("human", "cpu")  # the kind strings handed to game.Game
 KIND_LABELS = ("Human", "CPU")
 SEAT_LABELS = ("P1", "P2", "P3", "P4")
-LABELS = ("Players", "", "", "", "", "Joker", "Y.bonus", "Sound", "LEDs", "Start game")
+LABELS = ("Players", "", "", "", "", "Joker", "Y.bonus", "Sound", "LEDs", "Start game", "Records")
 ON_OFF = ("off", "on")
 
 
@@ -45,7 +46,7 @@ class Settings:
         items.append(PLAYERS)
         for seat in range(self.players):
             items.append(SEAT1 + seat)
-        for item in (JOKER, YBONUS, SOUND, LEDS, START):
+        for item in (JOKER, YBONUS, SOUND, LEDS, RECORDS, START):
             items.append(item)
 
     def change(self, item, step=1):

@@ -1,0 +1,121 @@
+"""Power saving and the battery: dim, then blank the OLED and dice after inactivity, sleep
+in timed lightsleeps until a button is pressed, and watch VSYS for a low battery.
+
+``Power.frame(app, now)`` runs once per frame (session.py calls it from the app's frame
+hook). Activity is a queued button event, or the app being busy (an animation, a roll-off
+or a computer turn: ``app.timer_on`` / ``app.rolling``). After ``dim_ms`` the OLED
+contrast and the LED brightness drop; after ``blank_ms`` ``on_sleep(app)`` runs (the
+session saves anything unsaved), both displays switch off and the loop sleeps in
+``hw.lightsleep(_SLEEP_POLL_MS)`` steps, because an untimed lightsleep has no button wake
+on rp2. The press that wakes (or un-dims) does nothing else: its event is dropped. Panels
+keep their RAM while off, so waking needs no redraw. No allocation per frame.
+"""
+from micropython import const
+import time
+
+AWAKE = const(0)
+DIM = const(1)
+BLANK = const(2)
+
+DIM_MS = const(60000)
+BLANK_MS = const(180000)
+LOW_MV = const(3400)  # a Li-ion cell on VSYS has little left below 3.4 V under load
+_RECOVER_MV = const(3550)  # hysteresis: warn again only after a charge
+_BATTERY_EVERY_MS = const(10000)  # ADC reads are cheap but the figure moves slowly
+_SLEEP_POLL_MS = const(50)  # a press is shorter than this x 2; 50 ms keeps the wake snappy
+_OLED_BRIGHT = const(0xCF)  # the SSD1306 driver's own start-up contrast
+_OLED_DIM = const(0x08)
+_LEDS_DIM = const(1)
+_N_BUTTONS = const(10)
+
+
+class Power:
+    def __init__(self, hw, dim_ms=DIM_MS, blank_ms=BLANK_MS, low_mv=LOW_MV):
+        self.hw = hw
+        self.dim_ms = dim_ms
+        self.blank_ms = blank_ms
+        self.low_mv = low_mv
+        self.state = AWAKE
+        self.last_active = hw.ticks_ms()
+        self.next_battery = self.last_active
+        self.mv = -1  # last VSYS reading; -1 when the board cannot measure
+        self.low = False
+        self.sleeps = 0  # how often the device blanked (tests, bench)
+        self.on_sleep = None  # on_sleep(app) before blanking: save what is unsaved
+        self.on_low = None  # on_low(app, mv) once when the battery goes low
+        self.leds = 8  # the brightness to restore; updated from the app's settings
+
+    def frame(self, app, now):
+        """Returns True when this frame's button events must be dropped (a waking press)."""
+        if self.hw.battery_mv is not None and time.ticks_diff(now, self.next_battery) >= 0:
+            self.next_battery = time.ticks_add(now, _BATTERY_EVERY_MS)
+            self._check_battery(app)
+        if self.hw.buttons.pending():
+            self.last_active = now
+            if self.state != AWAKE:
+                self.wake(app)
+                return True
+            return False
+        if app.timer_on or app.rolling:
+            self.last_active = now
+            return False
+        idle = time.ticks_diff(now, self.last_active)
+        if idle >= self.blank_ms:
+            self.sleep(app)
+            return True
+        if idle >= self.dim_ms and self.state == AWAKE:
+            self.dim(app)
+        return False
+
+    def _check_battery(self, app):
+        mv = self.hw.battery_mv()
+        self.mv = mv
+        if mv < self.low_mv and not self.low:
+            self.low = True
+            if self.on_low is not None:
+                self.on_low(app, mv)
+        elif mv >= _RECOVER_MV:
+            self.low = False
+
+    def dim(self, app):
+        self.state = DIM
+        self.leds = app.settings.leds
+        self.hw.oled.contrast(_OLED_DIM)
+        self.hw.dice.brightness(_LEDS_DIM if self.leds > _LEDS_DIM else self.leds)
+
+    def wake(self, app):
+        hw = self.hw
+        if self.state == BLANK:
+            hw.oled.power(True)
+            hw.dice.power(True)
+        hw.oled.contrast(_OLED_BRIGHT)
+        hw.dice.brightness(app.settings.leds)
+        self.state = AWAKE
+        self.last_active = hw.ticks_ms()
+        app.dirty = True
+
+    def sleep(self, app):
+        """Blank, then lightsleep until a button goes down and up again; wake."""
+        hw = self.hw
+        if self.state == AWAKE:
+            self.dim(app)
+        if self.on_sleep is not None:
+            self.on_sleep(app)
+        self.state = BLANK
+        self.sleeps += 1
+        hw.oled.power(False)
+        hw.dice.power(False)
+        while not self._any_down():
+            hw.lightsleep(_SLEEP_POLL_MS)
+        self.wake(app)  # light up at the press, not at the release
+        while self._any_down():
+            hw.lightsleep(_SLEEP_POLL_MS)
+        hw.buttons.clear()  # the debouncer never saw this press: nothing to report
+        self.last_active = hw.ticks_ms()
+
+    def _any_down(self):
+        down = self.hw.button_down
+        for button in range(_N_BUTTONS):
+            if down(button):
+                return True
+        return False

@@ -1,0 +1,304 @@
+"""The save layer: saves the game after every action, offers "Continue" at boot, keeps
+the records at the end of a game, and runs power saving and the battery warning.
+
+``Session(hw).attach(app)`` hooks into the app (docs/architecture.md, Persistence):
+``app.on_change`` saves, ``app.ext`` lets the session run once per frame (power.py),
+take button events while one of its screens is up (ui/records_screens.py) and draw it.
+Saves go through ``storage.Store`` (two slots, atomic rename), so a power cut at any
+moment leaves the last or the previous action on flash. The dice position is saved with
+``dice_source.position()``: saving never changes which dice come next.
+
+End of a game, in the documented order (each step keyed by the game id, so a cut anywhere
+is repaired by running the rest again at the next boot): 1. the final score is saved like
+any action; 2. ``recs.finish_game``; 3. initials for each qualifying seat, then
+``add_high_score``; 4. ``store.clear()``.
+"""
+import os
+import time
+
+import game as game_module
+import power as power_module
+import records
+import storage
+from ui import draw
+
+_COMPUTER_INITIALS = "CPU"
+_MENU_SCREEN = 1  # app.MENU_SCREEN (the battery shows in the menu's header)
+_END_SCREEN = 6  # app.END: its OK asks for high-score initials first
+_OK = 8  # drivers.buttons.OK
+_BUTTON_MASK = 0x0F
+
+
+def _new_game_id(avoid):
+    """A nonzero 30-bit id from os.urandom (not from ``random``: the dice stream stays)."""
+    try:
+        raw = os.urandom(4)
+        value = raw[0] | raw[1] << 8 | raw[2] << 16 | (raw[3] & 0x3F) << 24
+    except (AttributeError, OSError, NotImplementedError):
+        value = time.ticks_us() & 0x3FFFFFFF
+    if value == 0 or value == avoid:
+        value = (value + 1) & 0x3FFFFFFF or 1
+    return value
+
+
+class Session:
+    def __init__(self, hw, folder=storage.DATA_DIR, fs=None, power=None):
+        self.hw = hw
+        self.store = storage.Store(folder + "/game", fs)
+        self.recs = records.Records(folder, fs)
+        self.power = power if power is not None else power_module.Power(hw)
+        self.power.on_sleep = self._before_sleep
+        self.power.on_low = self._battery_low
+        self.overlays = []  # screens on top of the app's; the first one is shown
+        self.game = None  # the game being saved
+        self._over = None  # the last game whose end was handled (the app keeps showing it)
+        self.game_id = 0
+        self.counts = [0, 0, 0, 0, 0, 0]  # faces rolled in this game
+        self._rolls_seen = 0
+        self.unsaved = False  # the last save failed: the flash holds an older action
+        self._warned_full = False
+        self._started = False
+        self._pending = []  # seats still to be asked for initials: [(seat, total), ...]
+        self._asking = -1  # the seat whose initials are being entered
+        self._on_choice = None
+        self.saves = 0  # figures for tests and the bench
+        self.bytes_saved = 0
+
+    def attach(self, app):
+        app.on_change = self.on_change
+        app.ext = self
+        return self
+
+    # ----------------------------------------------------------------- app hooks
+    def frame(self, app, now):
+        """Once per frame, before the buttons' events; True drops them (a waking press)."""
+        if not self._started:
+            self._started = True
+            self.boot(app)
+        return self.power.frame(app, now)
+
+    def handle(self, app, event):
+        """True when one of the session's screens took the event."""
+        overlays = self.overlays
+        if not overlays:
+            if self._pending and app.screen == _END_SCREEN and event & _BUTTON_MASK == _OK:
+                self._next_initials(app)  # the ranking was seen: now the high scores
+                return True
+            return False
+        top = overlays[0]
+        if top.handle(event):
+            overlays.pop(0)
+            self._closed(app, top)
+        app.dirty = True
+        return True
+
+    def draw(self, app, fb):
+        if self.overlays:
+            self.overlays[0].draw(fb)
+        elif app.screen == _MENU_SCREEN and self.power.mv >= 0:
+            _draw_battery(fb, self.power.mv)
+
+    def show(self, app, overlay):
+        self.overlays.append(overlay)
+        app.dirty = True
+
+    def message(self, app, title, text):
+        from ui.records_screens import Message
+
+        self.show(app, Message(title, text))
+
+    def open_records(self, app):
+        from ui.records_screens import RecordsView
+
+        self.show(app, RecordsView(self.recs))
+
+    # ----------------------------------------------------------------- saving
+    def on_change(self, app):
+        """After every action that changes the game or the settings (app.py)."""
+        game = app.game
+        if game is None:
+            if self.game is not None:
+                self._abandon()
+            return
+        if game is self._over:
+            return  # a settings change after the end: that game is done
+        if game is not self.game:  # a new game started
+            if self.game is not None:
+                self._abandon()
+            self._begin(game, _new_game_id(self.recs.stats["last"]), [0, 0, 0, 0, 0, 0])
+        if game.phase == game_module.TURN and game.rolls > self._rolls_seen:
+            records.count_roll(self.counts, game.dice, game.held)
+        self._rolls_seen = game.rolls
+        self.save(app)
+        if game.phase == game_module.OVER:
+            self._finish(app)
+
+    def _begin(self, game, game_id, counts):
+        self.game = game
+        self.game_id = game_id
+        self.counts = counts
+        self._rolls_seen = game.rolls
+
+    def save(self, app):
+        """Saves the game now; a full or failing flash shows a note once, play goes on."""
+        value = {"id": self.game_id, "seed": self.hw.dice_source.position(), "counts": self.counts,
+                 "game": self.game.to_state()}
+        try:
+            self.bytes_saved += self.store.save(value)
+            self.saves += 1
+            self.unsaved = False
+            self._warned_full = False
+        except storage.SaveError as err:
+            self.unsaved = True
+            if not self._warned_full:
+                self._warned_full = True
+                if err.reason == storage.FULL:
+                    self.message(app, "Flash full", "Game not saved.\nPlay goes on; it\nsaves again when\nthere is room.")
+                else:
+                    self.message(app, "Save failed", "Game not saved\n(%s).\nPlay goes on." % err.reason)
+
+    def _abandon(self):
+        """A game quit for another: no result, but its dice still count for fairness."""
+        if records.add_rolls(self.recs.rolls, self.game_id, self.counts):
+            try:
+                self.recs.save("rolls")
+            except storage.SaveError:
+                pass  # the histogram misses one game; nothing else is at stake
+        self.store.clear()
+        self.game = None
+        self.game_id = 0
+
+    def _before_sleep(self, app):
+        if self.game is not None and self.unsaved:
+            self.save(app)
+
+    def _battery_low(self, app, mv):
+        if self.game is not None:
+            self.save(app)
+        self.message(app, "Battery low", "%d.%02d V\nGame saved.\nCharge or change\nthe batteries." %
+                     (mv // 1000, mv % 1000 // 10))
+
+    # ----------------------------------------------------------------- boot
+    def boot(self, app):
+        """Load the records and the saved game: offer "Continue", or finish a game that
+        ended just before a power cut; damaged files are set aside with a message."""
+        recs = self.recs
+        recs.load()
+        for name, reason in recs.problems:
+            self.message(app, "Records damaged", "%s: %s\nkept as .bad,\nstarted afresh." % (name, reason))
+        store = self.store
+        saved = None
+        try:
+            saved = store.load()
+            if store.damaged:  # an older good slot was used: keep the bad one aside
+                store.set_aside()
+        except storage.SaveError as err:
+            store.set_aside()
+            self.message(app, "Save damaged", "Saved game %s.\nKept as .bad.\nNew game." % err.reason)
+        if saved is None:
+            return
+        try:
+            game = self._restore(saved)
+        except (game_module.GameError, KeyError, TypeError, ValueError) as exc:
+            self._discard_bad(app, exc)
+            return
+        self._begin(game, saved["id"], saved["counts"])
+        if game.phase == game_module.OVER:
+            app.resume(game)  # it ended before the records were kept: step 2 on
+            self._finish(app)
+            return
+        from ui.records_screens import Choice
+
+        self._on_choice = self._continue_or_not
+        self.show(app, Choice("Saved game", "Round %d, %s" % (game.round + 1, game.players[game.current].name),
+                              ("Continue", "New game")))
+
+    def _restore(self, saved):
+        counts = saved["counts"]
+        if not isinstance(saved["id"], int) or not isinstance(counts, list) or len(counts) != 6:
+            raise ValueError("bad save header")
+        self.hw.dice_source.seek(saved["seed"])
+        return game_module.Game.from_state(saved["game"], self.hw.dice_source)
+
+    def _discard_bad(self, app, exc):
+        # A valid file holding a game this firmware cannot rebuild: kept for inspection.
+        store = self.store
+        store.damaged = [(store.slots[0], storage.CORRUPT), (store.slots[1], storage.CORRUPT)]
+        store.set_aside()
+        print("saved game unusable:", exc)
+        self.message(app, "Save damaged", "Saved game is\ninconsistent.\nKept as .bad.\nNew game.")
+
+    def _continue_or_not(self, app, chosen):
+        if chosen == 0:
+            app.resume(self.game)
+        else:
+            self._abandon()
+
+    def _closed(self, app, overlay):
+        if self._on_choice is not None and hasattr(overlay, "chosen"):
+            callback = self._on_choice
+            self._on_choice = None
+            callback(app, overlay.chosen)
+        elif self._asking >= 0 and hasattr(overlay, "initials"):
+            self._enter(app, self._asking, overlay.initials)
+            self._asking = -1
+            self._next_initials(app)
+
+    # ----------------------------------------------------------------- end of a game
+    def _finish(self, app):
+        game = self.game
+        results = []
+        for seat in range(len(game.players)):
+            player = game.players[seat]
+            name = player.name if player.kind == "human" else _COMPUTER_INITIALS
+            results.append((name, game.total(seat), player.card))
+        failed = self.recs.finish_game(self.game_id, results, self.counts)
+        if failed:
+            self.message(app, "Flash full", "Records not saved:\n" + " ".join(failed))
+        scores = self.recs.scores
+        self._pending = [(seat, results[seat][1]) for seat in range(len(results))
+                         if records.score_place(scores, results[seat][1], self.game_id, seat) >= 0]
+        if not self._pending:
+            self._done()
+        # else: step 3 starts when OK leaves the end screen (handle)
+
+    def _done(self):
+        self.store.clear()
+        self._over = self.game
+        self.game = None
+        self.game_id = 0
+
+    def _next_initials(self, app):
+        """Step 3 for the next seat that qualifies; step 4 when none is left."""
+        recs = self.recs
+        while self._pending:
+            seat, total = self._pending.pop(0)
+            place = records.score_place(recs.scores, total, self.game_id, seat)
+            if place < 0:
+                continue
+            player = self.game.players[seat]
+            if player.kind != "human":
+                self._enter(app, seat, _COMPUTER_INITIALS)
+                continue
+            from ui.records_screens import Initials
+
+            self._asking = seat
+            self.show(app, Initials(player.name, total, place))
+            return
+        self._done()
+        app.show(_MENU_SCREEN)  # where OK on the end screen goes
+
+    def _enter(self, app, seat, initials):
+        try:
+            self.recs.add_high_score(self.game.total(seat), initials, self.game_id, seat)
+        except storage.SaveError as err:
+            self.message(app, "Flash full", "High score not\nsaved (%s)." % err.reason)
+
+
+def _draw_battery(fb, mv):
+    """``3.9V`` at the right of the header row (inverted), from millivolts."""
+    tenths = (mv + 50) // 100
+    fb.text("V", 13 * 8, 0, 0)
+    fb.text(".", 11 * 8, 0, 0)
+    draw.number(fb, tenths % 10, 12, 0, True)
+    draw.number(fb, tenths // 10, 10, 0, True)

@@ -1,0 +1,214 @@
+"""Screens that sit on top of the app's own (session.py shows them): messages, the
+"Continue?" choice at boot, high-score initials, and the records pages (high scores,
+statistics, dice fairness).
+
+Each is an *overlay*: ``handle(event)`` returns True when it is finished, ``draw(fb)``
+paints the whole 16 x 8 text grid. They are drawn only after a button press, never per
+frame, so the little formatting they do costs nothing in the frame loop.
+"""
+from micropython import const
+
+from drivers.buttons import ROLL, UP, DOWN, OK, MENU
+import records
+from ui import draw
+
+_BUTTON_MASK = const(0x0F)
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_ROWS = const(7)  # text rows below the header
+
+
+def _header(fb, title):
+    draw.clear(fb)
+    draw.bar(fb, 0)
+    draw.text(fb, title[:16], 0, 0, True)
+
+
+class Message:
+    """A title and up to 7 lines of 16 characters; any button closes it."""
+
+    def __init__(self, title, text):
+        self.title = title
+        self.lines = []
+        for part in text.split("\n"):
+            while part and len(self.lines) < _ROWS:
+                self.lines.append(part[:16])
+                part = part[16:].lstrip()
+
+    def handle(self, event):
+        return True
+
+    def draw(self, fb):
+        _header(fb, self.title)
+        for i in range(len(self.lines)):
+            draw.text(fb, self.lines[i], 0, i + 1)
+
+
+class Choice:
+    """A question with a few answers; UP/DOWN move, OK (or ROLL) picks. ``chosen`` is the
+    index of the answer once finished."""
+
+    def __init__(self, title, text, answers):
+        self.title = title
+        self.text = text
+        self.answers = answers
+        self.cursor = 0
+        self.chosen = -1
+
+    def handle(self, event):
+        button = event & _BUTTON_MASK
+        if button == UP or button == DOWN:
+            self.cursor = (self.cursor + (1 if button == DOWN else -1)) % len(self.answers)
+        elif button == OK or button == ROLL:
+            self.chosen = self.cursor
+            return True
+        return False
+
+    def draw(self, fb):
+        _header(fb, self.title)
+        draw.text(fb, self.text[:16], 0, 2)
+        for i in range(len(self.answers)):
+            row = 4 + i
+            inv = i == self.cursor
+            if inv:
+                draw.bar(fb, row)
+            draw.text(fb, self.answers[i], 1, row, inv)
+
+
+class Initials:
+    """Three letters for a high score: UP/DOWN change the letter, OK goes to the next one;
+    OK on the third finishes (``initials`` then holds the text)."""
+
+    def __init__(self, seat_label, total, place):
+        self.seat_label = seat_label
+        self.total = total
+        self.place = place
+        self.letters = bytearray(3)  # indexes into _LETTERS
+        self.pos = 0
+        self.initials = ""
+
+    def handle(self, event):
+        button = event & _BUTTON_MASK
+        if button == UP or button == DOWN:
+            step = -1 if button == UP else 1
+            self.letters[self.pos] = (self.letters[self.pos] + step) % len(_LETTERS)
+        elif button == OK:
+            self.pos += 1
+            if self.pos == 3:
+                self.initials = "".join(_LETTERS[i] for i in self.letters)
+                return True
+        return False
+
+    def draw(self, fb):
+        _header(fb, "New high score!")
+        draw.text(fb, self.seat_label, 0, 1)
+        draw.number(fb, self.total, 15, 1)
+        draw.text(fb, "Place", 0, 2)
+        draw.number(fb, self.place + 1, 15, 2)
+        for i in range(3):
+            col = 6 + 2 * i
+            draw.text(fb, _LETTERS[self.letters[i]], col, 4, i == self.pos)
+            if i == self.pos:
+                fb.fill_rect(col * 8, 42, 8, 1, 1)  # underline the letter being set
+        draw.text(fb, "UP/DOWN letter", 0, 6)
+        draw.text(fb, "OK next", 0, 7)
+
+
+SCORES = const(0)
+STATS = const(1)
+FAIRNESS = const(2)
+_PAGES = const(3)
+_STAT_LABELS = ("Games", "Average", "Best", "Yahtzees", "Up.bonus")
+
+
+class RecordsView:
+    """The records pages: OK or ROLL turns the page (OK on the last closes), UP/DOWN
+    scroll the high scores or pick whose statistics, MENU closes."""
+
+    def __init__(self, recs):
+        self.recs = recs
+        self.page = SCORES
+        self.top = 0
+        self.names = ["all"] + sorted(recs.stats["names"])
+        self.who = 0
+
+    def handle(self, event):
+        button = event & _BUTTON_MASK
+        if button == MENU:
+            return True
+        if button == OK or button == ROLL:
+            if button == OK and self.page == _PAGES - 1:
+                return True
+            self.page = (self.page + 1) % _PAGES
+        elif button == UP or button == DOWN:
+            step = 1 if button == DOWN else -1
+            if self.page == SCORES:
+                top = self.top + step
+                if 0 <= top <= len(self.recs.scores) - _ROWS:
+                    self.top = top
+            elif self.page == STATS:
+                self.who = (self.who + step) % len(self.names)
+        return False
+
+    def draw(self, fb):
+        if self.page == SCORES:
+            self._draw_scores(fb)
+        elif self.page == STATS:
+            self._draw_stats(fb)
+        else:
+            self._draw_fairness(fb)
+
+    def _draw_scores(self, fb):
+        _header(fb, "High scores")
+        scores = self.recs.scores
+        if not scores:
+            draw.text(fb, "none yet", 0, 2)
+            return
+        for line in range(_ROWS):
+            index = self.top + line
+            if index >= len(scores):
+                break
+            total, initials, _game_id, _seat = scores[index]
+            draw.number(fb, index + 1, 1, line + 1)
+            draw.text(fb, initials, 4, line + 1)
+            draw.number(fb, total, 15, line + 1)
+
+    def _draw_stats(self, fb):
+        name = self.names[self.who]
+        stats = self.recs.stats
+        entry = stats["all"] if self.who == 0 else stats["names"][name]
+        _header(fb, "Stats " + ("(all)" if self.who == 0 else name))
+        if len(self.names) > 1:
+            draw.text(fb, "v", 15, 0, True)
+        games, average_x10, best, yahtzees, bonus_percent = records.summary(entry)
+        values = (games, average_x10, best, yahtzees, bonus_percent)
+        for i in range(5):
+            row = i + 1
+            draw.text(fb, _STAT_LABELS[i], 0, row)
+            if i == 1:  # one decimal: 2453 -> "245.3"
+                col = draw.number(fb, average_x10 // 10, 13, row)
+                draw.text(fb, ".", 14, row)
+                draw.number(fb, average_x10 % 10, 15, row)
+            elif i == 4:
+                draw.number(fb, bonus_percent, 14, row)
+                draw.text(fb, "%", 15, row)
+            else:
+                draw.number(fb, values[i], 15, row)
+
+    def _draw_fairness(self, fb):
+        faces = self.recs.rolls["faces"]
+        stat, verdict = records.chi_square(faces)
+        _header(fb, "Dice  chi2")
+        figure = records.thousandths(stat)
+        draw.text(fb, figure, 16 - len(figure), 0, True)
+        most = 1
+        for n in faces:
+            if n > most:
+                most = n
+        for face in range(6):
+            row = face + 1
+            draw.number(fb, face + 1, 0, row)
+            width = faces[face] * 64 // most  # bar of at most 64 px (cols 2..9)
+            if width:
+                fb.fill_rect(16, row * 8 + 1, width, 6, 1)
+            draw.number(fb, faces[face], 15, row)
+        draw.text(fb, records.VERDICTS[verdict], 0, 7)
