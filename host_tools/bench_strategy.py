@@ -1,0 +1,124 @@
+"""Optimal play: solver time, table sizes and loss, advisor memory/instructions, computer levels.
+
+RP2040 time estimate. The advisor's per-turn work is counted in x86-64 instructions with
+valgrind's callgrind on the MicroPython unix port (difference between runs of 1 and 6
+turns, so start-up and imports cancel). The same interpreter C code runs on the Pico;
+we convert with an assumed 2 RP2040 cycles per x86-64 instruction (range 1.5-3):
+Thumb-1 (Cortex-M0+, 8 low registers, 16-bit encodings) needs roughly 1.3-1.5x the
+instructions of x86-64 for the same C, and the M0+ averages about 1.2-1.5 cycles per
+instruction on load-heavy interpreter code running from XIP flash with its cache hit.
+Cross-check: published board comparisons (e.g. scruss.com's MicroPython benchmark table:
+Pico W RP2040 @125 MHz 19.8 s vs Pico 2 W RP2350 @150 MHz 10.3 s) put the RP2040 at
+roughly 10-20x slower than a desktop core for MicroPython code. Treat the figure as an
+estimate within a factor of 1.5, not a measurement.
+"""
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+
+import host_tools
+
+host_tools.use_firmware()
+import rules  # noqa: E402
+import strategy_players as P  # noqa: E402
+
+from host_tools import solver_core, solver_sim, solver_table  # noqa: E402
+
+RP2040_HZ = 125_000_000
+CYCLES_PER_X86_INSTRUCTION = 2.0
+LEVEL_GAMES = int(os.environ.get("BENCH_STRATEGY_GAMES", "1000"))
+
+_TURNS_SCRIPT = """
+import sys, rules, advisor, strategy_table
+R = rules.make_ruleset()
+adv = advisor.Advisor(R, strategy_table.StrategyTable(open(sys.argv[1], "rb")))
+codes = [0] * 32
+values = [0] * 32
+card = rules.new_card()
+card[0] = 3
+card[8] = 25
+for i in range(int(sys.argv[2])):
+    card[13] = 0
+    adv.prepare(card)
+    adv.options([1, 2, 3, 4, 6], 2, codes, values)
+"""
+
+_MEMORY_SCRIPT = """
+import gc, sys, rules, advisor, strategy_table
+R = rules.make_ruleset()
+f = open(sys.argv[1], "rb")
+gc.collect()
+before = gc.mem_alloc()
+adv = advisor.Advisor(R, strategy_table.StrategyTable(f))
+gc.collect()
+kept = gc.mem_alloc() - before
+codes = [0] * 32
+values = [0] * 32
+gc.disable()
+start = gc.mem_alloc()
+adv.prepare(rules.new_card())
+adv.options([1, 2, 3, 4, 6], 2, codes, values)
+print(kept, gc.mem_alloc() - start)
+"""
+
+
+def _instructions(script, table, turns):
+    env = host_tools.micropython_env()
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+           host_tools.micropython_command(), "-X", "heapsize=192K", script, table, str(turns)]
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env).stderr
+    for line in out.splitlines():
+        if "Collected" in line:
+            return int(line.split(":")[-1])
+    raise RuntimeError("callgrind gave no count: " + out[-500:])
+
+
+def run():
+    ruleset = rules.make_ruleset()
+    start = time.time()
+    dense, _tables, space = solver_core.solve(ruleset)
+    solve_s = time.time() - start
+    print("solver (forced): %d states, expected %.7f, %.1f s wall on %d cores (target <= 5 s)"
+          % (space.count, dense[0], solve_s, min(2, os.cpu_count() or 1)))
+    work = tempfile.mkdtemp()
+    try:
+        exact = solver_table.encode(dense, space, ruleset, "exact")
+        compact = solver_table.encode(dense, space, ruleset, "compact")
+        table = os.path.join(work, "strategy-forced.bin")
+        with open(table, "wb") as f:
+            f.write(exact)
+        for name, data in (("exact", exact), ("compact", compact)):
+            played, _t, _s = solver_core.solve(ruleset, guide=solver_table.decode(data, space))
+            print("table %-7s %8d bytes (%.1f KiB); decisions lose %.5f points/game vs exact values"
+                  % (name, len(data), len(data) / 1024, dense[0] - played[0]))
+        script = os.path.join(work, "turns.py")
+        with open(script, "w") as f:
+            f.write(_TURNS_SCRIPT)
+        mem_script = os.path.join(work, "mem.py")
+        with open(mem_script, "w") as f:
+            f.write(_MEMORY_SCRIPT)
+        proc = host_tools.run_micropython([mem_script, table], heap="192K")
+        kept, per_turn_alloc = proc.stdout.split()
+        print("advisor memory (MicroPython unix, 64-bit objects): %s bytes kept, %s bytes allocated per turn"
+              % (kept, per_turn_alloc))
+        if shutil.which("valgrind"):
+            per_turn = (_instructions(script, table, 6) - _instructions(script, table, 1)) / 5
+            ms = per_turn * CYCLES_PER_X86_INSTRUCTION / RP2040_HZ * 1000
+            print("advisor turn (prepare + first decision, 11 open boxes): %.2f M x86-64 instructions"
+                  % (per_turn / 1e6))
+            print("  RP2040 @125 MHz estimate: %.0f ms (range %.0f-%.0f ms at 1.5-3 cycles/instruction; "
+                  "target 100 ms); later decisions of the turn are lookups"
+                  % (ms, ms * 0.75, ms * 1.5))
+        else:
+            print("advisor instructions: valgrind not installed")
+        for level in range(len(P.LEVELS)):
+            t0 = time.time()
+            mean, lost, totals = solver_sim.play_games(table, ruleset, level, LEVEL_GAMES, seed=1000 + level)
+            sd = (sum((x - mean) ** 2 for x in totals) / (len(totals) - 1)) ** 0.5
+            print("level %-8s %d games: average %.1f (+-%.1f), measured loss %.2f points/game "
+                  "(stated %d; %.1f s)" % (P.LEVELS[level], LEVEL_GAMES, mean, sd / len(totals) ** 0.5,
+                                           lost, P.EXPECTED_LOSS[level], time.time() - t0))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
