@@ -12,7 +12,6 @@ _SPI_SCK = const(18)
 _SPI_MOSI = const(19)
 # The SPI peripheral also claims its default MISO pin, GP16, which is the buzzer's: the
 # buzzer's PWM is therefore created after the SPI bus (below), which hands GP16 back to PWM.
-_SPI_MISO = const(16)  # unused by the dice (no DOUT->MISO wire on the reference board)
 _SPI_CS = const(17)
 _SPI_BAUD = const(10_000_000)  # MAX7219 maximum
 _I2C_ID = const(1)
@@ -70,6 +69,8 @@ def build(config, oled="ssd1306", dice="max7219"):
     pins = [Pin(_FIRST_BUTTON + i, Pin.IN, Pin.PULL_UP) for i in range(_N_BUTTONS)]
     hw.buttons = Buttons(pins, active=0)
     hw.button_down = lambda button: pins[button].value() == 0
+    # After the SPI: rp2's SPI(0) claims its default MISO pin, GP16, which is the buzzer's
+    # pin here (the dice need no MISO); creating the PWM afterwards gives GP16 back to PWM.
     hw.buzzer = Buzzer(PWM(Pin(_BUZZER)))
     seed = config.get("seed")
     hw.dice_source = DiceSource(int(seed) if seed else None)
