@@ -298,6 +298,14 @@ class Advisor:
             self._have_start = True
         return (self.total << FRAC) + self._start
 
+    def hold_value(self, dice, rolls_left, hold):
+        """Expected final total (fixed point) of keeping the dice in ``hold`` (bit mask)
+        with 1 or 2 rolls left: for the coach, to price the hold the player chose."""
+        if not self._prepared:
+            raise ValueError("prepare(card) first")
+        k = self._k3 if rolls_left == 1 else self._k2
+        return (self.total << FRAC) + k[self.keeps.of_dice(dice, hold)]
+
     def options(self, dice, rolls_left, codes, values):
         """Fill ``codes``/``values`` best first; returns how many options.
 
