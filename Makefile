@@ -37,3 +37,10 @@ repl: $(STAMP)
 
 dev: $(STAMP)
 	$(PY) -m host_tools flash --dev $(FLASHARGS)
+
+# make table [RULES=forced] [COMPACT=1]: optimal-strategy value table for the device,
+# build/strategy-<rules>.bin (exact, ~1.05 MiB; COMPACT=1: ~576 KiB for the Pico W).
+TABLE_RULES = $(or $(RULES),forced)
+
+table: $(STAMP)
+	$(PY) -m host_tools solve --rules $(TABLE_RULES) $(if $(COMPACT),--compact) --out build/strategy-$(TABLE_RULES).bin
