@@ -10,8 +10,10 @@ loop. Importing this module does nothing; the device runs it as ``__main__``.
 import gc
 import sys
 
-_ROLL = 5  # drivers.buttons.ROLL; a literal so safe mode works even if drivers are damaged
-_SAFE_SAMPLES = 10  # 10 x 5 ms: the switch has settled by then
+from micropython import const
+
+_ROLL = const(5)  # drivers.buttons.ROLL; a literal so safe mode works even if drivers are damaged
+_SAFE_SAMPLES = const(10)  # 10 x 5 ms: the switch has settled by then
 
 
 def _wrap(text, width=16):
