@@ -16,6 +16,8 @@ any action; 2. ``recs.finish_game``; 3. initials for each qualifying seat, then
 import os
 import time
 
+from micropython import const
+
 import game as game_module
 import power as power_module
 import records
@@ -23,10 +25,10 @@ import storage
 from ui import draw
 
 _COMPUTER_INITIALS = "CPU"
-_MENU_SCREEN = 1  # app.MENU_SCREEN (the battery shows in the menu's header)
-_END_SCREEN = 6  # app.END: its OK asks for high-score initials first
-_OK = 8  # drivers.buttons.OK
-_BUTTON_MASK = 0x0F
+_MENU_SCREEN = const(1)  # app.MENU_SCREEN (the battery shows in the menu's header)
+_END_SCREEN = const(6)  # app.END: its OK asks for high-score initials first
+_OK = const(8)  # drivers.buttons.OK
+_BUTTON_MASK = const(0x0F)
 
 
 def _new_game_id(avoid):
@@ -153,7 +155,8 @@ class Session:
             if not self._warned_full:
                 self._warned_full = True
                 if err.reason == storage.FULL:
-                    self.message(app, "Flash full", "Game not saved.\nPlay goes on; it\nsaves again when\nthere is room.")
+                    self.message(app, "Flash full",
+                                 "Game not saved.\nPlay goes on; it\nsaves again when\nthere is room.")
                 else:
                     self.message(app, "Save failed", "Game not saved\n(%s).\nPlay goes on." % err.reason)
 
@@ -194,7 +197,8 @@ class Session:
                 store.set_aside()
         except storage.SaveError as err:
             store.set_aside()
-            self.message(app, "Save damaged", "Saved game %s.\nKept as .bad.\nNew game." % err.reason)
+            reason = "unknown version" if err.reason == storage.UNKNOWN_VERSION else err.reason
+            self.message(app, "Save damaged", "Saved game:\n%s.\nKept as .bad.\nNew game." % reason)
         if saved is None:
             return
         try:
@@ -210,8 +214,8 @@ class Session:
         from ui.records_screens import Choice
 
         self._on_choice = self._continue_or_not
-        self.show(app, Choice("Saved game", "Round %d, %s" % (game.round + 1, game.players[game.current].name),
-                              ("Continue", "New game")))
+        where = "Round %d, %s" % (game.round + 1, game.players[game.current].name)
+        self.show(app, Choice("Saved game", where, ("Continue", "New game")))
 
     def _restore(self, saved):
         counts = saved["counts"]

@@ -1,0 +1,130 @@
+"""Save and resume in the headless simulator: the real firmware under MicroPython, its
+``--flash-dir`` kept between runs like the Pico's flash across a power cut.
+
+A game played partway in one run resumes in a second run at exactly the same state and
+rolls the same next dice as one uninterrupted run; a damaged save gives a message, is kept
+as ``*.bad`` and leaves the records alone; a full filesystem (ENOSPC from the OS itself:
+the store's temp file is a symlink to /dev/full) gives a message and play goes on.
+"""
+import os
+
+import pytest
+
+import storage
+from host_tools import sim
+from host_tools.sim_device import SimDevice
+from host_tools.sim_screen import device_text, screen_lines
+
+SEED = 4
+TWO_HUMANS = "enter down down down enter up up up enter"  # splash, P2 -> Human, start game
+# Part 1: roll-off, two turns, a hold and a second roll; part 2: more holds, rolls, scores.
+PART1 = TWO_HUMANS + " wait:4500 space enter enter space 2 4 space"
+PART2 = "1 space enter enter space 3 space 5"
+
+
+def run(flash, keys, extra=()):
+    device = SimDevice(seed=SEED, flash_dir=str(flash), extra=extra)
+    try:
+        sim.run_headless(device, keys)
+    finally:
+        device.close()
+    assert device.alive is False
+    return device
+
+
+def saved_game(flash):
+    return storage.Store(os.path.join(str(flash), "data", "game")).load()
+
+
+def test_a_game_resumes_at_the_same_state_and_rolls_the_same_dice(tmp_path):
+    cut = tmp_path / "cut"
+    first = run(cut, PART1)
+    before = saved_game(cut)
+    assert before["game"]["rolls"] == 2 and before["game"]["held"] == 0b01010
+    offered = run(cut, "")
+    where = "Round %d, P%d" % (before["game"]["round"] + 1, before["game"]["current"] + 1)
+    assert screen_lines(offered.oled_pixels())[:6] == ["Saved game", "", where, "", " Continue", " New game"]
+    assert saved_game(cut) == before  # booting and asking changes nothing
+
+    resumed = run(cut, "enter")  # Continue
+    assert device_text(resumed) == device_text(first)  # dice, holds, roll count, card, header
+    assert saved_game(cut) == before
+
+    finished = run(cut, "enter " + PART2)
+    whole = tmp_path / "whole"
+    uninterrupted = run(whole, PART1 + " " + PART2)
+    assert device_text(finished) == device_text(uninterrupted)
+    after, reference = saved_game(cut), saved_game(whole)
+    assert after["game"] == reference["game"]  # cards, dice, holds, rolls, whose turn
+    assert after["seed"] == reference["seed"] and after["counts"] == reference["counts"]
+    assert after["game"]["rolls"] > 0 and after["game"]["dice"] != before["game"]["dice"]
+
+
+def test_new_game_instead_of_continue_forgets_the_save_but_keeps_its_dice(tmp_path):
+    run(tmp_path, PART1)
+    counts = saved_game(tmp_path)["counts"]
+    assert sum(counts) == 5 + 5 + 3  # one roll of 5 dice; 5, then 3 with two held
+    device = run(tmp_path, "down enter wait:1500")  # "New game", then the splash ends
+    assert screen_lines(device.oled_pixels())[0].startswith("Setup")
+    assert saved_game(tmp_path) is None
+    rolls = storage.Store(os.path.join(str(tmp_path), "data", "rolls")).load()
+    assert rolls["faces"] == counts
+
+
+def damaged(kind):
+    good = storage.pack({"id": 1}, 1)
+    if kind == storage.CORRUPT:
+        return good[:-1] + bytes([good[-1] ^ 0xFF])
+    if kind == storage.TRUNCATED:
+        return good[:len(good) // 2]
+    return good[:2] + bytes([storage.VERSION + 7]) + good[3:]
+
+
+@pytest.mark.parametrize("kind", [storage.CORRUPT, storage.TRUNCATED, storage.UNKNOWN_VERSION])
+def test_a_damaged_save_is_set_aside_with_a_message_and_a_new_game_starts(tmp_path, kind):
+    data = tmp_path / "data"
+    data.mkdir()
+    scores = storage.Store(str(data / "scores"))
+    scores.save([[250, "ABC", 7, 0]])
+    kept = (data / "scores.a").read_bytes()
+    (data / "game.a").write_bytes(damaged(kind))
+    device = run(tmp_path, "")
+    lines = screen_lines(device.oled_pixels())
+    reason = "unknown version" if kind == storage.UNKNOWN_VERSION else kind
+    assert lines[:5] == ["Save damaged", "Saved game:", reason + ".", "Kept as .bad.", "New game."]
+    assert (data / "game.a.bad").read_bytes() == damaged(kind)
+    assert not (data / "game.a").exists()
+    assert (data / "scores.a").read_bytes() == kept  # nothing else lost
+
+    device = run(tmp_path, "enter enter enter wait:3000 space")  # dismiss, splash, start, roll
+    assert screen_lines(device.oled_pixels())[0].startswith("P")
+    assert saved_game(tmp_path)["game"]["rolls"] == 1
+    assert (data / "game.a.bad").read_bytes() == damaged(kind)
+    assert storage.Store(str(data / "scores")).load() == [[250, "ABC", 7, 0]]
+
+
+def test_an_inconsistent_game_in_a_valid_file_is_set_aside_too(tmp_path):
+    store = storage.Store(str(tmp_path / "data" / "game"))
+    store.save({"id": 5, "seed": [1, 0], "counts": [0] * 6, "game": {"v": 1, "rules": "forced"}})
+    device = run(tmp_path, "")
+    assert screen_lines(device.oled_pixels())[:3] == ["Save damaged", "Saved game is", "inconsistent."]
+    assert (tmp_path / "data" / "game.a.bad").exists() and saved_game(tmp_path) is None
+
+
+def test_a_full_filesystem_shows_a_message_and_play_goes_on_unsaved(tmp_path):
+    run(tmp_path, PART1)
+    before = saved_game(tmp_path)
+    temp = tmp_path / "data" / "game.tmp"
+    os.symlink("/dev/full", str(temp))  # every write there fails with ENOSPC, from the kernel
+    device = run(tmp_path, "enter 1")  # Continue, hold die 1: its save hits the full disk
+    lines = screen_lines(device.oled_pixels())
+    assert lines[:3] == ["Flash full", "Game not saved.", "Play goes on; it"]
+    assert saved_game(tmp_path) == before  # the previous save is intact
+    assert not os.path.lexists(str(temp))  # the failed temp file is gone
+
+    # Same run again, then play on: the hold shows, the next action saves again.
+    os.symlink("/dev/full", str(temp))
+    device = run(tmp_path, "enter 1 enter 2")
+    assert screen_lines(device.oled_pixels())[0].startswith("P")
+    now = saved_game(tmp_path)["game"]
+    assert now["held"] == before["game"]["held"] ^ 0b00011 and now["rolls"] == before["game"]["rolls"]
