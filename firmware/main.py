@@ -58,9 +58,9 @@ def load_board(cfg):
 def safe_mode_requested(hw):
     down = 0
     for _ in range(_SAFE_SAMPLES):
+        hw.sleep_ms(5)  # first: the simulator's buttons arrive with the answer to a wait
         if hw.button_down(_ROLL):
             down += 1
-        hw.sleep_ms(5)
     return down == _SAFE_SAMPLES
 
 

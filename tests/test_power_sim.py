@@ -1,0 +1,146 @@
+"""Power saving and the battery in the headless simulator (the real firmware under
+MicroPython, virtual time): dim after 60 s, blank after 3 min with the LEDs and OLED off,
+wake on a press that does nothing else; the battery in the menu header, the low-battery
+warning that saves the game (the sim board's ``battery=FROM:TO:MS``), a save retried
+before sleeping, and safe mode (ROLL held at power-on) still skipping everything.
+"""
+import os
+
+import pytest
+
+import storage
+from host_tools import sim_keys
+from host_tools.sim_device import DeviceExited, SimDevice
+from host_tools.sim_screen import screen_lines
+
+SOLO = "enter down enter enter enter up enter wait:300"  # splash; players 2 -> 1; start
+DIM_CONTRAST = 0x08  # power.py _OLED_DIM
+DIM_LEDS = 1  # power.py _LEDS_DIM
+
+
+class Session:
+    """One boot of the simulated handheld, played in steps of key script."""
+
+    def __init__(self, flash, extra=(), seed=6):
+        self.device = SimDevice(seed=seed, flash_dir=str(flash), extra=extra)
+        self.t = sim_keys.START_MS
+
+    def keys(self, script, settle=300):
+        presses, end = sim_keys.parse(script, start_ms=self.t)
+        self.device.run_until(end + settle, sim_keys.levels(presses))
+        self.t = self.device.now
+        return screen_lines(self.device.oled_pixels())
+
+    def close(self):
+        self.device.close()
+
+
+def newest_seq(flash):
+    seqs = [storage.check((flash / "data" / name).read_bytes())
+            for name in ("game.a", "game.b") if (flash / "data" / name).exists()]
+    return max(seqs) if seqs else 0
+
+
+def test_idle_dims_then_blanks_and_the_waking_press_does_nothing_else(tmp_path):
+    s = Session(tmp_path)
+    try:
+        oled, chips = s.device.oled, s.device.chain.chips
+        menu = s.keys("enter")
+        assert menu[0].startswith("Setup") and oled.contrast != DIM_CONTRAST
+        assert all(chip.intensity == 8 and not chip.shutdown for chip in chips)
+        s.keys("wait:59000")
+        assert oled.contrast != DIM_CONTRAST  # not yet: 60 s without a press
+        assert s.keys("wait:1500") == menu
+        assert oled.contrast == DIM_CONTRAST and all(chip.intensity == DIM_LEDS for chip in chips)
+
+        assert s.keys("down") == menu  # un-dims only: the cursor did not move
+        assert oled.contrast != DIM_CONTRAST and all(chip.intensity == 8 for chip in chips)
+
+        blank = s.keys("wait:181000")
+        assert not oled.display_on and all(chip.shutdown for chip in chips)
+        assert blank == [""] * 8
+        assert s.keys("wait:600000") == blank  # asleep: polling in timed lightsleeps only
+
+        assert s.keys("down") == menu  # wakes everything, moves nothing
+        assert oled.display_on and not any(chip.shutdown for chip in chips)
+        assert oled.contrast != DIM_CONTRAST and all(chip.intensity == 8 for chip in chips)
+        moved = s.keys("down")
+        assert moved != menu  # the next press works as usual
+    finally:
+        s.close()
+
+
+def test_computer_turns_keep_the_device_awake(tmp_path):
+    s = Session(tmp_path)
+    try:
+        s.keys("enter down down enter up up enter")  # P1 -> computer: two computers play
+        lines = s.keys("wait:65000")
+        assert s.device.oled.contrast != DIM_CONTRAST  # 65 s without a press, but busy
+        assert lines[0].startswith("P") and "Roll" in lines[0]
+        assert storage.Store(str(tmp_path / "data" / "game")).load()["game"]["round"] >= 5
+    finally:
+        s.close()
+
+
+def test_battery_in_the_menu_header(tmp_path):
+    s = Session(tmp_path, extra=("battery=3870",))
+    try:
+        assert s.keys("enter")[0] == "Setup     3.9V ^"
+    finally:
+        s.close()
+
+
+def test_low_battery_warns_once_and_saves_the_game(tmp_path):
+    steady, falling = tmp_path / "steady", tmp_path / "falling"
+    script = SOLO + " space 2"
+    ok = Session(steady, extra=("battery=4000",))
+    low = Session(falling, extra=("battery=3800:3300:20000",))  # 3.4 V after 16 s
+    try:
+        assert ok.keys(script)[0].startswith("P1 Roll 1/3")
+        assert low.keys(script)[0].startswith("P1 Roll 1/3")
+        assert newest_seq(falling) == newest_seq(steady)
+        ok.keys("wait:20000")
+        lines = low.keys("wait:20000")
+        assert lines[:3] == ["Battery low", "3.30 V", "Game saved."]
+        assert newest_seq(falling) == newest_seq(steady) + 1  # the warning saved once more
+        back = low.keys("enter")  # any button closes the warning; the turn is as it was
+        assert back[0].startswith("P1 Roll 1/3")
+        assert low.keys("wait:30000")[0].startswith("P1 Roll 1/3")  # no second warning
+    finally:
+        ok.close()
+        low.close()
+    saved = storage.Store(str(falling / "data" / "game")).load()
+    assert saved["game"]["rolls"] == 1 and saved["game"]["held"] == 0b00010
+
+
+def test_an_unsaved_change_is_saved_before_sleeping(tmp_path):
+    s = Session(tmp_path)
+    try:
+        s.keys(SOLO + " space")
+        temp = tmp_path / "data" / "game.tmp"
+        os.symlink("/dev/full", str(temp))  # the next save fails with ENOSPC
+        assert s.keys("3")[0] == "Flash full"
+        assert storage.Store(str(tmp_path / "data" / "game")).load()["game"]["held"] == 0
+        s.keys("enter wait:185000")  # dismiss; 3 minutes idle: sleep, saving first
+        assert not s.device.oled.display_on
+    finally:
+        s.close()
+    assert storage.Store(str(tmp_path / "data" / "game")).load()["game"]["held"] == 0b00100
+
+
+def test_safe_mode_still_skips_the_game_and_its_files(tmp_path):
+    s = Session(tmp_path)
+    try:
+        s.keys(SOLO + " space")
+    finally:
+        s.close()
+    files = {p.name: p.read_bytes() for p in (tmp_path / "data").iterdir()}
+    device = SimDevice(seed=6, flash_dir=str(tmp_path))
+    device.buttons = 1 << 5  # ROLL held from power-on
+    try:
+        with pytest.raises(DeviceExited):  # main() returns to the REPL
+            device.run_until(2000)
+        assert screen_lines(device.oled_pixels())[:2] == ["Safe mode", "ROLL held at pow"]
+    finally:
+        device.close()
+    assert {p.name: p.read_bytes() for p in (tmp_path / "data").iterdir()} == files
