@@ -106,9 +106,9 @@ class Initials:
         draw.number(fb, self.place + 1, 15, 2)
         for i in range(3):
             col = 6 + 2 * i
+            if i == self.pos:  # the letter being set: inverted
+                fb.fill_rect(col * 8, 32, 8, 8, 1)
             draw.text(fb, _LETTERS[self.letters[i]], col, 4, i == self.pos)
-            if i == self.pos:
-                fb.fill_rect(col * 8, 42, 8, 1, 1)  # underline the letter being set
         draw.text(fb, "UP/DOWN letter", 0, 6)
         draw.text(fb, "OK next", 0, 7)
 

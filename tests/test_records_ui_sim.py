@@ -1,0 +1,100 @@
+"""Records on the device, in the headless simulator (the real firmware under MicroPython):
+high-score initials entered with the buttons after the end screen, the records pages
+(high scores, statistics, dice fairness) reached from the menu, the end-of-game order
+surviving a power cut on the end screen, and tied scores keeping both entries.
+
+Figures on the screens are checked against the records files the firmware wrote, read
+back in CPython with the same storage/records modules.
+"""
+import os
+
+import records
+import storage
+from host_tools import sim
+from host_tools.sim_device import SimDevice
+from host_tools.sim_screen import screen_lines
+
+SEED = 9
+SOLO = "enter down enter enter enter up enter wait:300"  # splash; players 2 -> 1; start
+GAME = SOLO + " space enter enter" * 13  # one roll per turn, the best box each time
+INITIALS_ZCA = " enter up enter down down enter enter"  # OK leaves the end screen; Z, C, A
+
+
+def run(flash, keys):
+    device = SimDevice(seed=SEED, flash_dir=str(flash))
+    try:
+        sim.run_headless(device, keys)
+    finally:
+        device.close()
+    return screen_lines(device.oled_pixels())
+
+
+def load(flash, name):
+    return storage.Store(os.path.join(str(flash), "data", name)).load()
+
+
+def end_total(lines):
+    assert lines[0] == "Game over", lines
+    return int(lines[1].split()[-1])
+
+
+def test_initials_then_the_records_pages(tmp_path):
+    total = end_total(run(tmp_path / "end", GAME))
+    stats = load(tmp_path / "end", "stats")
+    assert stats["all"][records.GAMES] == 1 and stats["names"]["P1"][records.POINTS] == total
+    assert load(tmp_path / "end", "scores") is None  # initials come after the end screen
+
+    entry = run(tmp_path / "entry", GAME + " enter up enter down down")
+    assert entry[0] == "New high score!" and entry[1].split() == ["P1", str(total)]
+    assert entry[4].split() == ["Z", "C", "A"]
+
+    flash = tmp_path / "full"
+    after = run(flash, GAME + INITIALS_ZCA)
+    assert after[0].startswith("Setup")
+    assert load(flash, "scores") == [[total, "ZCA", load(flash, "stats")["last"], 0]]
+    assert load(flash, "game") is None  # step 4: the finished game is forgotten
+
+    pages = "enter up enter"  # next boot: splash, "Records" (above "Start game"), OK
+    assert run(flash, pages)[:3] == ["High scores", " 1  ZCA" + str(total).rjust(9), ""]
+    summary = records.summary(load(flash, "stats")["all"])
+    shown = run(flash, pages + " enter")
+    assert shown[0] == "Stats (all)    v"  # v: DOWN shows the next name
+    assert shown[1].split() == ["Games", "1"] and shown[3].split() == ["Best", str(total)]
+    assert shown[2].split() == ["Average", "%d.%d" % (summary[1] // 10, summary[1] % 10)]
+    assert shown[5].split() == ["Up.bonus", "%d%%" % summary[4]]
+    person = run(flash, pages + " enter down")
+    assert person[0].startswith("Stats P1") and person[3].split() == ["Best", str(total)]
+
+    faces = load(flash, "rolls")["faces"]
+    assert sum(faces) == 13 * 5
+    stat, verdict = records.chi_square(faces)
+    fair = run(flash, pages + " enter enter")
+    assert fair[0] == "Dice  chi2" + records.thousandths(stat).rjust(6)
+    for face in range(6):
+        assert fair[face + 1].startswith(str(face + 1)) and fair[face + 1].endswith(" %d" % faces[face])
+    assert fair[7] == records.VERDICTS[verdict]
+    assert run(flash, pages + " enter enter enter")[0].startswith("Setup")  # OK on the last page
+
+
+def test_a_power_cut_on_the_end_screen_counts_the_game_once(tmp_path):
+    total = end_total(run(tmp_path, GAME))
+    first = load(tmp_path, "stats")
+    assert load(tmp_path, "game")["game"]["phase"] == 2  # game.OVER: step 1 done, step 4 not
+    again = run(tmp_path, "")  # reboot: straight back to the end screen, no "Continue"
+    assert end_total(again) == total
+    assert load(tmp_path, "stats") == first  # step 2 ran again and counted nothing
+    assert run(tmp_path, INITIALS_ZCA)[0].startswith("Setup")
+    assert load(tmp_path, "scores") == [[total, "ZCA", first["last"], 0]]
+    assert load(tmp_path, "game") is None and load(tmp_path, "stats") == first
+    assert run(tmp_path, "wait:1500")[0].startswith("Setup")  # nothing left to resume
+
+
+def test_equal_scores_keep_both_entries(tmp_path):
+    total = end_total(run(tmp_path, GAME))
+    run(tmp_path, INITIALS_ZCA)
+    assert end_total(run(tmp_path, GAME)) == total  # same seed, same keys: same game
+    run(tmp_path, " enter down enter enter enter")  # B, A, A
+    scores = load(tmp_path, "scores")
+    assert [(s[0], s[1]) for s in scores] == [(total, "ZCA"), (total, "BAA")]
+    assert scores[0][2] != scores[1][2]  # two games
+    assert load(tmp_path, "stats")["all"][records.GAMES] == 2
