@@ -1,0 +1,45 @@
+"""Resuming the dice stream (firmware/dice_source.py ``position``/``seek``), the part of a
+game save that decides the next dice. Runs under CPython and inside MicroPython.
+"""
+from dice_source import DiceSource
+
+
+def test_position_does_not_change_the_stream():
+    plain = DiceSource(seed=31)
+    run = [plain.randint(1, 6) for _ in range(40)]
+    saving = DiceSource(seed=31)
+    got = []
+    for i in range(40):
+        if i % 3 == 0:
+            saving.position()  # a save after every action must not change the dice
+        got.append(saving.randint(1, 6))
+    assert got == run
+
+
+def test_seek_continues_at_the_saved_position():
+    source = DiceSource(seed=77)
+    for _ in range(23):
+        source.randint(1, 6)
+    saved = source.position()
+    assert saved == [77, 23]
+    after = [source.randint(1, 6) for _ in range(30)]
+    other = DiceSource(seed=5)
+    other.randint(1, 6)
+    other.seek(saved)
+    assert other.position() == [77, 23]
+    assert [other.randint(1, 6) for _ in range(30)] == after
+
+
+def test_position_follows_checkpoints_and_stirring():
+    source = DiceSource(seed=3)
+    source.randint(1, 6)
+    seed = source.checkpoint()
+    assert source.position() == [seed, 0]
+    source.randint(1, 6)
+    saved = source.position()
+    after = [source.randint(1, 6) for _ in range(10)]
+    stirred = DiceSource()
+    stirred.first_press(4242)
+    assert stirred.position()[1] == 0
+    stirred.seek(saved)
+    assert [stirred.randint(1, 6) for _ in range(10)] == after
