@@ -53,8 +53,14 @@ class DiceSource:
             self.stir(ticks_us)
 
     def randint(self, low, high):
-        self._draws += 1
-        return random.randint(low, high)
+        if low == 1 and high == 6:  # a die: counted, so seek() can draw it again
+            self._draws += 1
+            return random.randint(1, 6)
+        # Any other range (e.g. a computer player's whim) cannot be replayed by seek():
+        # continue from a fresh seed drawn here, the same in a resumed run.
+        value = random.randint(low, high)
+        self._reseed(random.getrandbits(_SEED_BITS))
+        return value
 
     def checkpoint(self):
         """Draw a 30-bit seed, reseed with it and return it (stored by the save)."""
@@ -71,8 +77,8 @@ class DiceSource:
         return [self._seed, self._draws]
 
     def seek(self, position):
-        """Continue at a ``position()``: reseed, then draw as many dice again. Every
-        caller draws ``randint(1, 6)`` (the game's dice), so the replay matches."""
+        """Continue at a ``position()``: reseed, then draw as many dice again (only
+        ``randint(1, 6)`` draws are counted; other ranges reseed, see ``randint``)."""
         seed, draws = position
         self._reseed(seed)
         for _ in range(draws):

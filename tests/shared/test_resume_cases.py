@@ -43,3 +43,19 @@ def test_position_follows_checkpoints_and_stirring():
     assert stirred.position()[1] == 0
     stirred.seek(saved)
     assert [stirred.randint(1, 6) for _ in range(10)] == after
+
+
+def test_other_ranges_reseed_so_positions_stay_replayable():
+    source = DiceSource(seed=12)
+    source.randint(1, 6)
+    pick = source.randint(0, 99)  # not a die: the stream restarts from a fresh seed
+    assert 0 <= pick <= 99 and source.position()[1] == 0
+    source.randint(1, 6)
+    saved = source.position()
+    after = [source.randint(1, 6) for _ in range(10)]
+    again = DiceSource(seed=1)
+    again.seek(saved)
+    assert [again.randint(1, 6) for _ in range(10)] == after
+    twin = DiceSource(seed=12)
+    twin.randint(1, 6)
+    assert twin.randint(0, 99) == pick and twin.position() == [saved[0], 0]
