@@ -176,10 +176,12 @@ class Session:
             self.save(app)
 
     def _battery_low(self, app, mv):
+        saved = ""
         if self.game is not None:
             self.save(app)
-        self.message(app, "Battery low", "%d.%02d V\nGame saved.\nCharge or change\nthe batteries." %
-                     (mv // 1000, mv % 1000 // 10))
+            saved = "Game saved.\n" if not self.unsaved else "Game NOT saved.\n"
+        self.message(app, "Battery low", "%d.%02d V\n%sCharge or change\nthe batteries." %
+                     (mv // 1000, mv % 1000 // 10, saved))
 
     # ----------------------------------------------------------------- boot
     def boot(self, app):

@@ -34,6 +34,8 @@ def parse_args(argv):
     p.add_argument("--flash-dir", default=DEFAULT_FLASH, help="the device's filesystem (default %(default)s)")
     p.add_argument("--code-dir", help="a flashed tree to boot instead of firmware/ + boards/")
     p.add_argument("--heap", default="192K", help="MicroPython heap (-X heapsize=)")
+    p.add_argument("--battery", metavar="MV[:TO:MS]",
+                   help="simulate VSYS: MV millivolts, or falling from MV to TO over MS virtual ms")
     p.add_argument("--headless", action="store_true")
     p.add_argument("--keys", default="", help="headless key script")
     p.add_argument("--screenshot", help="headless: write a PNG of the device here")
@@ -43,6 +45,10 @@ def parse_args(argv):
     args = p.parse_args(argv)
     if args.board != "sim":
         raise ValueError("--board %s: only the 'sim' board runs in the simulator" % args.board)
+    if args.battery is not None:
+        parts = args.battery.split(":")
+        if len(parts) not in (1, 3) or not all(p.isdigit() for p in parts) or (len(parts) == 3 and parts[2] == "0"):
+            raise ValueError("--battery %s: use MV or FROM:TO:MS (whole numbers, MS > 0)" % args.battery)
     return args
 
 
@@ -72,7 +78,8 @@ def main(argv):
         sim_golden.regen_images()
         return 0
     device = SimDevice(seed=args.seed, flash_dir=args.flash_dir, code_dir=args.code_dir, heap=args.heap,
-                       oled=args.oled, dice=args.dice)
+                       oled=args.oled, dice=args.dice,
+                       extra=("battery=" + args.battery,) if args.battery else ())
     if not args.headless:
         from host_tools import sim_term
 

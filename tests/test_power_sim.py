@@ -9,7 +9,7 @@ import os
 import pytest
 
 import storage
-from host_tools import sim_keys
+from host_tools import sim, sim_keys
 from host_tools.sim_device import DeviceExited, SimDevice
 from host_tools.sim_screen import screen_lines
 
@@ -88,6 +88,17 @@ def test_battery_in_the_menu_header(tmp_path):
         assert s.keys("enter")[0] == "Setup     3.9V ^"
     finally:
         s.close()
+
+
+def test_low_battery_at_the_menu_warns_without_a_game_and_the_cli_checks_the_option(tmp_path, capsys):
+    s = Session(tmp_path, extra=("battery=3300",))
+    try:
+        assert s.keys("")[:4] == ["Battery low", "3.30 V", "Charge or change", "the batteries."]
+    finally:
+        s.close()
+    assert not (tmp_path / "data" / "game.a").exists()
+    assert sim.main(["--headless", "--battery", "3v3"]) == 2
+    assert capsys.readouterr().err.strip() == "sim: --battery 3v3: use MV or FROM:TO:MS (whole numbers, MS > 0)"
 
 
 def test_low_battery_warns_once_and_saves_the_game(tmp_path):
