@@ -3,9 +3,9 @@ in timed lightsleeps until a button is pressed, and watch VSYS for a low battery
 
 ``Power.frame(app, now)`` runs once per frame (session.py calls it from the app's frame
 hook). Activity is a queued button event, or the app being busy (an animation, a roll-off
-or a computer turn: ``app.rolling``, ``app.timer_on`` on those screens). After ``dim_ms`` the OLED
-contrast and the LED brightness drop; after ``blank_ms`` ``on_sleep(app)`` runs (the
-session saves anything unsaved), both displays switch off and the loop sleeps in
+or a computer's turn). After ``dim_ms`` the OLED contrast and the LED brightness drop;
+after ``blank_ms`` ``on_sleep(app)`` runs (the session saves anything unsaved), both
+displays switch off and the loop sleeps in
 ``hw.lightsleep(_SLEEP_POLL_MS)`` steps, because an untimed lightsleep has no button wake
 on rp2. The press that wakes (or un-dims) does nothing else: its event is dropped. Panels
 keep their RAM while off, so waking needs no redraw. No allocation per frame.
@@ -27,8 +27,8 @@ _OLED_BRIGHT = const(0xCF)  # the SSD1306 driver's own start-up contrast
 _OLED_DIM = const(0x08)
 _LEDS_DIM = const(1)
 _N_BUTTONS = const(10)
-_ROLLOFF = const(2)  # app.ROLLOFF and app.TURN: a running timer there is the game moving
-_TURN = const(3)  # (roll-off, computer turn); elsewhere it may be a leftover splash timer
+_ROLLOFF = const(2)  # app.ROLLOFF and app.TURN: the game moves by itself during a
+_TURN = const(3)  # roll-off and a computer's turn, so those are not idle
 
 
 class Power:
@@ -58,7 +58,7 @@ class Power:
                 self.wake(app)
                 return True
             return False
-        if app.rolling or (app.timer_on and (app.screen == _ROLLOFF or app.screen == _TURN)):
+        if app.rolling or app.screen == _ROLLOFF or (app.screen == _TURN and _computer_turn(app.game)):
             self.last_active = now
             return False
         idle = time.ticks_diff(now, self.last_active)
@@ -121,3 +121,7 @@ class Power:
             if down(button):
                 return True
         return False
+
+
+def _computer_turn(game):
+    return game is not None and game.players[game.current].kind != "human"

@@ -155,3 +155,64 @@ def test_safe_mode_still_skips_the_game_and_its_files(tmp_path):
     finally:
         device.close()
     assert {p.name: p.read_bytes() for p in (tmp_path / "data").iterdir()} == files
+
+
+ALLOC_PROBE = r"""
+import gc
+from boards import sim
+import app
+import session
+from drivers.buttons import ROLL
+
+presses = []
+def script(t):
+    m = 0
+    for s, e, b in presses:
+        if s <= t < e:
+            m |= 1 << b
+    return m
+
+link = sim.Loopback(script)
+hw = sim.build({"link": link, "seed": "5", "battery": "3900"})
+a = app.App(hw, {})
+s = session.Session(hw).attach(a)
+
+def measure(label, frames):
+    a.run(frames=50)  # warm-up
+    gc.collect()
+    gc.disable()
+    before = gc.mem_alloc()
+    a.run(frames=frames)
+    used = gc.mem_alloc() - before
+    gc.enable()
+    print("ALLOC", label, used, s.power.state)
+
+a.run(frames=400)  # splash times out into the menu; the session has loaded its files
+measure("menu-idle", 2500)  # 12.5 s: includes a battery reading
+a.settings.players = 1
+a.settings.rebuild()
+a.new_game()
+t = link.elapsed + 20
+presses.append((t, t + 60, ROLL))
+a.run(frames=200)
+print("ROLLED", a.game.rolls, s.saves)
+measure("turn-idle", 2500)
+a.run(frames=8000)  # past 60 s: dimmed
+measure("dim-idle", 2500)
+t = link.elapsed + 130000  # blank at 180 s idle (about 113 s from here), then this press
+presses.append((t, t + 60, ROLL))
+measure("sleep-and-wake", 25000)
+print("SLEEPS", s.power.sleeps, a.game.rolls)
+"""
+
+
+def test_power_saving_frames_allocate_nothing(tmp_path):
+    import host_tools
+
+    proc = host_tools.run_micropython(["-c", ALLOC_PROBE], heap="192K", cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    allocs = {w[1]: (int(w[2]), int(w[3])) for w in (line.split() for line in lines) if w[0] == "ALLOC"}
+    assert allocs == {"menu-idle": (0, 0), "turn-idle": (0, 0), "dim-idle": (0, 1), "sleep-and-wake": (0, 0)}
+    assert "ROLLED 1 2" in lines  # game start and roll saved
+    assert "SLEEPS 1 1" in lines  # slept once; the waking ROLL did not roll
