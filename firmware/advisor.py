@@ -85,7 +85,9 @@ class Advisor:
         self._k3 = array("i", bytes(4 * _N_KEEPS))  # keep -> value with no roll after it
         self._m = array("i", bytes(4 * _N_KEEPS))  # scratch: max over sub-keeps
         self._k2 = array("i", bytes(4 * _N_KEEPS))  # keep -> value with one roll after it
-        self._seen = array("H", bytes(2 * 32))
+        self._hold_keep = array("H", bytes(2 * 32))  # hold mask -> keep index
+        self._stamp = array("H", bytes(2 * _N_KEEPS))  # keep -> call number that listed it
+        self._calls = 0
         self._card = [0] * 14
         self._have_start = False
         self.mask = self.up = self.yz = 0
@@ -115,8 +117,8 @@ class Advisor:
         self._final_roll()
         self._expect(self._k3)
         self._subset_max(self._k3, self._m)
-        self._copy_rolls(self._m, self._k2)
-        self._expect(self._k2)
+        self._expect(self._m)  # rows 210.. hold E2 (best per roll), rows below become K2
+        self._k2, self._m = self._m, self._k2
         self._have_start = False
         self._prepared = True
 
@@ -148,6 +150,7 @@ class Advisor:
                 self._open_upper[n_upper] = b
                 n_upper += 1
                 face = b + 1
+                table.load_block(after, yz)
                 for c in range(6):
                     points = face * c
                     up2 = up + points
@@ -155,19 +158,26 @@ class Advisor:
                         if up < 63:
                             points += bonus
                         up2 = 63
-                    self._upper_gain[b * 31 + face * c] = (points << FRAC) + table.value(after, up2, yz)
+                    self._upper_gain[b * 31 + face * c] = (points << FRAC) + table.block_value(up2)
             elif b == rules.YAHTZEE:
-                self._yz_gain[0] = table.value(after, up, 0)
-                self._yz_gain[1] = (50 << FRAC) + table.value(after, up, 1)
+                table.load_block(after, 0)
+                self._yz_gain[0] = table.block_value(up)
+                table.load_block(after, 1)
+                self._yz_gain[1] = (50 << FRAC) + table.block_value(up)
                 self._open_lower[n_lower] = b
                 n_lower += 1
             else:
-                self._lower_gain[b] = table.value(after, up, yz)
+                table.load_block(after, yz)
+                self._lower_gain[b] = table.block_value(up)
                 self._open_lower[n_lower] = b
                 n_lower += 1
         self._n_lower = n_lower
         self._n_upper = n_upper
-        self._joker_rows()
+        # A joker or bonus needs a filled Yahtzee box (RULES.md); otherwise five of a kind
+        # is an ordinary roll and the tables above already score it.
+        self._joker_on = mask >> rules.YAHTZEE & 1
+        if self._joker_on:
+            self._joker_rows()
 
     def _box_value(self, b, points):
         """Fixed-point value of scoring ``points`` in open box ``b`` now."""
@@ -257,8 +267,9 @@ class Advisor:
                 v = upper_gain[at + score[r * 13 + b]]
                 if v > k3[_FIRST_ROLL + r]:
                     k3[_FIRST_ROLL + r] = v
-        for i in range(6):
-            k3[_FIRST_ROLL + self._yz_rolls[i]] = self._joker[i]
+        if self._joker_on:
+            for i in range(6):
+                k3[_FIRST_ROLL + self._yz_rolls[i]] = self._joker[i]
 
     def _expect(self, k):
         """k[keep] for keeps of 0-4 dice := the average over one more die (exact ints)."""
@@ -281,10 +292,6 @@ class Advisor:
                 if v > best:
                     best = v
             m[i] = best
-
-    def _copy_rolls(self, src, dst):
-        for r in range(_FIRST_ROLL, _N_KEEPS):
-            dst[r] = src[r]
 
     # -- answers -----------------------------------------------------------------------
     def expected_total(self):
@@ -332,20 +339,27 @@ class Advisor:
             k = self._k2
         else:
             raise ValueError("rolls left must be 0, 1 or 2, not %r" % (rolls_left,))
-        seen = self._seen
-        n_seen = 0
-        keeps = self.keeps
+        self._calls += 1
+        if self._calls > 65535:  # stamps wrap: forget them all once in 65535 calls
+            for i in range(_N_KEEPS):
+                self._stamp[i] = 0
+            self._calls = 1
+        call = self._calls
+        stamp = self._stamp
+        hold_keep = self._hold_keep
+        child = self.keeps.child
+        hold_keep[0] = 0
+        top = 0
+        for hold in range(1, 32):
+            if hold >> (top + 1):
+                top += 1  # highest held position: the hold is hold_keep[rest] + that die
+            keep = child[hold_keep[hold ^ (1 << top)] * 6 + dice[top] - 1]
+            hold_keep[hold] = keep
         for hold in range(32):
-            keep = keeps.of_dice(dice, hold)
-            dup = False
-            for i in range(n_seen):
-                if seen[i] == keep:
-                    dup = True
-                    break
-            if dup:
-                continue
-            seen[n_seen] = keep
-            n_seen += 1
+            keep = hold_keep[hold]
+            if stamp[keep] == call:
+                continue  # the same dice kept by an earlier mask
+            stamp[keep] = call
             n = _insert(codes, values, n, hold, base + k[keep])
         return n
 
