@@ -6,6 +6,7 @@ the Yahtzee box holds 50). The file is never loaded: each lookup seeks to one en
 and reads 1-2 bytes into a buffer made once. Values come back as fixed-point ints in
 units of 2**-FRAC points, so callers never touch floats.
 """
+from array import array
 from micropython import const
 
 MAGIC = b"YZOT"
@@ -67,7 +68,7 @@ class StrategyTable:
         # Per upper mask: number of reachable subtotals and the running sum before it. The
         # rank table itself stays in the file (4 KB of RAM saved; one more 1-byte read).
         self.count = bytearray(64)
-        self.before = [0] * 64
+        self.before = array("H", bytes(2 * 64))  # < 4096 states per lower mask
         row = bytearray(64)
         total = 0
         for upper in range(64):

@@ -50,7 +50,7 @@ def upper_reach(threshold):
 class Tables:
     """Dice and scoring tables for one ruleset, built through firmware/rules.py."""
 
-    def __init__(self, ruleset):
+    def __init__(self, ruleset, workers=1):
         self.rules = ruleset
         if ruleset.upper_threshold != CAP - 1:
             raise ValueError("solver state space assumes an upper threshold of 63")
@@ -80,7 +80,7 @@ class Tables:
             rules.score_options(ruleset, card, dice, out)
             base[r] = out
         self.base = base
-        self._joker_tables()
+        self._joker_tables(workers)
 
     def card_for(self, mask, yz50):
         card = rules.new_card()
@@ -91,20 +91,53 @@ class Tables:
             card[self.yz_box] = 50
         return card
 
-    def _joker_tables(self):
-        """Scores of the six Yahtzee rolls for every (mask, yz50): joker rules depend on
-        which boxes are open and on the Yahtzee box; bonus points per (yz50, face)."""
-        jok = np.full((N_MASKS, 2, 6, 13), -1, dtype=np.int64)
-        bonus = np.zeros((N_MASKS, 2, 6), dtype=np.int64)
+    def joker_rows(self, masks):
+        """rules.score_options / yahtzee_bonus_for for the six five-of-a-kind rolls on the
+        cards of ``masks`` (Yahtzee box filled) with 0 and with 50 in the Yahtzee box."""
+        jok = np.full((len(masks), 2, 6, 13), -1, dtype=np.int64)
+        bonus = np.zeros((len(masks), 2, 6), dtype=np.int64)
         out = [0] * 13
-        for mask in range(N_MASKS - 1):
-            for yz50 in ((0, 1) if mask >> self.yz_box & 1 else (0,)):
+        for j, mask in enumerate(masks):
+            for yz50 in (0, 1):
                 card = self.card_for(mask, yz50)
                 for i, r in enumerate(self.yz_rolls):
                     dice = self.roll_dice[r]
                     rules.score_options(self.rules, card, dice, out)
-                    jok[mask, yz50, i] = out
-                    bonus[mask, yz50, i] = rules.yahtzee_bonus_for(self.rules, card, dice)
+                    jok[j, yz50, i] = out
+                    bonus[j, yz50, i] = rules.yahtzee_bonus_for(self.rules, card, dice)
+        return jok, bonus
+
+    def _joker_tables(self, workers):
+        """Scores of the six Yahtzee rolls for every (mask, yz50). The joker rule and the
+        bonus need a filled Yahtzee box (RULES.md); with it open, five of a kind scores
+        like any roll, which a sample of cards checks against rules.py."""
+        masks = np.arange(N_MASKS)
+        open_boxes = (masks[:, None] >> np.arange(13)[None, :] & 1) == 0
+        base = self.base[self.yz_rolls]  # (6, 13)
+        jok = np.where(open_boxes[:, None, None, :], base[None, None, :, :], -1)
+        jok = np.repeat(jok, 2, axis=1)
+        bonus = np.zeros((N_MASKS, 2, 6), dtype=np.int64)
+        sample = [m for m in range(0, N_MASKS, 97) if not m >> self.yz_box & 1]
+        out = [0] * 13
+        for mask in sample:
+            card = self.card_for(mask, 0)
+            for i, r in enumerate(self.yz_rolls):
+                rules.score_options(self.rules, card, self.roll_dice[r], out)
+                if list(jok[mask, 0, i]) != out or rules.yahtzee_bonus_for(self.rules, card, self.roll_dice[r]):
+                    raise ValueError("rules.py scores five of a kind specially with the Yahtzee box open")
+        filled = [m for m in range(N_MASKS - 1) if m >> self.yz_box & 1]
+        if workers > 1:
+            parts = [filled[i::workers] for i in range(workers)]
+            _shared["tables"] = self
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                results = pool.map(_joker_work, parts)
+            _shared.pop("tables", None)
+        else:
+            parts = [filled]
+            results = [self.joker_rows(filled)]
+        for part, (j, b) in zip(parts, results):
+            jok[part] = j
+            bonus[part] = b
         self.joker = jok
         self.bonus = bonus
 
@@ -294,6 +327,10 @@ def _shared_array(n):
     return np.frombuffer(buf, dtype=np.float64), buf
 
 
+def _joker_work(masks):
+    return _shared["tables"].joker_rows(masks)
+
+
 def _work(job):
     lo, hi, level = job
     kernel, space, V, Q = _shared["kernel"], _shared["space"], _shared["V"], _shared["Q"]
@@ -310,14 +347,14 @@ def solve(ruleset, guide=None, workers=None, progress=None):
     """Optimal values (or, with ``guide``, the true values of play that maximises the
     guide array) for every reachable state. Returns (dense V, tables, space)."""
     t0 = time.time()
-    tables = Tables(ruleset)
+    workers = workers or min(2, os.cpu_count() or 1)
+    tables = Tables(ruleset, workers)
     space = StateSpace(tables.yz_box)
     if progress:
         progress("score tables from rules.py: %.2f s; %d reachable states" % (time.time() - t0, space.count))
     V, buf = _shared_array(N_MASKS * CAP * 2)
     V[:] = 0.0
     _shared.update(kernel=TurnKernel(tables), space=space, V=V, Q=guide)
-    workers = workers or min(2, os.cpu_count() or 1)
     pool = multiprocessing.get_context("fork").Pool(workers) if workers > 1 else None
     try:
         for level in range(12, -1, -1):
