@@ -128,3 +128,13 @@ def test_a_full_filesystem_shows_a_message_and_play_goes_on_unsaved(tmp_path):
     assert screen_lines(device.oled_pixels())[0].startswith("P")
     now = saved_game(tmp_path)["game"]
     assert now["held"] == before["game"]["held"] ^ 0b00011 and now["rolls"] == before["game"]["rolls"]
+
+
+def test_quitting_a_game_forgets_its_save_and_keeps_its_dice(tmp_path):
+    run(tmp_path, PART1)
+    counts = saved_game(tmp_path)["counts"]
+    device = run(tmp_path, "enter hold:m:800 enter")  # Continue, long MENU: quit?, OK
+    assert screen_lines(device.oled_pixels())[0].startswith("Setup")
+    assert saved_game(tmp_path) is None
+    assert storage.Store(os.path.join(str(tmp_path), "data", "rolls")).load()["faces"] == counts
+    assert screen_lines(run(tmp_path, "wait:1600").oled_pixels())[0].startswith("Setup")  # no Continue
