@@ -29,6 +29,16 @@ SCENES = {
     "end_solo": (2, "enter down enter enter enter up enter wait:300" + " space enter enter" * 13),
     "end": (4, TWO_HUMANS + " wait:4500" + " space enter enter" * 26),
 }
+# Records (session.py): a solo game, OK after the end screen, initials Z-C-A, then the
+# menu's "Records" line (above "Start game") and its pages.
+SOLO_GAME = "enter down enter enter enter up enter wait:300" + " space enter enter" * 13
+RECORDS = SOLO_GAME + " enter up enter down down enter enter up enter"
+SCENES.update({
+    "initials": (9, SOLO_GAME + " enter up enter down"),
+    "records_scores": (9, RECORDS),
+    "records_stats": (9, RECORDS + " enter"),
+    "records_fairness": (9, RECORDS + " enter enter"),
+})
 
 
 def run_scene(name, flash_dir):
