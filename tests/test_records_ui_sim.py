@@ -98,3 +98,28 @@ def test_equal_scores_keep_both_entries(tmp_path):
     assert [(s[0], s[1]) for s in scores] == [(total, "ZCA"), (total, "BAA")]
     assert scores[0][2] != scores[1][2]  # two games
     assert load(tmp_path, "stats")["all"][records.GAMES] == 2
+
+
+def test_a_cut_after_the_initials_but_before_the_clear_asks_nothing_again(tmp_path):
+    total = end_total(run(tmp_path, GAME))
+    data = tmp_path / "data"
+    game_files = {p.name: p.read_bytes() for p in data.iterdir() if p.name.startswith("game.")}
+    run(tmp_path, INITIALS_ZCA)
+    scores = load(tmp_path, "scores")
+    for name, content in game_files.items():  # the flash as a cut before step 4 leaves it
+        (data / name).write_bytes(content)
+    assert end_total(run(tmp_path, "")) == total
+    assert run(tmp_path, "enter")[0].startswith("Setup")  # OK: no initials asked twice
+    assert load(tmp_path, "scores") == scores and load(tmp_path, "game") is None
+    assert load(tmp_path, "stats")["all"][records.GAMES] == 1
+
+
+def test_a_damaged_records_file_costs_only_itself(tmp_path):
+    run(tmp_path, GAME + INITIALS_ZCA)
+    data = tmp_path / "data"
+    scores, rolls = load(tmp_path, "scores"), load(tmp_path, "rolls")
+    (data / "stats.a").write_bytes(b"YZ\x01\x00garbage")
+    lines = run(tmp_path, "")
+    assert lines[:4] == ["Records damaged", "stats: truncated", "kept as .bad,", "started afresh."]
+    assert (data / "stats.a.bad").read_bytes() == b"YZ\x01\x00garbage"
+    assert load(tmp_path, "scores") == scores and load(tmp_path, "rolls") == rolls
