@@ -185,7 +185,7 @@ class RecordsView:
             row = i + 1
             draw.text(fb, _STAT_LABELS[i], 0, row)
             if i == 1:  # one decimal: 2453 -> "245.3"
-                col = draw.number(fb, average_x10 // 10, 13, row)
+                draw.number(fb, average_x10 // 10, 13, row)
                 draw.text(fb, ".", 14, row)
                 draw.number(fb, average_x10 % 10, 15, row)
             elif i == 4:
