@@ -181,6 +181,9 @@ class TurnKernel:
         self.face_counts = [tables.counts[:, f] for f in range(1, 7)]
         self.base_cols = [tables.base[:, b].astype(np.float64)[:, None] for b in range(13)]
         self.nr = nr
+        # evaluate_policy's tracked values count upper bonuses (probability of the bonus)
+        # instead of points when set.
+        self.count_upper_bonus = False
         self.counts6 = np.arange(6)[:, None]
         self.zero_one = np.array([0, 1])[:, None]
         self.yz_gain = np.array([0, 50])[:, None]
@@ -220,7 +223,16 @@ class TurnKernel:
                 gain = None
                 idx = dense_index(mn, u, y)
             out = []
-            for arr in arrays:
+            for i, arr in enumerate(arrays):
+                if i and self.count_upper_bonus:  # the tracked "reward": 1 per upper bonus
+                    g = arr[idx] + ((u < 63) & (u + s >= 63) if b < 6 else 0)
+                    if gain is None:
+                        g[closed] = NEG
+                        out.append(np.broadcast_to(g, (self.nr, len(m))))
+                    else:
+                        g[:, closed] = NEG
+                        out.append(g[rows])
+                    continue
                 g = arr[idx] if gain is None else gain + arr[idx]
                 if gain is None:
                     g[closed] = NEG
@@ -243,9 +255,10 @@ class TurnKernel:
         y2 = np.where(boxes == t.yz_box, (sc == 50).astype(np.int64), y)
         idx = dense_index(m | (1 << boxes), u2, y2)
         bad = sc < 0
+        crossed = upper & (u < 63) & (u + sc >= 63)
         out = []
-        for arr in arrays:
-            v = gain + arr[idx]
+        for i, arr in enumerate(arrays):
+            v = (crossed if i and self.count_upper_bonus else gain) + arr[idx]
             v[bad] = NEG
             out.append(v)
         return out
@@ -343,9 +356,11 @@ def _work(job):
     return hi - lo
 
 
-def solve(ruleset, guide=None, workers=None, progress=None):
+def solve(ruleset, guide=None, workers=None, progress=None, count_upper_bonus=False):
     """Optimal values (or, with ``guide``, the true values of play that maximises the
-    guide array) for every reachable state. Returns (dense V, tables, space)."""
+    guide array) for every reachable state. Returns (dense V, tables, space). With
+    ``count_upper_bonus`` (needs ``guide``) the values are the probability of earning the
+    upper bonus from each state under that play."""
     t0 = time.time()
     workers = workers or min(2, os.cpu_count() or 1)
     tables = Tables(ruleset, workers)
@@ -354,7 +369,9 @@ def solve(ruleset, guide=None, workers=None, progress=None):
         progress("score tables from rules.py: %.2f s; %d reachable states" % (time.time() - t0, space.count))
     V, buf = _shared_array(N_MASKS * CAP * 2)
     V[:] = 0.0
-    _shared.update(kernel=TurnKernel(tables), space=space, V=V, Q=guide)
+    kernel = TurnKernel(tables)
+    kernel.count_upper_bonus = count_upper_bonus and guide is not None
+    _shared.update(kernel=kernel, space=space, V=V, Q=guide)
     pool = multiprocessing.get_context("fork").Pool(workers) if workers > 1 else None
     try:
         for level in range(12, -1, -1):
