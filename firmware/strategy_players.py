@@ -12,8 +12,8 @@ from micropython import const
 import strategy_table
 
 LEVELS = ("optimal", "good", "casual")
-# Noise span in points per level (uniform 0..span added to each option's value).
-NOISE = (0, 4, 9)
+# Noise span in tenths of a point per level (uniform 0..span added to each option's value).
+NOISE = (0, 40, 87)
 # Measured expected points lost per game against optimal play (bench_strategy).
 EXPECTED_LOSS = (0, 10, 30)
 _FRAC = strategy_table.FRAC
@@ -34,8 +34,8 @@ def choose(level, values, n, source):
     span = NOISE[level]
     if span == 0 or n < 2:
         return 0
-    # span << (FRAC - 10) times a 10-bit draw stays a small int (< 2**30) for span < 128.
-    unit = span << (_FRAC - _RANDOM_BITS)
+    # One step of the 10-bit draw, in fixed point; times 1023 it stays a small int.
+    unit = (span << (_FRAC - _RANDOM_BITS)) // 10
     best = 0
     best_value = values[0] + source.randint(0, (1 << _RANDOM_BITS) - 1) * unit
     for i in range(1, n):
