@@ -21,8 +21,6 @@ _N_KEEPS = const(462)
 _N_ROLLS = const(252)
 _FIRST_ROLL = const(210)
 _HALF6 = const(3)  # rounding for the exact-integer average of six outcomes
-HOLD = const(0)  # option kinds
-BOX = const(1)
 
 
 class Advisor:
@@ -41,7 +39,6 @@ class Advisor:
         keeps = self.keeps
         # Box points of every roll on an all-open card (joker rolls are redone per turn).
         self._score = bytearray(_N_ROLLS * 13)
-        self._dice = bytearray(5)
         faces = [0] * 5
         out = [0] * 13
         card = rules.new_card()
@@ -79,7 +76,6 @@ class Advisor:
         self._upper_gain = array("i", bytes(4 * 6 * 31))  # box * 31 + points -> value
         self._yz_gain = array("i", bytes(4 * 2))  # Yahtzee box scored 0 / 50
         self._joker = array("i", bytes(4 * 6))  # best value of each five-of-a-kind roll
-        self._joker_box = bytearray(6)
         self._open_lower = bytearray(7)
         self._open_upper = bytearray(6)
         self._k3 = array("i", bytes(4 * _N_KEEPS))  # keep -> value with no roll after it
@@ -135,7 +131,8 @@ class Advisor:
         self.prepare(card)
 
     def _successors(self):
-        """Read the table entries this turn can lead to (13-50 single-entry reads)."""
+        """Read the table values this turn can lead to: one block (2-3 reads) per open box,
+        two for the Yahtzee box; 13-50 values in all."""
         table = self.table
         mask = self.mask
         up = self.up
@@ -210,15 +207,12 @@ class Advisor:
             rules.score_options(self.rules, self._card, faces, out)
             extra = rules.yahtzee_bonus_for(self.rules, self._card, faces) << FRAC
             best = _NEG
-            best_box = 0
             for b in range(13):
                 if out[b] >= 0:
                     v = self._box_value(b, out[b]) + extra
                     if v > best:
                         best = v
-                        best_box = b
             self._joker[i] = best
-            self._joker_box[i] = best_box
 
     def _final_roll(self):
         """k3[roll] = value of the best box for each of the 252 rolls.
