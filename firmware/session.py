@@ -144,7 +144,7 @@ class Session:
     def save(self, app):
         """Saves the game now; a full or failing flash shows a note once, play goes on."""
         value = {"id": self.game_id, "seed": self.hw.dice_source.position(), "counts": self.counts,
-                 "game": self.game.to_state()}
+                 "game": self.game.to_state(), "coach": app.settings.coach}
         try:
             self.bytes_saved += self.store.save(value)
             self.saves += 1
@@ -209,6 +209,7 @@ class Session:
             self._discard_bad(app, exc)
             return
         self._begin(game, saved["id"], saved["counts"])
+        app.settings.set_coach(saved.get("coach"))  # the coach mode the game was played with
         if game.phase == game_module.OVER:
             app.resume(game)  # it ended before the records were kept: step 2 on
             self._finish(app)
