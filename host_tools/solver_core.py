@@ -181,6 +181,15 @@ class TurnKernel:
         self.face_counts = [tables.counts[:, f] for f in range(1, 7)]
         self.base_cols = [tables.base[:, b].astype(np.float64)[:, None] for b in range(13)]
         self.nr = nr
+        # Rolls (not five of a kind) by box: where each count 1-4 of a face shows, and
+        # where a lower box scores (with its points), for _final_roll_fast.
+        plain = tables.counts[:, 1:].max(axis=1) < 5
+        self.count_rows = [[np.nonzero(plain & (tables.counts[:, b + 1] == c))[0] for c in range(6)]
+                           for b in range(6)]
+        self.score_rows = {}
+        for b in range(6, 13):
+            rows = np.nonzero(plain & (tables.base[:, b] > 0))[0]
+            self.score_rows[b] = (rows, tables.base[rows, b].astype(np.float64)[:, None])
         # evaluate_policy's tracked values count upper bonuses (probability of the bonus)
         # instead of points when set.
         self.count_upper_bonus = False
@@ -310,10 +319,52 @@ class TurnKernel:
                 np.copyto(K[s:e], cand, where=better)
                 np.copyto(T[s:e], T[rows], where=better)
 
+    def _final_roll_fast(self, m, u, y, K, V):
+        """``_final_roll`` for optimal play only, cheaper: scoring 0 in any open box is one
+        value per state, so every roll starts from the best such value and each box then
+        visits only the rolls where it scores (never worse than its 0: more points now
+        and a higher upper subtotal never lower the total, tested). Five-of-a-kind rows
+        are redone with the joker rules as in ``_final_roll``."""
+        t = self.t
+        rolls = K[strategy_dice.FIRST_ROLL:]
+        up_bonus = t.rules.upper_bonus
+        zero = np.full(len(m), NEG)
+        scoring = []
+        for b in range(13):
+            is_open = (m >> b & 1) == 0
+            if not is_open.any():
+                continue
+            closed = ~is_open
+            mn = m | (1 << b)
+            if b < 6:
+                s = (b + 1) * self.counts6
+                g = s + up_bonus * ((u < 63) & (u + s >= 63)) + V[dense_index(mn, np.minimum(63, u + s), y)]
+                g[:, closed] = NEG
+                np.maximum(zero, g[0], out=zero)
+                for c in range(1, 5):  # five of a face is a Yahtzee roll: redone below
+                    scoring.append((self.count_rows[b][c], g[c][None, :]))
+            elif b == t.yz_box:
+                g = V[dense_index(mn, u, 0)]
+                g[closed] = NEG
+                np.maximum(zero, g, out=zero)
+            else:
+                g = V[dense_index(mn, u, y)]
+                g[closed] = NEG
+                np.maximum(zero, g, out=zero)
+                rows, points = self.score_rows[b]
+                scoring.append((rows, points + g[None, :]))
+        rolls[:] = zero
+        for rows, vals in scoring:
+            sub = rolls[rows]
+            np.maximum(sub, vals, out=sub)
+            rolls[rows] = sub
+        jok = self._yahtzee_rows(m, u, y, (V,))
+        K[np.array(t.yz_rolls) + strategy_dice.FIRST_ROLL] = jok[0].max(axis=1)
+
     def evaluate(self, m, u, y, V):
         n = len(m)
         K = np.empty((strategy_dice.N_KEEPS, n))
-        self._final_roll(m, u, y, K, V)
+        self._final_roll_fast(m, u, y, K, V)
         for _stage in range(2):
             self._expect(K)
             self._subset_max(K)
