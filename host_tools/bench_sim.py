@@ -40,7 +40,10 @@ def compiled_tree(target):
                         dst.write(src.read())
                     continue
                 out = os.path.normpath(os.path.join(target, rel, name[:-3] + ".mpy"))
-                subprocess.run([mpy_cross, "-o", out, source], check=True, capture_output=True)
+                # -s: the device path as the embedded source name, as flash_build does (a
+                # host path would add a long string per module to the heap)
+                device_path = os.path.normpath(os.path.join(rel, name))
+                subprocess.run([mpy_cross, "-s", device_path, "-o", out, source], check=True, capture_output=True)
     return target
 
 
