@@ -13,9 +13,11 @@ from micropython import const
 import time
 
 from drivers.buttons import HOLD1, ROLL, UP, DOWN, OK, MENU, LONG
-import computer
+import coach as coach_module
 import game as game_module
+import players
 import rules
+from ui import coach_screens
 from ui import menu
 from ui import screens
 
@@ -26,6 +28,7 @@ _TUMBLE_STEP_MS = const(50)
 _ROLLOFF_SHOW_MS = const(1200)
 _STARTER_SHOW_MS = const(1500)
 _CPU_STEP_MS = const(600)
+_BLINK_MS = const(250)  # hint: the dice to keep blink at 2 Hz
 _N_BOXES = const(13)
 _ALL_HELD = const(0x1F)
 _LIST_ROWS = const(6)
@@ -42,10 +45,13 @@ CARD = const(5)
 END = const(6)
 CONFIRM_QUIT = const(7)
 FAULT = const(8)
+HINT = const(9)
+REVIEW = const(10)
 
 _DRAW = (
     screens.splash, screens.menu_screen, screens.rolloff, screens.turn, screens.confirm_zero,
-    screens.card, screens.end, screens.confirm_quit, screens.fault,
+    screens.card, screens.end, screens.confirm_quit, screens.fault, coach_screens.hint,
+    coach_screens.review,
 )
 
 
@@ -91,6 +97,14 @@ class App:
         self.starter = -1
         self.tie = False
         self.fault = ""
+        self.coach = coach_module.Coach()  # hints, turn reviews, advisor levels (coach.py)
+        self.note = ""  # one line shown on the roll-off screen and through round 1
+        self.review_seat = 0  # whose turn the review screen is about
+        self._plan_rolls = -1  # the computer's decision is made once per roll
+        self._plan_mask = -1
+        self._plan_box = -1
+        self._blink_next = 0
+        self._blink_off = False
         self._tumble_faces = [0, 0, 0, 0, 0]
         self._steady = 0
         self._anim_state = 0x2545F491  # xorshift for the tumbling faces (not the dice source)
@@ -190,6 +204,11 @@ class App:
                 self.show(self.back_screen)
         elif screen == CARD:
             self._card_event(button)
+        elif screen == HINT:
+            self._hint_event(button, long)
+        elif screen == REVIEW:
+            if button == OK or button == ROLL:
+                self._after_review()
         elif screen == ROLLOFF:
             if button == OK and self.timer_on:
                 self.timer_at = self._now  # skip the wait
@@ -246,10 +265,10 @@ class App:
         if button == MENU:
             if long:
                 self._ask_quit(TURN)
+            elif self._hints_on() and game.rolls > 0:
+                self._show_hint()
             else:
-                self.card_seat = game.current
-                self.card_top = 0
-                self.show(CARD)
+                self._show_card()
             return
         if self._computer_turn():
             return  # the computer is playing this turn
@@ -274,6 +293,64 @@ class App:
                 else:
                     self._score(self.cursor)
 
+    def _show_card(self):
+        self.card_seat = self.game.current
+        self.card_top = 0
+        self.show(CARD)
+
+    def _hints_on(self):
+        """Short MENU gives a hint: a table, a coach mode and a human on turn."""
+        return (self.coach.adv is not None and self.settings.coach != menu.COACH_OFF
+                and not self._computer_turn())
+
+    def _reviewing(self):
+        """Price this turn's decisions for the review after it (coach mode "turn")."""
+        return (self.coach.adv is not None and self.settings.coach == menu.COACH_TURN
+                and not self._computer_turn())
+
+    def _show_hint(self):
+        game = self.game
+        coach = self.coach
+        coach.hint(game.dice, 3 - game.rolls)
+        if coach.hint_box >= 0:  # the box to score: the turn screen highlights it
+            self.cursor = coach.hint_box
+            self._scroll_cursor()
+        self._blink_off = False
+        self._blink_next = self._now
+        self.show(HINT)
+
+    def _hint_event(self, button, long):
+        if button == MENU:
+            self.dice_dirty = True  # back to the steady dice
+            if long:
+                self._ask_quit(TURN)
+            else:
+                self._show_card()
+            return
+        self.dice_dirty = True
+        self.show(TURN)
+        coach = self.coach
+        if button == OK and coach.hint_box < 0 and coach.hint_code >= 0:  # OK: take the hold
+            game = self.game
+            if coach.hint_code != game.held and 0 < game.rolls < 3:
+                for i in range(5):
+                    if (coach.hint_code ^ game.held) & (1 << i):
+                        game.toggle_hold(i)
+                self._sync_dice()
+                self._changed()
+
+    def _blink(self, now):
+        """Hint screen: the dice the advisor keeps blink; the others stay lit."""
+        if time.ticks_diff(now, self._blink_next) < 0:
+            return
+        self._blink_next = time.ticks_add(now, _BLINK_MS)
+        self._blink_off = not self._blink_off
+        keep = self.coach.hint_code if self.coach.hint_box < 0 else 0
+        faces = self._tumble_faces
+        for i in range(5):
+            faces[i] = 0 if self._blink_off and keep & (1 << i) else self.faces[i]
+        self.hw.dice.show(faces, self.held)
+
     def _card_event(self, button):
         if button == UP:
             if self.card_top > 0:
@@ -295,6 +372,7 @@ class App:
     def new_game(self):
         settings = self.settings
         self.game = game_module.Game(settings.ruleset(), settings.player_list(), self.hw.dice_source)
+        self._open_advisor()
         n = settings.players
         for seat in range(4):
             self.totals[seat] = 0
@@ -312,6 +390,7 @@ class App:
     def resume(self, game):
         """Continue ``game`` (e.g. rebuilt by the save layer) on the screen its phase needs."""
         self.game = game
+        self._open_advisor()
         self.starter = -1
         self.tie = False
         self._refresh_totals()
@@ -326,6 +405,20 @@ class App:
                 game.options(self.options)
                 self.cursor = self._best_box()
                 self._scroll_cursor()
+
+    def _open_advisor(self):
+        """Load the strategy table when the coach or an advisor level needs it (about
+        23 KB while a game runs); without one, say so through round 1 (``note``)."""
+        game = self.game
+        wanted = self.settings.coach != menu.COACH_OFF
+        for player in game.players:
+            if player.kind != menu.KIND_NAMES[menu.HUMAN] and player.kind in menu.KIND_NAMES:
+                wanted = True
+        self.note = ""
+        if not wanted:
+            self.coach.close()
+        elif not self.coach.open(game.rules):
+            self.note = self.coach.problem
 
     def _rolloff_round(self):
         rolled = self.game.rolloff()
@@ -344,6 +437,9 @@ class App:
         game = self.game
         self.cursor = 0
         self.top = 0
+        self._plan_rolls = -1
+        if self.coach.adv is not None:
+            self.coach.start_turn(game.players[game.current].card)  # the turn's one slow call
         self._sync_dice()
         self.show(TURN)
         if self._computer_turn():
@@ -353,6 +449,8 @@ class App:
 
     def _roll(self):
         game = self.game
+        if game.rolls > 0 and self._reviewing():
+            self.coach.price_hold(game.dice, 3 - game.rolls, game.held)
         game.roll()
         game.options(self.options)
         self.cursor = self._best_box()
@@ -365,11 +463,21 @@ class App:
 
     def _score(self, box):
         game = self.game
+        review = self._reviewing()
+        if review:
+            self.coach.price_box(game.dice, 3 - game.rolls, box)
+            self.review_seat = game.current
         game.score(box)
         self._refresh_totals()
         self._beep(880, 60)
         self._changed()
-        if game.phase == game_module.OVER:
+        if review:
+            self.show(REVIEW)  # OK goes on (_after_review)
+        else:
+            self._after_review()
+
+    def _after_review(self):
+        if self.game.phase == game_module.OVER:
             self._finish()
         else:
             self._start_turn()
@@ -479,6 +587,8 @@ class App:
                     self._start_timer(now, _STARTER_SHOW_MS)
                 else:
                     self._rolloff_round()
+        elif screen == HINT:
+            self._blink(now)
         elif screen == TURN and self.game is not None:
             if self._computer_turn() and not self.rolling:
                 if self._timer_due(now):
@@ -497,10 +607,14 @@ class App:
         if game.rolls == 0:
             self._roll()
             return
-        card = game.players[game.current].card
-        mask = computer.choose_hold(game.rules, card, game.dice, game.rolls)
+        if self._plan_rolls != game.rolls:  # decide once per roll (levels draw randomness)
+            self._plan_rolls = game.rolls
+            self._plan_mask = players.choose_hold(self.coach, game)
+            if self._plan_mask < 0:
+                self._plan_box = players.choose_box(self.coach, game, self.options)
+        mask = self._plan_mask
         if mask < 0:
-            box = computer.choose_box(game.rules, card, game.dice, self.options)
+            box = self._plan_box
             if self.cursor != box:
                 self.cursor = box
                 self._scroll_cursor()

@@ -3,7 +3,13 @@
 The firmware's main.py runs in the MicroPython unix port with the ``sim`` board; its
 OLED, dice and buzzer byte streams are decoded by the datasheet emulators and drawn in
 the terminal (host_tools/sim_term.py). Keys: 1-5 hold, space roll, arrows up/down, enter
-OK, m menu/card (M: long press, quit game), q quit.
+OK, m hint (with the coach on and a table; again: card) or card, M (long press) quit game,
+q quit.
+
+The strategy table: the firmware opens ``strategy-<rules>.bin`` in its flash root (the
+flash folder here). The simulator builds ``build/strategy-forced.bin`` when it is missing
+(the solver, seconds; then cached) and links every ``build/strategy-<rules>.bin`` into the
+flash folder; ``--no-table`` removes them to play as a device without one.
 
 Headless (tests, docs): ``--headless --keys "enter space 1 wait:500 hold:m:800"`` plays
 the keys in virtual time (as fast as the pipes allow, always the same result for a
@@ -12,10 +18,11 @@ the keys in virtual time (as fast as the pipes allow, always the same result for
 tests/golden/ and ``--regen-images`` the README's pictures in docs/img/.
 """
 import argparse
+import os
 import sys
 
 from host_tools import sim_keys
-from host_tools.sim_device import DEFAULT_FLASH, DeviceExited, SimDevice
+from host_tools.sim_device import DEFAULT_FLASH, DeviceExited, SimDevice, remove_tables
 
 SETTLE_MS = 400  # after the last key: let animations and redraws finish
 
@@ -33,9 +40,13 @@ def parse_args(argv):
     p.add_argument("--seed", type=int, help="reproducible dice (default: stirred like the device)")
     p.add_argument("--flash-dir", default=DEFAULT_FLASH, help="the device's filesystem (default %(default)s)")
     p.add_argument("--code-dir", help="a flashed tree to boot instead of firmware/ + boards/")
-    p.add_argument("--heap", default="192K", help="MicroPython heap (-X heapsize=)")
+    # 256K: the simulator runs .py sources, whose compiling at import needs RAM the device
+    # (running .mpy) does not; make bench measures the real need (bench_sim*).
+    p.add_argument("--heap", default="256K", help="MicroPython heap (-X heapsize=)")
     p.add_argument("--battery", metavar="MV[:TO:MS]",
                    help="simulate VSYS: MV millivolts, or falling from MV to TO over MS virtual ms")
+    p.add_argument("--no-table", action="store_true",
+                   help="no strategy table on the device (simple computer players, no hints)")
     p.add_argument("--headless", action="store_true")
     p.add_argument("--keys", default="", help="headless key script")
     p.add_argument("--screenshot", help="headless: write a PNG of the device here")
@@ -50,6 +61,20 @@ def parse_args(argv):
         if len(parts) not in (1, 3) or not all(p.isdigit() for p in parts) or (len(parts) == 3 and parts[2] == "0"):
             raise ValueError("--battery %s: use MV or FROM:TO:MS (whole numbers, MS > 0)" % args.battery)
     return args
+
+
+def device_tables():
+    """``{device name: host path}`` of the strategy tables to give the simulated device:
+    build/strategy-forced.bin (built once when missing) and any other exact table there."""
+    from host_tools import advise
+    import rules
+
+    advise.ensure_table(rules.make_ruleset())
+    tables = {}
+    for name in sorted(os.listdir(advise.BUILD)):
+        if name.startswith("strategy-") and name.endswith(".bin") and "compact" not in name:
+            tables[name] = os.path.join(advise.BUILD, name)
+    return tables
 
 
 def run_headless(device, script, settle_ms=SETTLE_MS):
@@ -77,9 +102,15 @@ def main(argv):
 
         sim_golden.regen_images()
         return 0
+    if args.no_table:
+        os.makedirs(args.flash_dir, exist_ok=True)
+        remove_tables(args.flash_dir)
+        tables = None
+    else:
+        tables = device_tables()
     device = SimDevice(seed=args.seed, flash_dir=args.flash_dir, code_dir=args.code_dir, heap=args.heap,
                        oled=args.oled, dice=args.dice,
-                       extra=("battery=" + args.battery,) if args.battery else ())
+                       extra=("battery=" + args.battery,) if args.battery else (), tables=tables)
     if not args.headless:
         from host_tools import sim_term
 

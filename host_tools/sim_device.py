@@ -23,15 +23,40 @@ N_PIXELS = 45
 DEFAULT_FLASH = os.path.join(os.path.expanduser("~"), ".local", "share", "pico-yahtzee", "flash")
 
 
+def put_table(flash_dir, name, host_path):
+    """Make ``host_path`` the device file ``/name`` (a strategy table): a symlink, since
+    the firmware only reads it; a copy where links are not allowed."""
+    target = os.path.join(flash_dir, name)
+    if os.path.islink(target) or os.path.exists(target):
+        if os.path.realpath(target) == os.path.realpath(host_path):
+            return
+        os.remove(target)
+    try:
+        os.symlink(os.path.abspath(host_path), target)
+    except OSError:
+        import shutil
+
+        shutil.copyfile(host_path, target)
+
+
+def remove_tables(flash_dir):
+    """Take every strategy table out of the flash folder (the device without one)."""
+    for name in os.listdir(flash_dir):
+        if name.startswith("strategy-") and name.endswith(".bin"):
+            os.remove(os.path.join(flash_dir, name))
+
+
 class DeviceExited(Exception):
     """The firmware process ended (it returned to the REPL, crashed or was killed)."""
 
 
 class SimDevice:
     def __init__(self, seed=None, flash_dir=None, code_dir=None, heap="192K", oled="ssd1306",
-                 dice="max7219", extra=()):
+                 dice="max7219", extra=(), tables=None):
         self.flash_dir = os.path.abspath(flash_dir or DEFAULT_FLASH)
         os.makedirs(self.flash_dir, exist_ok=True)
+        for name, host_path in (tables or {}).items():
+            put_table(self.flash_dir, name, host_path)
         self.oled = SH1106Emulator() if oled == "sh1106" else SSD1306Emulator()
         self.dice_kind = dice
         self.chain = MAX7219ChainEmulator(N_DICE)

@@ -39,11 +39,33 @@ SCENES.update({
     "records_stats": (9, RECORDS + " enter"),
     "records_fairness": (9, RECORDS + " enter enter"),
 })
+# Coach scenes, played with the strategy table on the flash (TABLE_SCENES). Solo start;
+# SOLO_REVIEW first sets the menu's Coach line to "turn" (5 x up from Players).
+SOLO = "enter down enter enter enter up enter wait:300"
+SOLO_REVIEW = "enter down enter enter enter up up up up up enter down down down down enter wait:300"
+SCENES.update({
+    "hint": (4, SOLO + " space wait:500 m wait:120"),
+    "hint_box": (4, SOLO + " space wait:500 space wait:500 space wait:500 m wait:120"),
+    "review": (4, SOLO_REVIEW + " space wait:500 enter"),
+})
+TABLE_SCENES = ("hint", "hint_box", "review")
+
+
+def scene_tables(name):
+    """The strategy tables a scene's flash holds: the cached exact table for its rules."""
+    if name not in TABLE_SCENES:
+        return None
+    import rules
+    from host_tools import solver_cache
+
+    return {"strategy-forced.bin": solver_cache.table(rules.make_ruleset(), "exact")}
 
 
 def run_scene(name, flash_dir):
     seed, keys = SCENES[name]
-    device = SimDevice(seed=seed, flash_dir=flash_dir)
+    tables = scene_tables(name)
+    # With a table the advisor is compiled from source at game start: more heap (sim.py).
+    device = SimDevice(seed=seed, flash_dir=flash_dir, tables=tables, heap="256K" if tables else "192K")
     try:
         sim.run_headless(device, keys)
     finally:

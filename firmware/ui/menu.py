@@ -16,24 +16,36 @@ SOUND = const(7)
 LEDS = const(8)
 START = const(9)
 RECORDS = const(10)  # high scores, statistics, dice fairness (session.py shows them)
+COACH = const(11)  # hints and turn reviews from the strategy table (coach.py)
 
 MAX_PLAYERS = const(4)
 HUMAN = const(0)
-COMPUTER = const(1)
-KIND_NAMES = ("human", "cpu")  # the kind strings handed to game.Game
-KIND_LABELS = ("Human", "CPU")
+COMPUTER = const(1)  # the first computer kind: CPU optimal
+CASUAL = const(3)
+# The kind strings handed to game.Game: "human", then strategy_players.LEVELS (without a
+# strategy table on the device every computer kind plays computer.py's simple strategy).
+KIND_NAMES = ("human", "optimal", "good", "casual")
+KIND_LABELS = ("Human", "CPU optimal", "CPU good", "CPU casual")
+# Coach modes: no advice; hints on request (short MENU in a turn); a review after each turn.
+COACH_OFF = const(0)
+COACH_HINT = const(1)
+COACH_TURN = const(2)
+COACH_LABELS = ("off", "hint", "turn")
 SEAT_LABELS = ("P1", "P2", "P3", "P4")
-LABELS = ("Players", "", "", "", "", "Joker", "Y.bonus", "Sound", "LEDs", "Start game", "Records")
+LABELS = ("Players", "", "", "", "", "Joker", "Y.bonus", "Sound", "LEDs", "Start game", "Records", "Coach")
 ON_OFF = ("off", "on")
 
 
 class Settings:
     def __init__(self, cfg):
         self.players = 2
-        self.kinds = bytearray((HUMAN, COMPUTER, COMPUTER, COMPUTER))
+        # Opponents start as CPU casual: one OK on a seat steps Human -> CPU optimal ->
+        # good -> casual -> Human, so a casual seat becomes human with one press.
+        self.kinds = bytearray((HUMAN, CASUAL, CASUAL, CASUAL))
         joker = cfg.get("rules", "forced")
         self.joker = rules.JOKERS.index(joker) if joker in rules.JOKERS else 0
         self.yahtzee_bonus = 1
+        self.coach = COACH_HINT
         self.sound = 1
         self.leds = 8
         self.items = []
@@ -46,7 +58,7 @@ class Settings:
         items.append(PLAYERS)
         for seat in range(self.players):
             items.append(SEAT1 + seat)
-        for item in (JOKER, YBONUS, SOUND, LEDS, RECORDS, START):
+        for item in (JOKER, YBONUS, COACH, SOUND, LEDS, RECORDS, START):
             items.append(item)
 
     def change(self, item, step=1):
@@ -56,16 +68,24 @@ class Settings:
             self.rebuild()
             return True
         if SEAT1 <= item < SEAT1 + MAX_PLAYERS:
-            self.kinds[item - SEAT1] ^= 1
+            seat = item - SEAT1
+            self.kinds[seat] = (self.kinds[seat] + step) % len(KIND_NAMES)
         elif item == JOKER:
             self.joker = (self.joker + step) % len(rules.JOKERS)
         elif item == YBONUS:
             self.yahtzee_bonus ^= 1
+        elif item == COACH:
+            self.coach = (self.coach + step) % len(COACH_LABELS)
         elif item == SOUND:
             self.sound ^= 1
         elif item == LEDS:
             self.leds = (self.leds + step) % 16
         return False
+
+    def set_coach(self, mode):
+        """Restore a saved coach mode; anything else keeps the current one."""
+        if isinstance(mode, int) and 0 <= mode < len(COACH_LABELS):
+            self.coach = mode
 
     def ruleset(self):
         return rules.make_ruleset(joker=rules.JOKERS[self.joker], yahtzee_bonus=bool(self.yahtzee_bonus))

@@ -65,13 +65,16 @@ def menu_screen(app, fb):
         if menu.SEAT1 <= item < menu.SEAT1 + menu.MAX_PLAYERS:
             seat = item - menu.SEAT1
             draw.text(fb, menu.SEAT_LABELS[seat], 1, row, inv)
-            draw.text(fb, menu.KIND_LABELS[settings.kinds[seat]], 10, row, inv)
+            draw.text(fb, menu.KIND_LABELS[settings.kinds[seat]], 4, row, inv)
             continue
         draw.text(fb, menu.LABELS[item], 1, row, inv)
         if item == menu.PLAYERS:
             draw.number(fb, settings.players, 15, row, inv)
         elif item == menu.JOKER:
             label = JOKER_LABELS[settings.joker]
+            draw.text(fb, label, 16 - len(label), row, inv)
+        elif item == menu.COACH:
+            label = menu.COACH_LABELS[settings.coach]
             draw.text(fb, label, 16 - len(label), row, inv)
         elif item == menu.YBONUS:
             draw.text(fb, menu.ON_OFF[settings.yahtzee_bonus], 13, row, inv)
@@ -146,7 +149,10 @@ def turn(app, fb):
         draw.text(fb, "^", 0, 1)
     if top + _LIST_ROWS < _N_BOXES:
         draw.text(fb, "v", 0, 6)
-    _footer_totals(app, fb, 7, game.current)
+    if app.note and game.round == 0:
+        draw.text(fb, app.note, 0, 7)  # e.g. no strategy table: shown through round 1
+    else:
+        _footer_totals(app, fb, 7, game.current)
 
 
 def confirm_zero(app, fb):
@@ -233,6 +239,8 @@ def rolloff(app, fb):
         draw.text(fb, "starts!", 4, 6)
     elif app.tie:
         draw.text(fb, "Tie: roll again", 0, 6)
+    if app.note:
+        draw.text(fb, app.note, 0, 7)
 
 
 def end(app, fb):
@@ -250,7 +258,7 @@ def end(app, fb):
         draw.text(fb, ".", 2, row)
         draw.text(fb, menu.SEAT_LABELS[seat], 4, row)
         human = game.players[seat].kind == menu.KIND_NAMES[menu.HUMAN]
-        draw.text(fb, menu.KIND_LABELS[menu.HUMAN if human else menu.COMPUTER], 7, row)
+        draw.text(fb, "Human" if human else "CPU", 7, row)
         draw.number(fb, total, 15, row)
     row = n + 2
     if n == 1:

@@ -1,0 +1,179 @@
+"""Advice from the strategy table during a game: hints, turn reviews, the advisor's life.
+
+``Coach`` owns the optional advisor (advisor.py over ``strategy-<rules>.bin``) for the
+game being played: ``open(ruleset)`` at game start (no table, or a table for other rules:
+``adv`` stays None and hints, reviews and the advisor levels are off), ``start_turn(card)``
+at each turn start (the one expensive call, ``adv.ensure``), then lookups only.
+
+Turn review (coach mode "turn"): every decision of a human turn is priced against the
+best option at that moment, in the advisor's fixed point (expected final total): a roll
+with the held dice against the best hold, the box against the best option of that roll.
+``cost`` is the turn's sum, ``worst_*`` remember the decision that cost the most, so the
+review can say what the best move there was. Solitaire values: what the player's own
+expected final score lost, not a multi-player winning chance.
+"""
+import gc
+
+from micropython import const
+
+HOLD = const(0)  # kinds of a remembered best move: a hold mask or a box index
+BOX = const(1)
+_SCORE_NOW = const(31)  # advisor hold code: keep all five = stop and score
+_N_OPTIONS = const(32)
+# The device's flash root is the firmware's working directory at boot (and the flash
+# folder in the simulator), so the table is opened relative to it.
+TABLE_PATH = "strategy-%s.bin"
+# Why open() gave no advisor, one OLED line each (the advisor levels then play simply).
+NO_TABLE = "No strat. table"
+NO_RAM = "No RAM: simple"
+
+
+class Coach:
+    def __init__(self):
+        self.adv = None
+        self.levels = None  # strategy_players, loaded with the advisor (players.py)
+        self.rules_name = None
+        self.problem = ""  # why there is no advisor (NO_TABLE, NO_RAM), for the OLED
+        self._file = None
+        self._tenths = None  # advisor.tenths
+        self.codes = [0] * _N_OPTIONS
+        self.values = [0] * _N_OPTIONS
+        self.n = 0
+        # The last hint: the best option with the rolls left it was asked for.
+        self.hint_code = -1
+        self.hint_box = -1  # the box to score when the best move is to score now
+        self.hint_value = 0
+        self.hint_rolls_left = 0
+        # Turn review.
+        self.cost = 0
+        self.worst_cost = -1
+        self.worst_kind = HOLD
+        self.worst_code = 0
+        self.worst_dice = bytearray(5)
+        self.worst_rolls_left = 0
+
+    # ----------------------------------------------------------------- table
+    def open(self, ruleset, path=None):
+        """Load the advisor for ``ruleset``; False (and no advisor) without a usable table.
+        The file stays open for the game: the advisor reads it every turn."""
+        if self.adv is not None and self.rules_name == ruleset.name:
+            return True
+        self.close()
+        self.problem = NO_TABLE
+        try:
+            f = open(path or TABLE_PATH % ruleset.name, "rb")
+        except OSError:
+            return False
+        # Imported only with a table: the advisor's code is not worth its RAM without one.
+        # Collecting first leaves whole free blocks for its arrays (up to 4.6 KB each).
+        gc.collect()
+        try:
+            import advisor
+            import strategy_players
+            import strategy_table
+
+            gc.collect()
+            self.adv = advisor.Advisor(ruleset, strategy_table.StrategyTable(f))
+        except (ValueError, OSError, MemoryError) as exc:
+            # Another ruleset's table, a damaged one, or too little RAM: play without.
+            self.adv = None
+            f.close()
+            gc.collect()
+            print("strategy table not used:", exc)
+            self.problem = NO_RAM if isinstance(exc, MemoryError) else NO_TABLE
+            return False
+        self.levels = strategy_players
+        self._tenths = advisor.tenths
+        self._file = f
+        self.rules_name = ruleset.name
+        return True
+
+    def close(self):
+        self.adv = None
+        self.levels = None
+        self.rules_name = None
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    # ----------------------------------------------------------------- per turn
+    def start_turn(self, card):
+        """Prepare the advisor for the turn on ``card``; forget the last turn's review."""
+        self.cost = 0
+        self.worst_cost = -1
+        self.hint_code = -1
+        if self.adv is not None:
+            self.adv.ensure(card)
+
+    def hint(self, dice, rolls_left):
+        """The best option now: ``hint_code`` (a hold mask with rolls left, else a box),
+        ``hint_box`` (the box when the best is to score now, else -1), ``hint_value``."""
+        adv = self.adv
+        self.n = adv.options(dice, rolls_left, self.codes, self.values)
+        self.hint_rolls_left = rolls_left
+        self.hint_code = self.codes[0]
+        self.hint_value = self.values[0]
+        self.hint_box = -1
+        if rolls_left == 0:
+            self.hint_box = self.hint_code
+        elif self.hint_code == _SCORE_NOW:
+            adv.options(dice, 0, self.codes, self.values)
+            self.hint_box = self.codes[0]
+        return self.hint_code
+
+    # ----------------------------------------------------------------- turn review
+    def price_hold(self, dice, rolls_left, held):
+        """A roll with ``held`` kept and ``rolls_left`` (1 or 2) rolls left, before it."""
+        adv = self.adv
+        adv.options(dice, rolls_left, self.codes, self.values)
+        best = self.values[0]
+        chosen = adv.hold_value(dice, rolls_left, held)
+        if self.codes[0] == _SCORE_NOW:
+            adv.options(dice, 0, self.codes, self.values)
+            self._record(best - chosen, BOX, self.codes[0], dice, rolls_left)
+        else:
+            self._record(best - chosen, HOLD, self.codes[0], dice, rolls_left)
+
+    def price_box(self, dice, rolls_left, box):
+        """Scoring ``box`` with ``rolls_left`` rolls still possible (0 on the last roll)."""
+        adv = self.adv
+        codes = self.codes
+        values = self.values
+        best = 0
+        best_hold = _SCORE_NOW
+        if rolls_left > 0:
+            adv.options(dice, rolls_left, codes, values)
+            best = values[0]
+            best_hold = codes[0]
+        n = adv.options(dice, 0, codes, values)
+        if rolls_left == 0:
+            best = values[0]
+        chosen = values[0]
+        for i in range(n):
+            if codes[i] == box:
+                chosen = values[i]
+                break
+        if best_hold == _SCORE_NOW:
+            self._record(best - chosen, BOX, codes[0], dice, rolls_left)
+        else:
+            self._record(best - chosen, HOLD, best_hold, dice, rolls_left)
+
+    def _record(self, cost, kind, code, dice, rolls_left):
+        if cost < 0:
+            cost = 0  # ties and rounding: never a gain
+        self.cost += cost
+        if cost > self.worst_cost:
+            self.worst_cost = cost
+            self.worst_kind = kind
+            self.worst_code = code
+            self.worst_rolls_left = rolls_left
+            for i in range(5):
+                self.worst_dice[i] = dice[i]
+
+    def tenths(self, value):
+        """A fixed-point value in whole tenths of a point (advisor.tenths; no floats)."""
+        return self._tenths(value)
+
+    def lost_tenths(self):
+        """The turn's cost in tenths of a point of expected final score."""
+        return self._tenths(self.cost)

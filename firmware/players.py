@@ -1,0 +1,41 @@
+"""Computer seats: which strategy plays a turn, the advisor levels or the simple one.
+
+A seat's kind is one of strategy_players.LEVELS (optimal, good, casual) or an older kind
+such as "cpu". The advisor levels need the strategy table (coach.Coach.adv); without it,
+and for any other kind, computer.py's simple strategy plays. Same two calls as computer.py.
+"""
+import computer
+
+
+def level(coach, kind):
+    """Index into strategy_players.LEVELS for ``kind``, or -1: the simple strategy."""
+    if coach.adv is None:
+        return -1
+    levels = coach.levels.LEVELS
+    for i in range(len(levels)):
+        if levels[i] == kind:
+            return i
+    return -1
+
+
+def choose_hold(coach, game):
+    """The dice to keep before the next roll (bit mask), or -1 to stop and score now."""
+    card = game.players[game.current].card
+    lvl = level(coach, game.players[game.current].kind)
+    if lvl < 0:
+        return computer.choose_hold(game.rules, card, game.dice, game.rolls)
+    rolls_left = 3 - game.rolls
+    if rolls_left <= 0:
+        return -1
+    return coach.levels.choose_hold(coach.adv, lvl, card, game.dice, rolls_left, game.dice_source,
+                                        coach.codes, coach.values)
+
+
+def choose_box(coach, game, options):
+    """The box to score (``options``: the points of each box now, from game.options)."""
+    card = game.players[game.current].card
+    lvl = level(coach, game.players[game.current].kind)
+    if lvl < 0:
+        return computer.choose_box(game.rules, card, game.dice, options)
+    return coach.levels.choose_box(coach.adv, lvl, card, game.dice, game.dice_source,
+                                       coach.codes, coach.values)

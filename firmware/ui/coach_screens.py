@@ -1,0 +1,70 @@
+"""The coach's screens: the hint during a turn and the review after a turn.
+
+Pure drawing from the app's coach (coach.py) and game; the numbers were computed when the
+hint was asked or the turn was scored, so a redraw allocates nothing. Expected totals
+and costs show in tenths of a point without floats (advisor.tenths).
+"""
+import coach as coach_module
+from ui import draw
+from ui import menu
+from ui import screens
+
+
+def _tenths(fb, value, right_col, row):
+    """``12.3`` with its last digit in ``right_col``, from whole tenths (>= 0)."""
+    draw.number(fb, value % 10, right_col, row)
+    draw.text(fb, ".", right_col - 1, row)
+    draw.number(fb, value // 10, right_col - 2, row)
+
+
+def _kept_dice(fb, dice, mask, row):
+    """The five dice in their places: the face of a kept die, ``.`` for one to re-roll."""
+    for i in range(5):
+        col = 1 + 3 * i
+        if mask & (1 << i):
+            draw.number(fb, dice[i], col, row)
+        else:
+            draw.text(fb, ".", col, row)
+
+
+def hint(app, fb):
+    coach = app.coach
+    game = app.game
+    draw.clear(fb)
+    draw.bar(fb, 0)
+    draw.text(fb, "Hint", 0, 0, True)
+    draw.text(fb, menu.SEAT_LABELS[game.current], 5, 0, True)
+    draw.text(fb, "Roll", 8, 0, True)
+    draw.number(fb, game.rolls, 13, 0, True)
+    draw.text(fb, "/3", 14, 0, True)
+    if coach.hint_box >= 0:
+        draw.text(fb, "Score now:" if coach.hint_rolls_left else "Score:", 0, 2)
+        draw.text(fb, screens.BOX_LABELS[coach.hint_box], 1, 3)
+    else:
+        draw.text(fb, "Keep, then roll:", 0, 2)
+        _kept_dice(fb, game.dice, coach.hint_code, 3)
+    draw.text(fb, "Expect", 0, 5)
+    _tenths(fb, coach.tenths(coach.hint_value), 15, 5)
+    draw.text(fb, "OK:take M:card", 0, 7)
+
+
+def review(app, fb):
+    coach = app.coach
+    draw.clear(fb)
+    draw.bar(fb, 0)
+    draw.text(fb, menu.SEAT_LABELS[app.review_seat], 0, 0, True)
+    draw.text(fb, "turn review", 3, 0, True)
+    lost = coach.lost_tenths()
+    if lost == 0:
+        draw.text(fb, "Best play!", 0, 2)
+    elif coach.worst_kind == coach_module.BOX:
+        draw.text(fb, "Best:", 0, 2)
+        draw.text(fb, screens.BOX_LABELS[coach.worst_code], 6, 2)
+        if coach.worst_rolls_left:
+            draw.text(fb, "(score now)", 5, 3)
+    else:
+        draw.text(fb, "Best: keep, roll", 0, 2)
+        _kept_dice(fb, coach.worst_dice, coach.worst_code, 3)
+    draw.text(fb, "You lost", 0, 5)
+    _tenths(fb, lost, 15, 5)
+    draw.text(fb, "OK: go on", 0, 7)
