@@ -18,3 +18,17 @@ for _path in (REPO, SHARED):
 import host_tools  # noqa: E402
 
 host_tools.use_firmware()
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def device_tables():
+    """The strategy table a simulated device needs for the default rules, as
+    ``SimDevice(tables=...)`` takes it: ``{"strategy-forced.bin": path}``. Built once per
+    source version by the solver (seconds) and cached in build/cache (solver_cache)."""
+    import rules
+    from host_tools import solver_cache
+
+    return {"strategy-forced.bin": solver_cache.table(rules.make_ruleset(), "exact")}
