@@ -20,7 +20,7 @@ LONG_MS = 900
 FRAME_S = 1 / 30
 _KEYS = {"1": 0, "2": 1, "3": 2, "4": 3, "5": 4, " ": 5, "\x1b[A": 6, "\x1b[B": 7, "\r": 8, "\n": 8,
          "m": 9, "M": 9}
-HELP = "1-5 hold  space roll  \u2191\u2193 move  enter OK  m card/back  M (long) quit game  q quit"
+HELP = "1-5 hold  space roll  \u2191\u2193 move  enter OK  m hint/card/back  M (long) quit game  q quit"
 _RED = "\x1b[38;2;255;60;40m"
 _ORANGE = "\x1b[38;2;255;140;0m"
 _DIM = "\x1b[38;2;70;20;20m"
