@@ -33,13 +33,7 @@ def main(argv):
     if name not in COMMANDS:
         print("unknown command %r\n\n%s" % (name, usage()), file=sys.stderr)
         return 2
-    try:
-        module = importlib.import_module("host_tools." + name.replace("-", "_"))
-    except ModuleNotFoundError as exc:
-        if exc.name != "host_tools." + name.replace("-", "_"):
-            raise
-        print("command %r is not built yet" % name, file=sys.stderr)
-        return 2
+    module = importlib.import_module("host_tools." + name.replace("-", "_"))
     return module.main(argv[1:])
 
 

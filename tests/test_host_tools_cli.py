@@ -1,0 +1,31 @@
+"""``python -m host_tools``: every listed command exists and answers --help; unknown ones exit 2."""
+import subprocess
+import sys
+
+import pytest
+
+from host_tools import REPO
+from host_tools.__main__ import COMMANDS
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "host_tools"] + list(args),
+                          capture_output=True, text=True, cwd=REPO, timeout=120)
+
+
+@pytest.mark.parametrize("command", sorted(set(COMMANDS) - {"bench"}))
+def test_every_command_answers_help(command):
+    proc = run(command, "--help")
+    assert proc.returncode == 0, proc.stderr
+    assert "usage" in proc.stdout.lower()
+
+
+def test_unknown_command_exits_2_with_the_list():
+    proc = run("frobnicate")
+    assert proc.returncode == 2
+    assert "unknown command" in proc.stderr and "score" in proc.stderr
+
+
+def test_no_command_prints_usage_and_exits_2():
+    proc = run()
+    assert proc.returncode == 2 and "commands:" in proc.stdout
