@@ -128,14 +128,6 @@ def new_rolls():
     return {"last": 0, "faces": [0, 0, 0, 0, 0, 0]}
 
 
-def count_roll(counts, dice, held):
-    """Adds the faces of the dice that were just rolled (not held) to ``counts`` (6 ints);
-    held dice did not roll, so counting them would bias the figure."""
-    for i in range(len(dice)):
-        if not (held >> i) & 1 and 1 <= dice[i] <= 6:
-            counts[dice[i] - 1] += 1
-
-
 def add_rolls(histogram, game_id, counts):
     """Merges one game's ``counts`` into the histogram once; False if already merged."""
     if game_id == histogram["last"]:

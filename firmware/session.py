@@ -8,19 +8,26 @@ Saves go through ``storage.Store`` (two slots, atomic rename), so a power cut at
 moment leaves the last or the previous action on flash. The dice position is saved with
 ``dice_source.position()``: saving never changes which dice come next.
 
+RAM: during play only the save itself, power saving and this module stay loaded. The
+records (records.py) and the session's screens (ui/records_screens.py) are imported when
+needed - at boot, at the end of a game, when a game is quit, for the records pages and for
+a message - and released (``release``) as soon as none of those screens is up, so their
+bytecode is garbage again (make bench: the 4-player game's heap).
+
 End of a game, in the documented order (each step keyed by the game id, so a cut anywhere
 is repaired by running the rest again at the next boot): 1. the final score is saved like
 any action; 2. ``recs.finish_game``; 3. initials for each qualifying seat, then
 ``add_high_score``; 4. ``store.clear()``.
 """
+import gc
 import os
+import sys
 import time
 
 from micropython import const
 
 import game as game_module
 import power as power_module
-import records
 import storage
 from ui import draw
 
@@ -29,6 +36,25 @@ _MENU_SCREEN = const(1)  # app.MENU_SCREEN (the battery shows in the menu's head
 _END_SCREEN = const(6)  # app.END: its OK asks for high-score initials first
 _OK = const(8)  # drivers.buttons.OK
 _BUTTON_MASK = const(0x0F)
+_RECORDS = "records"
+_SCREENS = "ui.records_screens"
+
+
+def use(name):
+    """Imports module ``name`` (dotted: the submodule itself) for a while; ``release``
+    lets it go again."""
+    return __import__(name, None, None, ("*",))
+
+
+def release(name):
+    """Forgets module ``name``: once the caller holds no reference to it (nor to its
+    functions, classes or instances) its bytecode is freed by the next collection."""
+    if name in sys.modules:
+        del sys.modules[name]
+        dot = name.rfind(".")
+        parent = sys.modules.get(name[:dot]) if dot > 0 else None
+        if parent is not None and hasattr(parent, name[dot + 1:]):
+            delattr(parent, name[dot + 1:])
 
 
 def _new_game_id(avoid):
@@ -46,8 +72,11 @@ def _new_game_id(avoid):
 class Session:
     def __init__(self, hw, folder=storage.DATA_DIR, fs=None, power=None):
         self.hw = hw
+        self.folder = folder
+        self.fs = fs
         self.store = storage.Store(folder + "/game", fs)
-        self.recs = records.Records(folder, fs)
+        self.recs = None  # records.Records while the records are in use (see _records)
+        self.last_id = 0  # the last game counted in the statistics: a new id avoids it
         self.power = power if power is not None else power_module.Power(hw)
         self.power.on_sleep = self._before_sleep
         self.power.on_low = self._battery_low
@@ -91,6 +120,7 @@ class Session:
         if top.handle(event):
             overlays.pop(0)
             self._closed(app, top)
+            self._tidy()
         app.dirty = True
         return True
 
@@ -105,14 +135,33 @@ class Session:
         app.dirty = True
 
     def message(self, app, title, text):
-        from ui.records_screens import Message
-
-        self.show(app, Message(title, text))
+        self.show(app, use(_SCREENS).Message(title, text))
 
     def open_records(self, app):
-        from ui.records_screens import RecordsView
+        self.show(app, use(_SCREENS).RecordsView(self._records(app)))
 
-        self.show(app, RecordsView(self.recs))
+    # ----------------------------------------------------------------- records
+    def _records(self, app):
+        """The records, loaded from flash when not in use yet (a damaged file is set
+        aside, with a message); ``_tidy`` lets them and their code go again."""
+        if self.recs is None:
+            recs = use(_RECORDS).Records(self.folder, self.fs)
+            recs.load()
+            self.recs = recs
+            self.last_id = recs.stats["last"]
+            for name, reason in recs.problems:
+                self.message(app, "Records damaged", "%s: %s\nkept as .bad,\nstarted afresh." % (name, reason))
+        return self.recs
+
+    def _tidy(self):
+        """Releases the records and the screens' code unless one of the screens is up
+        (high scores still to enter load them again)."""
+        if self.overlays:
+            return
+        self.recs = None
+        release(_SCREENS)
+        release(_RECORDS)
+        gc.collect()
 
     # ----------------------------------------------------------------- saving
     def on_change(self, app):
@@ -120,16 +169,16 @@ class Session:
         game = app.game
         if game is None:
             if self.game is not None:
-                self._abandon()
+                self._abandon(app)
             return
         if game is self._over:
             return  # a settings change after the end: that game is done
         if game is not self.game:  # a new game started
             if self.game is not None:
-                self._abandon()
-            self._begin(game, _new_game_id(self.recs.stats["last"]), [0, 0, 0, 0, 0, 0])
+                self._abandon(app)
+            self._begin(game, _new_game_id(self.last_id), [0, 0, 0, 0, 0, 0])
         if game.phase == game_module.TURN and game.rolls > self._rolls_seen:
-            records.count_roll(self.counts, game.dice, game.held)
+            count_roll(self.counts, game.dice, game.held)
         self._rolls_seen = game.rolls
         self.save(app)
         if game.phase == game_module.OVER:
@@ -160,16 +209,18 @@ class Session:
                 else:
                     self.message(app, "Save failed", "Game not saved\n(%s).\nPlay goes on." % err.reason)
 
-    def _abandon(self):
+    def _abandon(self, app):
         """A game quit for another: no result, but its dice still count for fairness."""
-        if records.add_rolls(self.recs.rolls, self.game_id, self.counts):
+        recs = self._records(app)
+        if use(_RECORDS).add_rolls(recs.rolls, self.game_id, self.counts):
             try:
-                self.recs.save("rolls")
+                recs.save("rolls")
             except storage.SaveError:
                 pass  # the histogram misses one game; nothing else is at stake
         self.store.clear()
         self.game = None
         self.game_id = 0
+        self._tidy()
 
     def _before_sleep(self, app):
         if self.game is not None and self.unsaved:
@@ -187,10 +238,11 @@ class Session:
     def boot(self, app):
         """Load the records and the saved game: offer "Continue", or finish a game that
         ended just before a power cut; damaged files are set aside with a message."""
-        recs = self.recs
-        recs.load()
-        for name, reason in recs.problems:
-            self.message(app, "Records damaged", "%s: %s\nkept as .bad,\nstarted afresh." % (name, reason))
+        self._records(app)
+        self._boot_game(app)
+        self._tidy()
+
+    def _boot_game(self, app):
         store = self.store
         saved = None
         try:
@@ -239,7 +291,7 @@ class Session:
         if chosen == 0:
             app.resume(self.game)
         else:
-            self._abandon()
+            self._abandon(app)
 
     def _closed(self, app, overlay):
         if self._on_choice is not None and hasattr(overlay, "chosen"):
@@ -259,15 +311,18 @@ class Session:
             player = game.players[seat]
             name = player.name if player.kind == "human" else _COMPUTER_INITIALS
             results.append((name, game.total(seat), player.card))
-        failed = self.recs.finish_game(self.game_id, results, self.counts)
+        recs = self._records(app)
+        failed = recs.finish_game(self.game_id, results, self.counts)
+        self.last_id = recs.stats["last"]
         if failed:
             self.message(app, "Flash full", "Records not saved:\n" + " ".join(failed))
-        scores = self.recs.scores
+        score_place = use(_RECORDS).score_place
         self._pending = [(seat, results[seat][1]) for seat in range(len(results))
-                         if records.score_place(scores, results[seat][1], self.game_id, seat) >= 0]
+                         if score_place(recs.scores, results[seat][1], self.game_id, seat) >= 0]
         if not self._pending:
             self._done()
         # else: step 3 starts when OK leaves the end screen (handle)
+        self._tidy()
 
     def _done(self):
         self.store.clear()
@@ -277,29 +332,38 @@ class Session:
 
     def _next_initials(self, app):
         """Step 3 for the next seat that qualifies; step 4 when none is left."""
-        recs = self.recs
+        recs = self._records(app)
+        score_place = use(_RECORDS).score_place
         while self._pending:
             seat, total = self._pending.pop(0)
-            place = records.score_place(recs.scores, total, self.game_id, seat)
+            place = score_place(recs.scores, total, self.game_id, seat)
             if place < 0:
                 continue
             player = self.game.players[seat]
             if player.kind != "human":
                 self._enter(app, seat, _COMPUTER_INITIALS)
                 continue
-            from ui.records_screens import Initials
-
             self._asking = seat
-            self.show(app, Initials(player.name, total, place))
+            self.show(app, use(_SCREENS).Initials(player.name, total, place))
             return
         self._done()
         app.show(_MENU_SCREEN)  # where OK on the end screen goes
+        self._tidy()
 
     def _enter(self, app, seat, initials):
         try:
-            self.recs.add_high_score(self.game.total(seat), initials, self.game_id, seat)
+            self._records(app).add_high_score(self.game.total(seat), initials, self.game_id, seat)
         except storage.SaveError as err:
             self.message(app, "Flash full", "High score not\nsaved (%s)." % err.reason)
+
+
+def count_roll(counts, dice, held):
+    """Adds the faces of the dice that were just rolled (not held) to ``counts`` (6 ints);
+    held dice did not roll, so counting them would bias the fairness figure. Here, not in
+    records.py, because it runs during play, when the records are not loaded."""
+    for i in range(len(dice)):
+        if not (held >> i) & 1 and 1 <= dice[i] <= 6:
+            counts[dice[i] - 1] += 1
 
 
 def _draw_battery(fb, mv):

@@ -15,7 +15,7 @@ import host_tools
 
 SCRIPT = r"""
 import os, time
-import game as G, records, rules as R, storage
+import game as G, records, rules as R, session, storage
 from dice_source import DiceSource
 
 
@@ -81,7 +81,7 @@ def play(n_players, seed, game_id):
     while g.phase != G.OVER:
         while True:
             g.roll()
-            records.count_roll(counts, g.dice, g.held)
+            session.count_roll(counts, g.dice, g.held)
             save()
             if g.rolls == 3:
                 break

@@ -97,9 +97,11 @@ def test_yahtzee_box_zero_counts_no_yahtzee():
 
 # --- roll histogram and fairness ------------------------------------------------------
 def test_only_rolled_dice_are_counted():
+    import session  # count_roll lives there: it runs during play, records.py does not
+
     counts = [0] * 6
-    records.count_roll(counts, [1, 2, 3, 4, 5], 0)
-    records.count_roll(counts, [6, 6, 3, 4, 5], 0b11100)  # dice 2..4 held
+    session.count_roll(counts, [1, 2, 3, 4, 5], 0)
+    session.count_roll(counts, [6, 6, 3, 4, 5], 0b11100)  # dice 2..4 held
     assert counts == [1, 1, 1, 1, 1, 2]
 
 

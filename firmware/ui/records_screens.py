@@ -9,7 +9,6 @@ frame, so the little formatting they do costs nothing in the frame loop.
 from micropython import const
 
 from drivers.buttons import ROLL, UP, DOWN, OK, MENU
-import records
 from ui import draw
 
 _BUTTON_MASK = const(0x0F)
@@ -173,6 +172,8 @@ class RecordsView:
             draw.number(fb, total, 15, line + 1)
 
     def _draw_stats(self, fb):
+        import records  # loaded by the session while this view is up (not for a Message)
+
         name = self.names[self.who]
         stats = self.recs.stats
         entry = stats["all"] if self.who == 0 else stats["names"][name]
@@ -195,6 +196,8 @@ class RecordsView:
                 draw.number(fb, values[i], 15, row)
 
     def _draw_fairness(self, fb):
+        import records
+
         faces = self.recs.rolls["faces"]
         stat, verdict = records.chi_square(faces)
         _header(fb, "Dice  chi2")
