@@ -8,9 +8,11 @@ advisor's budget is <= 24 KB on top of the game; the difference to bench_sim's
 simple-CPU figures is printed. A run counts only when it finished with the advisor loaded
 (no "No RAM" note in round 1 and the end screen reached).
 """
+import os
 import tempfile
 import time
 
+import host_tools
 from host_tools import bench_sim, sim, sim_keys
 from host_tools.sim_device import DeviceExited, SimDevice
 from host_tools.sim_screen import screen_lines
@@ -54,6 +56,38 @@ def smallest_heap(tables, code_dir=None, low_kb=16, high_kb=320):
     return high_kb
 
 
+# What coach.open adds, step by step, on a heap where the game's modules (rules) are in.
+_RAM_PROBE = r"""
+import gc
+import rules, coach, players  # loaded with the app in every game
+def used():
+    gc.collect()
+    return gc.mem_alloc()
+a = used()
+import strategy_dice, strategy_table, advisor, strategy_players
+b = used()
+f = open("strategy-forced.bin", "rb")
+t = strategy_table.StrategyTable(f)
+adv = advisor.Advisor(rules.make_ruleset(), t)
+c = used()
+adv.prepare(rules.new_card())
+d = used()
+print("RAM", b - a, c - b, d - c)
+"""
+
+
+def advisor_ram(tables, code_dir):
+    """(modules' bytecode, table reader + advisor objects, growth in prepare) in bytes."""
+    with tempfile.TemporaryDirectory() as flash:
+        for name, path in tables.items():
+            os.symlink(path, os.path.join(flash, name))
+        proc = host_tools.run_micropython(["-c", _RAM_PROBE], heap="256K", extra_path=(code_dir,), cwd=flash)
+    for line in proc.stdout.splitlines():
+        if line.startswith("RAM "):
+            return [int(w) for w in line.split()[1:]]
+    raise RuntimeError("advisor RAM probe failed: " + proc.stdout + proc.stderr)
+
+
 def _peak(console):
     peak = [int(line.split()[1]) for line in console if line.startswith("heap-peak")]
     return peak[-1] if peak else 0
@@ -63,6 +97,10 @@ def run():
     tables = sim.device_tables()
     with tempfile.TemporaryDirectory() as code:
         bench_sim.compiled_tree(code)
+        modules, objects, growth = advisor_ram(tables, code)
+        print("advisor RAM on the unix port (.mpy, 64-bit objects): bytecode of advisor/table/dice/"
+              "levels modules %.1f KB, table reader + advisor objects %.1f KB (budget 24 KB),"
+              " prepare() keeps %d bytes more" % (modules / 1024, objects / 1024, growth))
         start = time.time()
         finished, console, ms = play(256, tables, memprobe=250, code_dir=code)
         simple_finished, simple_console, _ms = bench_sim.play(256, memprobe=250, code_dir=code)
