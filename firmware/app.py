@@ -221,6 +221,8 @@ class App:
     def show(self, screen):
         self.screen = screen
         self.dirty = True
+        if screen == MENU_SCREEN and self.coach.adv is not None:
+            self.coach.close()  # out of a game: its ~23 KB go back to the records pages
 
     def _ask_quit(self, back):
         self.back_screen = back

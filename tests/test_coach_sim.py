@@ -207,3 +207,20 @@ def test_review_adds_the_cost_of_a_hold_and_of_the_box(tmp_path, device_tables, 
     assert hold_cost > 0  # re-rolling everything was not the best hold
     assert screen[0] == "P1 turn review"
     assert screen[5] == "You lost" + tenths_text(hold_cost + box_cost).rjust(8)
+
+
+def test_sim_command_links_the_table_and_no_table_removes_it(tmp_path, capsys):
+    from host_tools import sim
+
+    flash = str(tmp_path / "flash")
+    keys = ["--headless", "--seed", "4", "--flash-dir", flash, "--keys", OPTIMAL_VS_CASUAL + " wait:300",
+            "--print-screen"]
+    assert sim.main(keys) == 0
+    with_table = capsys.readouterr().out
+    assert os.path.exists(os.path.join(flash, "strategy-forced.bin"))  # built if missing, linked
+    assert "Who starts?" in with_table and NOTE not in with_table
+    resume = ["--headless", "--seed", "4", "--flash-dir", flash, "--keys", "enter wait:300", "--print-screen"]
+    assert sim.main(resume + ["--no-table"]) == 0  # Continue the saved game without the table
+    without = capsys.readouterr().out
+    assert not os.path.exists(os.path.join(flash, "strategy-forced.bin"))
+    assert NOTE in without
