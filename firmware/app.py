@@ -4,6 +4,8 @@ Data flows one way: button events -> game actions (game.py) -> caches -> screens
 (ui/screens.py) -> drivers. The app knows the game only through its documented API and
 the hardware only through the board's hardware object. ``on_change`` is the hook for the
 save layer: it is called after every action that changes the game or the settings.
+Advice (coach.py: hints, turn reviews) and the computer levels (players.py) come from the
+optional strategy table; without it the game plays on with the simple computer.
 
 Frame loop: every 5 ms the buttons are polled; latched events are handled, timers advance
 (animations, computer moves), and the OLED / dice are redrawn only when something changed.
