@@ -224,3 +224,11 @@ def test_sim_command_links_the_table_and_no_table_removes_it(tmp_path, capsys):
     without = capsys.readouterr().out
     assert not os.path.exists(os.path.join(flash, "strategy-forced.bin"))
     assert NOTE in without
+
+
+def test_coach_off_short_menu_shows_the_card_even_with_a_table(tmp_path, device_tables):
+    # Solo; Players -> down x4 = Coach: hint -> turn -> off; down x4 = Start.
+    keys = "enter down enter enter enter down down down down enter enter down down down down enter wait:300"
+    screen = run(tmp_path, keys + " space wait:500 m wait:120", device_tables)
+    assert screen[0].startswith("P1 card")
+    assert saved(tmp_path)["coach"] == 0
