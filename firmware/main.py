@@ -72,6 +72,8 @@ def main():
     except ImportError as exc:
         print("firmware incomplete (config.py): reflash.", exc)
         return None
+    del config  # read once: its code goes with the next collection
+    del sys.modules["config"]
     gc.collect()
     try:
         board = load_board(cfg)

@@ -38,6 +38,7 @@ _OK = const(8)  # drivers.buttons.OK
 _BUTTON_MASK = const(0x0F)
 _RECORDS = "records"
 _SCREENS = "ui.records_screens"
+_BOOT = "session_boot"  # the saved game at power-on: needed once per boot
 
 
 def use(name):
@@ -161,6 +162,7 @@ class Session:
         self.recs = None
         release(_SCREENS)
         release(_RECORDS)
+        release(_BOOT)
         gc.collect()
 
     # ----------------------------------------------------------------- saving
@@ -239,53 +241,8 @@ class Session:
         """Load the records and the saved game: offer "Continue", or finish a game that
         ended just before a power cut; damaged files are set aside with a message."""
         self._records(app)
-        self._boot_game(app)
+        use(_BOOT).load_game(self, app)
         self._tidy()
-
-    def _boot_game(self, app):
-        store = self.store
-        saved = None
-        try:
-            saved = store.load()
-            if store.damaged:  # an older good slot was used: keep the bad one aside
-                store.set_aside()
-        except storage.SaveError as err:
-            store.set_aside()
-            reason = "unknown version" if err.reason == storage.UNKNOWN_VERSION else err.reason
-            self.message(app, "Save damaged", "Saved game:\n%s.\nKept as .bad.\nNew game." % reason)
-        if saved is None:
-            return
-        try:
-            game = self._restore(saved)
-        except (game_module.GameError, KeyError, TypeError, ValueError) as exc:
-            self._discard_bad(app, exc)
-            return
-        self._begin(game, saved["id"], saved["counts"])
-        app.settings.set_coach(saved.get("coach"))  # the coach mode the game was played with
-        if game.phase == game_module.OVER:
-            app.resume(game)  # it ended before the records were kept: step 2 on
-            self._finish(app)
-            return
-        from ui.records_screens import Choice
-
-        self._on_choice = self._continue_or_not
-        where = "Round %d, %s" % (game.round + 1, game.players[game.current].name)
-        self.show(app, Choice("Saved game", where, ("Continue", "New game")))
-
-    def _restore(self, saved):
-        counts = saved["counts"]
-        if not isinstance(saved["id"], int) or not isinstance(counts, list) or len(counts) != 6:
-            raise ValueError("bad save header")
-        self.hw.dice_source.seek(saved["seed"])
-        return game_module.Game.from_state(saved["game"], self.hw.dice_source)
-
-    def _discard_bad(self, app, exc):
-        # A valid file holding a game this firmware cannot rebuild: kept for inspection.
-        store = self.store
-        store.damaged = [(store.slots[0], storage.CORRUPT), (store.slots[1], storage.CORRUPT)]
-        store.set_aside()
-        print("saved game unusable:", exc)
-        self.message(app, "Save damaged", "Saved game is\ninconsistent.\nKept as .bad.\nNew game.")
 
     def _continue_or_not(self, app, chosen):
         if chosen == 0:
