@@ -10,7 +10,8 @@ descriptors. Wire format, device -> host: messages ``kind(1) length(2, LE) paylo
   ``W`` wait: milliseconds (4, LE) of virtual time the firmware sleeps
 After each ``W`` the host answers with 2 bytes (LE): bit i set = button i pressed. Time in
 the firmware moves only with those waits, so a headless run is deterministic and as fast
-as the pipes allow. Without ``link`` (tests) the board runs on a scripted ``Loopback``.
+as the pipes allow. Without ``link`` (tests) the board runs on a scripted ``Loopback``
+(boards/sim_extras.py, with the other parts a plain run does not need).
 ``fault=oled`` / ``fault=dice`` makes that part missing, to exercise the fault path;
 ``memprobe=MS`` measures the live heap for ``make bench``; ``battery=MV`` or
 ``battery=FROM:TO:MS`` simulates VSYS (see ``battery``).
@@ -91,32 +92,11 @@ class PipeLink:
         return self.buttons
 
 
-class Loopback:
-    """A link to nowhere for tests: output is counted, buttons come from ``script(ms)``."""
+def Loopback(script=None):
+    """A link to nowhere for tests (boards/sim_extras.py, loaded only when used)."""
+    from boards.sim_extras import Loopback as Link
 
-    def __init__(self, script=None):
-        self.script = script
-        self.buttons = 0
-        self.bytes_out = 0
-        self.elapsed = 0
-
-    def begin(self, kind, length):
-        self.bytes_out += 3
-
-    def add(self, data):
-        self.bytes_out += len(data)
-
-    def add_byte(self, value):
-        self.bytes_out += 1
-
-    def flush(self):
-        pass
-
-    def wait(self, ms):
-        self.elapsed += ms
-        if self.script is not None:
-            self.buttons = self.script(self.elapsed)
-        return self.buttons
+    return Link(script)
 
 
 class SimI2C:
@@ -180,30 +160,11 @@ class SimButtonPin:
         return 0 if self._link.buttons & self._bit else 1
 
 
-class SimNeoPixel:
-    """Stands in for ``neopixel.NeoPixel``: (r, g, b) items, GRB on the wire at ``write``."""
+def SimNeoPixel(link, n):
+    """Stands in for ``neopixel.NeoPixel`` (boards/sim_extras.py: only with dice=neopixel)."""
+    from boards.sim_extras import SimNeoPixel as Strip
 
-    def __init__(self, link, n):
-        self._link = link
-        self.n = n
-        self.buf = bytearray(3 * n)
-
-    def __len__(self):
-        return self.n
-
-    def __setitem__(self, i, rgb):
-        buf = self.buf
-        buf[3 * i] = rgb[1]
-        buf[3 * i + 1] = rgb[0]
-        buf[3 * i + 2] = rgb[2]
-
-    def __getitem__(self, i):
-        buf = self.buf
-        return (buf[3 * i + 1], buf[3 * i], buf[3 * i + 2])
-
-    def write(self):
-        self._link.begin(0x4E, len(self.buf))  # "N"
-        self._link.add(self.buf)
+    return Strip(link, n)
 
 
 class SimPWM:
@@ -328,20 +289,10 @@ def build(config):
 
 
 def battery(spec, clock):
-    """VSYS for ``battery=MV`` (steady) or ``battery=FROM:TO:MS`` (FROM falling linearly
-    to TO over MS virtual ms, to reach the low-battery warning); None without the option
-    (USB power: nothing to measure)."""
+    """VSYS for ``battery=MV`` or ``battery=FROM:TO:MS`` (boards/sim_extras.py); None
+    without the option (USB power: nothing to measure)."""
     if not spec:
         return None
-    parts = [int(part) for part in spec.split(":")]
-    if len(parts) == 1:
-        return lambda: parts[0]
-    start, end, span = parts
+    from boards.sim_extras import battery as simulated
 
-    def read():
-        elapsed = time.ticks_diff(clock.now, 0)
-        if elapsed > span:
-            elapsed = span
-        return start + (end - start) * elapsed // span
-
-    return read
+    return simulated(spec, clock)
