@@ -4,7 +4,9 @@ Pure functions update plain structures (lists, dicts, ints, strings) from a fini
 game; ``Records`` keeps each structure in its own ``storage.Store`` under a folder, so a
 damaged file costs only itself. Every update carries the game's id and is skipped when
 that game was already counted, which makes the end-of-game sequence safe to repeat after
-a power cut (see docs/architecture.md, Persistence). Integer math only.
+a power cut (see docs/architecture.md, Persistence). Integer math only. What only the
+records pages need (summaries, the fairness test) is in records_view.py, so the end of a
+game loads less code.
 """
 from micropython import const
 
@@ -13,22 +15,10 @@ import storage
 
 MAX_SCORES = const(10)
 MAX_NAMES = const(16)  # statistics kept per name; the least played name makes room
-MIN_ROLLS = const(30)  # below this the chi-square figure means nothing (expected < 5 each)
 _UPPER_THRESHOLD = const(63)
 _YAHTZEE_POINTS = const(50)
 _BONUS_POINTS = const(100)
 _YAHTZEE_BOX = rules.BOX_IDS.index("yahtzee")
-# Chi-square critical values for 5 degrees of freedom, times 1000 (published tables).
-_CRIT_5 = const(11070)
-_CRIT_1 = const(15086)
-
-# Fairness verdicts: index into VERDICTS for the text.
-TOO_FEW = const(0)
-FAIR = const(1)
-DOUBTFUL = const(2)
-UNFAIR = const(3)
-VERDICTS = ("too few rolls", "looks fair", "doubtful (5%)", "unfair (1%)")
-
 # Statistics entry: [games, points, best, yahtzees, upper_bonus_games]
 GAMES = const(0)
 POINTS = const(1)
@@ -114,15 +104,6 @@ def add_game(stats, game_id, results):
     return True
 
 
-def summary(entry):
-    """``(games, average_x10, best, yahtzees, upper_bonus_percent)`` of a stats entry."""
-    games = entry[GAMES]
-    if games == 0:
-        return (0, 0, 0, 0, 0)
-    return (games, (entry[POINTS] * 10 + games // 2) // games, entry[BEST], entry[YAHTZEES],
-            (entry[BONUSES] * 100 + games // 2) // games)
-
-
 # --- roll histogram: {"last": game_id, "faces": [n1..n6]} -----------------------------
 def new_rolls():
     return {"last": 0, "faces": [0, 0, 0, 0, 0, 0]}
@@ -137,32 +118,6 @@ def add_rolls(histogram, game_id, counts):
         faces[i] += counts[i]
     histogram["last"] = game_id
     return True
-
-
-def chi_square(faces):
-    """``(statistic_x1000, verdict)`` for the hypothesis that all six faces are equally
-    likely: sum((n - N/6)**2 / (N/6)) = 6 * sum(n**2) / N - N, 5 degrees of freedom."""
-    rolls = 0
-    squares = 0
-    for n in faces:
-        rolls += n
-        squares += n * n
-    if rolls == 0:
-        return 0, TOO_FEW
-    stat = (6000 * squares - 1000 * rolls * rolls + rolls // 2) // rolls
-    if rolls < MIN_ROLLS:
-        return stat, TOO_FEW
-    if stat >= _CRIT_1:
-        return stat, UNFAIR
-    if stat >= _CRIT_5:
-        return stat, DOUBTFUL
-    return stat, FAIR
-
-
-def thousandths(value):
-    """``12345`` -> ``"12.35"``: a x1000 figure for the screen, two decimals."""
-    value = (value + 5) // 10
-    return "%d.%02d" % (value // 100, value % 100)
 
 
 # --- the three files ------------------------------------------------------------------

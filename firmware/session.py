@@ -37,6 +37,7 @@ _END_SCREEN = const(6)  # app.END: its OK asks for high-score initials first
 _OK = const(8)  # drivers.buttons.OK
 _BUTTON_MASK = const(0x0F)
 _RECORDS = "records"
+_VIEW = "records_view"  # the records pages' summaries (ui/records_screens.py imports it)
 _SCREENS = "ui.records_screens"
 _BOOT = "session_boot"  # the saved game at power-on: needed once per boot
 
@@ -159,10 +160,14 @@ class Session:
         (high scores still to enter load them again)."""
         if self.overlays:
             return
-        self.recs = None
         release(_SCREENS)
-        release(_RECORDS)
         release(_BOOT)
+        self._drop_records()
+
+    def _drop_records(self):
+        self.recs = None
+        release(_RECORDS)
+        release(_VIEW)
         gc.collect()
 
     # ----------------------------------------------------------------- saving
@@ -240,7 +245,8 @@ class Session:
     def boot(self, app):
         """Load the records and the saved game: offer "Continue", or finish a game that
         ended just before a power cut; damaged files are set aside with a message."""
-        self._records(app)
+        self._records(app)  # damaged files: set aside now, with a message
+        self._drop_records()  # one module at a time: boot is the fullest moment of the heap
         use(_BOOT).load_game(self, app)
         self._tidy()
 

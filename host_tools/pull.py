@@ -19,6 +19,7 @@ import host_tools
 host_tools.use_firmware()
 
 import records  # noqa: E402  (firmware modules, importable after use_firmware)
+import records_view  # noqa: E402
 import rules  # noqa: E402
 import storage  # noqa: E402
 
@@ -136,7 +137,7 @@ def _scores_lines(scores):
 
 
 def _stats_line(label, entry):
-    games, avg_x10, best, yahtzees, bonus_pct = records.summary(entry)
+    games, avg_x10, best, yahtzees, bonus_pct = records_view.summary(entry)
     return "  %-8s %5d games  average %4d.%d  best %4d  Yahtzees %3d  upper bonus %3d%%" % (
         label, games, avg_x10 // 10, avg_x10 % 10, best, yahtzees, bonus_pct)
 
@@ -155,9 +156,9 @@ def _rolls_lines(rolls):
              "  rolls  " + "  ".join("%6d" % n for n in faces)]
     if total:
         lines.append("  share  " + "  ".join("%5.1f%%" % (100.0 * n / total) for n in faces))
-    stat, verdict = records.chi_square(faces)
+    stat, verdict = records_view.chi_square(faces)
     lines.append("  %d dice rolled, chi-square %s (5 d.f.; 11.07 at 5%%, 15.09 at 1%%): %s" % (
-        total, records.thousandths(stat), records.VERDICTS[verdict]))
+        total, records_view.thousandths(stat), records_view.VERDICTS[verdict]))
     return lines
 
 

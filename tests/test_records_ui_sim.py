@@ -9,6 +9,7 @@ back in CPython with the same storage/records modules.
 import os
 
 import records
+import records_view
 import storage
 from host_tools import sim
 from host_tools.sim_device import SimDevice
@@ -56,7 +57,7 @@ def test_initials_then_the_records_pages(tmp_path):
 
     pages = "enter up enter"  # next boot: splash, "Records" (above "Start game"), OK
     assert run(flash, pages)[:3] == ["High scores", " 1  ZCA" + str(total).rjust(9), ""]
-    summary = records.summary(load(flash, "stats")["all"])
+    summary = records_view.summary(load(flash, "stats")["all"])
     shown = run(flash, pages + " enter")
     assert shown[0] == "Stats (all)    v"  # v: DOWN shows the next name
     assert shown[1].split() == ["Games", "1"] and shown[3].split() == ["Best", str(total)]
@@ -67,12 +68,12 @@ def test_initials_then_the_records_pages(tmp_path):
 
     faces = load(flash, "rolls")["faces"]
     assert sum(faces) == 13 * 5
-    stat, verdict = records.chi_square(faces)
+    stat, verdict = records_view.chi_square(faces)
     fair = run(flash, pages + " enter enter")
-    assert fair[0] == "Dice  chi2" + records.thousandths(stat).rjust(6)
+    assert fair[0] == "Dice  chi2" + records_view.thousandths(stat).rjust(6)
     for face in range(6):
         assert fair[face + 1].startswith(str(face + 1)) and fair[face + 1].endswith(" %d" % faces[face])
-    assert fair[7] == records.VERDICTS[verdict]
+    assert fair[7] == records_view.VERDICTS[verdict]
     assert run(flash, pages + " enter enter enter")[0].startswith("Setup")  # OK on the last page
 
 

@@ -172,7 +172,7 @@ class RecordsView:
             draw.number(fb, total, 15, line + 1)
 
     def _draw_stats(self, fb):
-        import records  # loaded by the session while this view is up (not for a Message)
+        import records_view  # only while this view is drawn (session releases it)
 
         name = self.names[self.who]
         stats = self.recs.stats
@@ -180,7 +180,7 @@ class RecordsView:
         _header(fb, "Stats " + ("(all)" if self.who == 0 else name))
         if len(self.names) > 1:
             draw.text(fb, "v", 15, 0, True)
-        games, average_x10, best, yahtzees, bonus_percent = records.summary(entry)
+        games, average_x10, best, yahtzees, bonus_percent = records_view.summary(entry)
         values = (games, average_x10, best, yahtzees, bonus_percent)
         for i in range(5):
             row = i + 1
@@ -196,12 +196,12 @@ class RecordsView:
                 draw.number(fb, values[i], 15, row)
 
     def _draw_fairness(self, fb):
-        import records
+        import records_view
 
         faces = self.recs.rolls["faces"]
-        stat, verdict = records.chi_square(faces)
+        stat, verdict = records_view.chi_square(faces)
         _header(fb, "Dice  chi2")
-        figure = records.thousandths(stat)
+        figure = records_view.thousandths(stat)
         draw.text(fb, figure, 16 - len(figure), 0, True)
         most = 1
         for n in faces:
@@ -214,4 +214,4 @@ class RecordsView:
             if width:
                 fb.fill_rect(16, row * 8 + 1, width, 6, 1)
             draw.number(fb, faces[face], 15, row)
-        draw.text(fb, records.VERDICTS[verdict], 0, 7)
+        draw.text(fb, records_view.VERDICTS[verdict], 0, 7)
