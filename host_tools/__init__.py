@@ -57,3 +57,19 @@ def run_micropython(args, heap="192K", extra_path=(), cwd=None, timeout=300, **k
         env["MICROPYPATH"] = os.pathsep.join(tuple(extra_path) + (env["MICROPYPATH"],))
     cmd = [micropython_command(), "-X", "heapsize=" + heap] + list(args)
     return subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=cwd, timeout=timeout, **kwargs)
+
+
+class UsageError(Exception):
+    """Bad command-line input: the command prints one line naming it and exits with 2."""
+
+
+def argument_parser(prog, description):
+    """An ``argparse`` parser whose errors raise UsageError (one line, exit 2) instead of
+    printing the usage block; every host command uses it."""
+    import argparse
+
+    class _Parser(argparse.ArgumentParser):
+        def error(self, message):
+            raise UsageError(message)
+
+    return _Parser(prog="python -m host_tools " + prog, description=description)

@@ -9,7 +9,6 @@ expected final score at the start of the turn. With dice: every option (the dice
 before a re-roll, or the box on the last roll), best first, with its expected final score.
 CARD as in ``score``: a JSON object or file of filled boxes -> points (+ "yahtzee_bonus").
 """
-import argparse
 import json
 import os
 import sys
@@ -24,11 +23,6 @@ import strategy_table  # noqa: E402
 from host_tools import score  # noqa: E402
 
 BUILD = os.path.join(host_tools.REPO, "build")
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise score.InputError(message)
 
 
 def table_path(ruleset, folder=BUILD):
@@ -99,7 +93,7 @@ def render(result, rolls_left):
 
 
 def main(argv):
-    parser = _Parser(prog="python -m host_tools advise", description=__doc__.splitlines()[0])
+    parser = host_tools.argument_parser("advise", __doc__.splitlines()[0])
     parser.add_argument("--rules", default="forced", choices=R.JOKERS, help="joker rule option")
     parser.add_argument("--no-yahtzee-bonus", action="store_true", help="no 100-point bonuses")
     parser.add_argument("--card", help="JSON object or file: filled boxes -> points")

@@ -12,14 +12,13 @@ the game wrote (saves, records) are never touched. Then a hard reset starts the 
 Also ``--repl`` (``make repl``: mpremote's REPL) and ``--dev`` (``make dev``: run the
 firmware straight from the checkout with ``mpremote mount``, nothing copied).
 """
-import argparse
 import os
 import subprocess
 import sys
 import time
 
 import host_tools
-from host_tools import flash_build
+from host_tools import UsageError, flash_build
 from host_tools.flash_build import BuildError
 from host_tools.flash_device import MANIFEST, PARKED, STAGED, Device, DeviceError, DeviceLost
 
@@ -253,17 +252,8 @@ def dev(args):
     return subprocess.call(mpremote("connect", port, "mount", "--unsafe-links", folder, "+", "run", os.path.join(folder, "main.py")))
 
 
-class UsageError(Exception):
-    """Bad command-line input: exit status 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line on stderr, exit status 2 (argparse adds the usage)
-        raise UsageError(message)
-
-
 def parse_args(argv):
-    parser = _Parser(prog="python -m host_tools flash", description=__doc__.splitlines()[0])
+    parser = host_tools.argument_parser("flash", __doc__.splitlines()[0])
     parser.add_argument("--port", help="serial port of the Pico (default: the one Raspberry Pi USB device)")
     parser.add_argument("--board", default="pico", help="module in boards/ to use (default pico)")
     host_tools.use_firmware()

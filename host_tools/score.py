@@ -7,26 +7,17 @@ CARD is a JSON object (or a path to a file holding one) of filled boxes -> point
 optional "yahtzee_bonus" (bonus points already earned). Prints the boxes this roll may
 legally fill with their points, and the card's totals. Bad input: exit 2, one line.
 """
-import argparse
 import json
 import os
 import sys
 
-from host_tools import use_firmware
+from host_tools import UsageError as InputError
+from host_tools import argument_parser, use_firmware
 
 use_firmware()
 import rules as R  # noqa: E402
 
 TOTAL_NAMES = ("upper", "upper_bonus", "lower", "yahtzee_bonus", "grand")
-
-
-class InputError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise InputError(message)
 
 
 def parse_card(rules, text):
@@ -113,7 +104,7 @@ def render(rules, card, result):
 
 
 def main(argv):
-    parser = _Parser(prog="python -m host_tools score", description=__doc__.splitlines()[0])
+    parser = argument_parser("score", __doc__.splitlines()[0])
     parser.add_argument("--rules", default="forced", choices=R.JOKERS, help="joker rule option")
     parser.add_argument("--no-yahtzee-bonus", action="store_true", help="no 100-point bonuses")
     parser.add_argument("--card", help="JSON object or file: filled boxes -> points")

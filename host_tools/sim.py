@@ -17,7 +17,7 @@ the keys in virtual time (as fast as the pipes allow, always the same result for
 ``--print-screen`` prints the dice and the OLED as text. ``--regen-golden`` rewrites
 tests/golden/ and ``--regen-images`` the README's pictures in docs/img/.
 """
-import argparse
+import host_tools
 import os
 import sys
 
@@ -27,13 +27,10 @@ from host_tools.sim_device import DEFAULT_FLASH, DeviceExited, SimDevice, remove
 SETTLE_MS = 400  # after the last key: let animations and redraws finish
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise ValueError(message)
 
 
 def parse_args(argv):
-    p = _Parser(prog="python -m host_tools sim", description=__doc__.splitlines()[0])
+    p = host_tools.argument_parser("sim", __doc__.splitlines()[0])
     p.add_argument("--board", default="sim", help="only 'sim' runs on the desktop")
     p.add_argument("--oled", choices=("ssd1306", "sh1106"), default="ssd1306")
     p.add_argument("--dice", choices=("max7219", "neopixel"), default="max7219")
@@ -55,11 +52,11 @@ def parse_args(argv):
     p.add_argument("--regen-images", action="store_true", help="rewrite docs/img/ and exit")
     args = p.parse_args(argv)
     if args.board != "sim":
-        raise ValueError("--board %s: only the 'sim' board runs in the simulator" % args.board)
+        raise host_tools.UsageError("--board %s: only the 'sim' board runs in the simulator" % args.board)
     if args.battery is not None:
         parts = args.battery.split(":")
         if len(parts) not in (1, 3) or not all(p.isdigit() for p in parts) or (len(parts) == 3 and parts[2] == "0"):
-            raise ValueError("--battery %s: use MV or FROM:TO:MS (whole numbers, MS > 0)" % args.battery)
+            raise host_tools.UsageError("--battery %s: use MV or FROM:TO:MS (whole numbers, MS > 0)" % args.battery)
     return args
 
 
@@ -89,7 +86,7 @@ def main(argv):
         args = parse_args(argv)
         if args.headless:
             sim_keys.parse(args.keys)  # reject a bad script before starting anything
-    except (ValueError, sim_keys.KeyError_) as exc:
+    except (host_tools.UsageError, sim_keys.KeyError_) as exc:
         print("sim: %s" % exc, file=sys.stderr)
         return 2
     if args.regen_golden:

@@ -6,7 +6,6 @@ state, scoring through firmware/rules.py; writes the table file the device and t
 expected score from the empty card; for the compact variant also the points per game
 its decisions lose against exact play (exact policy evaluation, no sampling).
 """
-import argparse
 import os
 import sys
 import time
@@ -17,11 +16,6 @@ host_tools.use_firmware()
 import rules  # noqa: E402
 
 from host_tools import solver_core, solver_table  # noqa: E402
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise ValueError(message)
 
 
 def parse_rules(args):
@@ -57,7 +51,7 @@ def write_atomic(path, data):
 
 
 def main(argv):
-    parser = _Parser(prog="python -m host_tools solve", description=__doc__.splitlines()[0])
+    parser = host_tools.argument_parser("solve", __doc__.splitlines()[0])
     add_rules_options(parser)
     kind = parser.add_mutually_exclusive_group()
     kind.add_argument("--exact", dest="variant", action="store_const", const="exact", help="2 bytes/state (default)")
@@ -67,7 +61,7 @@ def main(argv):
     try:
         args = parser.parse_args(argv)
         ruleset = parse_rules(args)
-    except ValueError as exc:
+    except (host_tools.UsageError, ValueError) as exc:
         print("solve: %s" % exc, file=sys.stderr)
         return 2
     variant = args.variant or "exact"

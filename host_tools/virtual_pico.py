@@ -279,14 +279,8 @@ def _parse_version(text):
     return parts
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line on stderr, exit status 2
-        print("virtual-pico: %s (see --help)" % message, file=sys.stderr)
-        raise SystemExit(2)
-
-
 def parse_args(argv):
-    parser = _Parser(prog="python -m host_tools virtual-pico", description=__doc__.splitlines()[0])
+    parser = host_tools.argument_parser("virtual-pico", __doc__.splitlines()[0])
     parser.add_argument("--dir", required=True, help="folder that plays the Pico's flash filesystem")
     parser.add_argument("--fake-mpy", type=lambda s: int(s, 0), help="value reported as sys.implementation._mpy")
     parser.add_argument("--fake-version", type=_parse_version, help="version reported by sys.implementation, e.g. 1.22.2")
@@ -298,7 +292,10 @@ def parse_args(argv):
 def main(argv):
     try:
         args = parse_args(argv)
-    except SystemExit as exc:
+    except host_tools.UsageError as exc:
+        print("virtual-pico: %s (see --help)" % exc, file=sys.stderr)
+        return 2
+    except SystemExit as exc:  # --help
         return 2 if exc.code else 0
     if not os.path.isdir(args.dir):
         print("virtual-pico: --dir %s is not a folder" % args.dir, file=sys.stderr)
