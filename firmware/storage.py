@@ -309,22 +309,6 @@ def check(data):
 
 
 # --- filesystem -----------------------------------------------------------------------
-class _RealFs:
-    """The device's (or host's) filesystem with the few calls a Store makes."""
-
-    def open(self, path, mode):
-        return open(path, mode)
-
-    def rename(self, old, new):
-        os.rename(old, new)
-
-    def remove(self, path):
-        os.remove(path)
-
-    def mkdir(self, path):
-        os.mkdir(path)
-
-
 def _errno(exc):
     return exc.args[0] if exc.args else None
 
@@ -334,7 +318,9 @@ class Store:
 
     def __init__(self, base, fs=None):
         self.base = base
-        self.fs = fs if fs is not None else _RealFs()
+        # The real filesystem is ``os`` (rename/remove/mkdir) plus the builtin ``open``.
+        self.fs = fs if fs is not None else os
+        self._open = fs.open if fs is not None else open
         self.slots = (base + ".a", base + ".b")
         self.temp = base + ".tmp"
         self.damaged = []  # [(path, reason)] found by the last load
@@ -345,7 +331,7 @@ class Store:
     def _read(self, path):
         # Header first, then exactly the length it declares (+1 to notice trailing bytes):
         # no 16 KiB buffer on a heap of 190 KiB.
-        f = self.fs.open(path, "rb")
+        f = self._open(path, "rb")
         try:
             head = f.read(_HEADER)
             if len(head) < _HEADER or head[0:2] != MAGIC or head[2] != VERSION:
@@ -422,12 +408,12 @@ class Store:
 
     def _write_temp(self, data):
         try:
-            f = self.fs.open(self.temp, "wb")
+            f = self._open(self.temp, "wb")
         except OSError as exc:
             if _errno(exc) != _ENOENT or "/" not in self.base:
                 raise
             self.fs.mkdir(self.base[:self.base.rfind("/")])  # first save: make the folder
-            f = self.fs.open(self.temp, "wb")
+            f = self._open(self.temp, "wb")
         try:
             f.write(data)
             f.flush()
