@@ -11,45 +11,19 @@ import os
 
 import host_tools
 
+SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shared")
+
 PROBE = r"""
-import gc
-from boards import sim
 import app
+from loopback_rig import Rig
 from drivers.buttons import ROLL, MENU, OK
 from ui import menu
 
-presses = []
-def script(t):
-    m = 0
-    for s, e, b in presses:
-        if s <= t < e:
-            m |= 1 << b
-    return m
-
-link = sim.Loopback(script)
-hw = sim.build({"link": link, "seed": "5"})
-a = app.App(hw, {})
-
-def press(b, after):
-    t = link.elapsed + after
-    presses.append((t, t + 60, b))
+rig = Rig({"seed": "5"})
+a, hw, link, press = rig.app, rig.hw, rig.link, rig.press
 
 def measure(label, frames, redraw):
-    a.run(frames=50)  # warm-up
-    gc.collect()
-    gc.disable()
-    before = gc.mem_alloc()
-    if redraw:
-        for _ in range(frames):
-            a.dirty = True
-            a.dice_dirty = True
-            a.frame(hw.ticks_ms())
-            hw.sleep_ms(5)
-    else:
-        a.run(frames=frames)
-    used = gc.mem_alloc() - before
-    gc.enable()
-    print("ALLOC", label, used)
+    print("ALLOC", label, rig.allocated(frames, redraw))
 
 a.run(frames=400)  # splash times out into the menu
 a.settings.players = 1
@@ -93,7 +67,7 @@ def test_hint_review_and_advisor_cpu_frames_allocate_nothing(tmp_path, device_ta
 
     for name, path in device_tables.items():
         os.symlink(path, str(tmp_path / name))
-    proc = host_tools.run_micropython(["-c", PROBE], heap="256K", cwd=str(tmp_path))
+    proc = host_tools.run_micropython(["-c", PROBE], heap="256K", cwd=str(tmp_path), extra_path=(SHARED,))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     lines = proc.stdout.splitlines()
     allocs = {}

@@ -13,6 +13,8 @@ from host_tools import sim, sim_keys
 from host_tools.sim_device import DeviceExited, SimDevice
 from host_tools.sim_screen import screen_lines
 
+SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shared")
+
 SOLO = "enter down enter enter enter up enter wait:300"  # splash; players 2 -> 1; start
 DIM_CONTRAST = 0x08  # power.py _OLED_DIM
 DIM_LEDS = 1  # power.py _LEDS_DIM
@@ -158,34 +160,16 @@ def test_safe_mode_still_skips_the_game_and_its_files(tmp_path):
 
 
 ALLOC_PROBE = r"""
-import gc
-from boards import sim
-import app
 import session
+from loopback_rig import Rig
 from drivers.buttons import ROLL
 
-presses = []
-def script(t):
-    m = 0
-    for s, e, b in presses:
-        if s <= t < e:
-            m |= 1 << b
-    return m
-
-link = sim.Loopback(script)
-hw = sim.build({"link": link, "seed": "5", "battery": "3900"})
-a = app.App(hw, {})
+rig = Rig({"seed": "5", "battery": "3900"})
+a, hw, link, presses = rig.app, rig.hw, rig.link, rig.presses
 s = session.Session(hw).attach(a)
 
 def measure(label, frames):
-    a.run(frames=50)  # warm-up
-    gc.collect()
-    gc.disable()
-    before = gc.mem_alloc()
-    a.run(frames=frames)
-    used = gc.mem_alloc() - before
-    gc.enable()
-    print("ALLOC", label, used, s.power.state)
+    print("ALLOC", label, rig.allocated(frames), s.power.state)
 
 a.run(frames=400)  # splash times out into the menu; the session has loaded its files
 measure("menu-idle", 2500)  # 12.5 s: includes a battery reading
@@ -209,7 +193,7 @@ print("SLEEPS", s.power.sleeps, a.game.rolls)
 def test_power_saving_frames_allocate_nothing(tmp_path):
     import host_tools
 
-    proc = host_tools.run_micropython(["-c", ALLOC_PROBE], heap="192K", cwd=str(tmp_path))
+    proc = host_tools.run_micropython(["-c", ALLOC_PROBE], heap="192K", cwd=str(tmp_path), extra_path=(SHARED,))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     lines = proc.stdout.splitlines()
     allocs = {w[1]: (int(w[2]), int(w[3])) for w in (line.split() for line in lines) if w[0] == "ALLOC"}

@@ -5,46 +5,21 @@ real app, no host).
 Measured: idle frames on the turn screen, frames that redraw the OLED and the dice every
 time (turn, card and menu screens), and frames handling cursor key presses.
 """
+import os
+
 import host_tools
 
+SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shared")
+
 PROBE = r"""
-import gc
-from boards import sim
-import app
+from loopback_rig import Rig
 from drivers.buttons import ROLL, DOWN, MENU
 
-presses = []
-def script(t):
-    m = 0
-    for s, e, b in presses:
-        if s <= t < e:
-            m |= 1 << b
-    return m
-
-link = sim.Loopback(script)
-hw = sim.build({"link": link, "seed": "5"})
-a = app.App(hw, {})
-
-def press(b, after):
-    t = link.elapsed + after
-    presses.append((t, t + 60, b))
+rig = Rig({"seed": "5"})
+a, press = rig.app, rig.press
 
 def measure(label, frames, redraw):
-    a.run(frames=50)  # warm-up
-    gc.collect()
-    gc.disable()
-    before = gc.mem_alloc()
-    if redraw:
-        for _ in range(frames):
-            a.dirty = True
-            a.dice_dirty = True
-            a.frame(hw.ticks_ms())
-            hw.sleep_ms(5)
-    else:
-        a.run(frames=frames)
-    used = gc.mem_alloc() - before
-    gc.enable()
-    print("ALLOC", label, used)
+    print("ALLOC", label, rig.allocated(frames, redraw))
 
 a.run(frames=400)  # splash times out into the menu
 measure("menu-redraw", 200, True)
@@ -70,7 +45,7 @@ measure("card-redraw", 200, True)
 
 
 def _run_probe():
-    proc = host_tools.run_micropython(["-c", PROBE], heap="192K")
+    proc = host_tools.run_micropython(["-c", PROBE], heap="192K", extra_path=(SHARED,))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     lines = proc.stdout.splitlines()
     allocs = {}
