@@ -3,9 +3,9 @@ in timed lightsleeps until a button is pressed, and watch VSYS for a low battery
 
 ``Power.frame(app, now)`` runs once per frame (session.py calls it from the app's frame
 hook). Activity is a queued button event, or the app being busy (an animation, a roll-off
-or a computer's turn). After ``dim_ms`` the OLED contrast and the LED brightness drop;
-after ``blank_ms`` ``on_sleep(app)`` runs (the session saves anything unsaved), both
-displays switch off and the loop sleeps in
+or a computer's turn). After a minute (``_DIM_MS``) the OLED contrast and the LED
+brightness drop; after three (``_BLANK_MS``) ``on_sleep(app)`` runs (the session saves
+anything unsaved), both displays switch off and the loop sleeps in
 ``hw.lightsleep(_SLEEP_POLL_MS)`` steps, because an untimed lightsleep has no button wake
 on rp2. The press that wakes (or un-dims) does nothing else: its event is dropped. Panels
 keep their RAM while off, so waking needs no redraw. No allocation per frame.
@@ -17,9 +17,9 @@ AWAKE = const(0)
 DIM = const(1)
 BLANK = const(2)
 
-DIM_MS = const(60000)
-BLANK_MS = const(180000)
-LOW_MV = const(3400)  # a Li-ion cell on VSYS has little left below 3.4 V under load
+_DIM_MS = const(60000)
+_BLANK_MS = const(180000)
+_LOW_MV = const(3400)  # a Li-ion cell on VSYS has little left below 3.4 V under load
 _RECOVER_MV = const(3550)  # hysteresis: warn again only after a charge
 _BATTERY_EVERY_MS = const(10000)  # ADC reads are cheap but the figure moves slowly
 _SLEEP_POLL_MS = const(50)  # a press is shorter than this x 2; 50 ms keeps the wake snappy
@@ -32,11 +32,8 @@ _TURN = const(3)  # roll-off and a computer's turn, so those are not idle
 
 
 class Power:
-    def __init__(self, hw, dim_ms=DIM_MS, blank_ms=BLANK_MS, low_mv=LOW_MV):
+    def __init__(self, hw):
         self.hw = hw
-        self.dim_ms = dim_ms
-        self.blank_ms = blank_ms
-        self.low_mv = low_mv
         self.state = AWAKE
         self.last_active = hw.ticks_ms()
         self.next_battery = self.last_active
@@ -49,35 +46,34 @@ class Power:
 
     def frame(self, app, now):
         """Returns True when this frame's button events must be dropped (a waking press)."""
-        if self.hw.battery_mv is not None and time.ticks_diff(now, self.next_battery) >= 0:
+        hw = self.hw
+        if hw.battery_mv is not None and time.ticks_diff(now, self.next_battery) >= 0:
             self.next_battery = time.ticks_add(now, _BATTERY_EVERY_MS)
-            self._check_battery(app)
-        if self.hw.buttons.pending():
+            mv = self.mv = hw.battery_mv()
+            if mv < _LOW_MV and not self.low:
+                self.low = True
+                if self.on_low is not None:
+                    self.on_low(app, mv)
+            elif mv >= _RECOVER_MV:
+                self.low = False
+        if hw.buttons.pending():
             self.last_active = now
             if self.state != AWAKE:
                 self.wake(app)
                 return True
             return False
-        if app.rolling or app.screen == _ROLLOFF or (app.screen == _TURN and _computer_turn(app.game)):
-            self.last_active = now
+        game = app.game
+        if app.rolling or app.screen == _ROLLOFF or (
+                app.screen == _TURN and game is not None and game.players[game.current].kind != "human"):
+            self.last_active = now  # the game moves by itself: not idle
             return False
         idle = time.ticks_diff(now, self.last_active)
-        if idle >= self.blank_ms:
+        if idle >= _BLANK_MS:
             self.sleep(app)
             return True
-        if idle >= self.dim_ms and self.state == AWAKE:
+        if idle >= _DIM_MS and self.state == AWAKE:
             self.dim(app)
         return False
-
-    def _check_battery(self, app):
-        mv = self.hw.battery_mv()
-        self.mv = mv
-        if mv < self.low_mv and not self.low:
-            self.low = True
-            if self.on_low is not None:
-                self.on_low(app, mv)
-        elif mv >= _RECOVER_MV:
-            self.low = False
 
     def dim(self, app):
         self.state = DIM
@@ -122,6 +118,3 @@ class Power:
                 return True
         return False
 
-
-def _computer_turn(game):
-    return game is not None and game.players[game.current].kind != "human"
