@@ -24,12 +24,24 @@ sim: $(STAMP)
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis
 
+# make table [RULES=forced] [COMPACT=1]: optimal-strategy value table for the device,
+# build/strategy-<rules>.bin (exact, ~1.05 MiB; COMPACT=1: ~576 KiB for the Pico W).
+# `make flash` builds the exact table first when there is none (about 5-10 s).
+TABLE_RULES = $(or $(RULES),forced)
+TABLE_FILE = build/strategy-$(TABLE_RULES).bin
+
+table: $(STAMP)
+	$(PY) -m host_tools solve --rules $(TABLE_RULES) $(if $(COMPACT),--compact) --out $(TABLE_FILE)
+
+$(TABLE_FILE): | $(STAMP)
+	$(PY) -m host_tools solve --rules $(TABLE_RULES) --out $@
+
 # make flash [PORT=/dev/ttyACM0] [BOARD=pico] [RULES=forced]: compile, copy what changed, reset.
 # make repl [PORT=...]: MicroPython's REPL. make dev [PORT=...] [BOARD=...]: run the
 # firmware straight from this checkout (mpremote mount), nothing copied to the Pico.
 FLASHARGS = $(if $(PORT),--port $(PORT)) $(if $(BOARD),--board $(BOARD)) $(if $(RULES),--rules $(RULES))
 
-flash: $(STAMP)
+flash: $(STAMP) $(TABLE_FILE)
 	$(PY) -m host_tools flash $(FLASHARGS)
 
 repl: $(STAMP)
@@ -37,10 +49,3 @@ repl: $(STAMP)
 
 dev: $(STAMP)
 	$(PY) -m host_tools flash --dev $(FLASHARGS)
-
-# make table [RULES=forced] [COMPACT=1]: optimal-strategy value table for the device,
-# build/strategy-<rules>.bin (exact, ~1.05 MiB; COMPACT=1: ~576 KiB for the Pico W).
-TABLE_RULES = $(or $(RULES),forced)
-
-table: $(STAMP)
-	$(PY) -m host_tools solve --rules $(TABLE_RULES) $(if $(COMPACT),--compact) --out build/strategy-$(TABLE_RULES).bin

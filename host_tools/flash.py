@@ -120,7 +120,7 @@ class Plan:
             table_changed = self.hashes.get(self.table.path) != self.table.sha256
             table_need = blocks(len(self.table.data)) if table_changed else 0
             if need + table_need > free_blocks - reserve:
-                self.table_note = "strategy table %s (%d KiB) does not fit (%d KiB free after the firmware): flashed without it" % (
+                self.table_note = "strategy table %s (%d KiB) does not fit (%d KiB free after the firmware): flashed without it; for a Pico W build the compact one: make table COMPACT=1" % (
                     self.table.source,
                     len(self.table.data) // 1024,
                     max(0, free_blocks - reserve - need) * block // 1024,
