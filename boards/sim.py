@@ -22,7 +22,7 @@ import time
 from boards.hardware import Hardware, NoDice, NoOLED
 from dice_source import DiceSource
 
-_OUT_SIZE = const(4096)
+_OUT_SIZE = const(1040)  # one OLED frame (1024 bytes) and its message header fit; sim-only RAM
 _N_BUTTONS = const(10)
 _N_PIXELS = const(45)
 _OLED_ADDR = const(0x3C)
