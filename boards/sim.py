@@ -228,8 +228,11 @@ class VirtualClock:
             self.heap_peak = used
 
     def _report(self):
+        import sys
+
         self._probe()
         print("heap-peak", self.heap_peak)
+        print("heap-modules", " ".join(sorted(sys.modules)))  # the bench's breakdown
 
 
 def make_link(config):

@@ -7,6 +7,9 @@ more RAM than running them; the figure for sources is printed too). The peak is 
 ``gc.mem_alloc()`` right after a ``gc.collect()``, sampled every 250 virtual ms; the
 smallest ``-X heapsize=`` is found by bisection (a run passes when the end screen shows).
 Figures are for the 64-bit unix port, whose objects are larger than on the 32-bit Pico.
+A breakdown follows: the heap each module takes when imported (code, its tables and its
+new qstrs) in a fresh interpreter, for the modules loaded at the end of the game and for
+those the save layer loads only for a while (boot, end of a game, records pages).
 """
 import os
 import subprocess
@@ -73,15 +76,75 @@ def smallest_heap(code_dir=None, low_kb=16, high_kb=256):
     return high_kb
 
 
+# Loaded by session.py only while needed, then released (not in the game's module list).
+TRANSIENT = ("records", "records_view", "session_boot", "ui.records_screens")
+_BREAKDOWN = """
+import gc, sys
+gc.collect()
+for name in sys.argv[1:]:
+    gc.collect()
+    before = gc.mem_alloc()
+    __import__(name)
+    gc.collect()
+    print("module", name, gc.mem_alloc() - before)
+"""
+_DEPENDENCIES = """
+import sys
+before = len(sys.modules)
+__import__(sys.argv[1])
+print("loads", len(sys.modules) - before)
+"""
+
+
+def _leaves_first(code_dir, names):
+    """``names`` ordered by how many modules importing each one loads: a module's own
+    imports then come before it and are not counted twice."""
+    counts = {}
+    for name in names:
+        proc = host_tools.run_micropython(["-c", _DEPENDENCIES, name], heap="512K", extra_path=(code_dir,))
+        words = proc.stdout.split()
+        counts[name] = int(words[-1]) if words and words[0] == "loads" else 0
+    return sorted(names, key=lambda name: (counts[name], name))
+
+
+def module_sizes(code_dir, names):
+    """[(module, bytes)] for importing ``names`` in this order into one fresh heap."""
+    proc = host_tools.run_micropython(["-c", _BREAKDOWN] + list(names), heap="512K", extra_path=(code_dir,))
+    sizes = []
+    for line in proc.stdout.splitlines():
+        words = line.split()
+        if len(words) == 3 and words[0] == "module":
+            sizes.append((words[1], int(words[2])))
+    return sizes
+
+
+def print_breakdown(code_dir, loaded):
+    names = _leaves_first(code_dir, [n for n in loaded if n not in ("__main__", "micropython")])
+    sizes = module_sizes(code_dir, names + list(TRANSIENT))
+    print("heap per module (bytes), each imported after its own imports into one fresh")
+    print("interpreter; a jump of ~7 KB is a new qstr pool (640 entries) the module started:")
+    resident = 0
+    for name, size in sizes:
+        later = name in TRANSIENT
+        if not later:
+            resident += size
+        if size:
+            print("  %-22s %6d%s" % (name, size, "  (loaded only while needed)" if later else ""))
+    print("  %-22s %6d  (modules loaded at the end of the game)" % ("total", resident))
+
+
 def run():
     with tempfile.TemporaryDirectory() as code:
         compiled_tree(code)
         finished, console, ms = play(192, memprobe=250, code_dir=code)
         peak = [int(line.split()[1]) for line in console if line.startswith("heap-peak")]
+        loaded = [line.split()[1:] for line in console if line.startswith("heap-modules")]
         print("4-player game (4 computers, seed %d, .mpy tree): %s after %d virtual s"
               % (SEED, "finished" if finished else "DID NOT FINISH", ms // 1000))
         if peak:
             print("peak live heap (after gc.collect, every 250 ms): %d bytes (%.1f KB)" % (peak[-1], peak[-1] / 1024))
         if finished:
             print("smallest -X heapsize that completes it (.mpy tree): %d KB (target <= 96 KB)" % smallest_heap(code))
+        if loaded:
+            print_breakdown(code, loaded[-1])
     print("smallest -X heapsize from .py sources (compiled at import): %d KB" % smallest_heap())
