@@ -34,7 +34,11 @@ def main(argv):
         print("unknown command %r\n\n%s" % (name, usage()), file=sys.stderr)
         return 2
     module = importlib.import_module("host_tools." + name.replace("-", "_"))
-    return module.main(argv[1:])
+    try:
+        return module.main(argv[1:])
+    except BrokenPipeError:  # output piped into `head` and the like: not an error
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":
