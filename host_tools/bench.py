@@ -5,9 +5,18 @@ pass/fail checks: timing on shared machines is noisy.
 """
 import importlib
 import os
+import sys
+
+import host_tools
 
 
 def main(argv):
+    parser = host_tools.argument_parser("bench", __doc__.splitlines()[0])
+    try:
+        parser.parse_args(argv)  # no options: --help, and a typo is not a 10-minute run
+    except host_tools.UsageError as exc:
+        print("bench: %s" % exc, file=sys.stderr)
+        return 2
     here = os.path.dirname(os.path.abspath(__file__))
     names = sorted(f[:-3] for f in os.listdir(here) if f.startswith("bench_") and f.endswith(".py"))
     for name in names:

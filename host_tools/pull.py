@@ -7,7 +7,6 @@ virtual Pico's pty); ``--dir DIR`` takes it from a flash folder instead (the sim
 with the firmware's own ``storage`` and ``records`` modules, so the format lives in one
 place; ``--json`` prints everything as one JSON object instead of text.
 """
-import argparse
 import json
 import os
 import shutil
@@ -31,7 +30,7 @@ class PullError(Exception):
 
 
 def parse_args(argv):
-    parser = argparse.ArgumentParser(prog="python -m host_tools pull", description=__doc__.splitlines()[0])
+    parser = host_tools.argument_parser("pull", __doc__.splitlines()[0])
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--port", help="serial port of the device (or the virtual Pico's pty)")
     source.add_argument("--dir", help="a flash folder instead of a device (e.g. the simulator's --flash-dir)")
@@ -199,7 +198,10 @@ def _jsonable(value):
 def main(argv):
     try:
         args = parse_args(argv)
-    except SystemExit as exc:
+    except host_tools.UsageError as exc:
+        print("pull: %s (see --help)" % exc, file=sys.stderr)
+        return 2
+    except SystemExit as exc:  # --help
         return 2 if exc.code else 0
     if args.dir is not None and not os.path.isdir(args.dir):
         print("pull: --dir %s is not a folder" % args.dir, file=sys.stderr)

@@ -1,4 +1,5 @@
-"""``python -m host_tools``: every listed command exists and answers --help; unknown ones exit 2."""
+"""``python -m host_tools``: every listed command exists and answers --help; unknown ones
+exit 2; a bad option is exit 2 and one line on stderr."""
 import subprocess
 import sys
 
@@ -13,7 +14,7 @@ def run(*args):
                           capture_output=True, text=True, cwd=REPO, timeout=120)
 
 
-@pytest.mark.parametrize("command", sorted(set(COMMANDS) - {"bench"}))
+@pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_every_command_answers_help(command):
     proc = run(command, "--help")
     assert proc.returncode == 0, proc.stderr
@@ -29,3 +30,11 @@ def test_unknown_command_exits_2_with_the_list():
 def test_no_command_prints_usage_and_exits_2():
     proc = run()
     assert proc.returncode == 2 and "commands:" in proc.stdout
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_bad_option_is_exit_2_and_one_line(command):
+    proc = run(command, "--no-such-option")
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith(command + ": "), proc.stderr
+    assert proc.stdout == ""
