@@ -57,10 +57,6 @@ _DRAW = (
 )
 
 
-def _ticks_ms():
-    return time.ticks_ms()
-
-
 class App:
     def __init__(self, hw, cfg):
         self.hw = hw
@@ -79,8 +75,8 @@ class App:
         self.faces = [0, 0, 0, 0, 0]
         self.held = 0
         self.options = [-1] * _N_BOXES
-        self.totals = [0, 0, 0, 0]
-        self.uppers = [0, 0, 0, 0]
+        # Per seat: rules.totals() of its card (upper, upper bonus, lower, Yahtzee bonus,
+        # grand total), refreshed after each score so the screens need not add up cards.
         self.breakdowns = [(0, 0, 0, 0, 0)] * 4
         self.ranking = []
         self.cursor = 0
@@ -337,11 +333,7 @@ class App:
         if button == OK and coach.hint_box < 0 and coach.hint_code >= 0:  # OK: take the hold
             game = self.game
             if coach.hint_code != game.held and 0 < game.rolls < 3:
-                for i in range(5):
-                    if (coach.hint_code ^ game.held) & (1 << i):
-                        game.toggle_hold(i)
-                self._sync_dice()
-                self._changed()
+                self._set_holds(coach.hint_code)
 
     def _blink(self, now):
         """Hint screen: the dice the advisor keeps blink; the others stay lit."""
@@ -377,10 +369,6 @@ class App:
         settings = self.settings
         self.game = game_module.Game(settings.ruleset(), settings.player_list(), self.hw.dice_source)
         self._open_advisor()
-        n = settings.players
-        for seat in range(4):
-            self.totals[seat] = 0
-            self.uppers[seat] = 0
         self.starter = -1
         self.tie = False
         self._refresh_totals()
@@ -487,12 +475,7 @@ class App:
             self._start_turn()
 
     def _finish(self):
-        ranking = self.ranking
-        del ranking[:]
-        players = self.game.players
-        for place, player, total in self.game.ranking():
-            seat = player if isinstance(player, int) else players.index(player)
-            ranking.append((place, seat, total))
+        self.ranking = self.game.ranking()  # [(place, seat, total), ...]
         self._sync_dice()
         self.timer_on = False
         self.show(END)
@@ -500,13 +483,7 @@ class App:
     def _refresh_totals(self):
         game = self.game
         for seat in range(len(game.players)):
-            parts = rules.totals(game.rules, game.players[seat].card)
-            self.breakdowns[seat] = parts
-            self.uppers[seat] = parts[0]
-            self.totals[seat] = parts[4]
-
-    def breakdown(self, seat):
-        return self.breakdowns[seat]
+            self.breakdowns[seat] = rules.totals(game.rules, game.players[seat].card)
 
     def _best_box(self):
         """Default cursor after a roll: the legal box with the most points (first on ties)."""
@@ -534,6 +511,15 @@ class App:
             self.top = self.cursor - _LIST_ROWS + 2
         if self.top > _N_BOXES - _LIST_ROWS:
             self.top = _N_BOXES - _LIST_ROWS
+
+    def _set_holds(self, mask):
+        """Hold exactly the dice in ``mask`` (a hint taken, a computer's choice)."""
+        game = self.game
+        for i in range(5):
+            if (mask ^ game.held) & (1 << i):
+                game.toggle_hold(i)
+        self._sync_dice()
+        self._changed()
 
     def _sync_dice(self):
         game = self.game
@@ -627,10 +613,6 @@ class App:
                 self._score(box)
             return
         if mask != game.held:
-            for i in range(5):
-                if (mask ^ game.held) & (1 << i):
-                    game.toggle_hold(i)
-            self._sync_dice()
-            self._changed()
+            self._set_holds(mask)
         else:
             self._roll()

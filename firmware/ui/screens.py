@@ -7,6 +7,7 @@ redraw allocates nothing.
 """
 from micropython import const
 
+import rules
 from ui import draw
 from ui import menu
 
@@ -20,7 +21,8 @@ _N_UPPER = const(6)
 _LIST_ROWS = const(6)  # turn screen: rows 1..6 list boxes, row 7 is the footer
 _CARD_ROWS = const(7)
 CARD_LINES = const(19)  # 13 boxes, upper sum, progress bar, bonus, Y.bonus, lower, total
-JOKER_LABELS = ("forced", "ordered", "free", "none")
+_UPPER = const(0)  # in app.breakdowns[seat], a rules.totals() tuple
+_GRAND = const(4)
 
 
 def splash(app, fb):
@@ -71,7 +73,7 @@ def menu_screen(app, fb):
         if item == menu.PLAYERS:
             draw.number(fb, settings.players, 15, row, inv)
         elif item == menu.JOKER:
-            label = JOKER_LABELS[settings.joker]
+            label = rules.JOKERS[settings.joker]
             draw.text(fb, label, 16 - len(label), row, inv)
         elif item == menu.COACH:
             label = menu.COACH_LABELS[settings.coach]
@@ -94,7 +96,7 @@ def _header(app, fb, title_seat):
     draw.text(fb, "Roll", 3, 0, True)
     draw.number(fb, game.rolls, 8, 0, True)
     draw.text(fb, "/3", 9, 0, True)
-    draw.number(fb, app.totals[title_seat], 15, 0, True)
+    draw.number(fb, app.breakdowns[title_seat][_GRAND], 15, 0, True)
 
 
 def _footer_totals(app, fb, row, skip):
@@ -103,7 +105,7 @@ def _footer_totals(app, fb, row, skip):
     n = len(game.players)
     if n == 1:
         draw.text(fb, "Upper", 0, row)
-        col = draw.number(fb, app.uppers[0], 9, row)
+        draw.number(fb, app.breakdowns[0][_UPPER], 9, row)
         draw.text(fb, "/63", 10, row)
         return
     col = 0
@@ -112,8 +114,9 @@ def _footer_totals(app, fb, row, skip):
             continue
         draw.number(fb, seat + 1, col, row)
         draw.text(fb, ":", col + 1, row)
-        width = draw.digits(app.totals[seat])
-        draw.number(fb, app.totals[seat], col + 1 + width, row)
+        total = app.breakdowns[seat][_GRAND]
+        width = draw.digits(total)
+        draw.number(fb, total, col + 1 + width, row)
         col += width + 3
 
 
@@ -183,7 +186,7 @@ def _card_line(app, fb, seat, line, row):
             draw.text(fb, ".", 15, row)
         return
     line -= _N_BOXES
-    upper, upper_bonus, lower, ybonus, grand = app.breakdown(seat)
+    upper, upper_bonus, lower, ybonus, grand = app.breakdowns[seat]
     if line == 0:
         draw.text(fb, "Upper", 0, row)
         draw.number(fb, upper, 12, row)
@@ -211,7 +214,7 @@ def card(app, fb):
     draw.bar(fb, 0)
     draw.text(fb, menu.SEAT_LABELS[seat], 0, 0, True)
     draw.text(fb, "card", 3, 0, True)
-    draw.number(fb, app.totals[seat], 15, 0, True)
+    draw.number(fb, app.breakdowns[seat][_GRAND], 15, 0, True)
     for line in range(_CARD_ROWS):
         index = app.card_top + line
         if index >= CARD_LINES:
