@@ -57,7 +57,7 @@ def digits(value):
     return width
 
 
-def hbar(fb, row, value, full, inverted=False):
+def hbar(fb, row, value, full):
     """A progress bar across the row's middle: ``value`` out of ``full`` (small ints)."""
     y = row * _CELL + 2
     fb.rect(0, y, _WIDTH, 4, 1)
