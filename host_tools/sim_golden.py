@@ -11,6 +11,7 @@ import tempfile
 
 import host_tools
 from host_tools import sim
+from host_tools.emulators.oled import half_blocks
 from host_tools.sim_device import SimDevice
 from host_tools.sim_screen import device_text
 
@@ -74,10 +75,7 @@ def run_scene(name, flash_dir):
 
 
 def scene_text(device):
-    pixels = [[1 if p == 1 else 0 for p in row] for row in device.oled_pixels()]
-    blocks = " \u2584\u2580\u2588"
-    art = ["".join(blocks[pixels[y][x] * 2 + pixels[y + 1][x]] for x in range(128)).rstrip()
-           for y in range(0, 64, 2)]
+    art = [line.rstrip() for line in half_blocks(device.oled_pixels())]
     return device_text(device) + "\n\n" + "\n".join(art) + "\n"
 
 

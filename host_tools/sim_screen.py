@@ -67,11 +67,6 @@ def screen_lines(pixels):
     return lines
 
 
-def inverted_rows(pixels):
-    """Rows drawn as an inverted bar (the header, the cursor line)."""
-    return [row for row in range(ROWS) if sum(pixels[row * 8 + 7]) > 100 or sum(pixels[row * 8]) > 100]
-
-
 def _face_of(mask):
     host_tools.use_firmware()
     from drivers.pips import FACE_PIPS

@@ -13,7 +13,8 @@ import termios
 import time
 import tty
 
-from host_tools.sim_device import BUTTONS, DeviceExited
+from host_tools.emulators.oled import half_blocks
+from host_tools.sim_device import DeviceExited
 
 KEY_MS = 90
 LONG_MS = 900
@@ -26,12 +27,6 @@ _ORANGE = "\x1b[38;2;255;140;0m"
 _DIM = "\x1b[38;2;70;20;20m"
 _CYAN = "\x1b[38;2;120;210;255m"
 _RESET = "\x1b[0m"
-
-
-def _half_blocks(pixels, width):
-    blocks = " \u2584\u2580\u2588"
-    return ["".join(blocks[pixels[y][x] * 2 + pixels[y + 1][x]] for x in range(width))
-            for y in range(0, len(pixels), 2)]
 
 
 def _braille(pixels):
@@ -69,8 +64,8 @@ def frame_lines(device, columns):
             parts.append("".join(cells))
         lines.append("  " + "   ".join(parts) + _RESET)
     lines.append("")
-    pixels = [[1 if p == 1 else 0 for p in row] for row in device.oled_pixels()]
-    oled = _half_blocks(pixels, 128) if columns >= 132 else _braille(pixels)
+    pixels = device.oled_pixels()
+    oled = half_blocks(pixels) if columns >= 132 else _braille(pixels)
     width = len(oled[0])
     lines.append(" \u250c" + "\u2500" * width + "\u2510")
     lines += [" \u2502" + _CYAN + line + _RESET + "\u2502" for line in oled]
@@ -154,6 +149,3 @@ def play(device):
     if status:
         print("the firmware stopped:\n" + "\n".join(device.console[-20:]))
     return status
-
-
-__all__ = ["play", "frame_lines", "BUTTONS"]

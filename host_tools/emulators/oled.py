@@ -194,6 +194,12 @@ class OLEDEmulator:
         picture = self.pixels()
         if not compact:
             return "\n".join("".join(on if p else off for p in row) for row in picture)
-        blocks = " \u2584\u2580\u2588"  # index = top * 2 + bottom
-        return "\n".join("".join(blocks[top * 2 + bottom] for top, bottom in zip(picture[y], picture[y + 1]))
-                         for y in range(0, ROWS, 2))
+        return "\n".join(half_blocks(picture))
+
+
+def half_blocks(picture):
+    """Rows of 0/1 pixels (an even number) as text lines, two pixel rows per line in
+    half-block characters; the simulator's golden screens and terminal use it too."""
+    blocks = " \u2584\u2580\u2588"  # index = top * 2 + bottom
+    return ["".join(blocks[top * 2 + bottom] for top, bottom in zip(picture[y], picture[y + 1]))
+            for y in range(0, len(picture), 2)]
