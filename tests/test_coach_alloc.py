@@ -9,9 +9,7 @@ the optimal level through the advisor allocates no more than one of the simple s
 """
 import os
 
-import host_tools
-
-SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shared")
+from sim_helpers import alloc_probe
 
 PROBE = r"""
 import app
@@ -20,10 +18,7 @@ from drivers.buttons import ROLL, MENU, OK
 from ui import menu
 
 rig = Rig({"seed": "5"})
-a, hw, link, press = rig.app, rig.hw, rig.link, rig.press
-
-def measure(label, frames, redraw):
-    print("ALLOC", label, rig.allocated(frames, redraw))
+a, press, measure = rig.app, rig.press, rig.measure
 
 a.run(frames=400)  # splash times out into the menu
 a.settings.players = 1
@@ -67,14 +62,7 @@ def test_hint_review_and_advisor_cpu_frames_allocate_nothing(tmp_path, device_ta
 
     for name, path in device_tables.items():
         os.symlink(path, str(tmp_path / name))
-    proc = host_tools.run_micropython(["-c", PROBE], heap="256K", cwd=str(tmp_path), extra_path=(SHARED,))
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    lines = proc.stdout.splitlines()
-    allocs = {}
-    for line in lines:
-        words = line.split()
-        if words[0] == "ALLOC":
-            allocs[words[1]] = int(words[2])
+    lines, allocs = alloc_probe(PROBE, heap="256K", cwd=str(tmp_path))
     assert "ADVISOR True" in lines
     assert "SCREEN hint %d" % app.HINT in lines
     assert "SCREEN review %d" % app.REVIEW in lines

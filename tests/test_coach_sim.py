@@ -14,9 +14,8 @@ import advisor as A
 import rules
 import strategy_table
 from host_tools import advise, sim_golden
-from host_tools.sim_device import SimDevice
 from host_tools.sim_screen import screen_lines
-import storage
+from sim_helpers import play, saved
 
 FORCED = rules.make_ruleset()
 HEAP = "256K"  # the advisor compiles from source at game start in the simulator (sim.py)
@@ -28,18 +27,7 @@ NOTE = "No strat. table"
 
 
 def run(flash, keys, tables=None, seed=4):
-    device = SimDevice(seed=seed, flash_dir=str(flash), heap=HEAP, tables=tables)
-    try:
-        from host_tools import sim
-
-        sim.run_headless(device, keys)
-    finally:
-        device.close()
-    return screen_lines(device.oled_pixels())
-
-
-def saved(flash):
-    return storage.Store(os.path.join(str(flash), "data", "game")).load()
+    return screen_lines(play(flash, keys, seed=seed, heap=HEAP, tables=tables).oled_pixels())
 
 
 @pytest.fixture(scope="module")

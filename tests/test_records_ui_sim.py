@@ -6,14 +6,10 @@ surviving a power cut on the end screen, and tied scores keeping both entries.
 Figures on the screens are checked against the records files the firmware wrote, read
 back in CPython with the same storage/records modules.
 """
-import os
-
 import records
 import records_view
-import storage
-from host_tools import sim
-from host_tools.sim_device import SimDevice
 from host_tools.sim_screen import screen_lines
+from sim_helpers import play, saved
 
 SEED = 9
 SOLO = "enter down enter enter enter up enter wait:300"  # splash; players 2 -> 1; start
@@ -22,16 +18,7 @@ INITIALS_ZCA = " enter up enter down down enter enter"  # OK leaves the end scre
 
 
 def run(flash, keys):
-    device = SimDevice(seed=SEED, flash_dir=str(flash))
-    try:
-        sim.run_headless(device, keys)
-    finally:
-        device.close()
-    return screen_lines(device.oled_pixels())
-
-
-def load(flash, name):
-    return storage.Store(os.path.join(str(flash), "data", name)).load()
+    return screen_lines(play(flash, keys, seed=SEED).oled_pixels())
 
 
 def end_total(lines):
@@ -41,9 +28,9 @@ def end_total(lines):
 
 def test_initials_then_the_records_pages(tmp_path):
     total = end_total(run(tmp_path / "end", GAME))
-    stats = load(tmp_path / "end", "stats")
+    stats = saved(tmp_path / "end", "stats")
     assert stats["all"][records.GAMES] == 1 and stats["names"]["P1"][records.POINTS] == total
-    assert load(tmp_path / "end", "scores") is None  # initials come after the end screen
+    assert saved(tmp_path / "end", "scores") is None  # initials come after the end screen
 
     entry = run(tmp_path / "entry", GAME + " enter up enter down down")
     assert entry[0] == "New high score!" and entry[1].split() == ["P1", str(total)]
@@ -52,12 +39,12 @@ def test_initials_then_the_records_pages(tmp_path):
     flash = tmp_path / "full"
     after = run(flash, GAME + INITIALS_ZCA)
     assert after[0].startswith("Setup")
-    assert load(flash, "scores") == [[total, "ZCA", load(flash, "stats")["last"], 0]]
-    assert load(flash, "game") is None  # step 4: the finished game is forgotten
+    assert saved(flash, "scores") == [[total, "ZCA", saved(flash, "stats")["last"], 0]]
+    assert saved(flash, "game") is None  # step 4: the finished game is forgotten
 
     pages = "enter up enter"  # next boot: splash, "Records" (above "Start game"), OK
     assert run(flash, pages)[:3] == ["High scores", " 1  ZCA" + str(total).rjust(9), ""]
-    summary = records_view.summary(load(flash, "stats")["all"])
+    summary = records_view.summary(saved(flash, "stats")["all"])
     shown = run(flash, pages + " enter")
     assert shown[0] == "Stats (all)    v"  # v: DOWN shows the next name
     assert shown[1].split() == ["Games", "1"] and shown[3].split() == ["Best", str(total)]
@@ -66,7 +53,7 @@ def test_initials_then_the_records_pages(tmp_path):
     person = run(flash, pages + " enter down")
     assert person[0].startswith("Stats P1") and person[3].split() == ["Best", str(total)]
 
-    faces = load(flash, "rolls")["faces"]
+    faces = saved(flash, "rolls")["faces"]
     assert sum(faces) == 13 * 5
     stat, verdict = records_view.chi_square(faces)
     fair = run(flash, pages + " enter enter")
@@ -79,14 +66,14 @@ def test_initials_then_the_records_pages(tmp_path):
 
 def test_a_power_cut_on_the_end_screen_counts_the_game_once(tmp_path):
     total = end_total(run(tmp_path, GAME))
-    first = load(tmp_path, "stats")
-    assert load(tmp_path, "game")["game"]["phase"] == 2  # game.OVER: step 1 done, step 4 not
+    first = saved(tmp_path, "stats")
+    assert saved(tmp_path, "game")["game"]["phase"] == 2  # game.OVER: step 1 done, step 4 not
     again = run(tmp_path, "")  # reboot: straight back to the end screen, no "Continue"
     assert end_total(again) == total
-    assert load(tmp_path, "stats") == first  # step 2 ran again and counted nothing
+    assert saved(tmp_path, "stats") == first  # step 2 ran again and counted nothing
     assert run(tmp_path, INITIALS_ZCA)[0].startswith("Setup")
-    assert load(tmp_path, "scores") == [[total, "ZCA", first["last"], 0]]
-    assert load(tmp_path, "game") is None and load(tmp_path, "stats") == first
+    assert saved(tmp_path, "scores") == [[total, "ZCA", first["last"], 0]]
+    assert saved(tmp_path, "game") is None and saved(tmp_path, "stats") == first
     assert run(tmp_path, "wait:1500")[0].startswith("Setup")  # nothing left to resume
 
 
@@ -95,10 +82,10 @@ def test_equal_scores_keep_both_entries(tmp_path):
     run(tmp_path, INITIALS_ZCA)
     assert end_total(run(tmp_path, GAME)) == total  # same seed, same keys: same game
     run(tmp_path, " enter down enter enter enter")  # B, A, A
-    scores = load(tmp_path, "scores")
+    scores = saved(tmp_path, "scores")
     assert [(s[0], s[1]) for s in scores] == [(total, "ZCA"), (total, "BAA")]
     assert scores[0][2] != scores[1][2]  # two games
-    assert load(tmp_path, "stats")["all"][records.GAMES] == 2
+    assert saved(tmp_path, "stats")["all"][records.GAMES] == 2
 
 
 def test_a_cut_after_the_initials_but_before_the_clear_asks_nothing_again(tmp_path):
@@ -106,21 +93,21 @@ def test_a_cut_after_the_initials_but_before_the_clear_asks_nothing_again(tmp_pa
     data = tmp_path / "data"
     game_files = {p.name: p.read_bytes() for p in data.iterdir() if p.name.startswith("game.")}
     run(tmp_path, INITIALS_ZCA)
-    scores = load(tmp_path, "scores")
+    scores = saved(tmp_path, "scores")
     for name, content in game_files.items():  # the flash as a cut before step 4 leaves it
         (data / name).write_bytes(content)
     assert end_total(run(tmp_path, "")) == total
     assert run(tmp_path, "enter")[0].startswith("Setup")  # OK: no initials asked twice
-    assert load(tmp_path, "scores") == scores and load(tmp_path, "game") is None
-    assert load(tmp_path, "stats")["all"][records.GAMES] == 1
+    assert saved(tmp_path, "scores") == scores and saved(tmp_path, "game") is None
+    assert saved(tmp_path, "stats")["all"][records.GAMES] == 1
 
 
 def test_a_damaged_records_file_costs_only_itself(tmp_path):
     run(tmp_path, GAME + INITIALS_ZCA)
     data = tmp_path / "data"
-    scores, rolls = load(tmp_path, "scores"), load(tmp_path, "rolls")
+    scores, rolls = saved(tmp_path, "scores"), saved(tmp_path, "rolls")
     (data / "stats.a").write_bytes(b"YZ\x01\x00garbage")
     lines = run(tmp_path, "")
     assert lines[:4] == ["Records damaged", "stats: truncated", "kept as .bad,", "started afresh."]
     assert (data / "stats.a.bad").read_bytes() == b"YZ\x01\x00garbage"
-    assert load(tmp_path, "scores") == scores and load(tmp_path, "rolls") == rolls
+    assert saved(tmp_path, "scores") == scores and saved(tmp_path, "rolls") == rolls

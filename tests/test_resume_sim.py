@@ -11,9 +11,8 @@ import os
 import pytest
 
 import storage
-from host_tools import sim
-from host_tools.sim_device import SimDevice
 from host_tools.sim_screen import device_text, screen_lines
+from sim_helpers import play, saved
 
 SEED = 4
 TWO_HUMANS = "enter down down down enter up up up enter"  # splash, P2 -> Human, start game
@@ -23,38 +22,30 @@ PART2 = "1 space enter enter space 3 space 5"
 
 
 def run(flash, keys, extra=()):
-    device = SimDevice(seed=SEED, flash_dir=str(flash), extra=extra)
-    try:
-        sim.run_headless(device, keys)
-    finally:
-        device.close()
+    device = play(flash, keys, seed=SEED, extra=extra)
     assert device.alive is False
     return device
-
-
-def saved_game(flash):
-    return storage.Store(os.path.join(str(flash), "data", "game")).load()
 
 
 def test_a_game_resumes_at_the_same_state_and_rolls_the_same_dice(tmp_path):
     cut = tmp_path / "cut"
     first = run(cut, PART1)
-    before = saved_game(cut)
+    before = saved(cut)
     assert before["game"]["rolls"] == 2 and before["game"]["held"] == 0b01010
     offered = run(cut, "")
     where = "Round %d, P%d" % (before["game"]["round"] + 1, before["game"]["current"] + 1)
     assert screen_lines(offered.oled_pixels())[:6] == ["Saved game", "", where, "", " Continue", " New game"]
-    assert saved_game(cut) == before  # booting and asking changes nothing
+    assert saved(cut) == before  # booting and asking changes nothing
 
     resumed = run(cut, "enter")  # Continue
     assert device_text(resumed) == device_text(first)  # dice, holds, roll count, card, header
-    assert saved_game(cut) == before
+    assert saved(cut) == before
 
     finished = run(cut, "enter " + PART2)
     whole = tmp_path / "whole"
     uninterrupted = run(whole, PART1 + " " + PART2)
     assert device_text(finished) == device_text(uninterrupted)
-    after, reference = saved_game(cut), saved_game(whole)
+    after, reference = saved(cut), saved(whole)
     assert after["game"] == reference["game"]  # cards, dice, holds, rolls, whose turn
     assert after["seed"] == reference["seed"] and after["counts"] == reference["counts"]
     assert after["game"]["rolls"] > 0 and after["game"]["dice"] != before["game"]["dice"]
@@ -62,12 +53,12 @@ def test_a_game_resumes_at_the_same_state_and_rolls_the_same_dice(tmp_path):
 
 def test_new_game_instead_of_continue_forgets_the_save_but_keeps_its_dice(tmp_path):
     run(tmp_path, PART1)
-    counts = saved_game(tmp_path)["counts"]
+    counts = saved(tmp_path)["counts"]
     assert sum(counts) == 5 + 5 + 3  # one roll of 5 dice; 5, then 3 with two held
     device = run(tmp_path, "down enter wait:1500")  # "New game", then the splash ends
     assert screen_lines(device.oled_pixels())[0].startswith("Setup")
-    assert saved_game(tmp_path) is None
-    rolls = storage.Store(os.path.join(str(tmp_path), "data", "rolls")).load()
+    assert saved(tmp_path) is None
+    rolls = saved(tmp_path, "rolls")
     assert rolls["faces"] == counts
 
 
@@ -98,7 +89,7 @@ def test_a_damaged_save_is_set_aside_with_a_message_and_a_new_game_starts(tmp_pa
 
     device = run(tmp_path, "enter enter enter wait:3000 space")  # dismiss, splash, start, roll
     assert screen_lines(device.oled_pixels())[0].startswith("P")
-    assert saved_game(tmp_path)["game"]["rolls"] == 1
+    assert saved(tmp_path)["game"]["rolls"] == 1
     assert (data / "game.a.bad").read_bytes() == damaged(kind)
     assert storage.Store(str(data / "scores")).load() == [[250, "ABC", 7, 0]]
 
@@ -108,33 +99,33 @@ def test_an_inconsistent_game_in_a_valid_file_is_set_aside_too(tmp_path):
     store.save({"id": 5, "seed": [1, 0], "counts": [0] * 6, "game": {"v": 1, "rules": "forced"}})
     device = run(tmp_path, "")
     assert screen_lines(device.oled_pixels())[:3] == ["Save damaged", "Saved game is", "inconsistent."]
-    assert (tmp_path / "data" / "game.a.bad").exists() and saved_game(tmp_path) is None
+    assert (tmp_path / "data" / "game.a.bad").exists() and saved(tmp_path) is None
 
 
 def test_a_full_filesystem_shows_a_message_and_play_goes_on_unsaved(tmp_path):
     run(tmp_path, PART1)
-    before = saved_game(tmp_path)
+    before = saved(tmp_path)
     temp = tmp_path / "data" / "game.tmp"
     os.symlink("/dev/full", str(temp))  # every write there fails with ENOSPC, from the kernel
     device = run(tmp_path, "enter 1")  # Continue, hold die 1: its save hits the full disk
     lines = screen_lines(device.oled_pixels())
     assert lines[:3] == ["Flash full", "Game not saved.", "Play goes on; it"]
-    assert saved_game(tmp_path) == before  # the previous save is intact
+    assert saved(tmp_path) == before  # the previous save is intact
     assert not os.path.lexists(str(temp))  # the failed temp file is gone
 
     # Same run again, then play on: the hold shows, the next action saves again.
     os.symlink("/dev/full", str(temp))
     device = run(tmp_path, "enter 1 enter 2")
     assert screen_lines(device.oled_pixels())[0].startswith("P")
-    now = saved_game(tmp_path)["game"]
+    now = saved(tmp_path)["game"]
     assert now["held"] == before["game"]["held"] ^ 0b00011 and now["rolls"] == before["game"]["rolls"]
 
 
 def test_quitting_a_game_forgets_its_save_and_keeps_its_dice(tmp_path):
     run(tmp_path, PART1)
-    counts = saved_game(tmp_path)["counts"]
+    counts = saved(tmp_path)["counts"]
     device = run(tmp_path, "enter hold:m:800 enter")  # Continue, long MENU: quit?, OK
     assert screen_lines(device.oled_pixels())[0].startswith("Setup")
-    assert saved_game(tmp_path) is None
-    assert storage.Store(os.path.join(str(tmp_path), "data", "rolls")).load()["faces"] == counts
+    assert saved(tmp_path) is None
+    assert saved(tmp_path, "rolls")["faces"] == counts
     assert screen_lines(run(tmp_path, "wait:1600").oled_pixels())[0].startswith("Setup")  # no Continue

@@ -15,9 +15,9 @@ import computer
 import game
 import host_tools
 import rules
-from host_tools import sim
-from host_tools.sim_device import SimDevice
 from host_tools.sim_screen import screen_lines
+from sim_helpers import play
+from support import ScriptedDice
 
 SEEDS = (11, 2024)
 HUMAN_TURN = " space enter enter wait:9000"
@@ -31,19 +31,8 @@ def micropython_dice(seed, n=3000):
     return [int(c) for c in proc.stdout.strip()]
 
 
-class ListDice:
-    def __init__(self, faces):
-        self.faces = faces
-        self.used = 0
-
-    def randint(self, low, high):
-        face = self.faces[self.used]
-        self.used += 1
-        return face
-
-
 def replay(seed):
-    source = ListDice(micropython_dice(seed))
+    source = ScriptedDice(micropython_dice(seed))
     ruleset = rules.make_ruleset()
     g = game.Game(ruleset, [("P1", "human"), ("P2", "cpu")], source)
     while g.phase == game.ROLLOFF:
@@ -78,11 +67,7 @@ def end_screen_totals(lines):
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_full_game_matches_the_engine(seed, tmp_path):
-    device = SimDevice(seed=seed, flash_dir=str(tmp_path))
-    try:
-        sim.run_headless(device, KEYS)
-    finally:
-        device.close()
+    device = play(tmp_path, KEYS, seed=seed)
     lines = screen_lines(device.oled_pixels())
     assert lines[0] == "Game over", "\n".join(lines + device.console[-10:])
     shown = end_screen_totals(lines)

@@ -5,21 +5,14 @@ real app, no host).
 Measured: idle frames on the turn screen, frames that redraw the OLED and the dice every
 time (turn, card and menu screens), and frames handling cursor key presses.
 """
-import os
-
-import host_tools
-
-SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shared")
+from sim_helpers import alloc_probe
 
 PROBE = r"""
 from loopback_rig import Rig
 from drivers.buttons import ROLL, DOWN, MENU
 
 rig = Rig({"seed": "5"})
-a, press = rig.app, rig.press
-
-def measure(label, frames, redraw):
-    print("ALLOC", label, rig.allocated(frames, redraw))
+a, press, measure = rig.app, rig.press, rig.measure
 
 a.run(frames=400)  # splash times out into the menu
 measure("menu-redraw", 200, True)
@@ -44,22 +37,10 @@ measure("card-redraw", 200, True)
 """
 
 
-def _run_probe():
-    proc = host_tools.run_micropython(["-c", PROBE], heap="192K", extra_path=(SHARED,))
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    lines = proc.stdout.splitlines()
-    allocs = {}
-    for line in lines:
-        words = line.split()
-        if words[0] == "ALLOC":
-            allocs[words[1]] = int(words[2])
-    return lines, allocs
-
-
 def test_frame_loop_allocates_nothing_after_warm_up():
     import app
 
-    lines, allocs = _run_probe()
+    lines, allocs = alloc_probe(PROBE, heap="192K")
     assert "SCREEN menu %d" % app.MENU_SCREEN in lines
     assert "SCREEN turn %d 1" % app.TURN in lines
     assert "SCREEN card %d" % app.CARD in lines

@@ -2,7 +2,9 @@
 
 For probes that run inside MicroPython and measure the app itself, with no host front-end:
 ``rig = Rig({"seed": "5"})``, ``rig.press(ROLL, after_ms)``, ``rig.app.run(frames=n)`` and
-``rig.allocated(frames, redraw)`` (bytes allocated by that many frames after a warm-up).
+``rig.allocated(frames, redraw)`` (bytes allocated by that many frames after a warm-up;
+``rig.measure(label, frames, redraw)`` prints it as ``ALLOC label bytes`` for the pytest
+side, tests/sim_helpers.alloc_probe).
 """
 import gc
 
@@ -52,3 +54,6 @@ class Rig:
         used = gc.mem_alloc() - before
         gc.enable()
         return used
+
+    def measure(self, label, frames, redraw=False):
+        print("ALLOC", label, self.allocated(frames, redraw))

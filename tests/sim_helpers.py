@@ -1,0 +1,45 @@
+"""Pytest-side helpers for the tests that run the firmware on the sim board (no test cases).
+
+- ``play(flash, keys, **options)``: boot main.py in a headless ``SimDevice`` whose flash
+  folder is ``flash`` (``options``: its ``seed``, ``heap``, ``tables``, ``extra``), play
+  the key script in virtual time, shut it down and return the device (its emulated OLED
+  and dice keep the last picture).
+- ``saved(flash, name="game")``: the value the firmware last saved in ``data/<name>``
+  there, read with the firmware's own ``storage`` module (None when nothing is saved).
+- ``alloc_probe(probe, heap, **run_options)``: run an allocation probe built on
+  tests/shared/loopback_rig.py (``rig.measure`` prints ``ALLOC label bytes``) inside
+  MicroPython; returns its output lines and ``{label: bytes}``.
+"""
+import os
+
+import host_tools
+import storage
+from host_tools import sim
+from host_tools.sim_device import SimDevice
+
+SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shared")
+
+
+def play(flash, keys, **options):
+    device = SimDevice(flash_dir=str(flash), **options)
+    try:
+        sim.run_headless(device, keys)
+    finally:
+        device.close()
+    return device
+
+
+def saved(flash, name="game"):
+    return storage.Store(os.path.join(str(flash), "data", name)).load()
+
+
+def alloc_probe(probe, heap, **run_options):
+    proc = host_tools.run_micropython(["-c", probe], heap=heap, extra_path=(SHARED,), **run_options)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    allocs = {}
+    for line in lines:
+        words = line.split()
+        if words and words[0] == "ALLOC":
+            allocs[words[1]] = int(words[2])
+    return lines, allocs
