@@ -3,7 +3,7 @@ and WS2812 traffic is decoded by the datasheet emulators and the dice are checke
 import pytest
 
 from host_tools.emulators import CSPin, MAX7219ChainEmulator, SPIBus, WS2812Emulator
-from test_drivers_run import feed_spi, neopixel_frames, run_on_micropython
+from test_drivers_run import feed_spi, marked_sections, neopixel_frames, run_on_micropython
 
 # How each face must look on an 8x8 matrix (2x2 pips on a 3x3 grid, gaps at rows/cols 2, 5).
 FACES = {
@@ -27,17 +27,6 @@ def _face_rows(face, held=False):
 def _expected_chain_text(faces, held_mask):
     per_die = [_face_rows(f, bool(held_mask >> i & 1) and f != 0) for i, f in enumerate(faces)]
     return "\n".join(" ".join(rows[r] for rows in per_die) for r in range(8))
-
-
-def _sections(lines):
-    sections, name = {}, None
-    for line in lines:
-        if line.startswith("MARK "):
-            name = line[5:]
-            sections[name] = []
-        elif name is not None:
-            sections[name].append(line)
-    return sections
 
 
 MAX7219_SCRIPT = """
@@ -72,7 +61,7 @@ except ValueError as exc:
 
 @pytest.fixture(scope="module")
 def max7219():
-    return _sections(run_on_micropython(MAX7219_SCRIPT))
+    return marked_sections(run_on_micropython(MAX7219_SCRIPT))
 
 
 def test_max7219_init_configures_every_chip_and_clears_the_rows(max7219):
@@ -194,7 +183,7 @@ dice.show([6, 6, 6, 6, 6], 0b00000)
 
 @pytest.fixture(scope="module")
 def neopixel():
-    return _sections(run_on_micropython(NEOPIXEL_SCRIPT))
+    return marked_sections(run_on_micropython(NEOPIXEL_SCRIPT))
 
 
 def _strip_after(sections, *names):

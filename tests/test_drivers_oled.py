@@ -5,7 +5,7 @@ import binascii
 import pytest
 
 from host_tools.emulators import SH1106Emulator, SSD1306Emulator
-from test_drivers_run import feed_i2c, run_on_micropython
+from test_drivers_run import feed_i2c, marked_sections, run_on_micropython
 
 DRAW = """
 from drivers.{module} import {cls}
@@ -31,18 +31,6 @@ oled.power(True)
 """
 
 
-def _sections(lines):
-    sections = {}
-    name = None
-    for line in lines:
-        if line.startswith("MARK "):
-            name = line[5:]
-            sections[name] = []
-        elif name is not None:
-            sections[name].append(line)
-    return sections
-
-
 def _framebuffer_pixels(hex_buffer):
     buf = binascii.unhexlify(hex_buffer)
     return [[(buf[(y >> 3) * 128 + x] >> (y & 7)) & 1 for x in range(128)] for y in range(64)]
@@ -53,7 +41,7 @@ def _framebuffer_pixels(hex_buffer):
 def session(request):
     module, cls, emulator_class = request.param
     lines = run_on_micropython("import binascii\n" + DRAW.format(module=module, cls=cls, addr="0x3C"))
-    return cls, emulator_class, _sections(lines)
+    return cls, emulator_class, marked_sections(lines)
 
 
 def test_init_sequence_is_accepted_and_lights_a_clear_panel(session):

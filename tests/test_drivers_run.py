@@ -1,8 +1,9 @@
 """Pytest-side helpers for the driver tests (no test cases here).
 
 ``run_on_micropython(script)`` runs a script inside the real unix-port MicroPython with the
-recording fakes (tests/test_drivers_fakes.py) imported, and returns its output lines; the
-``feed_*`` helpers replay the recorded traffic into the datasheet emulators.
+recording fakes (tests/test_drivers_fakes.py) imported, and returns its output lines;
+``marked_sections(lines)`` splits them at the script's ``MARK name`` lines; the ``feed_*``
+helpers replay the recorded traffic into the datasheet emulators.
 """
 import binascii
 import os
@@ -19,6 +20,18 @@ def run_on_micropython(script, heap="192K"):
     if proc.returncode != 0:
         raise AssertionError("MicroPython failed (%d):\n%s\n%s" % (proc.returncode, proc.stdout[-3000:], proc.stderr[-3000:]))
     return proc.stdout.splitlines()
+
+
+def marked_sections(lines):
+    """``{name: [lines]}``: the lines after each ``MARK name`` line, up to the next one."""
+    found, name = {}, None
+    for line in lines:
+        if line.startswith("MARK "):
+            name = line[5:]
+            found[name] = []
+        elif name is not None:
+            found[name].append(line)
+    return found
 
 
 def feed_i2c(lines, device):
