@@ -38,7 +38,6 @@ class Coach:
         self._tenths = None  # advisor.tenths
         self.codes = [0] * _N_OPTIONS
         self.values = [0] * _N_OPTIONS
-        self.n = 0
         # The last hint: the best option with the rolls left it was asked for.
         self.hint_code = -1
         self.hint_box = -1  # the box to score when the best move is to score now
@@ -109,7 +108,7 @@ class Coach:
         """The best option now: ``hint_code`` (a hold mask with rolls left, else a box),
         ``hint_box`` (the box when the best is to score now, else -1), ``hint_value``."""
         adv = self.adv
-        self.n = adv.options(dice, rolls_left, self.codes, self.values)
+        adv.options(dice, rolls_left, self.codes, self.values)
         self.hint_rolls_left = rolls_left
         self.hint_code = self.codes[0]
         self.hint_value = self.values[0]

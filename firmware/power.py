@@ -42,7 +42,6 @@ class Power:
         self.sleeps = 0  # how often the device blanked (tests, bench)
         self.on_sleep = None  # on_sleep(app) before blanking: save what is unsaved
         self.on_low = None  # on_low(app, mv) once when the battery goes low
-        self.leds = 8  # the brightness to restore; updated from the app's settings
 
     def frame(self, app, now):
         """Returns True when this frame's button events must be dropped (a waking press)."""
@@ -77,9 +76,9 @@ class Power:
 
     def dim(self, app):
         self.state = DIM
-        self.leds = app.settings.leds
+        leds = app.settings.leds  # wake() restores it from the settings
         self.hw.oled.contrast(_OLED_DIM)
-        self.hw.dice.brightness(_LEDS_DIM if self.leds > _LEDS_DIM else self.leds)
+        self.hw.dice.brightness(_LEDS_DIM if leds > _LEDS_DIM else leds)
 
     def wake(self, app):
         hw = self.hw

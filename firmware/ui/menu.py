@@ -20,7 +20,6 @@ COACH = const(11)  # hints and turn reviews from the strategy table (coach.py)
 
 MAX_PLAYERS = const(4)
 HUMAN = const(0)
-COMPUTER = const(1)  # the first computer kind: CPU optimal
 CASUAL = const(3)
 # The kind strings handed to game.Game: "human", then strategy_players.LEVELS (without a
 # strategy table on the device every computer kind plays computer.py's simple strategy).
