@@ -9,13 +9,9 @@ import computer
 
 def level(coach, kind):
     """Index into strategy_players.LEVELS for ``kind``, or -1: the simple strategy."""
-    if coach.adv is None:
+    if coach.adv is None or kind not in coach.levels.LEVELS:
         return -1
-    levels = coach.levels.LEVELS
-    for i in range(len(levels)):
-        if levels[i] == kind:
-            return i
-    return -1
+    return coach.levels.level_index(kind)
 
 
 def choose_hold(coach, game):
@@ -28,7 +24,7 @@ def choose_hold(coach, game):
     if rolls_left <= 0:
         return -1
     return coach.levels.choose_hold(coach.adv, lvl, card, game.dice, rolls_left, game.dice_source,
-                                        coach.codes, coach.values)
+                                    coach.codes, coach.values)
 
 
 def choose_box(coach, game, options):
@@ -38,4 +34,4 @@ def choose_box(coach, game, options):
     if lvl < 0:
         return computer.choose_box(game.rules, card, game.dice, options)
     return coach.levels.choose_box(coach.adv, lvl, card, game.dice, game.dice_source,
-                                       coach.codes, coach.values)
+                                   coach.codes, coach.values)
