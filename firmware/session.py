@@ -332,7 +332,7 @@ def count_roll(counts, dice, held):
 def _draw_battery(fb, mv):
     """``3.9V`` at the right of the header row (inverted), from millivolts."""
     tenths = (mv + 50) // 100
-    fb.text("V", 13 * 8, 0, 0)
-    fb.text(".", 11 * 8, 0, 0)
+    draw.text(fb, "V", 13, 0, True)
+    draw.text(fb, ".", 11, 0, True)
     draw.number(fb, tenths % 10, 12, 0, True)
     draw.number(fb, tenths // 10, 10, 0, True)

@@ -180,17 +180,16 @@ class RecordsView:
         _header(fb, "Stats " + ("(all)" if self.who == 0 else name))
         if len(self.names) > 1:
             draw.text(fb, "v", 15, 0, True)
-        games, average_x10, best, yahtzees, bonus_percent = records_view.summary(entry)
-        values = (games, average_x10, best, yahtzees, bonus_percent)
+        values = records_view.summary(entry)  # in _STAT_LABELS order
         for i in range(5):
             row = i + 1
             draw.text(fb, _STAT_LABELS[i], 0, row)
-            if i == 1:  # one decimal: 2453 -> "245.3"
-                draw.number(fb, average_x10 // 10, 13, row)
+            if i == 1:  # the average in tenths, one decimal: 2453 -> "245.3"
+                draw.number(fb, values[1] // 10, 13, row)
                 draw.text(fb, ".", 14, row)
-                draw.number(fb, average_x10 % 10, 15, row)
-            elif i == 4:
-                draw.number(fb, bonus_percent, 14, row)
+                draw.number(fb, values[1] % 10, 15, row)
+            elif i == 4:  # upper bonus, percent of games
+                draw.number(fb, values[4], 14, row)
                 draw.text(fb, "%", 15, row)
             else:
                 draw.number(fb, values[i], 15, row)
