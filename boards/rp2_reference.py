@@ -10,8 +10,6 @@ from micropython import const
 _SPI_ID = const(0)
 _SPI_SCK = const(18)
 _SPI_MOSI = const(19)
-# The SPI peripheral also claims its default MISO pin, GP16, which is the buzzer's: the
-# buzzer's PWM is therefore created after the SPI bus (below), which hands GP16 back to PWM.
 _SPI_CS = const(17)
 _SPI_BAUD = const(10_000_000)  # MAX7219 maximum
 _I2C_ID = const(1)
@@ -31,8 +29,8 @@ _VSYS_DIVIDER = const(3)
 
 
 def build(config, oled="ssd1306", dice="max7219"):
-    """The hardware object for the reference wiring with the given OLED and dice parts."""
-    import time
+    """The hardware object for the reference wiring with the given OLED and dice parts;
+    its clock is Hardware's default, time.ticks_ms / time.sleep_ms."""
     from machine import ADC, I2C, PWM, Pin
 
     from boards.hardware import Hardware, NoDice, NoOLED
@@ -79,6 +77,4 @@ def build(config, oled="ssd1306", dice="max7219"):
     from machine import lightsleep
 
     hw.lightsleep = lightsleep
-    hw.ticks_ms = time.ticks_ms
-    hw.sleep_ms = time.sleep_ms
     return hw

@@ -1,7 +1,8 @@
 """Computer players: a simple, reasonable Yahtzee strategy. Pure (no I/O, no randomness).
 
-The seam for issue 6: the UI only calls ``choose_hold`` and ``choose_box``; the optimal
-advisor will provide the same two functions and replace this module.
+The fallback of players.py: computer seats play it when no strategy table is loaded, and
+so do kinds that are not advisor levels (older saves' "cpu"); with a table the levels in
+strategy_players.py make the same two decisions, ``choose_hold`` and ``choose_box``.
 Box indices follow rules.BOX_IDS: 0-5 aces..sixes, 6 three_kind, 7 four_kind,
 8 full_house, 9 small_straight, 10 large_straight, 11 yahtzee, 12 chance.
 """
