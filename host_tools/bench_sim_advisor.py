@@ -8,13 +8,12 @@ advisor's budget is <= 24 KB on top of the game; the difference to bench_sim's
 simple-CPU figures is printed. A run counts only when it finished with the advisor loaded
 (no "No RAM" note in round 1 and the end screen reached).
 """
-import os
 import tempfile
 import time
 
 import host_tools
 from host_tools import bench_sim, sim, sim_keys
-from host_tools.sim_device import DeviceExited, SimDevice
+from host_tools.sim_device import DeviceExited, SimDevice, put_table
 from host_tools.sim_screen import screen_lines
 
 # bench_sim.FOUR_CPUS in two parts: set up and start, look at round 1, play to the end.
@@ -46,14 +45,8 @@ def play(heap_kb, tables, memprobe=0, code_dir=None):
     return finished, device.console, device.now
 
 
-def smallest_heap(tables, code_dir=None, low_kb=16, high_kb=320):
-    while high_kb - low_kb > 1:
-        mid = (low_kb + high_kb) // 2
-        if play(mid, tables, code_dir=code_dir)[0]:
-            high_kb = mid
-        else:
-            low_kb = mid
-    return high_kb
+def smallest_heap(tables, code_dir=None):
+    return bench_sim.bisect_heap(lambda heap_kb: play(heap_kb, tables, code_dir=code_dir)[0], high_kb=320)
 
 
 # What coach.open adds, step by step, on a heap where the game's modules (rules) are in.
@@ -80,7 +73,7 @@ def advisor_ram(tables, code_dir):
     """(modules' bytecode, table reader + advisor objects, growth in prepare) in bytes."""
     with tempfile.TemporaryDirectory() as flash:
         for name, path in tables.items():
-            os.symlink(path, os.path.join(flash, name))
+            put_table(flash, name, path)
         proc = host_tools.run_micropython(["-c", _RAM_PROBE], heap="256K", extra_path=(code_dir,), cwd=flash)
     for line in proc.stdout.splitlines():
         if line.startswith("RAM "):
