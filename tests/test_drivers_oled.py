@@ -36,10 +36,13 @@ def _framebuffer_pixels(hex_buffer):
     return [[(buf[(y >> 3) * 128 + x] >> (y & 7)) & 1 for x in range(128)] for y in range(64)]
 
 
-@pytest.fixture(scope="module", params=[("ssd1306", "SSD1306", SSD1306Emulator), ("sh1106", "SH1106", SH1106Emulator)],
-                ids=["ssd1306", "sh1106"])
+PANELS = {"ssd1306": ("SSD1306", SSD1306Emulator), "sh1106": ("SH1106", SH1106Emulator)}
+
+
+@pytest.fixture(scope="module", params=list(PANELS))
 def session(request):
-    module, cls, emulator_class = request.param
+    module = request.param
+    cls, emulator_class = PANELS[module]
     lines = run_on_micropython("import binascii\n" + DRAW.format(module=module, cls=cls, addr="0x3C"))
     return cls, emulator_class, marked_sections(lines)
 
@@ -84,7 +87,7 @@ def test_contrast_invert_and_power(session):
     assert emu.pixels() == lit and emu.errors == []
 
 
-def test_ssd1306_sends_one_data_write_per_frame(session):
+def test_frame_is_one_data_write_on_ssd1306_and_one_per_page_on_sh1106(session):
     cls, _emulator_class, sections = session
     frame = [line for line in sections["draw"] if line.startswith("I2C ")]
     data_writes = [line for line in frame if line.split()[2].startswith("40")]
@@ -95,11 +98,10 @@ def test_ssd1306_sends_one_data_write_per_frame(session):
         assert len(frame) == 16 and len(data_writes) == 8  # page addressing: 8 x (command, data)
 
 
+@pytest.mark.parametrize("session", ["sh1106"], indirect=True)
 def test_sh1106_visible_column_0_is_ram_column_2(session):
-    cls, emulator_class, sections = session
-    if cls != "SH1106":
-        assert emulator_class.COLUMNS == 128
-        return
+    _cls, emulator_class, sections = session
+    assert SSD1306Emulator.COLUMNS == 128 and emulator_class.COLUMNS == 132
     emu = emulator_class()
     untouched = [(page, col, emu.ram[page][col]) for page in range(8) for col in (0, 1, 130, 131)]
     feed_i2c(sections["init"] + sections["draw"], emu)
