@@ -514,10 +514,7 @@ class App:
 
     def _set_holds(self, mask):
         """Hold exactly the dice in ``mask`` (a hint taken, a computer's choice)."""
-        game = self.game
-        for i in range(5):
-            if (mask ^ game.held) & (1 << i):
-                game.toggle_hold(i)
+        self.game.set_held(mask)
         self._sync_dice()
         self._changed()
 
