@@ -37,6 +37,11 @@ def micropython_command():
     return found
 
 
+def mpremote_command(*words):
+    """The pinned mpremote (run by this Python, so the one installed beside it) with ``words``."""
+    return [sys.executable, "-m", "mpremote"] + list(words)
+
+
 def micropython_env():
     """Environment for running firmware under the unix port: MICROPYPATH = firmware, repo."""
     env = dict(os.environ)

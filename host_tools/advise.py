@@ -94,8 +94,7 @@ def render(result, rolls_left):
 
 def main(argv):
     parser = host_tools.argument_parser("advise", __doc__.splitlines()[0])
-    parser.add_argument("--rules", default="forced", choices=R.JOKERS, help="joker rule option")
-    parser.add_argument("--no-yahtzee-bonus", action="store_true", help="no 100-point bonuses")
+    score.add_rules_options(parser)
     parser.add_argument("--card", help="JSON object or file: filled boxes -> points")
     parser.add_argument("--dice", nargs="+", metavar="D", help="the five dice showing")
     parser.add_argument("--rolls-left", help="rolls still allowed this turn: 0, 1 or 2")
@@ -103,7 +102,7 @@ def main(argv):
     parser.add_argument("--table", help="table file to use instead of build/strategy-<rules>.bin")
     try:
         args = parser.parse_args(argv)
-        ruleset = R.make_ruleset(args.rules, not args.no_yahtzee_bonus)
+        ruleset = score.ruleset_from(args)
         card = score.parse_card(ruleset, args.card)
         if all(card[b] != R.OPEN for b in range(R.N_BOXES)):
             raise score.InputError("the card is full: there is no move to advise")

@@ -221,13 +221,9 @@ def flash(args):
     return 0
 
 
-def mpremote(*words):
-    return [sys.executable, "-m", "mpremote"] + list(words)
-
-
 def repl(args):
     port = find_port(args.port)
-    return subprocess.call(mpremote("connect", port, "repl"))
+    return subprocess.call(host_tools.mpremote_command("connect", port, "repl"))
 
 
 def dev(args):
@@ -249,7 +245,7 @@ def dev(args):
     with open(os.path.join(folder, "device.cfg"), "w") as cfg:
         cfg.write("board=%s\nrules=%s\n" % (args.board, args.rules))
     print("dev: running %s/main.py on %s with %s mounted at /remote (Ctrl-C stops)" % (DEV_DIR, port, DEV_DIR), flush=True)
-    return subprocess.call(mpremote("connect", port, "mount", "--unsafe-links", folder, "+", "run", os.path.join(folder, "main.py")))
+    return subprocess.call(host_tools.mpremote_command("connect", port, "mount", "--unsafe-links", folder, "+", "run", os.path.join(folder, "main.py")))
 
 
 def parse_args(argv):

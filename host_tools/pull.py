@@ -39,14 +39,9 @@ def parse_args(argv):
     return parser.parse_args(argv)
 
 
-def _mpremote():
-    here = os.path.join(os.path.dirname(sys.executable), "mpremote")
-    return [here] if os.path.exists(here) else [sys.executable, "-m", "mpremote"]
-
-
 def copy_from_port(port, out):
     """Copies ``:data`` from the device into ``out/data``; False when there is none."""
-    cmd = _mpremote() + ["connect", port, "fs", "cp", "-r", ":" + storage.DATA_DIR, out + os.sep]
+    cmd = host_tools.mpremote_command("connect", port, "fs", "cp", "-r", ":" + storage.DATA_DIR, out + os.sep)
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     if proc.returncode != 0:
         text = (proc.stderr or proc.stdout).strip()

@@ -20,6 +20,17 @@ import rules as R  # noqa: E402
 TOTAL_NAMES = ("upper", "upper_bonus", "lower", "yahtzee_bonus", "grand")
 
 
+def add_rules_options(parser):
+    """``--rules`` and ``--no-yahtzee-bonus``, as score, advise and solve take them."""
+    parser.add_argument("--rules", default="forced", choices=R.JOKERS, help="joker rule option (default forced)")
+    parser.add_argument("--no-yahtzee-bonus", action="store_true", help="no 100-point Yahtzee bonuses")
+
+
+def ruleset_from(args):
+    """The ruleset the options of ``add_rules_options`` name."""
+    return R.make_ruleset(args.rules, not args.no_yahtzee_bonus)
+
+
 def parse_card(rules, text):
     """A card list from CARD (JSON text or a path to a JSON file); raises InputError."""
     if text is None:
@@ -105,14 +116,13 @@ def render(rules, card, result):
 
 def main(argv):
     parser = argument_parser("score", __doc__.splitlines()[0])
-    parser.add_argument("--rules", default="forced", choices=R.JOKERS, help="joker rule option")
-    parser.add_argument("--no-yahtzee-bonus", action="store_true", help="no 100-point bonuses")
+    add_rules_options(parser)
     parser.add_argument("--card", help="JSON object or file: filled boxes -> points")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("dice", nargs="*", help="five dice, 1-6")
     try:
         args = parser.parse_args(argv)
-        rules = R.make_ruleset(args.rules, not args.no_yahtzee_bonus)
+        rules = ruleset_from(args)
         dice = parse_dice(args.dice)
         card = parse_card(rules, args.card)
     except InputError as exc:

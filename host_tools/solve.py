@@ -11,20 +11,7 @@ import sys
 import time
 
 import host_tools
-
-host_tools.use_firmware()
-import rules  # noqa: E402
-
-from host_tools import solver_core, solver_table  # noqa: E402
-
-
-def parse_rules(args):
-    return rules.make_ruleset(args.rules, not args.no_yahtzee_bonus)
-
-
-def add_rules_options(parser):
-    parser.add_argument("--rules", default="forced", choices=rules.JOKERS, help="joker option (default forced)")
-    parser.add_argument("--no-yahtzee-bonus", action="store_true", help="no 100-point Yahtzee bonuses")
+from host_tools import score, solver_core, solver_table
 
 
 def build(ruleset, variant="exact", progress=None, measure_loss=None):
@@ -52,7 +39,7 @@ def write_atomic(path, data):
 
 def main(argv):
     parser = host_tools.argument_parser("solve", __doc__.splitlines()[0])
-    add_rules_options(parser)
+    score.add_rules_options(parser)
     kind = parser.add_mutually_exclusive_group()
     kind.add_argument("--exact", dest="variant", action="store_const", const="exact", help="2 bytes/state (default)")
     kind.add_argument("--compact", dest="variant", action="store_const", const="compact", help="1 byte/state, for the Pico W")
@@ -60,7 +47,7 @@ def main(argv):
     parser.add_argument("--out", required=True, help="table file to write")
     try:
         args = parser.parse_args(argv)
-        ruleset = parse_rules(args)
+        ruleset = score.ruleset_from(args)
     except (host_tools.UsageError, ValueError) as exc:
         print("solve: %s" % exc, file=sys.stderr)
         return 2
