@@ -99,6 +99,12 @@ def _header(app, fb, title_seat):
     draw.number(fb, app.breakdowns[title_seat][_GRAND], 15, 0, True)
 
 
+def _upper_goal(app, fb, col, row):
+    """``/63`` from column ``col``: the ruleset's threshold for the upper bonus."""
+    draw.text(fb, "/", col, row)
+    draw.number(fb, app.game.rules.upper_threshold, col + 2, row)
+
+
 def _footer_totals(app, fb, row, skip):
     """The other players' totals as ``2:87 3:120``; solo: the upper section's progress."""
     game = app.game
@@ -106,7 +112,7 @@ def _footer_totals(app, fb, row, skip):
     if n == 1:
         draw.text(fb, "Upper", 0, row)
         draw.number(fb, app.breakdowns[0][_UPPER], 9, row)
-        draw.text(fb, "/63", 10, row)
+        _upper_goal(app, fb, 10, row)
         return
     col = 0
     for seat in range(n):
@@ -190,9 +196,9 @@ def _card_line(app, fb, seat, line, row):
     if line == 0:
         draw.text(fb, "Upper", 0, row)
         draw.number(fb, upper, 12, row)
-        draw.text(fb, "/63", 13, row)
+        _upper_goal(app, fb, 13, row)
     elif line == 1:
-        draw.hbar(fb, row, upper, 63)
+        draw.hbar(fb, row, upper, app.game.rules.upper_threshold)
     elif line == 2:
         draw.text(fb, "Bonus", 0, row)
         draw.number(fb, upper_bonus, 15, row)
