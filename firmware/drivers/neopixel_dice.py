@@ -35,7 +35,6 @@ class NeoPixelDice:
         self._held_colour = held_colour
         self._shown = bytearray(count)  # face | held << 3 per die, as last written
         self._on = True
-        self._level = _MAX_LEVEL
         self._lit = _OFF  # scaled colours, rebuilt when brightness changes
         self._lit_held = _OFF
         self.brightness(brightness)  # also paints the strip dark
@@ -82,7 +81,6 @@ class NeoPixelDice:
     def brightness(self, level):
         """0..15, clamped; 15 is the current-capped maximum."""
         level = 0 if level < 0 else _MAX_LEVEL if level > _MAX_LEVEL else level
-        self._level = level
         self._lit = self.scale(self._colour, level)
         self._lit_held = self.scale(self._held_colour, level)
         self._repaint()
