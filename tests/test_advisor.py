@@ -19,6 +19,7 @@ import rules
 import strategy_players as P
 import strategy_table
 from host_tools import solver_cache, solver_core, solver_sim, solver_table
+from support import card_with
 
 FORCED = rules.make_ruleset()
 ID = rules.BOX_IDS.index
@@ -103,13 +104,6 @@ class BruteForce:
             e, _kv = self.turn(card)
             self.memo[key] = sum(p * e[2][r] for r, p in OUTCOMES[5])
         return self.memo[key]
-
-
-def card_with(**filled):
-    card = rules.new_card()
-    for box, points in filled.items():
-        card[ID(box)] = points
-    return card
 
 
 REDUCED = [

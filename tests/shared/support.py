@@ -1,4 +1,5 @@
 """Helpers for the shared test cases; plain code that runs on CPython and MicroPython."""
+import rules
 
 
 def raises(exc_type, func, *args):
@@ -34,3 +35,14 @@ class SeededDice:
     def randint(self, low, high):
         self.state = (self.state * 1103515245 + 12345) & 0x7FFFFFFF
         return low + (self.state >> 16) % (high - low + 1)
+
+
+def card_with(**filled):
+    """A new card with boxes filled: box id -> points, ``yahtzee_bonus`` -> the bonus so far."""
+    card = rules.new_card()
+    for box, points in filled.items():
+        if box == "yahtzee_bonus":
+            card[rules.BONUS] = points
+        else:
+            card[rules.BOX_IDS.index(box)] = points
+    return card

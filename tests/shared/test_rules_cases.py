@@ -3,6 +3,7 @@
 Runs under pytest and inside the real MicroPython (tests/test_on_micropython.py).
 """
 import rules as R
+from support import card_with
 
 FORCED = R.make_ruleset()
 ID = R.BOX_IDS.index
@@ -16,16 +17,6 @@ def options(dice, card=None, rules=FORCED):
 
 def points(dice, box, card=None, rules=FORCED):
     return options(dice, card, rules)[ID(box)]
-
-
-def card_with(**filled):
-    card = R.new_card()
-    for box, value in filled.items():
-        if box == "yahtzee_bonus":
-            card[R.BONUS] = value
-        else:
-            card[ID(box)] = value
-    return card
 
 
 def test_box_table_has_the_canonical_ids_in_card_order():
