@@ -41,6 +41,11 @@ def ordered_states(space):
     return np.concatenate(ms), np.concatenate(us), np.concatenate(ys)
 
 
+def block_numbers(m, y):
+    """``strategy_table.block_number`` (the device's) over arrays of masks and yz flags."""
+    return m + ((m >> 12) << 11) + np.maximum(0, (m & 4095) - 2048) + y
+
+
 def _header(variant, ruleset, frac, n_states, values_at, blocks_at, expected, crc):
     name = ruleset.name.encode()
     if len(name) > 16:
@@ -77,7 +82,7 @@ def encode(dense, space, ruleset, variant):
 
 def _compact(values, m, y, frac):
     """One byte per state: q with value = base + q * step per (mask, yz) block."""
-    bnum = (m + ((m >> 12) << 11) + np.maximum(0, (m & 4095) - 2048) + y)
+    bnum = block_numbers(m, y)
     lo = np.full(st.N_BLOCKS, np.inf)
     hi = np.full(st.N_BLOCKS, -np.inf)
     np.minimum.at(lo, bnum, values)
@@ -113,7 +118,7 @@ def decode(data, space):
     else:
         q = np.frombuffer(data, dtype=np.uint8, count=n_states, offset=values_at).astype(np.int64)
         params = np.frombuffer(data, dtype="<u2", count=2 * st.N_BLOCKS, offset=blocks_at).reshape(-1, 2).astype(np.int64)
-        bnum = (m + ((m >> 12) << 11) + np.maximum(0, (m & 4095) - 2048) + y)
+        bnum = block_numbers(m, y)
         fixed = (params[bnum, 0] << (st.FRAC - frac)) + ((q * params[bnum, 1]) << (st.FRAC - 16))
     dense = np.zeros(solver_core.N_MASKS * solver_core.CAP * 2)
     dense[solver_core.dense_index(m, u, y)] = fixed / float(1 << st.FRAC)

@@ -97,6 +97,13 @@ def test_reader_rejects_a_wrong_file(tmp_path):
             strategy_table.StrategyTable(f)
 
 
+def test_host_block_numbers_match_the_device_reader():
+    masks = np.arange(solver_core.N_MASKS)
+    for yz in (0, 1):
+        host = solver_table.block_numbers(masks, np.full(len(masks), yz))
+        assert list(host) == [strategy_table.block_number(int(m), yz) for m in masks]
+
+
 def test_compact_table_fits_the_pico_w_and_loses_under_a_hundredth(forced):
     ruleset, dense, space, _s = forced
     data = solver_table.encode(dense, space, ruleset, "compact")
