@@ -58,6 +58,9 @@ _T_LSTR = const(0xF4)
 _T_BYTES = const(0xF5)
 _T_LLIST = const(0xF6)
 _T_LDICT = const(0xF7)
+_SHORT_STR = const(32)  # lengths below these go in the tag itself
+_SHORT_LIST = const(16)
+_SHORT_DICT = const(8)
 
 
 def _put_varint(out, n):
@@ -65,6 +68,16 @@ def _put_varint(out, n):
         out.append((n & 0x7F) | 0x80)
         n >>= 7
     out.append(n)
+
+
+def _put_size(out, n, short_tag, short_limit, long_tag):
+    """A str/list/dict header: the size in the tag when below ``short_limit``, else
+    ``long_tag`` and the size as a varint."""
+    if n < short_limit:
+        out.append(short_tag + n)
+    else:
+        out.append(long_tag)
+        _put_varint(out, n)
 
 
 def _put(out, value, depth):
@@ -86,30 +99,18 @@ def _put(out, value, depth):
             _put_varint(out, value * 2 if value >= 0 else -value * 2 - 1)
     elif isinstance(value, str):
         raw = value.encode("utf-8")
-        if len(raw) < 32:
-            out.append(_T_STR + len(raw))
-        else:
-            out.append(_T_LSTR)
-            _put_varint(out, len(raw))
+        _put_size(out, len(raw), _T_STR, _SHORT_STR, _T_LSTR)
         out.extend(raw)
     elif isinstance(value, (bytes, bytearray)):
         out.append(_T_BYTES)
         _put_varint(out, len(value))
         out.extend(value)
     elif isinstance(value, (list, tuple)):
-        if len(value) < 16:
-            out.append(_T_LIST + len(value))
-        else:
-            out.append(_T_LLIST)
-            _put_varint(out, len(value))
+        _put_size(out, len(value), _T_LIST, _SHORT_LIST, _T_LLIST)
         for item in value:
             _put(out, item, depth + 1)
     elif isinstance(value, dict):
-        if len(value) < 8:
-            out.append(_T_DICT + len(value))
-        else:
-            out.append(_T_LDICT)
-            _put_varint(out, len(value))
+        _put_size(out, len(value), _T_DICT, _SHORT_DICT, _T_LDICT)
         for key in value:
             if not isinstance(key, (str, int)) or isinstance(key, bool):
                 raise TypeError("dict keys must be str or int")
@@ -179,7 +180,7 @@ class _Reader:
             return self.text(tag - _T_STR)
         if tag < _T_DICT:
             return self.items(tag - _T_LIST, depth)
-        if tag < _T_DICT + 8:
+        if tag < _T_DICT + _SHORT_DICT:
             return self.pairs(tag - _T_DICT, depth)
         if tag == _T_NONE:
             return None
