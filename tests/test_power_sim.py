@@ -9,13 +9,13 @@ import os
 import pytest
 
 import storage
-from host_tools import sim, sim_keys
+from host_tools import sim, sim_golden, sim_keys
 from host_tools.sim_device import DeviceExited, SimDevice
 from host_tools.sim_screen import screen_lines
 
 SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shared")
 
-SOLO = "enter down enter enter enter up enter wait:300"  # splash; players 2 -> 1; start
+SOLO = sim_golden.SOLO  # splash; players 2 -> 1; start
 DIM_CONTRAST = 0x08  # power.py _OLED_DIM
 DIM_LEDS = 1  # power.py _LEDS_DIM
 

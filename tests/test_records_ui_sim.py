@@ -8,12 +8,12 @@ back in CPython with the same storage/records modules.
 """
 import records
 import records_view
+from host_tools import sim_golden
 from host_tools.sim_screen import screen_lines
 from sim_helpers import play, saved
 
 SEED = 9
-SOLO = "enter down enter enter enter up enter wait:300"  # splash; players 2 -> 1; start
-GAME = SOLO + " space enter enter" * 13  # one roll per turn, the best box each time
+GAME = sim_golden.SOLO_GAME  # splash, players 2 -> 1, start; one roll per turn, the best box
 INITIALS_ZCA = " enter up enter down down enter enter"  # OK leaves the end screen; Z, C, A
 
 

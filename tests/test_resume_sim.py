@@ -11,11 +11,12 @@ import os
 import pytest
 
 import storage
+from host_tools import sim_golden
 from host_tools.sim_screen import device_text, screen_lines
 from sim_helpers import play, saved
 
 SEED = 4
-TWO_HUMANS = "enter down down down enter up up up enter"  # splash, P2 -> Human, start game
+TWO_HUMANS = sim_golden.TWO_HUMANS  # splash, P2 -> Human, start game
 # Part 1: roll-off, two turns, a hold and a second roll; part 2: more holds, rolls, scores.
 PART1 = TWO_HUMANS + " wait:4500 space enter enter space 2 4 space"
 PART2 = "1 space enter enter space 3 space 5"
