@@ -53,7 +53,7 @@ def parse_args(argv):
         raise host_tools.UsageError("--board %s: only the 'sim' board runs in the simulator" % args.board)
     if args.battery is not None:
         parts = args.battery.split(":")
-        if len(parts) not in (1, 3) or not all(part.isdigit() for part in parts) or (len(parts) == 3 and parts[2] == "0"):
+        if len(parts) not in (1, 3) or not all(part.isdigit() for part in parts) or (len(parts) == 3 and int(parts[2]) == 0):
             raise host_tools.UsageError("--battery %s: use MV or FROM:TO:MS (whole numbers, MS > 0)" % args.battery)
     return args
 

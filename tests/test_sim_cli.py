@@ -28,6 +28,9 @@ def run(args, **kwargs):
     ["--headless", "--keys", "hold:m"],
     ["--board", "pico"],
     ["--seed", "x"],
+    ["--headless", "--battery", "4000:3000:0"],
+    ["--headless", "--battery", "4000:3000:00"],  # a zero span however written (crashed the firmware)
+    ["--headless", "--battery", "4.1"],
 ])
 def test_bad_input_exits_2_with_one_line(args, tmp_path):
     proc = run(args + ["--flash-dir", str(tmp_path)])
