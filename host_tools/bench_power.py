@@ -11,11 +11,11 @@ computer players. Also: how long the device sleeps between polls while blank.
 import os
 import tempfile
 
-from host_tools import sim_keys
+from host_tools import sim_golden, sim_keys
 from host_tools.sim_device import SimDevice
 
-SOLO = "enter down enter enter enter up enter wait:300" + " space 1 2 space 3 space enter enter" * 13
-FOUR_CPU = "enter down enter enter down enter up up enter"  # 4 players, P1 -> computer, start
+SOLO = sim_golden.SOLO + " space 1 2 space 3 space enter enter" * 13
+FOUR_CPU = sim_golden.FOUR_CPUS
 STORES = ("game", "stats", "rolls", "scores")
 _SLEEP_POLL_MS = 50  # firmware/power.py
 

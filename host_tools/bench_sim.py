@@ -15,12 +15,12 @@ import os
 import tempfile
 
 import host_tools
-from host_tools import flash_build, sim
+from host_tools import flash_build, sim, sim_golden
 from host_tools.sim_device import DeviceExited, SimDevice
 from host_tools.sim_screen import screen_lines
 
-# From "Start game": Players 2 -> 3 -> 4, P1 -> CPU, back up to Start; then let them play.
-FOUR_CPUS = "enter down enter enter down enter up up enter wait:330000"
+# Four computers start (sim_golden.FOUR_CPUS), then play the whole game.
+FOUR_CPUS = sim_golden.FOUR_CPUS + " wait:330000"
 SEED = 42
 
 

@@ -12,12 +12,12 @@ import tempfile
 import time
 
 import host_tools
-from host_tools import bench_sim, sim, sim_keys
+from host_tools import bench_sim, sim, sim_golden, sim_keys
 from host_tools.sim_device import DeviceExited, SimDevice, put_table
 from host_tools.sim_screen import screen_lines
 
 # bench_sim.FOUR_CPUS in two parts: set up and start, look at round 1, play to the end.
-_SETUP = "enter down enter enter down enter up up enter wait:12000"
+_SETUP = sim_golden.FOUR_CPUS + " wait:12000"
 _GAME_MS = 330000
 
 

@@ -19,7 +19,11 @@ GOLDEN_DIR = os.path.join(host_tools.REPO, "tests", "golden")
 IMAGE_DIR = os.path.join(host_tools.REPO, "docs", "img")
 
 # Menu items from "Start game": down = Players, P1, P2 ...; enter changes the value.
+# These starts are shared with the benchmarks (bench_sim*, bench_power).
 TWO_HUMANS = "enter down down down enter up up up enter"  # splash, P2 -> Human, start
+SOLO = "enter down enter enter enter up enter wait:300"  # splash, Players 2 -> 1, start
+FOUR_CPUS = "enter down enter enter down enter up up enter"  # Players 2 -> 3 -> 4, P1 -> computer, start
+SOLO_GAME = SOLO + " space enter enter" * 13  # roll once, score the first box offered
 SCENES = {
     "menu": (1, "enter"),
     "rolloff": (4, "enter enter wait:300"),
@@ -27,12 +31,11 @@ SCENES = {
     "card": (4, TWO_HUMANS + " wait:4500" + " space enter enter" * 6 + " m"),
     "card_totals": (4, TWO_HUMANS + " wait:4500" + " space enter enter" * 6 + " m" + " down" * 12),
     "confirm_zero": (4, TWO_HUMANS + " wait:4500 space up enter"),
-    "end_solo": (2, "enter down enter enter enter up enter wait:300" + " space enter enter" * 13),
+    "end_solo": (2, SOLO_GAME),
     "end": (4, TWO_HUMANS + " wait:4500" + " space enter enter" * 26),
 }
 # Records (session.py): a solo game, OK after the end screen, initials Z-C-A, then the
 # menu's "Records" line (above "Start game") and its pages.
-SOLO_GAME = "enter down enter enter enter up enter wait:300" + " space enter enter" * 13
 RECORDS = SOLO_GAME + " enter up enter down down enter enter up enter"
 SCENES.update({
     "initials": (9, SOLO_GAME + " enter up enter down"),
@@ -42,7 +45,6 @@ SCENES.update({
 })
 # Coach scenes, played with the strategy table on the flash (TABLE_SCENES). Solo start;
 # SOLO_REVIEW first sets the menu's Coach line to "turn" (5 x up from Players).
-SOLO = "enter down enter enter enter up enter wait:300"
 SOLO_REVIEW = "enter down enter enter enter up up up up up enter down down down down enter wait:300"
 SCENES.update({
     "hint": (4, SOLO + " space wait:500 m wait:120"),
