@@ -33,7 +33,7 @@ def build(config, oled="ssd1306", dice="max7219"):
     its clock is Hardware's default, time.ticks_ms / time.sleep_ms."""
     from machine import ADC, I2C, PWM, Pin
 
-    from boards.hardware import Hardware, NoDice, NoOLED
+    from boards.hardware import Hardware, NoDice, NoOLED, oled_panel
     from drivers.buttons import Buttons
     from drivers.buzzer import Buzzer
     from dice_source import DiceSource
@@ -42,14 +42,7 @@ def build(config, oled="ssd1306", dice="max7219"):
     # Big buffers first, while the heap is still unfragmented: OLED frame, dice rows.
     i2c = I2C(_I2C_ID, sda=Pin(_I2C_SDA), scl=Pin(_I2C_SCL), freq=_I2C_FREQ)
 
-    def make_oled():
-        if oled == "sh1106":
-            from drivers.sh1106 import SH1106 as Panel
-        else:
-            from drivers.ssd1306 import SSD1306 as Panel
-        return Panel(i2c, _OLED_ADDR)
-
-    hw.oled = hw.part(make_oled, NoOLED)
+    hw.oled = hw.part(lambda: oled_panel(i2c, _OLED_ADDR, oled), NoOLED)
 
     def make_dice():
         if dice == "neopixel":

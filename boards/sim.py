@@ -19,7 +19,7 @@ as the pipes allow. Without ``link`` (tests) the board runs on a scripted ``Loop
 from micropython import const
 import time
 
-from boards.hardware import Hardware, NoDice, NoOLED
+from boards.hardware import Hardware, NoDice, NoOLED, oled_panel
 from dice_source import DiceSource
 
 _OUT_SIZE = const(1040)  # one OLED frame (1024 bytes) and its message header fit; sim-only RAM
@@ -260,14 +260,7 @@ def build(config):
     hw.lightsleep = clock.sleep_ms
     i2c = SimI2C(link, missing=fault == "oled")
 
-    def make_oled():
-        if config.get("oled") == "sh1106":
-            from drivers.sh1106 import SH1106 as Panel
-        else:
-            from drivers.ssd1306 import SSD1306 as Panel
-        return Panel(i2c, _OLED_ADDR)
-
-    hw.oled = hw.part(make_oled, NoOLED)
+    hw.oled = hw.part(lambda: oled_panel(i2c, _OLED_ADDR, config.get("oled")), NoOLED)
 
     def make_dice():
         if fault == "dice":
