@@ -6,9 +6,7 @@ rules module only.
 """
 import itertools
 import json
-import os
 import random
-import statistics
 
 import numpy as np
 import pytest

@@ -12,7 +12,6 @@ import pytest
 
 import advisor as A
 import rules
-import strategy_table
 from host_tools import advise, sim_golden
 from host_tools.sim_screen import screen_lines
 from sim_helpers import play, saved
