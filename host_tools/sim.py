@@ -84,7 +84,7 @@ def main(argv):
         args = parse_args(argv)
         if args.headless:
             sim_keys.parse(args.keys)  # reject a bad script before starting anything
-    except (host_tools.UsageError, sim_keys.KeyError_) as exc:
+    except (host_tools.UsageError, sim_keys.KeyScriptError) as exc:
         print("sim: %s" % exc, file=sys.stderr)
         return 2
     if args.regen_golden:

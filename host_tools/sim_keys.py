@@ -12,7 +12,7 @@ GAP_MS = 90
 START_MS = 150  # first key after boot (the board is built and the splash is up by then)
 
 
-class KeyError_(ValueError):
+class KeyScriptError(ValueError):
     """A key script that cannot be played; the message names the bad word."""
 
 
@@ -35,7 +35,7 @@ def parse(script, start_ms=START_MS):
             else:
                 raise ValueError
         except ValueError:
-            raise KeyError_("bad key %r (use %s, wait:MS, hold:NAME:MS)" % (word, " ".join(BUTTONS))) from None
+            raise KeyScriptError("bad key %r (use %s, wait:MS, hold:NAME:MS)" % (word, " ".join(BUTTONS))) from None
         presses.append((t, t + length, button))
         t += length + GAP_MS
     return presses, t
