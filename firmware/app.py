@@ -265,7 +265,7 @@ class App:
         if button == MENU:
             if long:
                 self._ask_quit(TURN)
-            elif self._hints_on() and game.rolls > 0:
+            elif self._coach_mode() != menu.COACH_OFF and game.rolls > 0:
                 self._show_hint()
             else:
                 self._show_card()
@@ -298,15 +298,12 @@ class App:
         self.card_top = 0
         self.show(CARD)
 
-    def _hints_on(self):
-        """Short MENU gives a hint: a table, a coach mode and a human on turn."""
-        return (self.coach.adv is not None and self.settings.coach != menu.COACH_OFF
-                and not self._computer_turn())
-
-    def _reviewing(self):
-        """Price this turn's decisions for the review after it (coach mode "turn")."""
-        return (self.coach.adv is not None and self.settings.coach == menu.COACH_TURN
-                and not self._computer_turn())
+    def _coach_mode(self):
+        """The coach mode for this turn: COACH_OFF without a table or on a computer's turn.
+        Not off: short MENU gives a hint; COACH_TURN: the turn is priced for a review."""
+        if self.coach.adv is None or self._computer_turn():
+            return menu.COACH_OFF
+        return self.settings.coach
 
     def _show_hint(self):
         game = self.game
@@ -441,7 +438,7 @@ class App:
 
     def _roll(self):
         game = self.game
-        if game.rolls > 0 and self._reviewing():
+        if game.rolls > 0 and self._coach_mode() == menu.COACH_TURN:
             self.coach.price_hold(game.dice, 3 - game.rolls, game.held)
         game.roll()
         game.options(self.options)
@@ -455,7 +452,7 @@ class App:
 
     def _score(self, box):
         game = self.game
-        review = self._reviewing()
+        review = self._coach_mode() == menu.COACH_TURN
         if review:
             self.coach.price_box(game.dice, 3 - game.rolls, box)
             self.review_seat = game.current
