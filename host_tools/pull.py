@@ -1,5 +1,4 @@
-"""``python -m host_tools pull``: copy saves, records and statistics off the device and
-print them.
+"""``python -m host_tools pull``: copy the device's saves, records and statistics; print them.
 
 ``--port PORT`` copies the device's ``data/`` folder with mpremote (a Pico on USB or the
 virtual Pico's pty); ``--dir DIR`` takes it from a flash folder instead (the simulator's

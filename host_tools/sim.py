@@ -12,8 +12,8 @@ flash folder here). The simulator builds ``build/strategy-forced.bin`` when it i
 flash folder; ``--no-table`` removes them to play as a device without one.
 
 Headless (tests, docs): ``--headless --keys "enter space 1 wait:500 hold:m:800"`` plays
-the keys in virtual time (as fast as the pipes allow, always the same result for a
-``--seed``), then ``--screenshot out.png`` writes a PNG of the whole device and
+the keys in virtual time (as fast as the pipes allow; the same ``--seed`` on an empty
+``--flash-dir`` always gives the same result: a folder with a saved game boots to it), then ``--screenshot out.png`` writes a PNG of the whole device and
 ``--print-screen`` prints the dice and the OLED as text. ``--regen-golden`` rewrites
 tests/golden/ and ``--regen-images`` the README's pictures in docs/img/.
 """
