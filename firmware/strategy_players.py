@@ -3,7 +3,7 @@
 Pure functions over the advisor's option list (values best first, fixed point): a level
 adds random noise of a calibrated size to every option's expected total and takes the
 largest, so it mostly plays well and sometimes picks a close second, rarely a blunder.
-Noise sizes were calibrated on the host (host_tools/bench_strategy.py, which prints the
+Noise sizes were calibrated on the host (host_tools/benches/strategy.py, which prints the
 measured averages) to cost about 10 and 30 points per game against optimal play.
 The random source is injected: anything with ``randint(a, b)`` (the game's dice source).
 """

@@ -1,4 +1,4 @@
-"""``make bench``: runs every ``host_tools/bench_*.py`` module's ``run()`` in name order.
+"""``make bench``: runs every ``host_tools/benches/*.py`` module's ``run()`` in name order.
 
 Each prints its own figures (medians, ratios, bytes). These are measurements, never
 pass/fail checks: timing on shared machines is noisy.
@@ -17,11 +17,11 @@ def main(argv):
     except host_tools.UsageError as exc:
         print("bench: %s" % exc, file=sys.stderr)
         return 2
-    here = os.path.dirname(os.path.abspath(__file__))
-    names = sorted(f[:-3] for f in os.listdir(here) if f.startswith("bench_") and f.endswith(".py"))
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "benches")
+    names = sorted(f[:-3] for f in os.listdir(here) if f.endswith(".py") and not f.startswith("_"))
     for name in names:
-        module = importlib.import_module("host_tools." + name)
-        print("== %s: %s" % (name[6:], (module.__doc__ or "").strip().splitlines()[0]))
+        module = importlib.import_module("host_tools.benches." + name)
+        print("== %s: %s" % (name, (module.__doc__ or "").strip().splitlines()[0]))
         module.run()
         print()
     return 0

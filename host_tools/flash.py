@@ -18,9 +18,10 @@ import sys
 import time
 
 import host_tools
-from host_tools import UsageError, flash_build
-from host_tools.flash_build import BuildError
-from host_tools.flash_device import MANIFEST, PARKED, STAGED, Device, DeviceError, DeviceLost
+from host_tools.flashing import build as flash_build
+from host_tools import UsageError
+from host_tools.flashing.build import BuildError
+from host_tools.flashing.device import MANIFEST, PARKED, STAGED, Device, DeviceError, DeviceLost
 
 RPI_VID = 0x2E8A  # Raspberry Pi's USB vendor id (Pico, Pico W, Pico 2 running MicroPython)
 MIN_VERSION = (1, 23)  # first MicroPython that loads .mpy v6.3

@@ -2,7 +2,7 @@
 
 The firmware's main.py runs in the MicroPython unix port with the ``sim`` board; its
 OLED, dice and buzzer byte streams are decoded by the datasheet emulators and drawn in
-the terminal (host_tools/sim_term.py). Keys: 1-5 hold, space roll, arrows up/down, enter
+the terminal (host_tools/simulator/term.py). Keys: 1-5 hold, space roll, arrows up/down, enter
 OK, m hint (with the coach on and a table; again: card) or card, M (long press) quit game,
 q quit.
 
@@ -21,8 +21,8 @@ import host_tools
 import os
 import sys
 
-from host_tools import sim_keys
-from host_tools.sim_device import DEFAULT_FLASH, DeviceExited, SimDevice, remove_tables
+from host_tools.simulator import keys as sim_keys
+from host_tools.simulator.unix_port import DEFAULT_FLASH, DeviceExited, SimDevice, remove_tables
 
 SETTLE_MS = 400  # after the last key: let animations and redraws finish
 
@@ -88,12 +88,12 @@ def main(argv):
         print("sim: %s" % exc, file=sys.stderr)
         return 2
     if args.regen_golden:
-        from host_tools import sim_golden
+        from host_tools.simulator import golden as sim_golden
 
         sim_golden.regen()
         return 0
     if args.regen_images:
-        from host_tools import sim_golden
+        from host_tools.simulator import golden as sim_golden
 
         sim_golden.regen_images()
         return 0
@@ -107,7 +107,7 @@ def main(argv):
                        oled=args.oled, dice=args.dice,
                        extra=("battery=" + args.battery,) if args.battery else (), tables=tables)
     if not args.headless:
-        from host_tools import sim_term
+        from host_tools.simulator import term as sim_term
 
         return sim_term.play(device)
     status = 0
@@ -120,11 +120,11 @@ def main(argv):
     if status:
         print("sim: the firmware stopped:\n" + "\n".join(device.console[-20:]), file=sys.stderr)
     if args.print_screen:
-        from host_tools.sim_screen import device_text
+        from host_tools.simulator.screen import device_text
 
         print(device_text(device))
     if args.screenshot:
-        from host_tools.sim_png import write_png
+        from host_tools.simulator.png import write_png
 
         write_png(args.screenshot, device)
     return status

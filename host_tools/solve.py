@@ -1,6 +1,6 @@
 """``python -m host_tools solve``: build the optimal-strategy value table (make table).
 
-Exact dynamic programming (host_tools/solver_core.py) over every reachable turn-start
+Exact dynamic programming (host_tools/solver/core.py) over every reachable turn-start
 state, scoring through firmware/rules.py; writes the table file the device and the
 ``advise`` command read (format: docs/strategy_table.md). Prints progress and the
 expected score from the empty card; for the compact variant also the points per game
@@ -11,7 +11,9 @@ import sys
 import time
 
 import host_tools
-from host_tools import score, solver_core, solver_table
+from host_tools.solver import core as solver_core
+from host_tools.solver import table as solver_table
+from host_tools import score
 
 
 def build(ruleset, variant="exact", progress=None, measure_loss=None):

@@ -29,6 +29,6 @@ def device_tables():
     ``SimDevice(tables=...)`` takes it: ``{"strategy-forced.bin": path}``. Built once per
     source version by the solver (seconds) and cached in build/cache (solver_cache)."""
     import rules
-    from host_tools import solver_cache
+    from host_tools.solver import cache as solver_cache
 
     return {"strategy-forced.bin": solver_cache.table(rules.make_ruleset(), "exact")}

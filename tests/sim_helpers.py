@@ -15,7 +15,7 @@ import os
 import host_tools
 import storage
 from host_tools import sim
-from host_tools.sim_device import SimDevice
+from host_tools.simulator.unix_port import SimDevice
 
 SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shared")
 

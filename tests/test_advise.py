@@ -5,7 +5,8 @@ import os
 import pytest
 
 import rules
-from host_tools import advise, solver_cache
+from host_tools.solver import cache as solver_cache
+from host_tools import advise
 
 FORCED = rules.make_ruleset()
 

@@ -16,7 +16,10 @@ import host_tools
 import rules
 import strategy_players as P
 import strategy_table
-from host_tools import solver_cache, solver_core, solver_sim, solver_table
+from host_tools.solver import cache as solver_cache
+from host_tools.solver import core as solver_core
+from host_tools.solver import simulate as solver_sim
+from host_tools.solver import table as solver_table
 from support import card_with
 
 FORCED = rules.make_ruleset()

@@ -19,7 +19,7 @@ from host_tools.emulators.max7219 import MAX7219ChainEmulator
 from host_tools.emulators.sh1106 import SH1106Emulator
 from host_tools.emulators.ssd1306 import SSD1306Emulator
 from host_tools.emulators.ws2812 import WS2812Emulator
-from host_tools.sim_screen import screen_lines
+from host_tools.simulator.screen import screen_lines
 
 BOARDS = ("pico", "pico_sh1106", "pico_neopixel", "pico2", "sim")
 

@@ -12,8 +12,9 @@ import pytest
 
 import advisor as A
 import rules
-from host_tools import advise, sim_golden
-from host_tools.sim_screen import screen_lines
+from host_tools.simulator import golden as sim_golden
+from host_tools import advise
+from host_tools.simulator.screen import screen_lines
 from sim_helpers import play, saved
 
 FORCED = rules.make_ruleset()

@@ -10,7 +10,7 @@ from serial.tools.list_ports_common import ListPortInfo
 
 import host_tools
 from host_tools import flash, virtual_pico
-from host_tools.flash_testing import boot, run_flash, tiny_tree, tree_hashes, wait_for, write
+from host_tools.flashing.testing import boot, run_flash, tiny_tree, tree_hashes, wait_for, write
 
 
 def one_line(text):

@@ -4,9 +4,10 @@ import stat
 
 import pytest
 
-from host_tools import flash, flash_build
-from host_tools.flash_build import BuildError, DeviceFile
-from host_tools.flash_testing import tiny_tree, write
+from host_tools.flashing import build as flash_build
+from host_tools import flash
+from host_tools.flashing.build import BuildError, DeviceFile
+from host_tools.flashing.testing import tiny_tree, write
 
 BLOCK = 4096
 

@@ -8,8 +8,8 @@ back in CPython with the same storage/records modules.
 """
 import records
 import records_view
-from host_tools import sim_golden
-from host_tools.sim_screen import screen_lines
+from host_tools.simulator import golden as sim_golden
+from host_tools.simulator.screen import screen_lines
 from sim_helpers import play, saved
 
 SEED = 9

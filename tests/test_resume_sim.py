@@ -11,8 +11,8 @@ import os
 import pytest
 
 import storage
-from host_tools import sim_golden
-from host_tools.sim_screen import device_text, screen_lines
+from host_tools.simulator import golden as sim_golden
+from host_tools.simulator.screen import device_text, screen_lines
 from sim_helpers import play, saved
 
 SEED = 4

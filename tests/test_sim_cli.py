@@ -13,7 +13,7 @@ import time
 import pytest
 
 import host_tools
-from host_tools.sim_png import read_png
+from host_tools.simulator.png import read_png
 
 CMD = [sys.executable, "-m", "host_tools", "sim"]
 
@@ -139,8 +139,8 @@ def test_sh1106_and_neopixel_variants_show_the_same_game(tmp_path):
 
 def test_missing_led_chain_is_reported_on_the_oled(tmp_path):
     from host_tools import sim
-    from host_tools.sim_device import DeviceExited, SimDevice
-    from host_tools.sim_screen import screen_lines
+    from host_tools.simulator.unix_port import DeviceExited, SimDevice
+    from host_tools.simulator.screen import screen_lines
 
     device = SimDevice(flash_dir=str(tmp_path), extra=("fault=dice",))
     try:

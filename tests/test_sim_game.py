@@ -15,7 +15,7 @@ import computer
 import game
 import host_tools
 import rules
-from host_tools.sim_screen import screen_lines
+from host_tools.simulator.screen import screen_lines
 from sim_helpers import play
 from support import ScriptedDice
 

@@ -1,6 +1,6 @@
 """Golden screens: menu, roll-off, turn, zero confirmation, full card, end screen.
 
-Each scene is a fixed headless key script (host_tools/sim_golden.py) whose dice and OLED,
+Each scene is a fixed headless key script (host_tools/simulator/golden.py) whose dice and OLED,
 read back from the emulators, must match tests/golden/<scene>.txt exactly. After an
 intended UI change regenerate them with ``python -m host_tools sim --regen-golden`` and
 review the diff.
@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from host_tools import sim_golden
+from host_tools.simulator import golden as sim_golden
 
 
 @pytest.mark.parametrize("scene", sorted(sim_golden.SCENES))

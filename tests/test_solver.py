@@ -9,7 +9,10 @@ import pytest
 import rules
 import strategy_dice
 import strategy_table
-from host_tools import solve, solver_cache, solver_core, solver_table
+from host_tools.solver import cache as solver_cache
+from host_tools.solver import core as solver_core
+from host_tools.solver import table as solver_table
+from host_tools import solve
 
 PUBLISHED = {
     ("forced", True): 254.5877287,

@@ -3,7 +3,7 @@ and the quit confirmation (a long MENU press). Drawn by the real app inside Micr
 (sim board on a loopback link); the frame buffer is read back as text in CPython.
 """
 import host_tools
-from host_tools.sim_screen import screen_lines
+from host_tools.simulator.screen import screen_lines
 
 SETUP = r"""
 import game, rules

@@ -6,7 +6,7 @@ import sys
 from mpremote.transport_serial import SerialTransport
 
 from host_tools import virtual_pico
-from host_tools.flash_testing import write
+from host_tools.flashing.testing import write
 
 
 def mpremote(port, *words):

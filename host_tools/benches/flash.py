@@ -9,8 +9,9 @@ import statistics
 import tempfile
 import time
 
-from host_tools import flash_build, virtual_pico
-from host_tools.flash_testing import copy_checkout, run_flash, write
+from host_tools.flashing import build as flash_build
+from host_tools import virtual_pico
+from host_tools.flashing.testing import copy_checkout, run_flash, write
 
 _SUMMARY = re.compile(r"(\d+) copied, (\d+) skipped, (\d+) removed, (\d+) bytes")
 

@@ -5,7 +5,7 @@ Names are the interactive keys (``1``..``5``, ``space``, ``up``, ``down``, ``ent
 press). A plain key is held PRESS_MS and released for GAP_MS, long enough for the
 firmware's 25 ms debounce, short of its 600 ms long press.
 """
-from host_tools.sim_device import BUTTONS
+from host_tools.simulator.unix_port import BUTTONS
 
 PRESS_MS = 60
 GAP_MS = 90

@@ -14,7 +14,7 @@ import time
 import tty
 
 from host_tools.emulators.oled import half_blocks
-from host_tools.sim_device import DeviceExited
+from host_tools.simulator.unix_port import DeviceExited
 
 KEY_MS = 90
 LONG_MS = 900

@@ -23,7 +23,9 @@ host_tools.use_firmware()
 import rules  # noqa: E402
 import strategy_players as P  # noqa: E402
 
-from host_tools import solver_core, solver_sim, solver_table  # noqa: E402
+from host_tools.solver import core as solver_core  # noqa: E402
+from host_tools.solver import simulate as solver_sim  # noqa: E402
+from host_tools.solver import table as solver_table  # noqa: E402
 
 RP2040_HZ = 125_000_000
 # Published: 1,000,000 iterations of "c = p[1] + p[2]" in 7984 ms (RP2040 @125 MHz,

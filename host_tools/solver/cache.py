@@ -12,11 +12,12 @@ import numpy as np
 import host_tools
 
 host_tools.use_firmware()
-from host_tools import solver_core, solver_table  # noqa: E402
+from host_tools.solver import core as solver_core  # noqa: E402
+from host_tools.solver import table as solver_table  # noqa: E402
 
 CACHE = os.path.join(host_tools.REPO, "build", "cache")
 _SOURCES = ("firmware/rules.py", "firmware/strategy_dice.py", "firmware/strategy_table.py",
-            "host_tools/solver_core.py", "host_tools/solver_table.py")
+            "host_tools/solver/core.py", "host_tools/solver/table.py")
 
 
 def source_hash():

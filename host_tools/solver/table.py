@@ -15,7 +15,7 @@ host_tools.use_firmware()
 import rules  # noqa: E402
 import strategy_table as st  # noqa: E402
 
-from host_tools import solver_core  # noqa: E402
+from host_tools.solver import core as solver_core  # noqa: E402
 
 EXACT_FRAC_MAX = 8  # u16 at 2**-8 points covers 0..255.99; coarser only if a value needs it
 VARIANTS = {"exact": st.EXACT, "compact": st.COMPACT}

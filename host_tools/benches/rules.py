@@ -81,7 +81,7 @@ def _micropython_figures(compiled_dir=None):
 def run():
     import tempfile
 
-    from host_tools import bench_sim
+    from host_tools.benches import sim as bench_sim
 
     with tempfile.TemporaryDirectory() as compiled:
         bench_sim.compiled_tree(compiled)  # the .mpy files as flash puts them on a device

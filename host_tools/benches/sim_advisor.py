@@ -12,9 +12,12 @@ import tempfile
 import time
 
 import host_tools
-from host_tools import bench_sim, sim, sim_golden, sim_keys
-from host_tools.sim_device import DeviceExited, SimDevice, put_table
-from host_tools.sim_screen import screen_lines
+from host_tools.benches import sim as bench_sim
+from host_tools.simulator import golden as sim_golden
+from host_tools.simulator import keys as sim_keys
+from host_tools import sim
+from host_tools.simulator.unix_port import DeviceExited, SimDevice, put_table
+from host_tools.simulator.screen import screen_lines
 
 # bench_sim.FOUR_CPUS in two parts: set up and start, look at round 1, play to the end.
 _SETUP = sim_golden.FOUR_CPUS + " wait:12000"

@@ -15,9 +15,11 @@ import os
 import tempfile
 
 import host_tools
-from host_tools import flash_build, sim, sim_golden
-from host_tools.sim_device import DeviceExited, SimDevice
-from host_tools.sim_screen import screen_lines
+from host_tools.flashing import build as flash_build
+from host_tools.simulator import golden as sim_golden
+from host_tools import sim
+from host_tools.simulator.unix_port import DeviceExited, SimDevice
+from host_tools.simulator.screen import screen_lines
 
 # Four computers start (sim_golden.FOUR_CPUS), then play the whole game.
 FOUR_CPUS = sim_golden.FOUR_CPUS + " wait:330000"

@@ -12,8 +12,8 @@ import tempfile
 import host_tools
 from host_tools import sim
 from host_tools.emulators.oled import half_blocks
-from host_tools.sim_device import SimDevice
-from host_tools.sim_screen import device_text
+from host_tools.simulator.unix_port import SimDevice
+from host_tools.simulator.screen import device_text
 
 GOLDEN_DIR = os.path.join(host_tools.REPO, "tests", "golden")
 IMAGE_DIR = os.path.join(host_tools.REPO, "docs", "img")
@@ -59,7 +59,7 @@ def scene_tables(name):
     if name not in TABLE_SCENES:
         return None
     import rules
-    from host_tools import solver_cache
+    from host_tools.solver import cache as solver_cache
 
     return {"strategy-forced.bin": solver_cache.table(rules.make_ruleset(), "exact")}
 
@@ -99,7 +99,7 @@ def regen():
 
 
 def regen_images():
-    from host_tools.sim_png import write_png
+    from host_tools.simulator.png import write_png
 
     os.makedirs(IMAGE_DIR, exist_ok=True)
     for name in ("menu", "turn", "card", "end"):

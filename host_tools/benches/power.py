@@ -11,8 +11,9 @@ computer players. Also: how long the device sleeps between polls while blank.
 import os
 import tempfile
 
-from host_tools import sim_golden, sim_keys
-from host_tools.sim_device import SimDevice
+from host_tools.simulator import golden as sim_golden
+from host_tools.simulator import keys as sim_keys
+from host_tools.simulator.unix_port import SimDevice
 
 SOLO = sim_golden.SOLO + " space 1 2 space 3 space enter enter" * 13
 FOUR_CPU = sim_golden.FOUR_CPUS
