@@ -5,7 +5,13 @@ player's final total is modelled as total so far + R, R ~ Normal(mean, sd) where
 and sd are the expected remaining score and its standard deviation under optimal play
 (the strategy table and the spread table); players are independent.
 
-- Two players: P(A wins) = Phi((T_A + mean_A - T_B - mean_B) / sqrt(sd_A^2 + sd_B^2)).
+The remaining score is heavier-tailed than a normal (Yahtzees and 100-point bonuses are
+rare and large), so a normal with the true sd overrates comebacks of 1-2 sd. Each sd is
+therefore multiplied by a factor (1/256) per number of players and used boxes, fitted on
+training games (``python -m host_tools.benches.win_meter --fit N``) and checked on other
+games (docs/win_meter.md): "normal with a calibrated spread".
+
+- Two players: P(A wins) = Phi((T_A + mean_A - T_B - mean_B) / sqrt(s_A^2 + s_B^2)).
 - Three or four: P(i finishes first) = integral of player i's density times, for every
   other player j, P(X_j < x): 33 nodes over +-4 sd of player i, then normalised so the
   chances sum to 1.
@@ -32,6 +38,14 @@ _PHI = (8192, 9007, 9809, 10587, 11329, 12026, 12671, 13258, 13785, 14249, 14653
 _W = (1, 1, 4, 8, 18, 37, 72, 130, 221, 353, 531, 748, 991, 1234, 1442, 1584, 1634, 1584,
       1442, 1234, 991, 748, 531, 353, 221, 130, 72, 37, 18, 8, 4, 1, 1)
 _N_NODES = const(33)
+# Spread factors (1/256) by used boxes 0..13, for 2, 3 and 4 players (from --fit).
+FACTORS = (
+    (208, 208, 220, 212, 216, 216, 220, 224, 228, 228, 228, 228, 220, 256),
+    (232, 232, 240, 240, 240, 240, 240, 248, 240, 240, 232, 232, 216, 256),
+    (264, 264, 264, 256, 256, 256, 256, 248, 240, 240, 232, 216, 208, 256),
+)
+_MAX_PLAYERS = const(4)
+_eff = [0] * _MAX_PLAYERS  # scratch: the scaled sds of the current call
 
 
 def from_fixed(value, frac=18):
@@ -74,16 +88,21 @@ def _below(x, centre, sd):
     return ONE >> 1 if x == centre else 0
 
 
-def chances(n, totals, means, sds, out):
-    """Fill out[0..n-1] with each player's chance to win (units of ONE).
+def chances(n, totals, means, sds, used, out):
+    """Fill out[0..n-1] with each player's chance to win (units of ONE); n = 2..4.
 
     ``totals``: points so far (ints); ``means``/``sds``: expected remaining points and
-    their sd, in sixteenths (0 and 0 for a full card). Returns True when the game is
-    decided (every sd 0), when ``out`` is the exact share of first place."""
+    their sd, in sixteenths (0 and 0 for a full card); ``used``: each card's used boxes.
+    Returns True when the game is decided (every sd 0), when ``out`` is the exact share
+    of first place."""
     decided = True
+    factors = FACTORS[n - 2]
+    eff = _eff
     for i in range(n):
         if sds[i] > 0:
             decided = False
+        eff[i] = (sds[i] * factors[used[i]] + 128) >> 8
+    sds = eff
     if decided:
         best = -1
         for i in range(n):

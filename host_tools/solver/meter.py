@@ -38,13 +38,17 @@ def _below(x, centre, sd):
     return np.where(sd > 0, phi(x - centre, sd), step)
 
 
-def chances(totals, means, sds):
-    """(n, G) int64 arrays -> ((n, G) chances in units of ONE, (G,) decided flags)."""
+def chances(totals, means, sds, used, factors=None):
+    """(n, G) int64 arrays -> ((n, G) chances in units of ONE, (G,) decided flags).
+    ``factors``: spread factors by used boxes (default the device's for n players)."""
     totals = np.asarray(totals, dtype=np.int64)
     means = np.asarray(means, dtype=np.int64)
     sds = np.asarray(sds, dtype=np.int64)
     n, g = totals.shape
     decided = (sds == 0).all(axis=0)
+    if factors is None:
+        factors = W.FACTORS[n - 2]
+    sds = (sds * np.asarray(factors, dtype=np.int64)[np.asarray(used)] + 128) >> 8
     centre = (totals << 4) + means
     if n == 2:
         d = centre[0] - centre[1]
