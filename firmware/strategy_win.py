@@ -49,6 +49,8 @@ class WinLevel:
         self._opp_c = array("i", bytes(4 * 3))  # opponents: expected final (sixteenths)
         self._opp_s = array("i", bytes(4 * 3))  # opponents: spread, meter-scaled
         self._n_opp = 0
+        self._sigma = array("i", bytes(4 * 3))  # per opponent: sqrt(mine^2 + theirs^2)
+        self._sigma_of = -1  # the spread ``_sigma`` was computed for
         self._factors = win_meter.FACTORS[0]
         self._used = 0
 
@@ -63,6 +65,7 @@ class WinLevel:
         if not 1 <= n_opp <= 3:
             raise ValueError("1 to 3 opponents, not %d" % n_opp)
         self._n_opp = n_opp
+        self._sigma_of = -1
         factors = win_meter.FACTORS[n_opp - 1]
         self._factors = factors
         for j in range(n_opp):
@@ -125,9 +128,14 @@ class WinLevel:
         centre = (adv.total << 4) + win_meter.from_fixed(value, _FRAC)
         mine = (sd * self._factors[self._used + 1] + 128) >> 8
         chance = win_meter.ONE
+        sig = self._sigma
+        if mine != self._sigma_of:  # a box's keys share one spread: one square root
+            for j in range(self._n_opp):
+                s = self._opp_s[j]
+                sig[j] = win_meter.isqrt(mine * mine + s * s)
+            self._sigma_of = mine
         for j in range(self._n_opp):
-            s = self._opp_s[j]
-            sigma = win_meter.isqrt(mine * mine + s * s)
+            sigma = sig[j]
             d = centre - self._opp_c[j]
             if sigma > 0:
                 p = win_meter.phi(d, sigma)
@@ -181,11 +189,23 @@ class WinLevel:
                 zero = v
         for r in range(_FIRST_ROLL, _N_KEEPS):
             k3[r] = zero
+        lkey = self._lkey
         for i in range(adv._n_lower):
             b = adv._open_lower[i]
+            if b == rules.YAHTZEE:
+                v = self.box_key(b, 50, 0)
+                for j in range(starts[b], starts[b + 1]):
+                    r = scoring[j]
+                    if v > k3[_FIRST_ROLL + r]:
+                        k3[_FIRST_ROLL + r] = v
+                continue
+            at = (b - 6) * _LOWER_POINTS
             for j in range(starts[b], starts[b + 1]):
                 r = scoring[j]
-                v = self.box_key(b, score[r * 13 + b], 0)
+                p = score[r * 13 + b]
+                v = lkey[at + p]
+                if v < 0:  # first time these points: price them (about 26 per box)
+                    v = self.box_key(b, p, 0)
                 if v > k3[_FIRST_ROLL + r]:
                     k3[_FIRST_ROLL + r] = v
         ukey = self._ukey
