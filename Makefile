@@ -25,16 +25,17 @@ clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis
 
 # make table [RULES=forced] [COMPACT=1]: optimal-strategy value table for the device,
-# build/strategy-<rules>.bin (exact, ~1.05 MiB; COMPACT=1: ~576 KiB for the Pico W).
+# build/strategy-<rules>.bin (exact, ~1.05 MiB; COMPACT=1: ~576 KiB for the Pico W) and the
+# spread table build/spread-<rules>.bin (48 KiB; the win meter and the CPU win level).
 # `make flash` builds the exact table first when there is none (about 5-10 s).
 TABLE_RULES = $(or $(RULES),forced)
 TABLE_FILE = build/strategy-$(TABLE_RULES).bin
 
 table: $(STAMP)
-	$(PY) -m host_tools solve --rules $(TABLE_RULES) $(if $(COMPACT),--compact) --out $(TABLE_FILE)
+	$(PY) -m host_tools solve --rules $(TABLE_RULES) $(if $(COMPACT),--compact) --out $(TABLE_FILE) --spread build/spread-$(TABLE_RULES).bin
 
 $(TABLE_FILE): | $(STAMP)
-	$(PY) -m host_tools solve --rules $(TABLE_RULES) --out $@
+	$(PY) -m host_tools solve --rules $(TABLE_RULES) --out $@ --spread build/spread-$(TABLE_RULES).bin
 
 # make flash [PORT=/dev/ttyACM0] [BOARD=pico] [RULES=forced]: compile, copy what changed, reset.
 # make repl [PORT=...]: MicroPython's REPL. make dev [PORT=...] [BOARD=...]: run the

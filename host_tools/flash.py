@@ -179,6 +179,9 @@ def flash(args):
         arch, described = check_identity(device.identify(), port)
         print("flash: %s" % described, flush=True)
         files = flash_build.build(source, mpy_cross, arch, args.board, args.rules)
+        spread = flash_build.spread_table(source, args.rules)
+        if spread is not None:
+            files.append(spread)
         table = flash_build.strategy_table(source, args.rules)
         if table is None:
             print("flash: no strategy table (%s not built; `make table` builds it): hints will be off" % flash_build.STRATEGY_TABLE.format(rules=args.rules))

@@ -26,6 +26,7 @@ host_tools.use_firmware()
 import rules  # noqa: E402
 import win_meter as W  # noqa: E402
 
+from host_tools import solve  # noqa: E402
 from host_tools.solver import cache  # noqa: E402
 from host_tools.solver import core  # noqa: E402
 from host_tools.solver import fast_play  # noqa: E402
@@ -34,7 +35,7 @@ from host_tools.solver import spread  # noqa: E402
 from host_tools.solver import table as solver_table  # noqa: E402
 
 BANDS = (1, 2, 4, 8)
-DEVICE_BANDS = 4  # the resolution flash uses (chosen from this bench's table, see docs)
+DEVICE_BANDS = solve.SPREAD_BANDS  # the resolution `make table` writes (chosen from this bench)
 SEED = 20261201
 
 

@@ -20,6 +20,8 @@ MPY_SUB_VERSION = 3
 SOURCE_ONLY = ("main.py", "boot.py")  # run by the port as source files at the flash root
 STRATEGY_TABLE = os.path.join("build", "strategy-{rules}.bin")  # from `python -m host_tools solve`
 DEVICE_TABLE = "/strategy-{rules}.bin"
+SPREAD_TABLE = os.path.join("build", "spread-{rules}.bin")  # from `solve --spread` (make table)
+DEVICE_SPREAD = "/spread-{rules}.bin"
 CONFIG_PATH = "/device.cfg"
 MPY_CACHE = os.path.join("build", "mpy-cache")  # compiled modules, keyed by content
 NATIVE_MARKERS = (b"@micropython.native", b"@micropython.viper", b"@micropython.asm_thumb")
@@ -188,6 +190,16 @@ def strategy_table(source_root, rules):
         return None
     with open(local, "rb") as table:
         return DeviceFile(DEVICE_TABLE.format(rules=rules), table.read(), local)
+
+
+def spread_table(source_root, rules):
+    """The DeviceFile of build/spread-<rules>.bin (48 KiB, copied like a firmware file:
+    the win meter and the CPU win level), or None when it was not built."""
+    local = os.path.join(source_root, SPREAD_TABLE.format(rules=rules))
+    if not os.path.isfile(local):
+        return None
+    with open(local, "rb") as table:
+        return DeviceFile(DEVICE_SPREAD.format(rules=rules), table.read(), local)
 
 
 def default_source():
