@@ -23,6 +23,7 @@ _N_OPTIONS = const(32)
 # The device's flash root is the firmware's working directory at boot (and the flash
 # folder in the simulator), so the table is opened relative to it.
 TABLE_PATH = "strategy-%s.bin"
+SPREAD_PATH = "spread-%s.bin"  # the spread table: the win level (strategy_win.py) needs it
 # Why open() gave no advisor, one OLED line each (the advisor levels then play simply).
 NO_TABLE = "No strat. table"
 NO_RAM = "No RAM: simple"
@@ -35,6 +36,8 @@ class Coach:
         self.rules_name = None
         self.problem = ""  # why there is no advisor (NO_TABLE, NO_RAM), for the OLED
         self._file = None
+        self._spread_file = None
+        self.win = None  # strategy_win.WinLevel once a "win" seat asked (win_level())
         self._tenths = None  # advisor.tenths
         self.codes = [0] * _N_OPTIONS
         self.values = [0] * _N_OPTIONS
@@ -87,7 +90,38 @@ class Coach:
         self.rules_name = ruleset.name
         return True
 
+    def win_level(self):
+        """The ``win`` level (strategy_win.WinLevel) on the advisor and the spread table,
+        loaded on first use; None without the advisor or a usable spread table (the seat
+        then plays as CPU optimal)."""
+        if self.win is not None or self.adv is None:
+            return self.win
+        try:
+            f = open(SPREAD_PATH % self.rules_name, "rb")
+        except OSError:
+            return None
+        gc.collect()
+        try:
+            import rules
+            import spread_table
+            import strategy_win
+
+            spread = spread_table.SpreadTable(f)
+            if not spread.matches(self.adv.rules, rules.JOKERS):
+                raise ValueError("spread table for other rules")
+            self.win = strategy_win.WinLevel(self.adv, spread)
+        except (ValueError, OSError, MemoryError) as exc:
+            f.close()
+            print("spread table not used:", exc)
+            return None
+        self._spread_file = f
+        return self.win
+
     def close(self):
+        self.win = None
+        if self._spread_file is not None:
+            self._spread_file.close()
+            self._spread_file = None
         self.adv = None
         self.levels = None
         self.rules_name = None

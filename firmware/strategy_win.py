@@ -53,11 +53,29 @@ class WinLevel:
         self._sigma_of = -1  # the spread ``_sigma`` was computed for
         self._factors = win_meter.FACTORS[0]
         self._used = 0
+        self._seen = array("h", bytes(2 * 14 * 4))  # the cards of the prepared turn
+        self._seen_n = 0
+
+    def ensure(self, card, others):
+        """``prepare(card, others)`` unless these very cards are prepared already (a
+        computer seat asks once per roll; the turn's programme is made once)."""
+        seen = self._seen
+        same = self._seen_n == len(others) + 1
+        for j in range(len(others) + 1):
+            c = card if j == 0 else others[j - 1]
+            for i in range(14):
+                if seen[j * 14 + i] != c[i]:
+                    seen[j * 14 + i] = c[i]
+                    same = False
+        if not same:
+            self.prepare(card, others)
+            self._seen_n = len(others) + 1
 
     # -- per turn ---------------------------------------------------------------------
     def prepare(self, card, others):
         """The turn's dynamic programme for ``card`` against the cards in ``others``
         (1-3 opponents, each a 14-int card)."""
+        self._seen_n = 0  # ensure() records the cards it prepared for
         adv = self.adv
         spread = self.spread
         table = adv.table

@@ -60,14 +60,16 @@ def parse_args(argv):
 
 def device_tables():
     """``{device name: host path}`` of the strategy tables to give the simulated device:
-    build/strategy-forced.bin (built once when missing) and any other exact table there."""
+    build/strategy-forced.bin and build/spread-forced.bin (built once when missing) and
+    any other exact or spread table there."""
     from host_tools import advise
     import rules
 
     advise.ensure_table(rules.make_ruleset())
+    advise.ensure_spread(rules.make_ruleset())  # the CPU win level's spread table
     tables = {}
     for name in sorted(os.listdir(advise.BUILD)):
-        if name.startswith("strategy-") and name.endswith(".bin") and "compact" not in name:
+        if name.startswith(("strategy-", "spread-")) and name.endswith(".bin") and "compact" not in name:
             tables[name] = os.path.join(advise.BUILD, name)
     return tables
 

@@ -121,3 +121,114 @@ def test_far_behind_late_it_gambles_where_optimal_plays_safe(device):
     assert level.hold(dice, 2) == 0b00011
     level.prepare(me, [behind])
     assert level.hold(dice, 2) == 0b10000
+
+
+# -- advise --to-win ------------------------------------------------------------------
+ME = {"aces": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18, "full_house": 25,
+      "small_straight": 30, "large_straight": 40, "chance": 22}
+THEM = {"aces": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18, "three_kind": 30,
+        "four_kind": 28, "full_house": 25, "small_straight": 30, "large_straight": 40, "yahtzee": 50, "chance": 24}
+
+
+def _readme_command(marker):
+    import os
+    import shlex
+
+    with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "README.md")) as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("$ python -m host_tools advise") and marker in line:
+                return shlex.split(line[2:])[4:]
+    raise AssertionError("README shows no advise command with %s" % marker)
+
+
+def test_readme_to_win_example(monkeypatch, tmp_path, capsys):
+    """The README's advise --to-win command, run as shown (tables from the cache)."""
+    import json
+
+    from host_tools import advise
+
+    (tmp_path / "me.json").write_text(json.dumps(ME))
+    (tmp_path / "them.json").write_text(json.dumps(THEM))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(advise, "ensure_table", lambda ruleset, **kw: solver_cache.table(ruleset))
+    monkeypatch.setattr(advise, "ensure_spread", lambda ruleset, **kw: solver_cache.spread_table(ruleset, bench.DEVICE_BANDS))
+    assert advise.main(_readme_command("--to-win")) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "chance to win now: you 0.5 %, opponent 1 99.5 %"
+    assert lines[2].split()[:2] == ["2", "2"]  # keep the pair: the Yahtzee it needs
+    assert advise.main(_readme_command("--to-win") + ["--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["best"]["hold"] == [2, 2]
+    chances = [o["chance"] for o in result["options"]]
+    assert chances == sorted(chances, reverse=True)
+    assert advise.main(_readme_command("--to-win")[:-1] + ["--json"]) == 0  # without --to-win: max score
+    assert json.loads(capsys.readouterr().out)["best"]["hold"] == [6]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--to-win"], "--to-win needs --opponents"),
+    (["--opponents", "{}", "{}", "{}", "{}"], "at most 3 opponents"),
+    (["--opponents", "{\"bogus\": 1}"], "bogus"),
+])
+def test_advise_to_win_bad_input(capsys, args, message):
+    from host_tools import advise
+
+    assert advise.main(["--table", solver_cache.table(FORCED)] + args) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1 and message in err
+
+
+# -- the seat on the device: players.py and coach.py ----------------------------------
+def test_cpu_win_seat_plays_through_players_and_coach(monkeypatch, tmp_path, host):
+    """A two-player game, CPU win against CPU optimal, through the app's own calls
+    (players.choose_hold / choose_box with coach.Coach): every move of the win seat is
+    the win level's, the game ends, and without the spread table the seat plays optimal."""
+    import os
+
+    import coach as coach_module
+    import game as game_module
+    import players
+
+    os.symlink(solver_cache.table(FORCED), tmp_path / "strategy-forced.bin")
+    os.symlink(solver_cache.spread_table(FORCED, bench.DEVICE_BANDS), tmp_path / "spread-forced.bin")
+    monkeypatch.chdir(tmp_path)
+    coach = coach_module.Coach()
+    assert coach.open(FORCED)
+    g = game_module.Game(FORCED, [("W", "win"), ("O", "optimal")], random.Random(9))
+    while g.phase == game_module.ROLLOFF:
+        g.rolloff()
+    options = [0] * 13
+    win_moves = 0
+    while g.phase != game_module.OVER:
+        coach.start_turn(g.players[g.current].card)
+        g.roll()
+        while True:
+            hold = players.choose_hold(coach, g)
+            if g.players[g.current].kind == "win":
+                win_moves += 1
+                assert coach.win is not None
+            if hold < 0:
+                g.options(options)
+                box = players.choose_box(coach, g, options)
+                assert options[box] >= 0
+                g.score(box)
+                break
+            g.set_held(hold)
+            g.roll()
+    assert win_moves >= 13
+    # the level's choice in the far-behind position, through players.py
+    me = card_with(**ME)
+    them = card_with(**THEM)
+    g2 = game_module.Game(FORCED, [("W", "win"), ("O", "optimal")], random.Random(1))
+    g2.phase = game_module.TURN
+    g2.current = 0
+    g2.players[0].card[:] = me
+    g2.players[1].card[:] = them
+    g2.dice[:] = [2, 2, 4, 5, 6]
+    g2.rolls = 1
+    assert players.choose_hold(coach, g2) == 0b00011
+    coach.close()
+    os.remove(tmp_path / "spread-forced.bin")
+    assert coach.open(FORCED)
+    assert players.choose_hold(coach, g2) == 0b10000  # no spread table: plays optimal
