@@ -78,6 +78,8 @@ class App:
         # Per seat: rules.totals() of its card (upper, upper bonus, lower, Yahtzee bonus,
         # grand total), refreshed after each score so the screens need not add up cards.
         self.breakdowns = [(0, 0, 0, 0, 0)] * 4
+        self.win_chance = [0] * 4  # win_meter units per seat, valid when win_known
+        self.win_known = False
         self.ranking = []
         self.cursor = 0
         self.top = 0
@@ -481,6 +483,9 @@ class App:
         game = self.game
         for seat in range(len(game.players)):
             self.breakdowns[seat] = rules.totals(game.rules, game.players[seat].card)
+        # The win meter (coach.meter): every seat's chance to win after this turn, shown
+        # on the card view and the turn screen's footer; False without the tables or solo.
+        self.win_known = self.coach.meter(game, self.breakdowns, self.win_chance)
 
     def _best_box(self):
         """Default cursor after a roll: the legal box with the most points (first on ties)."""

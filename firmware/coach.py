@@ -37,7 +37,13 @@ class Coach:
         self.problem = ""  # why there is no advisor (NO_TABLE, NO_RAM), for the OLED
         self._file = None
         self._spread_file = None
+        self._spread_table = None  # spread_table.SpreadTable, opened on first use (_spread())
         self.win = None  # strategy_win.WinLevel once a "win" seat asked (win_level())
+        # The meter's inputs per seat (meter()): made once.
+        self._m_total = [0] * 4
+        self._m_mean = [0] * 4
+        self._m_sd = [0] * 4
+        self._m_used = [0] * 4
         self._tenths = None  # advisor.tenths
         self.codes = [0] * _N_OPTIONS
         self.values = [0] * _N_OPTIONS
@@ -90,35 +96,85 @@ class Coach:
         self.rules_name = ruleset.name
         return True
 
-    def win_level(self):
-        """The ``win`` level (strategy_win.WinLevel) on the advisor and the spread table,
-        loaded on first use; None without the advisor or a usable spread table (the seat
-        then plays as CPU optimal)."""
-        if self.win is not None or self.adv is None:
-            return self.win
+    def _spread(self):
+        """The spread table (spread-<rules>.bin) beside the advisor, opened on first use;
+        None without the advisor or a usable file."""
+        if self._spread_table is not None or self.adv is None:
+            return self._spread_table
         try:
             f = open(SPREAD_PATH % self.rules_name, "rb")
         except OSError:
             return None
-        gc.collect()
         try:
             import rules
             import spread_table
-            import strategy_win
 
             spread = spread_table.SpreadTable(f)
             if not spread.matches(self.adv.rules, rules.JOKERS):
                 raise ValueError("spread table for other rules")
-            self.win = strategy_win.WinLevel(self.adv, spread)
         except (ValueError, OSError, MemoryError) as exc:
             f.close()
             print("spread table not used:", exc)
             return None
         self._spread_file = f
+        self._spread_table = spread
+        return spread
+
+    def win_level(self):
+        """The ``win`` level (strategy_win.WinLevel) on the advisor and the spread table,
+        loaded on first use; None without them (the seat then plays as CPU optimal)."""
+        if self.win is not None:
+            return self.win
+        spread = self._spread()
+        if spread is None:
+            return None
+        gc.collect()
+        try:
+            import strategy_win
+
+            self.win = strategy_win.WinLevel(self.adv, spread)
+        except MemoryError:
+            return None
         return self.win
+
+    def meter(self, game, breakdowns, out):
+        """Every player's chance to win now (win_meter units, ONE = 16384) into ``out``;
+        False (``out`` untouched) in a solo game or without the tables. ``breakdowns``:
+        rules.totals() of each seat (the app's cache)."""
+        n = len(game.players)
+        if n < 2 or n > 4:
+            return False
+        spread = self._spread()
+        if spread is None:
+            return False
+        import win_meter
+
+        table = self.adv.table
+        for seat in range(n):
+            card = game.players[seat].card
+            mask = up = used = 0
+            for b in range(13):
+                if card[b] >= 0:
+                    mask |= 1 << b
+                    used += 1
+                    if b < 6:
+                        up += card[b]
+            if up > 63:
+                up = 63
+            yz = 1 if card[11] == 50 else 0
+            self._m_total[seat] = breakdowns[seat][4]
+            self._m_used[seat] = used
+            if mask == 8191:
+                self._m_mean[seat] = self._m_sd[seat] = 0
+            else:
+                self._m_mean[seat] = win_meter.from_fixed(table.value(mask, up, yz))
+                self._m_sd[seat] = spread.sd(mask, up, yz)
+        win_meter.chances(n, self._m_total, self._m_mean, self._m_sd, self._m_used, out)
+        return True
 
     def close(self):
         self.win = None
+        self._spread_table = None
         if self._spread_file is not None:
             self._spread_file.close()
             self._spread_file = None

@@ -8,6 +8,7 @@ redraw allocates nothing.
 from micropython import const
 
 import rules
+import win_meter
 from ui import draw
 from ui import menu
 
@@ -105,6 +106,14 @@ def _upper_goal(app, fb, col, row):
     draw.number(fb, app.game.rules.upper_threshold, col + 2, row)
 
 
+def _chance(app, fb, seat, right, row, inv=False):
+    """``62%``: the seat's chance to win (the app's win meter cache), ending at column
+    ``right``; nothing in solo games or without the tables."""
+    if app.win_known:
+        draw.number(fb, win_meter.percent(app.win_chance[seat]), right - 1, row, inv)
+        draw.text(fb, "%", right, row, inv)
+
+
 def _footer_totals(app, fb, row, skip):
     """The other players' totals as ``2:87 3:120``; solo: the upper section's progress."""
     game = app.game
@@ -124,6 +133,8 @@ def _footer_totals(app, fb, row, skip):
         width = draw.digits(total)
         draw.number(fb, total, col + 1 + width, row)
         col += width + 3
+    if col <= 12:
+        _chance(app, fb, skip, 15, row)  # the player to move's chance to win
 
 
 def _box_value(app, fb, box, row, inv):
@@ -220,6 +231,7 @@ def card(app, fb):
     draw.bar(fb, 0)
     draw.text(fb, menu.SEAT_LABELS[seat], 0, 0, True)
     draw.text(fb, "card", 3, 0, True)
+    _chance(app, fb, seat, 10, 0, True)
     draw.number(fb, app.breakdowns[seat][_GRAND], 15, 0, True)
     for line in range(_CARD_ROWS):
         index = app.card_top + line
