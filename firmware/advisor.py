@@ -104,7 +104,14 @@ class Advisor:
 
     def load(self, card):
         """Read the turn's successor values for ``card`` (no dynamic programming; the
-        to-win level, strategy_win.py, runs its own on them). Forgets a prepared turn."""
+        to-win level, strategy_win.py, runs its own on them). Forgets a prepared turn on
+        another card (the same card's stays valid: its successors are the same)."""
+        keep = self._prepared
+        if keep:
+            for i in range(14):
+                if self._card[i] != card[i]:
+                    keep = False
+                    break
         self._prepared = False
         mask = 0
         up = 0
@@ -123,6 +130,7 @@ class Advisor:
         self.yz = yz
         self.total = rules.totals(self.rules, card)[4]
         self._successors()
+        self._prepared = keep
 
     def ensure(self, card):
         """``prepare(card)`` unless this very card is already prepared (cheap check)."""

@@ -430,7 +430,7 @@ class App:
         self.top = 0
         self._plan_rolls = -1
         if self.coach.adv is not None:
-            self.coach.start_turn(game.players[game.current].card)  # the turn's one slow call
+            self.coach.start_turn(game.players[game.current].card, game)  # the turn's one slow call
         self._sync_dice()
         self.show(TURN)
         if self._computer_turn():

@@ -9,8 +9,10 @@ Turn review (coach mode "turn"): every decision of a human turn is priced agains
 best option at that moment, in the advisor's fixed point (expected final total): a roll
 with the held dice against the best hold, the box against the best option of that roll.
 ``cost`` is the turn's sum, ``worst_*`` remember the decision that cost the most, so the
-review can say what the best move there was. Solitaire values: what the player's own
-expected final score lost, not a multi-player winning chance.
+review can say what the best move there was. Solo games: what the player's own expected
+final score lost. Multi-player games with the spread table: the chance to win lost (the
+win level's model, strategy_win.py), and the hint also shows the move that maximises the
+chance to win when it differs from the max-score move.
 """
 import gc
 
@@ -47,8 +49,14 @@ class Coach:
         self._tenths = None  # advisor.tenths
         self.codes = [0] * _N_OPTIONS
         self.values = [0] * _N_OPTIONS
-        # The last hint: the best option with the rolls left it was asked for.
+        # The last hint: the best option with the rolls left it was asked for; in
+        # multi-player games also the option with the best chance to win (win_*).
         self.hint_code = -1
+        self.win_differs = False
+        self.win_code = self.win_box = -1
+        self.hint_chance = self.win_chance = 0
+        self.in_chance = False  # the review is in chance to win (multi-player)
+        self._game = None
         self.hint_box = -1  # the box to score when the best move is to score now
         self.hint_value = 0
         self.hint_rolls_left = 0
@@ -186,13 +194,31 @@ class Coach:
             self._file = None
 
     # ----------------------------------------------------------------- per turn
-    def start_turn(self, card):
-        """Prepare the advisor for the turn on ``card``; forget the last turn's review."""
+    def start_turn(self, card, game=None):
+        """Prepare the advisor for the turn on ``card``; forget the last turn's review.
+        With ``game`` (2-4 players) and the spread table, hints also show the choice that
+        maximises the chance to win and reviews price in chance to win (``in_chance``)."""
         self.cost = 0
         self.worst_cost = -1
         self.hint_code = -1
+        self.win_differs = False
+        self._game = None
+        self.in_chance = False
         if self.adv is not None:
             self.adv.ensure(card)
+            if game is not None and len(game.players) > 1 and self.win_level() is not None:
+                self._game = game
+                self.in_chance = True
+
+    def _win_ready(self):
+        """The win level prepared for the turn being coached (first use in the turn: the
+        ~100 ms programme), or None in solo games / without the spread table."""
+        game = self._game
+        if game is None:
+            return None
+        others = [p.card for i, p in enumerate(game.players) if i != game.current]
+        self.win.ensure(game.players[game.current].card, others)
+        return self.win
 
     def hint(self, dice, rolls_left):
         """The best option now: ``hint_code`` (a hold mask with rolls left, else a box),
@@ -208,11 +234,49 @@ class Coach:
         elif self.hint_code == _SCORE_NOW:
             adv.options(dice, 0, self.codes, self.values)
             self.hint_box = self.codes[0]
+        self.win_differs = False
+        win = self._win_ready()
+        if win is not None:
+            self._hint_to_win(win, dice, rolls_left)
         return self.hint_code
+
+    def _hint_to_win(self, win, dice, rolls_left):
+        """Multi-player: the option with the best chance to win, and the chance of each of
+        the two hints (``hint_chance``, ``win_chance``: units of win_meter.ONE)."""
+        if rolls_left == 0:
+            code = box = win.box(dice)
+        else:
+            code = win.hold(dice, rolls_left)
+            box = win.box(dice) if code == _SCORE_NOW else -1
+        self.hint_chance = win.chance(self._key(win, dice, rolls_left, self.hint_code, self.hint_box))
+        self.win_chance = win.chance(self._key(win, dice, rolls_left, code, box))
+        self.win_code = code
+        self.win_box = box
+        self.win_differs = code != self.hint_code or box != self.hint_box
+
+    def _key(self, win, dice, rolls_left, code, box):
+        """The win level's key of a hold mask (rolls left) or of scoring ``box`` now."""
+        if box >= 0:
+            out = self.adv._out
+            import rules
+
+            rules.score_options(self.adv.rules, self.adv._card, dice, out)
+            return win.box_key(box, out[box], rules.yahtzee_bonus_for(self.adv.rules, self.adv._card, dice))
+        return win.hold_key(dice, rolls_left, code)
 
     # ----------------------------------------------------------------- turn review
     def price_hold(self, dice, rolls_left, held):
         """A roll with ``held`` kept and ``rolls_left`` (1 or 2) rolls left, before it."""
+        win = self._win_ready()
+        if win is not None:  # multi-player: in chance to win
+            best_code = win.hold(dice, rolls_left)
+            best = win.chance(win.hold_key(dice, rolls_left, best_code))
+            chosen = win.chance(win.hold_key(dice, rolls_left, held))
+            if best_code == _SCORE_NOW:
+                self._record(best - chosen, BOX, win.box(dice), dice, rolls_left)
+            else:
+                self._record(best - chosen, HOLD, best_code, dice, rolls_left)
+            return
         adv = self.adv
         adv.options(dice, rolls_left, self.codes, self.values)
         best = self.values[0]
@@ -225,6 +289,20 @@ class Coach:
 
     def price_box(self, dice, rolls_left, box):
         """Scoring ``box`` with ``rolls_left`` rolls still possible (0 on the last roll)."""
+        win = self._win_ready()
+        if win is not None:  # multi-player: in chance to win
+            best_box = win.box(dice)
+            best = win.chance(self._key(win, dice, 0, -1, best_box))
+            best_hold = _SCORE_NOW
+            if rolls_left > 0:
+                best_hold = win.hold(dice, rolls_left)
+                best = win.chance(win.hold_key(dice, rolls_left, best_hold))
+            chosen = win.chance(self._key(win, dice, 0, -1, box))
+            if best_hold == _SCORE_NOW:
+                self._record(best - chosen, BOX, best_box, dice, rolls_left)
+            else:
+                self._record(best - chosen, HOLD, best_hold, dice, rolls_left)
+            return
         adv = self.adv
         codes = self.codes
         values = self.values
@@ -264,5 +342,8 @@ class Coach:
         return self._tenths(value)
 
     def lost_tenths(self):
-        """The turn's cost in tenths of a point of expected final score."""
+        """The turn's cost in tenths of a point of expected final score, or (multi-player,
+        ``in_chance``) in tenths of a percentage point of the chance to win."""
+        if self.in_chance:
+            return (self.cost * 1000 + 8192) >> 14  # win_meter.ONE = 16384
         return self._tenths(self.cost)

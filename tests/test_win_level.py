@@ -232,3 +232,40 @@ def test_cpu_win_seat_plays_through_players_and_coach(monkeypatch, tmp_path, hos
     os.remove(tmp_path / "spread-forced.bin")
     assert coach.open(FORCED)
     assert players.choose_hold(coach, g2) == 0b10000  # no spread table: plays optimal
+
+
+def test_coach_shows_the_to_win_move_and_reviews_in_chance(monkeypatch, tmp_path):
+    """Multi-player: the hint carries the max-score move and the to-win move with their
+    chances when they differ; the review prices a max-score hold that gives up winning
+    chances in percentage points. Solo: points, as before."""
+    import os
+
+    import coach as coach_module
+    import game as game_module
+
+    os.symlink(solver_cache.table(FORCED), tmp_path / "strategy-forced.bin")
+    os.symlink(solver_cache.spread_table(FORCED, bench.DEVICE_BANDS), tmp_path / "spread-forced.bin")
+    monkeypatch.chdir(tmp_path)
+    coach = coach_module.Coach()
+    assert coach.open(FORCED)
+    g = game_module.Game(FORCED, [("A", "human"), ("B", "human")], random.Random(1))
+    g.phase = game_module.TURN
+    g.current = 0
+    g.players[0].card[:] = card_with(**ME)
+    g.players[1].card[:] = card_with(**THEM)
+    dice = [2, 2, 4, 5, 6]
+    coach.start_turn(g.players[0].card, g)
+    assert coach.hint(dice, 2) == 0b10000  # max score: keep the 6
+    assert coach.win_differs and coach.win_code == 0b00011 and coach.win_box == -1
+    assert coach.win_chance > coach.hint_chance > 0
+    coach.price_hold(dice, 2, 0b10000)  # the player keeps the 6
+    assert coach.in_chance and coach.worst_code == 0b00011
+    assert coach.lost_tenths() == (1000 * (coach.win_chance - coach.hint_chance) + 8192) >> 14
+    assert coach.hint(dice, 2) == 0b10000  # the advisor still answers after the win level ran
+    solo = game_module.Game(FORCED, [("A", "human")], random.Random(1))
+    solo.players[0].card[:] = card_with(**ME)
+    coach.start_turn(solo.players[0].card, solo)
+    coach.hint(dice, 2)
+    assert not coach.win_differs and not coach.in_chance
+    coach.price_hold(dice, 2, 0b10000)
+    assert coach.lost_tenths() == 0

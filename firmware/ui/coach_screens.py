@@ -2,9 +2,12 @@
 
 Pure drawing from the app's coach (coach.py) and game; the numbers were computed when the
 hint was asked or the turn was scored, so a redraw allocates nothing. Expected totals
-and costs show in tenths of a point without floats (advisor.tenths).
+and costs show in tenths of a point without floats (advisor.tenths); in multi-player
+games the hint shows the max-score and the to-win move with their chances to win when
+they differ, and the review's cost is in percentage points of the chance to win.
 """
 import coach as coach_module
+import win_meter
 from ui import draw
 from ui import menu
 from ui import screens
@@ -27,6 +30,21 @@ def _kept_dice(fb, dice, mask, row):
             draw.text(fb, ".", col, row)
 
 
+def _percent(fb, chance, right_col, row):
+    """``34%`` ending at ``right_col``: a chance to win, shown as 1..99 %."""
+    p = win_meter.percent(chance)
+    draw.number(fb, 1 if p < 1 else (99 if p > 99 else p), right_col - 1, row)
+    draw.text(fb, "%", right_col, row)
+
+
+def _move(fb, game, box, code, row):
+    """One hint's move on one line: the box label, or the dice to keep."""
+    if box >= 0:
+        draw.text(fb, screens.BOX_LABELS[box], 1, row)
+    else:
+        _kept_dice(fb, game.dice, code, row)
+
+
 def hint(app, fb):
     coach = app.coach
     game = app.game
@@ -37,6 +55,15 @@ def hint(app, fb):
     draw.text(fb, "Roll", 8, 0, True)
     draw.number(fb, game.rolls, 13, 0, True)
     draw.text(fb, "/3", 14, 0, True)
+    if coach.win_differs:  # multi-player: the max-score move and the to-win move
+        draw.text(fb, "Max score", 0, 1)
+        _percent(fb, coach.hint_chance, 15, 1)
+        _move(fb, game, coach.hint_box, coach.hint_code, 2)
+        draw.text(fb, "To win", 0, 4)
+        _percent(fb, coach.win_chance, 15, 4)
+        _move(fb, game, coach.win_box, coach.win_code, 5)
+        draw.text(fb, "OK:take M:card", 0, 7)
+        return
     if coach.hint_box >= 0:
         draw.text(fb, "Score now:" if coach.hint_rolls_left else "Score:", 0, 2)
         draw.text(fb, screens.BOX_LABELS[coach.hint_box], 1, 3)
@@ -66,5 +93,9 @@ def review(app, fb):
         draw.text(fb, "Best: keep, roll", 0, 2)
         _kept_dice(fb, coach.worst_dice, coach.worst_code, 3)
     draw.text(fb, "You lost", 0, 5)
-    _tenths(fb, lost, 15, 5)
+    if coach.in_chance:  # multi-player: percentage points of the chance to win
+        _tenths(fb, lost, 13, 5)
+        draw.text(fb, "pp", 14, 5)
+    else:
+        _tenths(fb, lost, 15, 5)
     draw.text(fb, "OK: go on", 0, 7)
