@@ -172,6 +172,10 @@ spread table; predictions are bucketed by decile and compared with how often tho
 players won (a shared win counts 1/k). Brier score = mean squared error of the
 predictions; the baseline gives the current leaders the win (shared when tied).
 
+The model is a normal with each sd scaled by win_meter.FACTORS (per number of players and
+used boxes), fitted by `python -m host_tools.benches.win_meter --fit 40000` on training
+games with their own seeds (not the games below). "plain normal" rows use the true sd.
+
 """
 
 

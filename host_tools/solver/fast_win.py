@@ -25,7 +25,6 @@ class FastWin:
         it (spread.decode_sixteenths of the spread table)."""
         self.fa = fa
         self.sd = sd16
-        self.weight = 0
 
     def _centre_sd(self, mask, up, yz, total, factors, used):
         at = core.dense_index(mask, up, yz)
@@ -46,8 +45,6 @@ class FastWin:
             p = np.where(sigma > 0, meter.phi(d, np.maximum(sigma, 1)), step)
             chance = (chance * p) >> 14
         tie = np.clip(value >> (FRAC - 2), 0, TIE_MAX)
-        if self.weight:  # experiment: chance + weight x expected points (chance units per point / 4)
-            return chance * 4 + tie * self.weight
         return (chance << 11) + tie
 
     def prepare(self, me, opps):
