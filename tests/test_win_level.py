@@ -269,3 +269,37 @@ def test_coach_shows_the_to_win_move_and_reviews_in_chance(monkeypatch, tmp_path
     assert not coach.win_differs and not coach.in_chance
     coach.price_hold(dice, 2, 0b10000)
     assert coach.lost_tenths() == 0
+
+
+def test_card_view_shows_the_meter_in_the_simulator(tmp_path):
+    """Two humans, both tables in the flash: after six turns the card view's header shows
+    the seat's chance to win, the number the host computes with the same code."""
+    import re
+
+    import spread_table as spread_module
+    from host_tools import advise
+    from host_tools.simulator import golden as sim_golden
+    from host_tools.simulator.screen import screen_lines
+    from sim_helpers import play, saved
+
+    tables = {"strategy-forced.bin": solver_cache.table(FORCED),
+              "spread-forced.bin": solver_cache.spread_table(FORCED, bench.DEVICE_BANDS)}
+    keys = sim_golden.TWO_HUMANS + " wait:4500" + " space enter enter" * 6 + " m"
+    screen = screen_lines(play(tmp_path, keys, seed=4, heap="256K", tables=tables).oled_pixels())
+    header = re.match(r"P(\d) card +(\d+)% +(\d+)$", screen[0])
+    assert header, screen[0]
+    cards = [p[2] for p in saved(tmp_path)["game"]["players"]]
+    adv = advise.open_advisor(FORCED, tables["strategy-forced.bin"])
+    try:
+        with open(tables["spread-forced.bin"], "rb") as f:
+            chances = advise.chances(adv, spread_module.SpreadTable(f), cards)
+    finally:
+        adv.table_file.close()
+    seat = int(header.group(1)) - 1
+    assert int(header.group(2)) == W_percent(chances[seat])
+
+
+def W_percent(fraction):
+    import win_meter
+
+    return win_meter.percent(int(round(fraction * win_meter.ONE)))

@@ -151,17 +151,21 @@ def test_spread_from_empty_card_matches_monte_carlo_and_published(solved):
 
 def test_spread_from_late_state_matches_monte_carlo(solved):
     """Two boxes open (four of a kind and Yahtzee, upper bonus made). The remaining score
-    is heavy-tailed (kurtosis about 19): at 100,000 games the sample variance has a
-    standard error of about 1.3 %."""
+    is heavy-tailed (kurtosis about 19): at 60,000 games the sample variance has a
+    standard error of about 1.7 %; the bound is 3.5 of them."""
     fa, _fixed, var = solved
-    cards = fast_play.Cards(100000)
     mask = 8191 & ~(1 << 7) & ~(1 << 11)
-    cards.mask[:] = mask
-    cards.up[:] = 60
     rng = np.random.default_rng(5)
-    for _turn in range(2):
-        fast_play.play_turn(fa, cards, rng)
-    assert abs(cards.total.var() - var[solver_core.dense_index(mask, 60, 0)]) < 0.05 * cards.total.var()
+    totals = []
+    for _batch in range(3):  # 20,000 games at a time: the keep arrays stay small
+        cards = fast_play.Cards(20000)
+        cards.mask[:] = mask
+        cards.up[:] = 60
+        for _turn in range(2):
+            fast_play.play_turn(fa, cards, rng)
+        totals.append(cards.total)
+    sample = np.concatenate(totals).var()
+    assert abs(sample - var[solver_core.dense_index(mask, 60, 0)]) < 0.06 * sample
 
 
 # -- the vectorised advisor and meter against the device code ------------------------
