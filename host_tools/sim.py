@@ -7,9 +7,11 @@ OK, m hint (with the coach on and a table; again: card) or card, M (long press) 
 q quit.
 
 The strategy table: the firmware opens ``strategy-<rules>.bin`` in its flash root (the
-flash folder here). The simulator builds ``build/strategy-forced.bin`` when it is missing
-(the solver, seconds; then cached) and links every ``build/strategy-<rules>.bin`` into the
-flash folder; ``--no-table`` removes them to play as a device without one.
+flash folder here). The simulator builds ``build/strategy-forced.bin`` and the spread
+table ``build/spread-forced.bin`` (win meter, CPU win) when they are missing (the solver,
+seconds; then cached) and links every ``build/strategy-<rules>.bin`` and
+``build/spread-<rules>.bin`` into the flash folder; ``--no-table`` removes the strategy
+tables to play as a device without one.
 
 Headless (tests, docs): ``--headless --keys "enter space 1 wait:500 hold:m:800"`` plays
 the keys in virtual time (as fast as the pipes allow; the same ``--seed`` on an empty
