@@ -303,3 +303,44 @@ def W_percent(fraction):
     import win_meter
 
     return win_meter.percent(int(round(fraction * win_meter.ONE)))
+
+
+METER_PROBE = r"""
+from loopback_rig import Rig
+from drivers.buttons import ROLL, MENU
+import game as game_module
+
+rig = Rig({"seed": "5"})
+a, press, measure = rig.app, rig.press, rig.measure
+a.run(frames=400)
+a.settings.players = 2
+a.settings.kinds[1] = 0  # two humans
+a.settings.rebuild()
+a.new_game()
+while a.game.phase == game_module.ROLLOFF:
+    a.game.rolloff()
+a._start_turn()
+press(ROLL, 20)
+a.run(frames=200)
+a.win_known = True  # the meter as coach.meter leaves it (no tables in this rig)
+a.win_chance[0] = 9000
+a.win_chance[1] = 7384
+print("SCREEN turn", a.screen, a.game.rolls)
+measure("turn-redraw", 200, True)
+press(MENU, 20)
+a.run(frames=40)
+print("SCREEN card", a.screen)
+measure("card-redraw", 200, True)
+"""
+
+
+def test_meter_on_screen_allocates_nothing():
+    """The turn screen's footer and the card header with the meter shown: frames that
+    redraw every time allocate nothing (real MicroPython, loopback rig)."""
+    import app
+    from sim_helpers import alloc_probe
+
+    lines, allocs = alloc_probe(METER_PROBE, heap="192K")
+    assert "SCREEN turn %d 1" % app.TURN in lines
+    assert "SCREEN card %d" % app.CARD in lines
+    assert allocs == {"turn-redraw": 0, "card-redraw": 0}, allocs
