@@ -10,7 +10,7 @@ converted to RP2040 time with the calibration of host_tools/benches/strategy.py 
 estimate good to about +-30 %). Memory: gc.mem_alloc around building the level, and
 what one turn allocates.
 
-    nice python -m host_tools.benches.win_level --games 100000 --write docs/win_level.md
+    nice python -m host_tools.benches.win_level --games 200000 --write docs/win_level.md
 """
 import os
 import shutil
@@ -167,7 +167,7 @@ def run():
 
 
 def main(argv):
-    games, write = 100000, None
+    games, write = 200000, None
     args = list(argv)
     while args:
         opt = args.pop(0)
