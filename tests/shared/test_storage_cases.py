@@ -324,8 +324,13 @@ def _snapshot(game, dice, game_id):
 
 
 def test_resume_mid_turn_continues_the_same_dice_after_any_power_cut():
+    for choice in ("forced", "zoo"):  # the save layer knows no ruleset: both cards
+        _resume_after_cuts(R.make_ruleset(choice))
+
+
+def _resume_after_cuts(ruleset):
     dice = DiceSource(seed=4242)
-    game = G.Game(R.make_ruleset(), [("ANN", "human"), ("BOB", "human")], dice)
+    game = G.Game(ruleset, [("ANN", "human"), ("BOB", "human")], dice)
     while game.phase == G.ROLLOFF:
         game.rolloff()
     fs = FakeFs(dirs=["", "data"])
@@ -354,7 +359,7 @@ def test_resume_mid_turn_continues_the_same_dice_after_any_power_cut():
         resumed_dice = DiceSource(seed=1)
         resumed_dice.restore(saved["seed"])
         resumed = G.Game.from_state(saved["game"], resumed_dice)
-        assert resumed.to_state() == final["game"]
+        assert resumed.to_state() == final["game"] and resumed.rules.name == ruleset.name
         resumed.roll()
         assert resumed.dice == expected_dice
 
@@ -412,3 +417,28 @@ def test_one_damaged_records_file_costs_only_itself():
     assert after.stats == records.new_stats()
     assert after.scores == [[200, "ANN", 11, 0]]
     assert after.rolls["faces"] == [1, 2, 3, 4, 5, 6]
+
+
+def test_zoo_records_are_kept_apart_from_the_standard_cards():
+    fs = FakeFs(dirs=["", "data"])
+    zoo = R.make_ruleset("zoo")
+    kids = records.Records("data", fs, zoo)
+    kids.load()
+    zoo_card = [5, 3, 3, 3, 3, 1, 10, 15, 15, 20, 30, 0]  # upper 18: bonus; a Zoo Yahtzy
+    kids.finish_game(21, [("ANN", 128, zoo_card)], [1, 1, 1, 1, 1, 1])
+    assert kids.add_high_score(128, "ANN", 21, 0) == 0
+    fs = fs.reboot()
+    grown = records.Records("data", fs)
+    grown.load()
+    assert grown.scores == [] and grown.stats["all"][records.GAMES] == 0
+    assert grown.rolls["faces"] == [1, 1, 1, 1, 1, 1]  # the dice are the same dice
+    grown.finish_game(22, _results(0), [2, 2, 2, 2, 2, 2])
+    grown.add_high_score(200, "ANN", 22, 0)
+    fs = fs.reboot()
+    again = records.Records("data", fs, zoo)
+    again.load()
+    assert again.problems == []
+    assert again.scores == [[128, "ANN", 21, 0]]
+    assert again.stats["all"] == [1, 128, 128, 1, 1]  # games, points, best, Zoo Yahtzys, bonus games
+    assert again.rolls["faces"] == [3, 3, 3, 3, 3, 3]
+    assert records.Records("data", fs.reboot(), R.make_ruleset("free")).stores["scores"].base == "data/scores"
