@@ -68,11 +68,14 @@ def menu_screen(app, fb):
             draw.text(fb, menu.SEAT_LABELS[seat], 1, row, inv)
             draw.text(fb, menu.KIND_LABELS[settings.kinds[seat]], 4, row, inv)
             continue
-        draw.text(fb, menu.LABELS[item], 1, row, inv)
+        if item == menu.JOKER and settings.zoo():
+            draw.text(fb, menu.RULES_LABEL, 0, row, inv)  # "Rules Zoo (kids)": 16 columns
+        else:
+            draw.text(fb, menu.LABELS[item], 1, row, inv)
         if item == menu.PLAYERS:
             draw.number(fb, settings.players, 15, row, inv)
         elif item == menu.JOKER:
-            label = rules.JOKERS[settings.joker]
+            label = menu.CHOICE_LABELS[settings.joker]
             draw.text(fb, label, 16 - len(label), row, inv)
         elif item == menu.COACH:
             label = menu.COACH_LABELS[settings.coach]
@@ -93,8 +96,9 @@ def labels(rules_of_game):
 
 
 def card_lines(game):
-    """Lines of the card screen: the game's boxes plus the total lines."""
-    return game.rules.n_boxes + _TOTAL_LINES
+    """Lines of the card screen: the game's boxes plus the total lines (no Y.bonus line
+    when the ruleset pays no Yahtzee bonus, e.g. the Zoo card)."""
+    return game.rules.n_boxes + _TOTAL_LINES - (0 if game.rules.yahtzee_bonus else 1)
 
 
 def _header(app, fb, title_seat):
@@ -203,6 +207,8 @@ def _card_line(app, fb, seat, line, row):
             draw.text(fb, ".", 15, row)
         return
     line -= n_boxes
+    if line >= 3 and not app.game.rules.yahtzee_bonus:
+        line += 1  # no Y.bonus line
     upper, upper_bonus, lower, ybonus, grand = app.breakdowns[seat]
     if line == 0:
         draw.text(fb, "Upper", 0, row)
