@@ -1,6 +1,6 @@
 """``python -m host_tools advise``: the optimal move for a position, from the firmware's advisor.
 
-    python -m host_tools advise [--rules forced|ordered|free|none] [--no-yahtzee-bonus]
+    python -m host_tools advise [--rules forced|ordered|free|none|zoo] [--no-yahtzee-bonus]
                                 [--card CARD] [--dice D1 D2 D3 D4 D5 --rolls-left N] [--json]
 
 Runs firmware/advisor.py under CPython on the exact value table for the ruleset (found in
@@ -8,6 +8,7 @@ build/strategy-<rules>.bin, built there by the solver when missing). Without dic
 expected final score at the start of the turn. With dice: every option (the dice to keep
 before a re-roll, or the box on the last roll), best first, with its expected final score.
 CARD as in ``score``: a JSON object or file of filled boxes -> points (+ "yahtzee_bonus").
+``--rules zoo`` (the kids' card): dice are animal numbers 1-6, kept dice are named.
 """
 import json
 import os
@@ -66,10 +67,12 @@ def advise(adv, card, dice=None, rolls_left=None):
     kept = sorted(dice)
     for i in range(n):
         if rolls_left == 0:
-            option = {"box": R.BOX_IDS[codes[i]]}
+            option = {"box": adv.rules.ids[codes[i]]}
         else:
             kept = sorted(dice[j] for j in range(5) if codes[i] >> j & 1)
             option = {"hold": kept}
+            if adv.rules.faces:
+                option["animals"] = [adv.rules.face_name(d) for d in kept]
         option["expected_total"] = A.to_points(values[i])
         options.append(option)
     return {"expected_total": options[0]["expected_total"], "best": options[0], "options": options}
@@ -86,7 +89,7 @@ def render(result, rolls_left):
     else:
         lines.append("%d roll%s left: the dice to keep, best first" % (rolls_left, "" if rolls_left == 1 else "s"))
         for opt in result["options"]:
-            kept = " ".join(str(d) for d in opt["hold"]) or "(re-roll all)"
+            kept = " ".join(str(d) for d in opt.get("animals", opt["hold"])) or "(re-roll all)"
             note = "  (score now)" if len(opt["hold"]) == 5 else ""
             lines.append("  %-15s %9.4f%s" % (kept, opt["expected_total"], note))
     return "\n".join(lines)
@@ -104,7 +107,7 @@ def main(argv):
         args = parser.parse_args(argv)
         ruleset = score.ruleset_from(args)
         card = score.parse_card(ruleset, args.card)
-        if all(card[b] != R.OPEN for b in range(R.N_BOXES)):
+        if all(card[b] != R.OPEN for b in range(ruleset.n_boxes)):
             raise score.InputError("the card is full: there is no move to advise")
         dice = rolls_left = None
         if args.dice is not None or args.rolls_left is not None:
