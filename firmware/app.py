@@ -366,6 +366,7 @@ class App:
         settings = self.settings
         self.game = game_module.Game(settings.ruleset(), settings.player_list(), self.hw.dice_source)
         self._open_advisor()
+        self.hw.dice.animals(self.game.rules.faces is not None)  # the Zoo card's pictures
         self.starter = -1
         self.tie = False
         self._refresh_totals()
@@ -380,6 +381,7 @@ class App:
         """Continue ``game`` (e.g. rebuilt by the save layer) on the screen its phase needs."""
         self.game = game
         self._open_advisor()
+        self.hw.dice.animals(game.rules.faces is not None)
         self.starter = -1
         self.tie = False
         self._refresh_totals()

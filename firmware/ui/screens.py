@@ -253,13 +253,18 @@ def rolloff(app, fb):
     draw.bar(fb, 0)
     draw.text(fb, "Who starts?", 0, 0, True)
     faces = app.faces
+    animals = game.rules.faces  # the Zoo card: the animal's name instead of its number
     for seat in range(len(game.players)):
         row = seat + 1
         draw.text(fb, menu.SEAT_LABELS[seat], 1, row)
-        draw.text(fb, "die", 4, row)
-        draw.number(fb, seat + 1, 8, row)
+        if not animals:
+            draw.text(fb, "die", 4, row)
+            draw.number(fb, seat + 1, 8, row)
         if app.rolling or faces[seat] == 0:
             draw.text(fb, "-", 12, row)
+        elif animals:
+            name = animals[faces[seat] - 1]
+            draw.text(fb, name, 16 - len(name), row)
         else:
             draw.number(fb, faces[seat], 12, row)
     if app.starter >= 0:
