@@ -5,7 +5,8 @@ in the host tools and in the strategy solver. A ruleset is a table of boxes plus
 flags; a variant is new data, not new control flow (see ../shared/RULES.md).
 
 Two cards exist: the standard Yahtzee card (13 boxes, four joker options) and the kids'
-Zoo card (11 boxes, animals instead of pips; docs/rules_zoo.md). A card is a plain list of
+Zoo card (11 boxes, animals instead of pips; its table is in rules_zoo.py, see
+docs/rules_zoo.md). A card is a plain list of
 ``rules.n_boxes + 1`` small ints: boxes hold their points or ``OPEN``; the last entry
 (``rules.bonus_at``) holds the Yahtzee bonus points earned so far. Everything that depends
 on the card (box count, upper boxes, thresholds, names) is an attribute of the Ruleset,
@@ -47,29 +48,20 @@ BOXES = (
 BOX_IDS = tuple(box[0] for box in BOXES)
 YAHTZEE = const(11)
 
-# Kinder Yahtzee / Zoo Yahtzy (seed 000; the lines are the project's reading, issue 14 and
-# docs/rules_zoo.md): 1 point per animal, fixed points below, no straights, no chance.
-ANIMALS = ("fish", "bird", "cat", "dog", "horse", "elephant")  # faces 1..6
-ZOO_BOXES = (
-    ("fish", "Fish", FACE, 1, 1),
-    ("bird", "Bird", FACE, 2, 1),
-    ("cat", "Cat", FACE, 3, 1),
-    ("dog", "Dog", FACE, 4, 1),
-    ("horse", "Horse", FACE, 5, 1),
-    ("elephant", "Elephant", FACE, 6, 1),
-    ("three_same", "3 the same", SAME, 3, 10),
-    ("four_same", "4 the same", SAME, 4, 15),
-    ("full_house", "Full house", FULL_HOUSE, 0, 15),
-    ("all_different", "All differ", DIFFERENT, 5, 20),
-    ("zoo_yahtzy", "Zoo Yahtzy", SAME, 5, 30),
-)
-# Per card: boxes, upper threshold, upper bonus, points per further Yahtzee, face names
-# (None: the faces are numbers). The upper boxes are the leading FACE boxes; the Yahtzee
-# box is the one needing five the same.
-_CARDS = {
-    "yahtzee": (BOXES, 63, 35, 100, None),
-    "zoo": (ZOO_BOXES, 18, 10, 0, ANIMALS),
-}
+# The standard card: boxes, upper threshold, upper bonus, points per further Yahtzee,
+# face names (None: the faces are numbers). The upper boxes are the leading FACE boxes;
+# the Yahtzee box is the one needing five the same. The kids' Zoo card has the same shape
+# in rules_zoo.py, imported only when a game uses it (its tables cost 2.7 KB of heap).
+_STANDARD_CARD = (BOXES, 63, 35, 100, None)
+
+
+def _card(card):
+    if card == ZOO:
+        import rules_zoo
+
+        return rules_zoo.CARD
+    return _STANDARD_CARD
+
 
 # Joker rule (a Yahtzee rolled while the Yahtzee box is filled). Each option is a list of
 # tiers tried in order: the legal boxes are the open boxes of the first tier that has any.
@@ -114,7 +106,7 @@ class Ruleset:
             card, joker = "yahtzee", choice
         else:
             raise ValueError("unknown rules option %r (choose %s)" % (choice, "/".join(CHOICES)))
-        boxes, self.upper_threshold, self.upper_bonus, bonus, self.faces = _CARDS[card]
+        boxes, self.upper_threshold, self.upper_bonus, bonus, self.faces = _card(card)
         # One letter per face for tight screens (F B C D H E on the Zoo card), or None.
         self.face_letters = tuple(name[0].upper() for name in self.faces) if self.faces else None
         self.card = card

@@ -1,5 +1,5 @@
 """What a die face looks like, shared by the dice display drivers: pips, and the animals
-of the kids' Zoo card (rules.ANIMALS: 1 fish, 2 bird, 3 cat, 4 dog, 5 horse, 6 elephant).
+of the kids' Zoo card (rules_zoo.ANIMALS: 1 fish, 2 bird, 3 cat, 4 dog, 5 horse, 6 elephant).
 
 ``FACE_PIPS[face]`` is a 9-bit mask, bit ``row * 3 + col`` (row 0 at the top, col 0 at the
 left); face 0 is a blank die. Faces follow the usual die: 2 and 3 on the rising diagonal,

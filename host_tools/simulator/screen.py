@@ -139,11 +139,11 @@ def dice_line(device):
     """``[3] 5 . 2 1``: faces, held dice in brackets, blank dice as dots; the Zoo card's
     animals by name (``[dog] fish . cat cat``)."""
     host_tools.use_firmware()
-    import rules
+    import rules_zoo
 
     words = []
     for face, held, animal in dice_state(device):
-        text = "." if face == 0 else "?" if face < 0 else rules.ANIMALS[face - 1] if animal else str(face)
+        text = "." if face == 0 else "?" if face < 0 else rules_zoo.ANIMALS[face - 1] if animal else str(face)
         words.append("[%s]" % text if held else " %s " % text)
     return "".join(words).rstrip()
 
