@@ -21,7 +21,7 @@ import records_view  # noqa: E402
 import rules  # noqa: E402
 import storage  # noqa: E402
 
-KNOWN = ("game", "scores", "stats", "rolls")
+KNOWN = ("game", "scores", "stats", "rolls", "zoo_scores", "zoo_stats")  # zoo_*: the kids' card
 
 
 class PullError(Exception):
@@ -103,17 +103,18 @@ def _game_lines(value):
         return ["  (not a game state) %r" % (value,)]
     lines = []
     phase = {0: "roll-off", 1: "playing", 2: "over"}.get(state.get("phase"), "?")
-    lines.append("  rules %s, %s, round %s of 13" % (state.get("rules"), phase, (state.get("round") or 0) + 1))
     try:
         ruleset = rules.ruleset_from_name(state.get("rules"))
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, AttributeError):
         ruleset = None
+    n_boxes = ruleset.n_boxes if ruleset is not None else rules.N_BOXES  # 11 on the Zoo card
+    lines.append("  rules %s, %s, round %s of %d" % (state.get("rules"), phase, (state.get("round") or 0) + 1, n_boxes))
     for seat, player in enumerate(state["players"]):
         name, kind, card = player[0], player[1], player[2]
         total = rules.totals(ruleset, card)[4] if ruleset is not None else sum(x for x in card if x > 0)
-        filled = sum(1 for x in card[:rules.N_BOXES] if x != rules.OPEN)
+        filled = sum(1 for x in card[:n_boxes] if x != rules.OPEN)
         mark = ">" if seat == state.get("current") and phase == "playing" else " "
-        lines.append("  %s %-8s %-6s %4d points, %2d/13 boxes" % (mark, name, kind, total, filled))
+        lines.append("  %s %-8s %-6s %4d points, %2d/%d boxes" % (mark, name, kind, total, filled, n_boxes))
     if phase == "playing" and state.get("rolls"):
         held = state.get("held", 0)
         dice = " ".join(("[%d]" if (held >> i) & 1 else " %d ") % d for i, d in enumerate(state["dice"]))
@@ -155,8 +156,10 @@ def _rolls_lines(rolls):
     return lines
 
 
-_FORMATTERS = {"game": _game_lines, "scores": _scores_lines, "stats": _stats_lines, "rolls": _rolls_lines}
-_TITLES = {"game": "Saved game", "scores": "High scores", "stats": "Statistics", "rolls": "Dice fairness"}
+_FORMATTERS = {"game": _game_lines, "scores": _scores_lines, "stats": _stats_lines, "rolls": _rolls_lines,
+               "zoo_scores": _scores_lines, "zoo_stats": _stats_lines}
+_TITLES = {"game": "Saved game", "scores": "High scores", "stats": "Statistics", "rolls": "Dice fairness",
+           "zoo_scores": "Zoo high scores", "zoo_stats": "Zoo statistics"}
 
 
 def text_report(found):

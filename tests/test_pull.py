@@ -109,3 +109,39 @@ def test_pull_through_mpremote_from_the_virtual_pico(tmp_path, capsys):
     for name in os.listdir(flash / "data"):
         assert (out / "data" / name).read_bytes() == (flash / "data" / name).read_bytes()
     assert " 1. ANN   285" in text and "> ANN" in text
+
+
+ZOO_WRITER = r"""
+import os, sys
+os.chdir(sys.argv[1])
+import game, records, rules, storage
+from dice_source import DiceSource
+zoo = rules.make_ruleset("zoo")
+dice = DiceSource(seed=8)
+g = game.Game(zoo, [("KID", "human")], dice)
+g.roll()
+g.score(10)
+g.roll()
+storage.Store("data/game").save({"id": 7, "seed": dice.checkpoint(), "game": g.to_state()})
+r = records.Records(ruleset=zoo)
+r.load()
+card = [5, 3, 3, 3, 3, 1, 10, 15, 15, 20, 30, 0]
+r.finish_game(3, [("KID", 128, card)], [10, 10, 10, 10, 10, 10])
+r.add_high_score(128, "KID", 3, 0)
+print("written")
+"""
+
+
+def test_pull_shows_a_zoo_game_and_the_zoo_records(tmp_path, capsys):
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    script = tmp_path / "zoo_writer.py"
+    script.write_text(ZOO_WRITER)
+    proc = host_tools.run_micropython([str(script), str(flash)])
+    assert proc.stdout.strip() == "written", proc.stderr
+    assert pull.main(["--dir", str(flash), "--out", str(tmp_path / "copy")]) == 0
+    text = capsys.readouterr().out
+    assert "rules zoo, playing, round 2 of 11" in text
+    assert " 1/11 boxes" in text
+    assert "Zoo high scores (zoo_scores):" in text and " 1. KID   128" in text
+    assert "Zoo statistics (zoo_stats):" in text and "Yahtzees   1  upper bonus 100%" in text
