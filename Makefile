@@ -41,7 +41,14 @@ $(TABLE_FILE): | $(STAMP)
 # firmware straight from this checkout (mpremote mount), nothing copied to the Pico.
 FLASHARGS = $(if $(PORT),--port $(PORT)) $(if $(BOARD),--board $(BOARD)) $(if $(RULES),--rules $(RULES))
 
-flash: $(STAMP) $(TABLE_FILE)
+# The kids' Zoo table (64 KB, under a second) goes along, for the menu's Zoo card.
+ZOO_TABLE_FILE = build/strategy-zoo.bin
+ifneq ($(TABLE_RULES),zoo)
+$(ZOO_TABLE_FILE): | $(STAMP)
+	$(PY) -m host_tools solve --rules zoo --out $@
+endif
+
+flash: $(STAMP) $(TABLE_FILE) $(ZOO_TABLE_FILE)
 	$(PY) -m host_tools flash $(FLASHARGS)
 
 repl: $(STAMP)

@@ -96,13 +96,17 @@ def manifest_text(files):
 class Plan:
     """What one flash does: files to copy, to skip, to remove; space checks."""
 
-    def __init__(self, files, table, sizes, hashes, old_manifest):
+    def __init__(self, files, table, sizes, hashes, old_manifest, extra_tables=()):
         self.files = files
         self.table = table
+        # Tables for the menu's other card (the kids' Zoo table), after the main one and
+        # only when they fit too; a note each when they do not.
+        self.extra_tables = list(extra_tables)
         self.sizes = sizes
         self.hashes = hashes
         self.old = old_manifest
         self.table_note = None
+        self.extra_notes = []
 
     def decide(self, block, free):
         blocks = lambda n: max(1, -(-n // block))  # littlefs: a file takes whole blocks
@@ -117,19 +121,24 @@ class Plan:
                 % (need * block // 1024, free // 1024, reserve * block // 1024)
             )
         ours = list(self.files)
-        if self.table is not None:
-            table_changed = self.hashes.get(self.table.path) != self.table.sha256
-            table_need = blocks(len(self.table.data)) if table_changed else 0
+        for table in ([self.table] if self.table is not None else []) + self.extra_tables:
+            table_changed = self.hashes.get(table.path) != table.sha256
+            table_need = blocks(len(table.data)) if table_changed else 0
             if need + table_need > free_blocks - reserve:
-                self.table_note = "strategy table %s (%d KiB) does not fit (%d KiB free after the firmware): flashed without it; for a Pico W build the compact one: make table COMPACT=1" % (
-                    self.table.source,
-                    len(self.table.data) // 1024,
+                note = "strategy table %s (%d KiB) does not fit (%d KiB free after the firmware): flashed without it; for a Pico W build the compact one: make table COMPACT=1" % (
+                    table.source,
+                    len(table.data) // 1024,
                     max(0, free_blocks - reserve - need) * block // 1024,
                 )
+                if table is self.table:
+                    self.table_note = note
+                else:
+                    self.extra_notes.append(note)
             else:
-                ours.append(self.table)
+                ours.append(table)
+                need += table_need
                 if table_changed:
-                    copy.append(self.table)
+                    copy.append(table)
         owned = {f.path for f in ours}
         remove = [p for p in sorted(self.old) if p not in owned and p in self.sizes and p != MANIFEST]
         for f in ours:  # a stale foo.py would be imported instead of the new foo.mpy
@@ -182,14 +191,17 @@ def flash(args):
         table = flash_build.strategy_table(source, args.rules)
         if table is None:
             print("flash: no strategy table (%s not built; `make table` builds it): hints will be off" % flash_build.STRATEGY_TABLE.format(rules=args.rules))
-        want = {f.path for f in files} | ({table.path} if table else set())
+        extra = flash_build.menu_tables(source, args.rules)
+        want = {f.path for f in files} | ({table.path} if table else set()) | {t.path for t in extra}
         sizes, hashes, (block, free) = device.scan(want)
-        plan = Plan(files, table, sizes, hashes, parse_manifest(device.read_text(MANIFEST)))
+        plan = Plan(files, table, sizes, hashes, parse_manifest(device.read_text(MANIFEST)), extra)
         plan.decide(block, free)
         if any(p.endswith(STAGED) for p in sizes) or PARKED in sizes or (MANIFEST in sizes and "/main.py" not in sizes):
             print("flash: an earlier flash was interrupted; this one finishes the job")
         if plan.table_note:
             print("flash: " + plan.table_note)
+        for note in plan.extra_notes:
+            print("flash: " + note)
         copied_bytes = 0
         for f in plan.copy:
             print("  copy %-28s %7d B" % (f.path, len(f.data)), flush=True)
