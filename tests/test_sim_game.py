@@ -89,3 +89,18 @@ def test_full_game_matches_the_engine(choice, seed, keys, tmp_path):
     stats = saved(tmp_path, "zoo_stats" if choice == "zoo" else "stats")
     assert stats["all"][0] == 2 and stats["all"][2] == max(total for _place, total in shown.values())
     assert saved(tmp_path, "stats" if choice == "zoo" else "zoo_stats") is None
+
+
+def test_zoo_game_with_its_table_and_an_advisor_level_cpu(tmp_path):
+    # The Zoo table on the flash: P2 (CPU casual, the menu's default) plays from the
+    # advisor (the hint screen itself: golden zoo_hint).
+    from host_tools.solver import cache as solver_cache
+
+    tables = {"strategy-zoo.bin": solver_cache.table(rules.make_ruleset("zoo"), "exact")}
+    device = play(tmp_path, ZOO_KEYS, seed=5, tables=tables, heap="256K")
+    lines = screen_lines(device.oled_pixels())
+    assert lines[0] == "Game over", "\n".join(lines + device.console[-10:])
+    shown = end_screen_totals(lines)
+    assert sorted(shown) == ["P1", "P2"] and all(0 < total <= 130 for _place, total in shown.values())
+    stats = saved(tmp_path, "zoo_stats")
+    assert stats["all"][0] == 2 and stats["names"]["CPU"][0] == 1
