@@ -94,10 +94,11 @@ def test_advisor_values_equal_the_solver_on_zoo_cards(adv, zoo_table):
 
 
 def test_simulated_optimal_zoo_games_average_the_solver_optimum(zoo_table):
-    # 600 games: the mean's standard error is about 0.6 points; 4 of them is the bar.
-    mean, lost, totals = solver_sim.play_games(zoo_table, ZOO, 0, 600, seed=2026)
+    # 300 games: the mean's standard error is about 1 point; 4 of them is the bar (the
+    # 4,000-game figure, 85.11 +- 0.26, is in docs/rules_zoo.md; make bench prints more).
+    mean, lost, totals = solver_sim.play_games(zoo_table, ZOO, 0, 300, seed=2026)
     sd = math.sqrt(sum((t - mean) ** 2 for t in totals) / (len(totals) - 1))
     assert abs(mean - 85.0403) < 4 * sd / math.sqrt(len(totals)), (mean, sd)
     assert lost == 0 and max(totals) <= 130
-    casual, casual_lost, _t = solver_sim.play_games(zoo_table, ZOO, 2, 200, seed=7)
+    casual, casual_lost, _t = solver_sim.play_games(zoo_table, ZOO, 2, 60, seed=7)
     assert casual_lost > 0  # the weaker level really gives points away on this card too
