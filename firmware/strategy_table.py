@@ -2,7 +2,8 @@
 
 The table holds V(state), the expected points still to come under optimal play, for
 every reachable turn-start state (used-box mask, upper subtotal capped at 63, whether
-the Yahtzee box holds 50). The file is never loaded: each lookup seeks to one entry
+the Yahtzee box holds 50; the Zoo card's table is the same layout's first 2048 masks,
+subtotals capped at 18, no Yahtzee flag). The file is never loaded: each lookup seeks to one entry
 and reads 1-2 bytes into a buffer made once. Values come back as fixed-point ints in
 units of 2**-FRAC points, so callers never touch floats.
 """

@@ -88,10 +88,11 @@ def render(result, rolls_left):
             lines.append("  %-15s %9.4f" % (opt["box"], opt["expected_total"]))
     else:
         lines.append("%d roll%s left: the dice to keep, best first" % (rolls_left, "" if rolls_left == 1 else "s"))
-        for opt in result["options"]:
-            kept = " ".join(str(d) for d in opt.get("animals", opt["hold"])) or "(re-roll all)"
+        kept = [" ".join(str(d) for d in opt.get("animals", opt["hold"])) or "(re-roll all)" for opt in result["options"]]
+        width = max([15] + [len(text) for text in kept])  # animal names are longer than digits
+        for opt, text in zip(result["options"], kept):
             note = "  (score now)" if len(opt["hold"]) == 5 else ""
-            lines.append("  %-15s %9.4f%s" % (kept, opt["expected_total"], note))
+            lines.append("  %-*s %9.4f%s" % (width, text, opt["expected_total"], note))
     return "\n".join(lines)
 
 
