@@ -102,3 +102,19 @@ class _FakeCard:
     yahtzee_bonus = 100
     joker_tiers = None
 
+
+
+def test_solve_command_builds_the_zoo_table(tmp_path):
+    # docs/rules_zoo.md's command, with the output in a temporary folder.
+    import subprocess
+    import sys
+
+    from host_tools import REPO
+
+    out = tmp_path / "strategy-zoo.bin"
+    proc = subprocess.run([sys.executable, "-m", "host_tools", "solve", "--rules", "zoo", "--out", str(out)],
+                          capture_output=True, text=True, cwd=REPO)
+    assert proc.returncode == 0, proc.stderr
+    assert "solving zoo (exact table)" in proc.stdout
+    assert "expected score from the empty card: 85.0403070" in proc.stdout
+    assert out.stat().st_size == 64320
