@@ -3,7 +3,7 @@
 The firmware's main.py runs in the MicroPython unix port with the ``sim`` board; its
 OLED, dice and buzzer byte streams are decoded by the datasheet emulators and drawn in
 the terminal (host_tools/simulator/term.py). Keys: 1-5 hold, space roll, arrows up/down, enter
-OK, m hint (with the coach on and a table; again: card) or card, M (long press) quit game,
+OK, m hint (with the coach on and a table; again: card) or card, M (a long press) quit game,
 q quit.
 
 The strategy table: the firmware opens ``strategy-<rules>.bin`` in its flash root (the

@@ -59,3 +59,47 @@ def levels(presses):
         return mask
 
     return at
+
+
+# The interactive front-end: a terminal reports key presses but no releases.
+TAP_MS = 50  # a typed key is a press this long (past the firmware's 25 ms debounce) ...
+TAP_GAP_MS = 40  # ... and the same button rests this long before its next queued tap
+REPEAT_MS = 55  # the same key again sooner than this (real time) is terminal auto-repeat
+HOLD_TAIL_MS = 120  # a key held by auto-repeat is let go this long after its last repeat
+
+
+class KeyPresses:
+    """Terminal keys -> button levels in virtual time, losing no press.
+
+    Each key is a tap of TAP_MS; taps of one button that come faster than the firmware
+    can see them are queued one after another (four quick DOWNs move the cursor four
+    times). The same key repeating within REPEAT_MS is the terminal's auto-repeat of a
+    held key: the button then stays pressed until the repeats stop, as a held button on
+    the device (a long press after 600 ms). Humans do not tap one key faster than about
+    every 60 ms; terminals repeat every 30-50 ms.
+    """
+
+    def __init__(self):
+        self._spans = {}  # button -> [[from_ms, to_ms], ...] in virtual time, in order
+        self._last = {}  # button -> real ms its key last arrived
+
+    def key(self, button, now, arrived, length=TAP_MS):
+        """Button ``button``'s key arrived at virtual ``now`` (real time ``arrived`` ms)."""
+        spans = self._spans.setdefault(button, [])
+        last = self._last.get(button)
+        self._last[button] = arrived
+        if spans and last is not None and 0 < arrived - last < REPEAT_MS and spans[-1][1] >= now:
+            spans[-1][1] = max(spans[-1][1], now + HOLD_TAIL_MS)  # auto-repeat: still held
+            return
+        start = max(now, spans[-1][1] + TAP_GAP_MS) if spans else now
+        spans.append([start, start + length])
+
+    def mask(self, now):
+        """The button bit mask at virtual ``now`` (spans that ended are forgotten)."""
+        mask = 0
+        for button, spans in self._spans.items():
+            while spans and spans[0][1] <= now:
+                spans.pop(0)
+            if spans and spans[0][0] <= now:
+                mask |= 1 << button
+        return mask
