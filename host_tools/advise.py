@@ -72,7 +72,11 @@ def advise(adv, card, dice=None, rolls_left=None):
             option = {"hold": kept}
         option["expected_total"] = A.to_points(values[i])
         options.append(option)
-    return {"expected_total": options[0]["expected_total"], "best": options[0], "options": options}
+    result = {"expected_total": options[0]["expected_total"], "best": options[0], "options": options}
+    if rolls_left:  # stopping here instead: the best box for these dice, as on the last roll
+        n = adv.options(dice, 0, codes, values)
+        result["score_now"] = {"box": R.BOX_IDS[codes[0]], "expected_total": A.to_points(values[0])}
+    return result
 
 
 def render(result, rolls_left):
@@ -85,10 +89,17 @@ def render(result, rolls_left):
             lines.append("  %-15s %9.4f" % (opt["box"], opt["expected_total"]))
     else:
         lines.append("%d roll%s left: the dice to keep, best first" % (rolls_left, "" if rolls_left == 1 else "s"))
+        lines.append("(expected final score when you keep these, roll the others and play on at best)")
         for opt in result["options"]:
             kept = " ".join(str(d) for d in opt["hold"]) or "(re-roll all)"
-            note = "  (score now)" if len(opt["hold"]) == 5 else ""
+            note = ""
+            if len(opt["hold"]) == 5:  # nothing rolled: the turn goes on with one roll fewer
+                note = "  (keep all five, then %s)" % (
+                    "one roll still left" if rolls_left == 2 else "score: as the line below")
             lines.append("  %-15s %9.4f%s" % (kept, opt["expected_total"], note))
+        now = result["score_now"]
+        lines.append("score now instead (best box %s):" % now["box"])
+        lines.append("  %-15s %9.4f" % (now["box"], now["expected_total"]))
     return "\n".join(lines)
 
 
