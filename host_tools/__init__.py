@@ -77,4 +77,34 @@ def argument_parser(prog, description):
         def error(self, message):
             raise UsageError(message)
 
-    return _Parser(prog="python -m host_tools " + prog, description=description)
+    # Descriptions are docstring first lines, written in reST (``make sim``): --help shows
+    # them as plain text.
+    return _Parser(prog="python -m host_tools " + prog, description=description.replace("``", ""))
+
+
+def writable_folder(folder):
+    """True when a file can be made in ``folder``: tried for real (a probe file made and
+    removed), since permission bits do not tell for root or read-only mounts."""
+    import tempfile
+
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".host_tools-probe-", dir=folder)
+    except OSError:
+        return False
+    os.close(fd)
+    os.remove(probe)
+    return True
+
+
+def check_output_file(option, path):
+    """Raise UsageError unless ``path`` (given as ``option``) can be written as a file:
+    every command checks its output paths like this before its work starts."""
+    if path == "":
+        raise UsageError("%s is empty: name a file" % option)
+    if os.path.isdir(path):
+        raise UsageError("%s %s is a folder: name a file" % (option, path))
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise UsageError("%s %s: there is no folder %s" % (option, path, folder))
+    if not writable_folder(folder) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise UsageError("%s %s: cannot write there" % (option, path))

@@ -29,14 +29,15 @@ def table_path(ruleset, folder=BUILD):
     return os.path.join(folder, "strategy-%s.bin" % ruleset.name)
 
 
-def ensure_table(ruleset, folder=BUILD, quiet=False):
-    """Path of the exact table for ``ruleset``, building it (about a minute) if missing."""
+def ensure_table(ruleset, folder=BUILD, quiet=False, prog="advise"):
+    """Path of the exact table for ``ruleset``, building it (seconds) if missing; the
+    note says so under the name of the command the user ran (``prog``)."""
     path = table_path(ruleset, folder)
     if not os.path.exists(path):
         from host_tools import solve
 
         if not quiet:
-            print("advise: building %s (once; cached) ..." % path, file=sys.stderr, flush=True)
+            print("%s: building %s (once; cached) ..." % (prog, path), file=sys.stderr, flush=True)
         data, _expected, _loss = solve.build(ruleset, "exact")
         solve.write_atomic(path, data)
     return path

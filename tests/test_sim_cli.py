@@ -40,7 +40,7 @@ def test_bad_input_exits_2_with_one_line(args, tmp_path):
 
 def test_headless_screenshot_and_print_screen(tmp_path):
     png = tmp_path / "out.png"
-    proc = run(["--headless", "--seed", "4", "--flash-dir", str(tmp_path), "--keys",
+    proc = run(["--headless", "--seed", "1", "--flash-dir", str(tmp_path), "--keys",
                 "enter enter wait:6000 space", "--screenshot", str(png), "--print-screen"])
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
@@ -129,7 +129,7 @@ def test_interactive_front_end_draws_and_quits(tmp_path):
 
 
 def test_sh1106_and_neopixel_variants_show_the_same_game(tmp_path):
-    keys = ["--headless", "--seed", "4", "--keys", "enter enter wait:6000 space 2 4", "--print-screen"]
+    keys = ["--headless", "--seed", "1", "--keys", "enter enter wait:6000 space 2 4", "--print-screen"]
     plain = run(keys + ["--flash-dir", str(tmp_path / "a")])
     variant = run(keys + ["--flash-dir", str(tmp_path / "b"), "--oled", "sh1106", "--dice", "neopixel"])
     assert plain.returncode == 0 and variant.returncode == 0, plain.stderr + variant.stderr
@@ -153,3 +153,84 @@ def test_missing_led_chain_is_reported_on_the_oled(tmp_path):
     assert lines[0] == "Hardware fault"
     assert "MAX7219" in lines[1]
     assert any("MAX7219" in line for line in device.console)
+
+
+def tree_state(folder, skip=("data",)):
+    """{relative path: (kind, content)} of everything in ``folder``, links as links."""
+    state = {}
+    for top, dirs, files in os.walk(str(folder)):
+        dirs[:] = [d for d in dirs if os.path.relpath(os.path.join(top, d), str(folder)) not in skip]
+        for name in dirs + files:
+            path = os.path.join(top, name)
+            rel = os.path.relpath(path, str(folder))
+            if os.path.islink(path):
+                state[rel] = ("link", os.readlink(path))
+            elif os.path.isfile(path):
+                with open(path, "rb") as f:
+                    state[rel] = ("file", f.read())
+            else:
+                state[rel] = ("dir", None)
+    return state
+
+
+def test_code_dir_is_never_modified_even_as_the_flash_folder(tmp_path):
+    from host_tools.solver import cache as solver_cache
+    import rules
+
+    code = tmp_path / "pico"
+    shutil.copytree(host_tools.FIRMWARE, str(code), ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(os.path.join(host_tools.REPO, "boards"), str(code / "boards"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copyfile(solver_cache.table(rules.make_ruleset(), "exact"), str(code / "strategy-forced.bin"))
+    before = tree_state(code)
+    proc = run(["--headless", "--code-dir", str(code), "--flash-dir", str(code), "--keys", "enter"])
+    assert proc.returncode == 0, proc.stderr
+    assert tree_state(code) == before  # the flashed table stays a file: no link put in its place
+    proc = run(["--headless", "--code-dir", str(code), "--flash-dir", str(code), "--keys", "enter", "--no-table"])
+    assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1 and "--code-dir" in proc.stderr
+    assert tree_state(code) == before
+    # Another flash folder holding its own (flashed) table: --no-table does not delete it either.
+    proc = run(["--headless", "--flash-dir", str(code), "--keys", "enter", "--no-table"])
+    assert proc.returncode == 2 and "device's own table" in proc.stderr
+    assert tree_state(code) == before
+
+
+def first_roll(seed, tmp_path):
+    from host_tools import sim as sim_command
+    from host_tools.simulator.golden import SOLO
+    from host_tools.simulator.screen import dice_line
+    from host_tools.simulator.unix_port import SimDevice
+
+    device = SimDevice(seed=seed, flash_dir=str(tmp_path / ("s%d" % seed)))
+    try:
+        sim_command.run_headless(device, SOLO + " space wait:1500")
+    finally:
+        device.close()
+    return dice_line(device)
+
+
+def test_nearby_seeds_give_unrelated_games(tmp_path):
+    rolls = [first_roll(seed, tmp_path) for seed in range(8)]
+    assert all("?" not in roll and "." not in roll for roll in rolls), rolls
+    assert len(set(rolls)) == 8, rolls  # seeds 0..15 all rolled a 5 first before the mixing
+    assert len(set(roll.split()[0] for roll in rolls)) > 1
+
+
+def test_seeds_wrap_at_2_to_the_32(tmp_path):
+    keys = ["--headless", "--keys", "enter down enter enter enter up enter wait:300 space wait:1500", "--print-screen"]
+    huge = run(keys + ["--seed", "99999999999999999999", "--flash-dir", str(tmp_path / "a")])
+    wrapped = run(keys + ["--seed", str(99999999999999999999 % 2 ** 32), "--flash-dir", str(tmp_path / "b")])
+    minus = run(keys + ["--seed", "-1", "--flash-dir", str(tmp_path / "c")])
+    top = run(keys + ["--seed", str(2 ** 32 - 1), "--flash-dir", str(tmp_path / "d")])
+    assert huge.returncode == 0, huge.stderr  # crashed the firmware: "int beyond 64 bits"
+    assert huge.stdout == wrapped.stdout and minus.stdout == top.stdout
+    assert huge.stdout != minus.stdout
+
+
+def test_a_wait_beyond_an_hour_is_refused_at_once(tmp_path):
+    start = time.monotonic()
+    proc = run(["--headless", "--flash-dir", str(tmp_path), "--keys", "enter wait:99999999999"])
+    assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1 and "wait:99999999999" in proc.stderr
+    assert time.monotonic() - start < 30
+    proc = run(["--headless", "--flash-dir", str(tmp_path), "--keys", "enter wait:3600000"])  # an hour: fine
+    assert proc.returncode == 0, proc.stderr

@@ -2,7 +2,7 @@
 
 Names are the interactive keys (``1``..``5``, ``space``, ``up``, ``down``, ``enter``,
 ``m``); ``wait:MS`` lets virtual time pass, ``hold:NAME:MS`` holds a button for MS (a long
-press). A plain key is held PRESS_MS and released for GAP_MS, long enough for the
+press; MS at most MAX_MS, an hour). A plain key is held PRESS_MS and released for GAP_MS, long enough for the
 firmware's 25 ms debounce, short of its 600 ms long press.
 """
 from host_tools.simulator.unix_port import BUTTONS
@@ -10,6 +10,9 @@ from host_tools.simulator.unix_port import BUTTONS
 PRESS_MS = 60
 GAP_MS = 90
 START_MS = 150  # first key after boot (the board is built and the splash is up by then)
+# One wait or hold is at most an hour of virtual time (about a second to run while the
+# device idles): a longer one is a typo, not a test.
+MAX_MS = 3600 * 1000
 
 
 class KeyScriptError(ValueError):
@@ -35,15 +38,18 @@ def parse(script, start_ms=START_MS):
             else:
                 raise ValueError
         except ValueError:
-            raise KeyScriptError("bad key %r (use %s, wait:MS, hold:NAME:MS)" % (word, " ".join(BUTTONS))) from None
+            raise KeyScriptError("bad key %r (use %s, wait:MS, hold:NAME:MS; MS up to %d)"
+                                 % (word, " ".join(BUTTONS), MAX_MS)) from None
         presses.append((t, t + length, button))
         t += length + GAP_MS
     return presses, t
 
 
 def _ms(text):
+    if not text.isdigit() or len(text) > 8:  # (int() would also take "1_000" and " 5")
+        raise ValueError
     value = int(text)
-    if value < 0:
+    if value > MAX_MS:
         raise ValueError
     return value
 
