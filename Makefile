@@ -35,13 +35,22 @@ $(STAMP): requirements.txt
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
-test: $(STAMP)
+# A .pth file puts this checkout on the venv's path, so `.venv/bin/python -m host_tools`
+# (or `python -m host_tools` with the venv active) works from any folder.
+PTH := $(VENV)/.path-$(shell printf '%s' "$(CURDIR)" | cksum | cut -d' ' -f1)
+
+$(PTH): $(STAMP)
+	$(PY) -c 'import sys, sysconfig, os; open(os.path.join(sysconfig.get_paths()["purelib"], "pico_yahtzee.pth"), "w").write(sys.argv[1] + "\n")' "$(CURDIR)"
+	rm -f $(VENV)/.path-*
+	touch $(PTH)
+
+test: $(PTH)
 	$(PY) -m pytest
 
-bench: $(STAMP)
+bench: $(PTH)
 	$(PY) -m host_tools bench
 
-sim: $(STAMP)
+sim: $(PTH)
 	$(PY) -m host_tools sim $(SIMARGS)
 
 clean:
@@ -53,10 +62,10 @@ clean:
 TABLE_RULES = $(or $(RULES),forced)
 TABLE_FILE = build/strategy-$(TABLE_RULES).bin
 
-table: $(STAMP)
+table: $(PTH)
 	$(PY) -m host_tools solve --rules $(TABLE_RULES) $(if $(COMPACT),--compact) --out $(TABLE_FILE)
 
-$(TABLE_FILE): | $(STAMP)
+$(TABLE_FILE): | $(PTH)
 	$(PY) -m host_tools solve --rules $(TABLE_RULES) --out $@
 
 # make flash [PORT=/dev/ttyACM0] [BOARD=pico] [RULES=forced]: compile, copy what changed, reset.
@@ -64,11 +73,11 @@ $(TABLE_FILE): | $(STAMP)
 # firmware straight from this checkout (mpremote mount), nothing copied to the Pico.
 FLASHARGS = $(if $(PORT),--port $(PORT)) $(if $(BOARD),--board $(BOARD)) $(if $(RULES),--rules $(RULES))
 
-flash: $(STAMP) $(TABLE_FILE)
+flash: $(PTH) $(TABLE_FILE)
 	$(PY) -m host_tools flash $(FLASHARGS)
 
-repl: $(STAMP)
+repl: $(PTH)
 	$(PY) -m host_tools flash --repl $(if $(PORT),--port $(PORT))
 
-dev: $(STAMP)
+dev: $(PTH)
 	$(PY) -m host_tools flash --dev $(FLASHARGS)

@@ -82,3 +82,30 @@ def test_this_python_fits(tmp_path):
     proc = make_n(fresh_checkout(tmp_path), "PYTHON=" + sys.executable)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[0] == sys.executable + " -m venv .venv"
+
+
+def test_python_m_host_tools_works_from_any_folder_after_make(tmp_path):
+    folder = fresh_checkout(tmp_path)
+    shutil.copytree(os.path.join(host_tools.REPO, "host_tools"), str(folder / "host_tools"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder / ".venv")], check=True, timeout=120)
+    cksum = subprocess.run("cksum < requirements.txt", shell=True, cwd=str(folder), capture_output=True,
+                           text=True, check=True).stdout.split()[0]
+    (folder / ".venv" / (".installed-" + cksum)).touch()  # as if `make` had installed the pins
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    python = str(folder / ".venv" / "bin" / "python")
+    before = subprocess.run([python, "-m", "host_tools", "--help"], cwd=str(elsewhere), capture_output=True,
+                            text=True, timeout=60)
+    assert before.returncode != 0 and "No module named host_tools" in before.stderr
+    env = dict(os.environ)
+    env.pop("MAKEFLAGS", None)
+    made = subprocess.run([MAKE, "-q", "test"], cwd=str(folder), env=env, capture_output=True, timeout=60)
+    assert made.returncode == 1  # the path step is due (and, -q, nothing else ran)
+    pth_target = subprocess.run([MAKE, "-n", "test"], cwd=str(folder), env=env, capture_output=True, text=True,
+                                timeout=60).stdout.splitlines()
+    assert "pico_yahtzee.pth" in pth_target[0]
+    subprocess.run(["sh", "-c", pth_target[0]], cwd=str(folder), check=True, timeout=60)
+    after = subprocess.run([python, "-m", "host_tools", "--help"], cwd=str(elsewhere), capture_output=True,
+                           text=True, timeout=60)
+    assert after.returncode == 0 and "commands:" in after.stdout
