@@ -126,12 +126,17 @@ def main(argv):
             if args.rolls_left not in ("0", "1", "2"):
                 raise score.InputError("--rolls-left is 0, 1 or 2, not %r" % args.rolls_left)
             rolls_left = int(args.rolls_left)
-        if args.table and not os.path.exists(args.table):
-            raise score.InputError("no table file %s" % args.table)
+        if args.table is not None:
+            if args.table == "":
+                raise score.InputError("--table is empty: name a table file")
+            if not os.path.exists(args.table):
+                raise score.InputError("no table file %s" % args.table)
+            if not os.path.isfile(args.table):
+                raise score.InputError("--table %s is not a file" % args.table)
     except score.InputError as exc:
         print("advise: %s" % exc, file=sys.stderr)
         return 2
-    path = args.table or ensure_table(ruleset)
+    path = args.table if args.table is not None else ensure_table(ruleset)
     try:
         adv = open_advisor(ruleset, path)
     except (ValueError, OSError) as exc:

@@ -61,8 +61,11 @@ def parse_args(argv):
         raise host_tools.UsageError("--board %s: only the 'sim' board runs in the simulator" % args.board)
     if args.battery is not None:
         parts = args.battery.split(":")
-        if len(parts) not in (1, 3) or not all(part.isdigit() for part in parts) or (len(parts) == 3 and int(parts[2]) == 0):
-            raise host_tools.UsageError("--battery %s: use MV or FROM:TO:MS (whole numbers, MS > 0)" % args.battery)
+        if (len(parts) not in (1, 3) or not all(part.isdigit() and len(part) <= 8 for part in parts)
+                or not all(int(mv) <= MAX_BATTERY_MV for mv in parts[:2])
+                or (len(parts) == 3 and not 0 < int(parts[2]) <= sim_keys.MAX_MS)):
+            raise host_tools.UsageError("--battery %s: use MV or FROM:TO:MS (whole numbers, MV up to %d,"
+                                        " MS from 1 to %d)" % (args.battery, MAX_BATTERY_MV, sim_keys.MAX_MS))
     if not HEAP.match(args.heap) or not MIN_HEAP <= heap_bytes(args.heap) <= MAX_HEAP:
         raise host_tools.UsageError("--heap %s: use bytes or a size with K or M, from 64K to 64M (e.g. 256K)"
                                     % args.heap)
@@ -72,6 +75,7 @@ def parse_args(argv):
     return args
 
 
+MAX_BATTERY_MV = 6000  # VSYS is at most 5.5 V
 HEAP = re.compile(r"^[0-9]{1,9}[KkMm]?$")
 MIN_HEAP = 64 * 1024  # below this the firmware cannot even boot
 MAX_HEAP = 64 * 1024 * 1024
