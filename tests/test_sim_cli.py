@@ -234,3 +234,34 @@ def test_a_wait_beyond_an_hour_is_refused_at_once(tmp_path):
     assert time.monotonic() - start < 30
     proc = run(["--headless", "--flash-dir", str(tmp_path), "--keys", "enter wait:3600000"])  # an hour: fine
     assert proc.returncode == 0, proc.stderr
+
+
+def test_a_too_small_terminal_is_told_the_size_it_needs(tmp_path):
+    pid, fd = pty.fork()
+    if pid == 0:  # child: the simulator on a 60x20 terminal
+        os.chdir(host_tools.REPO)
+        os.environ["COLUMNS"], os.environ["LINES"] = "60", "20"
+        os.execv(sys.executable, CMD + ["--seed", "1", "--flash-dir", str(tmp_path), "--no-table"])
+    output = b""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and b"too small" not in output:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                output += os.read(fd, 65536)
+            except OSError:
+                break
+    os.write(fd, b"q")
+    for _ in range(100):
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        time.sleep(0.1)
+    else:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        pytest.fail("the simulator did not quit on q")
+    text = output.decode("utf-8", "replace")
+    assert "terminal 60x20 too small: needs 68x23 (q quits)" in text
+    assert "\u2800" not in text and "\u250c" not in text  # no OLED drawn into it
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0

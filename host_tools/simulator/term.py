@@ -13,6 +13,7 @@ import select
 import shutil
 import sys
 import termios
+import textwrap
 import time
 import tty
 
@@ -55,7 +56,7 @@ def too_small(columns, rows):
     """The one line to show instead of the device when the terminal cannot hold it, or None."""
     if columns >= BRAILLE_SIZE[0] and rows >= BRAILLE_SIZE[1]:
         return None
-    return "terminal %dx%d is too small for the simulator: it needs %dx%d (q quits)" % (
+    return "terminal %dx%d too small: needs %dx%d (q quits)" % (
         columns, rows, BRAILLE_SIZE[0], BRAILLE_SIZE[1])
 
 
@@ -153,7 +154,8 @@ def play(device):
                         out.write("\x1b[2J")  # resized: no leftovers of the old layout
                     message = too_small(size.columns, size.lines)
                     if message:
-                        out.write("\x1b[H" + message[:size.columns] + "\x1b[K\x1b[J")
+                        wrapped = textwrap.wrap(message, max(10, size.columns - 1))
+                        out.write("\x1b[H" + "\x1b[K\n".join(wrapped) + "\x1b[K\x1b[J")
                     else:
                         out.write("\x1b[H" + "\x1b[K\n".join(frame_lines(device, size.columns, size.lines))
                                   + "\x1b[K\x1b[J")
