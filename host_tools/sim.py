@@ -69,6 +69,11 @@ def parse_args(argv):
     if not HEAP.match(args.heap) or not MIN_HEAP <= heap_bytes(args.heap) <= MAX_HEAP:
         raise host_tools.UsageError("--heap %s: use bytes or a size with K or M, from 64K to 64M (e.g. 256K)"
                                     % args.heap)
+    if not args.headless:
+        for option, value in (("--keys", args.keys), ("--screenshot", args.screenshot),
+                              ("--print-screen", args.print_screen)):
+            if value:  # else the interactive simulator would start and ignore it
+                raise host_tools.UsageError("%s goes with --headless" % option)
     check_folders(args)
     if args.screenshot is not None:
         host_tools.check_output_file("--screenshot", args.screenshot)

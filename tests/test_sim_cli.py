@@ -31,6 +31,8 @@ def run(args, **kwargs):
     ["--headless", "--battery", "4000:3000:0"],
     ["--headless", "--battery", "4000:3000:00"],  # a zero span however written (crashed the firmware)
     ["--headless", "--battery", "4.1"],
+    ["--keys", "enter"],  # without --headless: the interactive simulator started and ignored it
+    ["--print-screen"],
 ])
 def test_bad_input_exits_2_with_one_line(args, tmp_path):
     proc = run(args + ["--flash-dir", str(tmp_path)])
