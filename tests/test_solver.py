@@ -134,3 +134,17 @@ def test_solve_command_writes_the_table_and_rejects_bad_input(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "solve:" in err
     assert solve.main(["--exact"]) == 2
+
+
+def test_a_failed_table_write_leaves_no_tmp_behind(tmp_path, monkeypatch):
+    import os
+
+    from host_tools import solve
+
+    def full_disk(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(solve.os, "replace", full_disk)
+    with pytest.raises(OSError):
+        solve.write_atomic(str(tmp_path / "t.bin"), b"x" * 1000)
+    assert os.listdir(str(tmp_path)) == []  # the 1 MB .tmp stayed behind
