@@ -71,7 +71,7 @@ TABLE = {
         "unwritable": NOT_APPLICABLE("writes nothing"),
         "huge number": [[HUGE]],
         "non-UTF-8": [[b"\xff"]],
-        "unknown option": [["--frobnicate"], ["rules"]],
+        "unknown option": [["--frobnicate"], ["nosuchbench"]],  # a subject must exist
     },
     "sim": {
         "empty": [["--flash-dir", ""], ["--heap", ""], ["--screenshot", ""], ["--code-dir", ""], ["--seed", ""],
