@@ -144,6 +144,35 @@ class Device:
         except (TransportError, OSError, serial.SerialException) as exc:
             raise DeviceLost("lost the connection to %s (%s)" % (self.port, str(exc).strip() or type(exc).__name__)) from None
 
+    def exec_bounded(self, code, limit, timeout=10, overall=120):
+        """Like ``exec`` for output a device could make endless or huge: at most ``limit``
+        bytes of output (and 4 KiB of error text) are taken, else DeviceError."""
+        taken = [bytearray(), bytearray()]
+
+        def consumer(which, most):
+            def take(data):
+                taken[which].extend(data)
+                if len(taken[which]) > most:
+                    raise _TooMuch()
+            return take
+
+        transport = self.transport
+        try:
+            transport.exec_raw_no_follow(code)
+            for which, most in ((0, limit), (1, 4096)):
+                transport.read_until(1, b"\x04", timeout=timeout, data_consumer=consumer(which, most), timeout_overall=overall)
+                if not taken[which].endswith(b"\x04"):
+                    raise DeviceLost("%s stopped answering" % self.port)
+                del taken[which][-1:]
+        except _TooMuch:
+            raise DeviceLost("the device on %s sent more than %d bytes where at most %d were expected" % (self.port, limit, limit)) from None
+        except (TransportError, OSError, serial.SerialException) as exc:
+            raise DeviceLost("lost the connection to %s (%s)" % (self.port, str(exc).strip() or type(exc).__name__)) from None
+        if taken[1]:
+            last = (bytes(taken[1]).decode("utf-8", "replace").strip().splitlines() or ["?"])[-1]
+            raise DeviceError("the device reported an error: %s" % last)
+        return bytes(taken[0])
+
     def scan(self, want):
         """({path: size}, {path: sha256 hex}, free bytes) for the whole filesystem."""
         out = self.exec(_SCAN % {"want": set(want) or {""}}).decode()
@@ -219,6 +248,8 @@ class Device:
 
     def release(self):
         """Leave the raw REPL and soft-reset, so a board runs its main.py again."""
+        if self.transport is None:
+            return
         try:
             self.transport.exit_raw_repl()
             self.transport.serial.write(b"\x04")
@@ -236,3 +267,7 @@ class Device:
 
 class DeviceLost(DeviceError):
     """The port went away or stopped answering in the middle of an operation."""
+
+
+class _TooMuch(Exception):
+    """Raised inside exec_bounded's reader when a device sends more than it may."""
