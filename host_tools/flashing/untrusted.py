@@ -49,6 +49,19 @@ def plain_name_problem(name):
     return None
 
 
+def device_path_problem(path):
+    """None when ``path`` is an absolute device path made of plain names, else why not."""
+    if not isinstance(path, str) or not path.startswith("/") or path == "/":
+        return "not an absolute path"
+    if len(path) > 4 * MAX_NAME:
+        return "longer than %d characters" % (4 * MAX_NAME)
+    for part in path[1:].split("/"):
+        problem = plain_name_problem(part)
+        if problem:
+            return problem
+    return None
+
+
 class Copy:
     """What was read: ``files`` {name: bytes}, ``skipped`` [(name, reason)], ``found``
     False when there is no data folder at all."""

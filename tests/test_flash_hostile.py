@@ -1,0 +1,89 @@
+"""``flash`` against a device that lies (tests/hostile): its manifest, its free space.
+
+Nothing a device reports can make flash delete the game's saves, and a device that runs
+out of room mid-flash is told as full and cleaned up by the next flash."""
+import json
+import os
+
+import hostile
+from host_tools import virtual_pico
+from host_tools.flashing import build as flash_build
+from host_tools.flashing.build import DeviceFile
+from host_tools.flashing.testing import TINY_FILES, boot, run_flash, tiny_tree, tree_hashes, write
+
+from test_flash_e2e import summary
+
+
+def one_line(text):
+    lines = [line for line in text.splitlines() if line.strip()]
+    assert len(lines) == 1, text
+    return lines[0]
+
+
+def test_a_manifest_that_lists_the_saves_deletes_none_of_them(tmp_path):
+    """Issue 10 item 4: the README promises flash never touches data/."""
+    src = tiny_tree(tmp_path / "src")
+    device = tmp_path / "flash"
+    device.mkdir()
+    saves = {"data/scores.a": b"\x07high scores", "data/game.b": b"\x07a game", "data/old.mpy": b"\x07mine"}
+    with virtual_pico.running(device) as port:
+        assert summary(run_flash("--port", port, "--board", "sim", "--source", src))[0] == TINY_FILES
+        for path, data in saves.items():
+            write(device, path, data)
+        write(device, "lib/mine.mpy", b"a library the user put there")
+        forged = ["/%s\t%s\t%d" % (p, DeviceFile(p, d).sha256, len(d)) for p, d in saves.items()]
+        forged.append("/lib/mine.mpy\t%s\t28" % DeviceFile("x", b"a library the user put there").sha256)
+        forged.append("/version.mpy\n/data/game.b\tjunk")
+        with open(device / "flash_manifest.txt", "a") as manifest:
+            manifest.write("\n".join(forged) + "\n")
+        write(src, "firmware/version.py", "NUMBER = 2\n")
+        again = run_flash("--port", port, "--board", "sim", "--source", src)
+    assert summary(again) == (1, TINY_FILES - 1, 0)
+    for path, data in saves.items():
+        assert (device / path).read_bytes() == data
+    assert (device / "lib" / "mine.mpy").exists()
+    assert "flash: ignored 2 line(s) of /flash_manifest.txt that flash did not write" in again.stdout
+    assert boot(device).stdout == "game 2\n"
+    assert "/data/" not in (device / "flash_manifest.txt").read_text()
+
+
+def test_a_device_full_mid_flash_says_so_and_the_next_flash_cleans_up(tmp_path):
+    """Issue 10 item 5: the device reports room it does not have (writes fail: ENOSPC)."""
+    src = tiny_tree(tmp_path / "src")
+    write(src, "firmware/aaa_big.bin", os.urandom(40 * 1024))
+    device = hostile.lying_device(tmp_path / "flash", quota=20 * 1024)
+    with virtual_pico.running(device) as port:
+        full = run_flash("--port", port, "--board", "sim", "--source", src)
+        assert full.returncode == 1
+        line = one_line(full.stderr)
+        assert line.startswith("flash: the device is full: writing /aaa_big.bin failed") and "make flash again" in line
+        write(device, "aaa_big.bin.flashnew", b"x" * 5000)  # as a cut connection would leave it
+        write(device, "version.mpy.flashnew", b"x" * 5000)
+        write(device, "data/keep.flashnew", b"mine")
+        with open(device / "hostile.json", "w") as lies:
+            json.dump({}, lies)  # room again (boot.py reads it at the next reset)
+        done = run_flash("--port", port, "--board", "sim", "--source", src)
+    assert summary(done)[0] == TINY_FILES + 1
+    assert "  remove /aaa_big.bin.flashnew" in done.stdout.splitlines()
+    assert [p for p in tree_hashes(device) if p.endswith(".flashnew")] == [os.path.join("data", "keep.flashnew")]
+    assert boot(device).stdout == "game 1\n"
+
+
+def test_changing_the_rules_on_a_small_flash_replaces_the_table_in_one_run(tmp_path):
+    """Issue 9 item 3: `make flash` then `make flash RULES=free` on a Pico-sized flash
+    (here scaled down: 48 blocks, tables of 20): the space check counts the old table."""
+    src = tiny_tree(tmp_path / "src")
+    tables = {rules: os.urandom(20 * 4096 - 100) for rules in ("forced", "free")}
+    for rules, data in tables.items():
+        write(src, flash_build.STRATEGY_TABLE.format(rules=rules), data)
+    device = tmp_path / "flash"
+    device.mkdir()
+    with virtual_pico.running(device, "--flash-size", str(48 * 4096)) as port:
+        first = run_flash("--port", port, "--board", "sim", "--source", src)
+        assert summary(first)[0] == TINY_FILES + 1 and "does not fit" not in first.stdout
+        second = run_flash("--port", port, "--board", "sim", "--rules", "free", "--source", src)
+    assert summary(second)[0] == 2  # device.cfg and the new table
+    assert "does not fit" not in second.stdout and "COMPACT" not in second.stdout
+    assert "  remove /strategy-forced.bin" in second.stdout.splitlines()
+    assert (device / "strategy-free.bin").read_bytes() == tables["free"]
+    assert not (device / "strategy-forced.bin").exists()
