@@ -295,7 +295,7 @@ def flash(args):
         device.close()
     print(
         "flash: done on %s (board=%s, rules=%s): %d copied, %d skipped, %d removed, %d bytes, %.1f s"
-        % (port, args.board, args.rules, len(plan.copy), len(plan.skip), len(plan.remove), copied_bytes, time.monotonic() - started)
+        % (port, args.board, args.rules, len(plan.copy), len(plan.skip), len(plan.remove) + sum(1 for p in plan.pre_remove if not p.endswith(STAGED)), copied_bytes, time.monotonic() - started)
     )
     return 0
 
