@@ -344,6 +344,28 @@ def parse_args(argv):
     return parser.parse_args(argv)
 
 
+def check_options(args):
+    """One line naming a bad option value, or None (before anything is built or opened)."""
+    if args.port is not None:
+        problem = untrusted.port_problem(args.port)
+        if problem:
+            return problem
+    for option, value in (("--board", args.board), ("--source", args.source), ("--mpy-cross", args.mpy_cross)):
+        problem = value is not None and untrusted.text_problem(option, value)
+        if problem:
+            return problem
+    if args.source is not None and not os.path.isdir(args.source):
+        return "--source %s is not a folder (it holds firmware/ and boards/)" % untrusted.shown(args.source)
+    if args.mpy_cross is not None:
+        if os.path.isdir(args.mpy_cross):
+            return "--mpy-cross %s is a folder, not the mpy-cross program" % untrusted.shown(args.mpy_cross)
+        try:
+            flash_build.find_mpy_cross(args.mpy_cross)
+        except BuildError as exc:
+            return str(exc)
+    return None
+
+
 def main(argv):
     try:
         args = parse_args(argv)
@@ -352,6 +374,10 @@ def main(argv):
         return 2
     except SystemExit as exc:  # --help
         return 2 if exc.code else 0
+    problem = check_options(args)
+    if problem:
+        print("flash: %s" % problem, file=sys.stderr)
+        return 2
     try:
         if args.repl:
             return repl(args)

@@ -214,30 +214,36 @@ def _jsonable(value):
 
 def check_out(out, folder):
     """One line naming what is wrong with ``--out``, or None; nothing is written."""
-    if out == "":
-        return "--out is empty"
-    if "\0" in out:
-        return "--out holds a NUL character"
-    probe = out
-    while not os.path.exists(probe):
-        parent = os.path.dirname(os.path.abspath(probe))
-        if parent == os.path.abspath(probe):
-            break
-        probe = parent
+    problem = untrusted.text_problem("--out", out)
+    if problem:
+        return problem
     if os.path.exists(out) and not os.path.isdir(out):
-        return "--out %s is not a folder" % out
+        return "--out %s is not a folder" % untrusted.shown(out)
+    probe = untrusted.nearest_existing(out)
     if not os.path.isdir(probe):
-        return "--out %s: %s is not a folder" % (out, probe)
-    if not os.access(probe, os.W_OK | os.X_OK):
-        return "--out %s: %s is not writable" % (out, probe)
+        return "--out %s: %s is not a folder" % (untrusted.shown(out), untrusted.shown(probe))
+    if not untrusted.can_create_in(probe):
+        return "--out %s: nothing can be written in %s" % (untrusted.shown(out), untrusted.shown(probe))
     target = os.path.join(out, storage.DATA_DIR)
-    if os.path.exists(target) and (os.path.islink(target) or not os.path.isdir(target)):
-        return "--out %s: %s is in the way (not a folder)" % (out, target)
+    if os.path.lexists(target) and (os.path.islink(target) or not os.path.isdir(target)):
+        return "--out %s: %s is in the way (not a folder)" % (untrusted.shown(out), untrusted.shown(target))
     if folder is not None:
         flash = os.path.realpath(folder)
         here = os.path.realpath(out)
         if here == flash or here.startswith(flash + os.sep):
-            return "--out must be outside the flash folder %s" % folder
+            return "--out must be outside the flash folder %s" % untrusted.shown(folder)
+    return None
+
+
+def check_source(args):
+    """One line naming what is wrong with ``--port`` or ``--dir``, or None."""
+    if args.port is not None:
+        return untrusted.port_problem(args.port)
+    problem = untrusted.text_problem("--dir", args.dir)
+    if problem:
+        return problem
+    if not os.path.isdir(args.dir):
+        return "--dir %s is not a folder" % untrusted.shown(args.dir)
     return None
 
 
@@ -249,15 +255,9 @@ def main(argv):
         return 2
     except SystemExit as exc:  # --help
         return 2 if exc.code else 0
-    if args.dir is not None and not os.path.isdir(args.dir):
-        print("pull: --dir %s is not a folder" % untrusted.printable(args.dir), file=sys.stderr)
-        return 2
-    if args.port is not None and args.port == "":
-        print("pull: --port is empty", file=sys.stderr)
-        return 2
-    problem = check_out(args.out, args.dir)
+    problem = check_source(args) or check_out(args.out, args.dir)
     if problem:
-        print("pull: %s" % untrusted.printable(problem), file=sys.stderr)
+        print("pull: %s" % problem, file=sys.stderr)
         return 2
     try:
         copy = copy_from_port(args.port) if args.port is not None else copy_from_dir(args.dir)

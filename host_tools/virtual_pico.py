@@ -36,6 +36,7 @@ import tempfile
 import tty
 
 import host_tools
+from host_tools.flashing import untrusted
 
 HARD_RESET_EXIT = 77  # exit status the stand-in machine.reset() uses
 RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n"
@@ -368,22 +369,20 @@ def parse_args(argv):
 
 def check_dir(folder):
     """Makes ``folder`` when missing; one line naming the problem, or None."""
-    if folder == "":
-        return "--dir is empty"
-    try:
-        folder.encode("utf-8")
-    except UnicodeEncodeError:
-        return "--dir %s is not UTF-8 (MicroPython cannot name it)" % folder.encode("utf-8", "backslashreplace").decode()
-    if "\0" in folder:
-        return "--dir holds a NUL character"
+    problem = untrusted.text_problem("--dir", folder)  # MicroPython needs a UTF-8 path
+    if problem:
+        return problem
     if os.path.exists(folder) and not os.path.isdir(folder):
-        return "--dir %s is not a folder" % folder
+        return "--dir %s is not a folder" % untrusted.shown(folder)
+    probe = untrusted.nearest_existing(folder)
+    if not os.path.isdir(probe):
+        return "--dir %s: %s is not a folder" % (untrusted.shown(folder), untrusted.shown(probe))
+    if not untrusted.can_create_in(probe):
+        return "--dir %s: nothing can be written in %s" % (untrusted.shown(folder), untrusted.shown(probe))
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError as exc:
-        return "--dir %s cannot be made: %s" % (folder, exc.strerror or exc)
-    if not os.access(folder, os.R_OK | os.W_OK | os.X_OK):
-        return "--dir %s is not writable" % folder
+        return "--dir %s cannot be made: %s" % (untrusted.shown(folder), exc.strerror or exc)
     return None
 
 

@@ -62,6 +62,58 @@ def device_path_problem(path):
     return None
 
 
+# --- paths given on the command line ----------------------------------------------------
+def shown(path):
+    """A path for a message: escaped, and bytes a terminal cannot show as \\x.. escapes."""
+    if isinstance(path, str):
+        path = path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return printable(path).replace("\\\\x", "\\x")
+
+
+def text_problem(option, value):
+    """One line when ``value`` (an option's text) is empty or not UTF-8, else None."""
+    if value == "":
+        return "%s is empty" % option
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return "%s %s is not UTF-8 text" % (option, shown(value))
+    if "\0" in value:
+        return "%s holds a NUL character" % option
+    return None
+
+
+def port_problem(port):
+    """One line when ``--port`` cannot name a serial port, else None (a missing port is
+    not a usage error: the device may be unplugged)."""
+    problem = text_problem("--port", port)
+    if problem:
+        return problem
+    if os.path.isdir(port):
+        return "--port %s is a folder, not a serial port" % shown(port)
+    return None
+
+
+def can_create_in(folder):
+    """True when a file can be made in ``folder`` (tried: permission bits do not stop root,
+    a read-only or kernel filesystem does); nothing is left behind."""
+    import tempfile
+
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
+
+
+def nearest_existing(path):
+    """``path`` or its closest ancestor that exists."""
+    probe = os.path.abspath(path)
+    while not os.path.exists(probe) and os.path.dirname(probe) != probe:
+        probe = os.path.dirname(probe)
+    return probe
+
+
 class Copy:
     """What was read: ``files`` {name: bytes}, ``skipped`` [(name, reason)], ``found``
     False when there is no data folder at all."""
