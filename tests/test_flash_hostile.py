@@ -87,3 +87,20 @@ def test_changing_the_rules_on_a_small_flash_replaces_the_table_in_one_run(tmp_p
     assert "  remove /strategy-forced.bin" in second.stdout.splitlines()
     assert (device / "strategy-free.bin").read_bytes() == tables["free"]
     assert not (device / "strategy-forced.bin").exists()
+
+
+def test_file_names_with_newlines_and_tabs_cannot_forge_scan_lines(tmp_path):
+    """Issue 10 item 4: a device file whose path reads as 'F <tab> /main.py <tab> size
+    <tab> sha256' must not make flash believe the new main.py is already there."""
+    src = tiny_tree(tmp_path / "src")
+    device = tmp_path / "flash"
+    device.mkdir()
+    with virtual_pico.running(device) as port:
+        assert summary(run_flash("--port", port, "--board", "sim", "--source", src))[0] == TINY_FILES
+        new_main = "import version\nprint('new game', version.NUMBER)\n"
+        write(src, "firmware/main.py", new_main)
+        forged = DeviceFile("/main.py", new_main.encode())
+        write(device, "x\nF\t/main.py\t%d\t%s\nJ" % (len(forged.data), forged.sha256), b"")
+        again = run_flash("--port", port, "--board", "sim", "--source", src)
+    assert "  copy /main.py" in again.stdout
+    assert boot(device).stdout == "new game 1\n"
