@@ -104,3 +104,23 @@ def test_file_names_with_newlines_and_tabs_cannot_forge_scan_lines(tmp_path):
         again = run_flash("--port", port, "--board", "sim", "--source", src)
     assert "  copy /main.py" in again.stdout
     assert boot(device).stdout == "new game 1\n"
+
+
+def test_flash_beside_a_lying_and_damaged_data_folder_changes_none_of_it(tmp_path):
+    """The hostile /data of tests/hostile (paths for names, escapes, endless and unreadable
+    files) neither stops flash nor is touched by it, nor reaches the terminal raw."""
+    src = tiny_tree(tmp_path / "src")
+    entries = hostile.traversal_entries(str(tmp_path / "abs.txt")) + [
+        ["game.a", "file", 10, {"repeat": "ab", "count": -1}],
+        [hostile.ESCAPE_NAMES[1], "file", 2, "YZ"],
+        ["scores.a", "broken", 5, ""],
+        ["sub", "dir", 0, ""],
+    ]
+    device = hostile.lying_device(tmp_path / "flash", data=entries)
+    with virtual_pico.running(device) as port:
+        first = run_flash("--port", port, "--board", "sim", "--source", src)
+        again = run_flash("--port", port, "--board", "sim", "--source", src)
+    assert summary(first) == (TINY_FILES, 0, 0) and summary(again) == (0, TINY_FILES, 0)
+    assert not any(ord(ch) < 32 and ch != "\n" for ch in first.stdout + first.stderr + again.stdout)
+    assert sorted(os.listdir(tmp_path)) == ["flash", "src"]
+    assert boot(device).stdout == "game 1\n"

@@ -158,6 +158,7 @@ def test_a_lying_device_gets_only_plain_names_copied_and_printed_escaped(tmp_pat
         ["stats.a", "file", 3 * 1024 ** 3, "x"],
         ["rolls.a", "dir", 0, ""],
         ["x" * 65, "file", 1, "x"],
+        ["stats.b", "broken", 5, ""],
     ]
     device = hostile.lying_device(tmp_path / "device", data=entries)
     out = tmp_path / "a" / "b" / "copy"
@@ -179,6 +180,7 @@ def test_a_lying_device_gets_only_plain_names_copied_and_printed_escaped(tmp_pat
     assert "pull: skipped game.a: larger than 64 KiB" in skipped
     assert "pull: skipped stats.a: larger than 64 KiB" in skipped
     assert "pull: skipped rolls.a: a folder" in skipped
+    assert "pull: skipped stats.b: unreadable on the device (the device reported an error: OSError: [Errno 5] EIO)" in skipped
     assert _no_escape_characters(proc.stdout + proc.stderr)
 
 

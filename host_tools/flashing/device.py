@@ -38,23 +38,30 @@ try:
 except ImportError:
     hashlib = None
 def _walk(folder, want):
-    for entry in os.ilistdir(folder):
+    try:
+        entries = os.ilistdir(folder)
+    except OSError:
+        return  # a damaged folder: nothing in it is flash's to touch
+    for entry in entries:
         path = (folder if folder != '/' else '') + '/' + entry[0]
         if entry[1] == 0x4000:
             _walk(path, want)
             continue
-        size = os.stat(path)[6]
         digest = '-'
-        if hashlib is not None and path in want:
-            h = hashlib.sha256()
-            buf = bytearray(512)
-            with open(path, 'rb') as f:
-                while True:
-                    n = f.readinto(buf)
-                    if not n:
-                        break
-                    h.update(buf if n == 512 else buf[:n])
-            digest = binascii.hexlify(h.digest()).decode()
+        try:
+            size = os.stat(path)[6]
+            if hashlib is not None and path in want:
+                h = hashlib.sha256()
+                buf = bytearray(512)
+                with open(path, 'rb') as f:
+                    while True:
+                        n = f.readinto(buf)
+                        if not n:
+                            break
+                        h.update(buf if n == 512 else buf[:n])
+                digest = binascii.hexlify(h.digest()).decode()
+        except OSError:
+            size = -1  # unreadable: reported, never taken for a file of flash's
         print('F', binascii.hexlify(path.encode()).decode(), size, digest)
 _walk('/', %(want)r)
 s = os.statvfs('/')

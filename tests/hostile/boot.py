@@ -8,7 +8,8 @@ before the REPL, so every host command that talks to the port meets the lies:
   paths, escape sequences, newlines), reports ``reported_size`` whatever the content, and
   serves ``content``: a string, ``{"hex": "59..."}`` (bytes), or ``{"repeat": "x",
   "count": N}`` (N bytes; -1: endless).
-  ``kind`` is ``"file"`` or ``"dir"`` (a folder that lists nothing).
+  ``kind`` is ``"file"``, ``"dir"`` (a folder that lists nothing) or ``"broken"`` (listed,
+  but stat and open fail with EIO, as on a damaged filesystem).
 - ``"quota"``: bytes the whole device accepts before every further write fails with
   ENOSPC, although ``os.statvfs`` keeps reporting free space (a device that says it has
   more room than it has).
@@ -89,6 +90,8 @@ class _LyingFolder:
         name = path[1:] if path.startswith("/") else path
         for entry in self.entries:
             if entry[0] == name:
+                if entry[1] == "broken":
+                    raise OSError(5)  # EIO
                 return entry
         raise OSError(2)
 
