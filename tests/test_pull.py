@@ -226,3 +226,10 @@ def test_out_is_checked_before_anything_is_read(tmp_path, capsys):
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and words in err, err
     assert not (flash / "data" / "sub").exists()
+
+
+def test_a_device_whose_data_is_a_file_says_so(tmp_path):
+    device = hostile.data_is_a_file(str(tmp_path / "device"))
+    with virtual_pico.running(device) as port:
+        proc = hostile.run_limited(["pull", "--port", port, "--out", tmp_path / "copy"])
+    assert (proc.returncode, proc.stderr, proc.stdout) == (0, "pull: skipped data: not a folder\n", "nothing saved on the device yet\n")

@@ -268,6 +268,9 @@ def read_device(device, data_dir):
         parts = line.split()
         if parts[:1] == ["N"]:
             copy.found = False
+            errno = parts[1] if len(parts) > 1 else "?"
+            if errno != "2":  # ENOENT: nothing saved yet; anything else is damage
+                copy.skipped.append((data_dir, "not a folder" if errno == "20" else "unreadable (error %s)" % errno[:8]))
             return copy
         if parts[:1] == ["M"]:
             copy.skipped.append(("(more entries)", "more than %d entries" % MAX_ENTRIES))
