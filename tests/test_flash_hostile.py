@@ -57,6 +57,7 @@ def test_a_device_full_mid_flash_says_so_and_the_next_flash_cleans_up(tmp_path):
         assert full.returncode == 1
         line = one_line(full.stderr)
         assert line.startswith("flash: the device is full: writing /aaa_big.bin failed") and "make flash again" in line
+        assert not [p for p in tree_hashes(device) if p.endswith(".flashnew")]  # given back to the saves
         write(device, "aaa_big.bin.flashnew", b"x" * 5000)  # as a cut connection would leave it
         write(device, "version.mpy.flashnew", b"x" * 5000)
         write(device, "data/keep.flashnew", b"mine")
