@@ -66,7 +66,10 @@ def device_path_problem(path):
 def shown(path):
     """A path for a message: escaped, and bytes a terminal cannot show as \\x.. escapes."""
     if isinstance(path, str):
-        path = path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        try:  # a command-line argument that was not UTF-8: its bytes as \\x.. escapes
+            path = path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        except UnicodeEncodeError:
+            pass  # other lone surrogates: printable() escapes them as \\ud...
     return printable(path).replace("\\\\x", "\\x")
 
 
