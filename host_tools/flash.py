@@ -150,8 +150,8 @@ class Plan:
         need = sum(blocks(len(f.data)) for f in copy) + 1  # + the manifest
         leftovers = sorted(p for p in self.sizes if p.endswith(STAGED) and self._could_be_ours(p[: -len(STAGED)]))
         mine = {f.path for f in self.files} | ({self.table.path} if self.table else set())
-        stale = [p for p in sorted(self.old) if p not in mine and p in self.sizes and self._could_be_ours(p)
-                 and self.hashes.get(p) == self.old[p]]
+        flashed = [p for p in sorted(self.old) if p in self.sizes and self._could_be_ours(p) and self.hashes.get(p) == self.old[p]]
+        stale = [p for p in flashed if p not in mine]
         room = free // block - reserve + sum(blocks(self.sizes[p]) for p in leftovers)
         pre_remove = list(leftovers)
         spare = [p for p in stale if _is_table(p)]  # old tables of other rules: going anyway
@@ -184,7 +184,7 @@ class Plan:
             else:
                 self.table_note = self._table_note(blocks, kib, reserve, room - need, None if total is None else total // block)
         owned = {f.path for f in ours}
-        remove = [p for p in stale if p not in owned and p not in pre_remove]
+        remove = [p for p in flashed if p not in owned and p not in pre_remove]  # with a table left out, its old copy too
         for f in ours:  # a stale foo.py would be imported instead of the new foo.mpy
             shadow = f.path[:-4] + ".py"
             if f.path.endswith(".mpy") and shadow in self.sizes and self._could_be_ours(shadow):

@@ -206,3 +206,14 @@ def test_the_pico_w_advice_only_when_the_flash_is_too_small_for_the_table():
     assert "even on an empty flash" in small.table_note and "COMPACT=1" in small.table_note
     crowded = _plan([main], {"/mine.bin": b"x" * (20 * BLOCK)}, table=table, free_blocks=8 + reserve, total_blocks=40 + reserve)
     assert "files you added take the rest" in crowded.table_note and "COMPACT" not in crowded.table_note
+
+
+def test_an_outdated_table_that_has_no_room_for_its_new_version_goes():
+    """As before: a table left out is not kept in an old version that no manifest lists."""
+    files = [DeviceFile("/main.py", b"m")]
+    old_table = DeviceFile("/strategy-forced.bin", b"o" * BLOCK)
+    table = DeviceFile("/strategy-forced.bin", b"t" * (30 * BLOCK), source="build/strategy-forced.bin")
+    reserve = flash.RESERVE_BYTES // BLOCK
+    plan = _plan(files, {"/main.py": b"m", old_table.path: old_table.data}, old=["/main.py", old_table.path], table=table,
+                 free_blocks=5 + reserve, total_blocks=100)
+    assert plan.table_note and plan.remove == [old_table.path]
