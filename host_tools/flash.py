@@ -254,7 +254,7 @@ def flash(args):
         sizes, hashes, (block, free, total) = device.scan(want)
         plan = Plan(files, table, sizes, hashes, old_manifest)
         plan.decide(block, free, total)
-        if any(p.endswith(STAGED) for p in sizes) or PARKED in sizes or (MANIFEST in sizes and "/main.py" not in sizes):
+        if any(p.endswith(STAGED) for p in plan.pre_remove) or PARKED in sizes or (MANIFEST in sizes and "/main.py" not in sizes):
             print("flash: an earlier flash was interrupted; this one finishes the job")
         if plan.table_note:
             print("flash: " + plan.table_note)
@@ -285,7 +285,7 @@ def flash(args):
             raise FlashError(
                 "the device is full: writing %s failed (%s) although it reported %d KiB free; the staged copies were "
                 "removed and it keeps the previous game; remove files you added (mpremote fs ls) and run make flash again"
-                % (staged_paths[-1] if staged_paths else "a file", exc, free // 1024)
+                % (staged_paths[-1] if staged_paths else "a file", untrusted.printable(str(exc)), free // 1024)
             ) from None
         raise FlashError("%s; the device keeps the previous game: run make flash again" % untrusted.printable(str(exc))) from None
     except (FlashError, BuildError):
