@@ -30,6 +30,8 @@ import storage  # noqa: E402
 KNOWN = ("game", "scores", "stats", "rolls")
 # The simulator keeps its flash in .../pico-yahtzee/flash; pulled copies go beside it.
 DEFAULT_OUT = os.path.join(os.path.expanduser("~"), ".local", "share", "pico-yahtzee", "pulled")
+# Beside the copy: pull replaces OUT/data only where it finds this, never a folder of yours.
+MARKER = ".pico-yahtzee-pull"
 
 
 class PullError(Exception):
@@ -224,14 +226,16 @@ def check_out(out, folder):
         return "--out %s: %s is not a folder" % (untrusted.shown(out), untrusted.shown(probe))
     if not untrusted.can_create_in(probe):
         return "--out %s: nothing can be written in %s" % (untrusted.shown(out), untrusted.shown(probe))
-    target = os.path.join(out, storage.DATA_DIR)
-    if os.path.lexists(target) and (os.path.islink(target) or not os.path.isdir(target)):
-        return "--out %s: %s is in the way (not a folder)" % (untrusted.shown(out), untrusted.shown(target))
     if folder is not None:
         flash = os.path.realpath(folder)
         here = os.path.realpath(out)
         if here == flash or here.startswith(flash + os.sep):
             return "--out must be outside the flash folder %s" % untrusted.shown(folder)
+    target = os.path.join(out, storage.DATA_DIR)
+    if os.path.lexists(target) and (os.path.islink(target) or not os.path.isdir(target)):
+        return "--out %s: %s is in the way (not a folder)" % (untrusted.shown(out), untrusted.shown(target))
+    if os.path.isdir(target) and not os.path.isfile(os.path.join(out, MARKER)):
+        return "--out %s already holds a %s folder that pull did not make; pick another --out" % (untrusted.shown(out), storage.DATA_DIR)
     return None
 
 
@@ -269,6 +273,8 @@ def main(argv):
     target = os.path.join(args.out, storage.DATA_DIR)
     try:
         os.makedirs(args.out, exist_ok=True)
+        with open(os.path.join(args.out, MARKER), "w") as marker:
+            marker.write("python -m host_tools pull replaces %s/ here with a fresh copy at every run\n" % storage.DATA_DIR)
         if os.path.isdir(target):
             shutil.rmtree(target)  # a fresh copy: files deleted on the device must not linger
         if copy.found:

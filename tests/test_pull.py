@@ -233,3 +233,20 @@ def test_a_device_whose_data_is_a_file_says_so(tmp_path):
     with virtual_pico.running(device) as port:
         proc = hostile.run_limited(["pull", "--port", port, "--out", tmp_path / "copy"])
     assert (proc.returncode, proc.stderr, proc.stdout) == (0, "pull: skipped data: not a folder\n", "nothing saved on the device yet\n")
+
+
+def test_a_data_folder_pull_did_not_make_is_never_replaced(tmp_path, capsys):
+    """``--out ~`` must not delete ~/data: only a copy pull made is replaced."""
+    flash = _device_folder(tmp_path)
+    home = tmp_path / "home"
+    (home / "data").mkdir(parents=True)
+    (home / "data" / "thesis.txt").write_text("mine")
+    assert pull.main(["--dir", str(flash), "--out", str(home)]) == 2
+    err = capsys.readouterr().err
+    assert err == "pull: --out %s already holds a data folder that pull did not make; pick another --out\n" % home
+    assert (home / "data" / "thesis.txt").read_text() == "mine"
+    copy = tmp_path / "copy"
+    assert pull.main(["--dir", str(flash), "--out", str(copy)]) == 0
+    (flash / "data" / "rolls.a").unlink()
+    assert pull.main(["--dir", str(flash), "--out", str(copy)]) == 0  # again: a fresh copy
+    assert sorted(os.listdir(copy / "data")) == sorted(os.listdir(flash / "data"))
