@@ -250,3 +250,15 @@ def test_a_data_folder_pull_did_not_make_is_never_replaced(tmp_path, capsys):
     (flash / "data" / "rolls.a").unlink()
     assert pull.main(["--dir", str(flash), "--out", str(copy)]) == 0  # again: a fresh copy
     assert sorted(os.listdir(copy / "data")) == sorted(os.listdir(flash / "data"))
+
+
+def test_the_whole_copy_is_capped_too(tmp_path):
+    from host_tools.flashing import untrusted
+
+    data = tmp_path / "flash" / "data"
+    data.mkdir(parents=True)
+    for i in range(17):  # 17 x 64 KiB: one more than 1 MiB holds
+        (data / ("f%02d.a" % i)).write_bytes(b"x" * untrusted.MAX_FILE)
+    copy = untrusted.read_folder(str(tmp_path / "flash"), "data")
+    assert len(copy.files) == 16 and copy.total == untrusted.MAX_TOTAL
+    assert copy.skipped == [("f16.a", "over the 1024 KiB limit for the whole copy")]
