@@ -14,7 +14,6 @@ all; whatever is left out is named on stderr, escaped like every name printed.
 import json
 import os
 import shutil
-import subprocess
 import sys
 
 import host_tools
@@ -22,8 +21,7 @@ from host_tools.flashing import untrusted
 
 host_tools.use_firmware()
 
-import records  # noqa: E402  (firmware modules, importable after use_firmware)
-import records_view  # noqa: E402
+import records_view  # noqa: E402  (firmware modules, importable after use_firmware)
 import rules  # noqa: E402
 import storage  # noqa: E402
 
@@ -265,7 +263,7 @@ def main(argv):
         return 2
     try:
         copy = copy_from_port(args.port) if args.port is not None else copy_from_dir(args.dir)
-    except (PullError, OSError, subprocess.TimeoutExpired) as exc:
+    except (PullError, OSError) as exc:
         print("pull: %s" % untrusted.printable(str(exc)), file=sys.stderr)
         return 1
     for name, why in copy.skipped:
