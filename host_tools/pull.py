@@ -222,7 +222,7 @@ def check_out(out, folder):
     probe = untrusted.nearest_existing(out)
     if not os.path.isdir(probe):
         return "--out %s: %s is not a folder" % (untrusted.shown(out), untrusted.shown(probe))
-    if not untrusted.can_create_in(probe):
+    if not host_tools.writable_folder(probe):
         return "--out %s: nothing can be written in %s" % (untrusted.shown(out), untrusted.shown(probe))
     if folder is not None:
         flash = os.path.realpath(folder)

@@ -377,7 +377,7 @@ def check_dir(folder):
     probe = untrusted.nearest_existing(folder)
     if not os.path.isdir(probe):
         return "--dir %s: %s is not a folder" % (untrusted.shown(folder), untrusted.shown(probe))
-    if not untrusted.can_create_in(probe):
+    if not host_tools.writable_folder(probe):
         return "--dir %s: nothing can be written in %s" % (untrusted.shown(folder), untrusted.shown(probe))
     try:
         os.makedirs(folder, exist_ok=True)

@@ -85,6 +85,39 @@ TABLE = {
         "non-UTF-8": [["--keys", b"\xff"], ["--heap", b"\xff"], ["--flash-dir", "{file}", "--keys", b"enter \xfe"]],
         "unknown option": [["--frobnicate"], ["--oled", "ssd1309"], ["extra"]],
     },
+    # The device commands: rows that test one option name a valid value for the others,
+    # so only that option can be the reason for exit 2.
+    "pull": {
+        "empty": [["--dir", ""], ["--port", ""], ["--dir", "{folder}", "--out", ""]],
+        "missing file": [["--dir", "{missing}"], ["--dir", "{folder}", "--out", "{file}/under/a/file"]],
+        "folder instead of file": [["--port", "{folder}"], ["--dir", "{file}"], ["--dir", "{folder}", "--out", "{file}"]],
+        "unwritable": [["--dir", "{folder}", "--out", "{unwritable}"], ["--dir", "{folder}", "--out", "{unwritable}/copy"],
+                       ["--dir", "{root}", "--out", "{folder}/copy"]],  # the copy inside the folder it copies
+        "huge number": NOT_APPLICABLE("takes no number"),
+        "non-UTF-8": [["--dir", b"{folder}/\xff"], ["--port", b"/dev/tty\xff"]],
+        "unknown option": [["--frobnicate"], ["--dir", "{folder}", "extra"], ["--dir", "{folder}", "--port", "/dev/x"]],
+    },
+    "flash": {
+        "empty": [["--port", ""], ["--board", ""], ["--source", ""], ["--mpy-cross", ""], ["--rules", ""]],
+        "missing file": [["--source", "{missing}"], ["--mpy-cross", "{missing}"]],
+        "folder instead of file": [["--port", "{folder}"], ["--mpy-cross", "{folder}"], ["--source", "{file}"]],
+        "unwritable": NOT_APPLICABLE("writes only to the device"),
+        "huge number": NOT_APPLICABLE("takes no number"),
+        "non-UTF-8": [["--port", b"/dev/tty\xff"], ["--board", b"pico\xff"], ["--source", b"{folder}/\xff"]],
+        "unknown option": [["--frobnicate"], ["--rules", "lenient"], ["extra"], ["--repl", "--dev"]],
+    },
+    "virtual-pico": {
+        "empty": [["--dir", ""], ["--dir", "{folder}", "--flash-size", ""], ["--dir", "{folder}", "--fake-version", ""],
+                  ["--dir", "{folder}", "--fake-mpy", ""]],
+        "missing file": NOT_APPLICABLE("--dir is made when missing, the one path it takes"),
+        "folder instead of file": [["--dir", "{file}"], ["--dir", "{file}/flash"]],
+        "unwritable": [["--dir", "{unwritable}/flash"]],
+        "huge number": [["--dir", "{folder}", "--flash-size", HUGE], ["--dir", "{folder}", "--flash-size", "-5"],
+                        ["--dir", "{folder}", "--flash-size", "0"], ["--dir", "{folder}", "--fake-version", "1.999999999.0"],
+                        ["--dir", "{folder}", "--fake-version", "1.-2.3"], ["--dir", "{folder}", "--fake-mpy", HUGE]],
+        "non-UTF-8": [["--dir", b"{root}/\xff"], ["--dir", "{folder}", "--fake-version", b"1.\xff.0"]],
+        "unknown option": [["--frobnicate"], ["--dir", "{folder}", "extra"], ["--dir"]],
+    },
 }
 # sim rows run headless into a fresh flash folder unless they name their own.
 SIM_DEFAULTS = ["--headless"]
@@ -96,7 +129,7 @@ class Paths:
     def __init__(self, root):
         self.root = root
         self.folder = os.path.join(root, "folder")
-        os.makedirs(self.folder)
+        os.makedirs(os.path.join(self.folder, "data"))  # a flash folder for pull --dir
         self.file = os.path.join(root, "file.txt")
         with open(self.file, "w") as f:
             f.write("a plain file\n")
@@ -124,7 +157,7 @@ class Paths:
         return out
 
 
-PLACEHOLDERS = ("folder", "file", "missing", "new_file", "non_utf8", "deep_text", "deep", "zeros", "unwritable")
+PLACEHOLDERS = ("folder", "file", "missing", "new_file", "non_utf8", "deep_text", "deep", "zeros", "unwritable", "root")
 
 
 def unwritable_folder(root):
@@ -181,6 +214,7 @@ def test_bad_value_is_exit_2_and_one_line(paths, tmp_path, command, args):
     assert stderr.count("\n") == 1 and stderr.endswith("\n"), stderr  # one line, no traceback
     prefix = "host_tools: " if command == "host_tools" else command + ": "
     assert stderr.startswith(prefix), stderr
+    assert all(ch.isprintable() for ch in stderr[:-1]), stderr  # escaped: nothing a terminal acts on
     assert tree(paths.root) == before  # nothing made or left behind (no .tmp, no folders)
     assert not (tmp_path / "flash").exists() or command != "sim" or "--flash-dir" in args
 
@@ -188,9 +222,7 @@ def test_bad_value_is_exit_2_and_one_line(paths, tmp_path, command, args):
 def test_every_command_covers_every_kind():
     from host_tools.__main__ import COMMANDS
 
-    # pull, flash and virtual-pico get their rows with their fixes (issue 10, items 1-5, 10).
-    pending = {"pull", "flash", "virtual-pico"}
-    assert set(TABLE) == (set(COMMANDS) - pending) | {"host_tools"}
+    assert set(TABLE) == set(COMMANDS) | {"host_tools"}
     for command, kinds in TABLE.items():
         assert tuple(kinds) == KINDS, command
         for kind, cases in kinds.items():

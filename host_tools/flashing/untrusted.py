@@ -97,18 +97,6 @@ def port_problem(port):
     return None
 
 
-def can_create_in(folder):
-    """True when a file can be made in ``folder`` (tried: permission bits do not stop root,
-    a read-only or kernel filesystem does); nothing is left behind."""
-    import tempfile
-
-    try:
-        with tempfile.TemporaryFile(dir=folder):
-            return True
-    except OSError:
-        return False
-
-
 def nearest_existing(path):
     """``path`` or its closest ancestor that exists."""
     probe = os.path.abspath(path)
