@@ -152,7 +152,9 @@ class Session:
             self.recs = recs
             self.last_id = recs.stats["last"]
             for name, reason in recs.problems:
-                self.message(app, "Records damaged", "%s: %s\nkept as .bad,\nstarted afresh." % (name, reason))
+                kept = "not moved aside" if name in recs.unkept else "kept as .bad"
+                then = "older copy used." if name in recs.older else "started afresh."
+                self.message(app, "Records damaged", "%s:\n%s,\n%s,\n%s" % (name, reason, kept, then))
         return self.recs
 
     def _tidy(self):

@@ -5,9 +5,11 @@ a base path. Each save writes ``<base>.tmp`` completely, flushes and closes it, 
 ``rename``s it over the OLDER of two slot files ``<base>.a`` / ``<base>.b`` (atomic on
 littlefs). The newer slot is never touched, so a power cut at any moment leaves the last
 or the previous save loadable. Every slot file carries a magic, format version, sequence
-number, length and CRC-32; ``load`` returns the newest valid slot. The filesystem is
-injected (``open/rename/remove/mkdir`` like ``os``), the real one by default. Format:
-docs/formats.md.
+number, length and CRC-32; ``load`` returns the newest valid slot. A store may also be
+given a ``check`` of the value's shape: a slot whose intact frame holds the wrong contents
+counts as damaged like a bad CRC, so the older slot is used and the next save never
+overwrites that older slot. The filesystem is injected (``open/rename/remove/mkdir``
+like ``os``), the real one by default. Format: docs/formats.md.
 """
 import os
 
@@ -29,6 +31,7 @@ _ENOSPC = const(28)  # littlefs reports a full disk as OSError(28) on write, clo
 TRUNCATED = "truncated"
 CORRUPT = "corrupt"
 UNKNOWN_VERSION = "version"
+SHAPE = "bad contents"  # an intact frame holding a value of the wrong shape
 FULL = "full"
 IO = "io error"
 
@@ -317,8 +320,10 @@ def _errno(exc):
 class Store:
     """One value saved safely under ``base`` (e.g. ``"data/game"``); see module docstring."""
 
-    def __init__(self, base, fs=None):
+    def __init__(self, base, fs=None, check=None):
         self.base = base
+        # check(value) -> True when a loaded value has the shape its readers rely on.
+        self.check = check
         # The real filesystem is ``os`` (rename/remove/mkdir) plus the builtin ``open``.
         self.fs = fs if fs is not None else os
         self._open = fs.open if fs is not None else open
@@ -370,18 +375,33 @@ class Store:
         best = None
         for seq, i, data in frames:
             try:
-                best = decode(memoryview(data)[_HEADER:len(data) - _TRAILER])
-            except SaveError as err:  # an intact frame around a bad payload: a writer bug
+                value = decode(memoryview(data)[_HEADER:len(data) - _TRAILER])
+                if not self._shape_ok(value):
+                    raise SaveError(SHAPE)
+            except SaveError as err:  # an intact frame around a bad payload or shape
                 self.damaged.append((self.slots[i], err.reason))
                 continue
+            best = value
             self.seq = seq
             self._newest = i
             break
+        if self._newest < 0 and frames:
+            # Intact frames, all with bad contents: the next save must still outnumber them,
+            # or the newer bad slot would win the next load over the fresh save.
+            self.seq = max(frames[0][0], frames[-1][0])
         self._scanned = True
         if self._newest < 0 and self.damaged:
             path, reason = self.damaged[0]
             raise SaveError(reason, path)
         return best
+
+    def _shape_ok(self, value):
+        if self.check is None:
+            return True
+        try:
+            return bool(self.check(value))
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+            return False  # a check that trips over the value has its answer
 
     def save(self, value):
         """Saves ``value``; returns the bytes written. SaveError(FULL or IO) leaves the

@@ -168,11 +168,20 @@ def test_records_round_trip_and_wrong_shapes_start_fresh():
     again = records.Records("data", fs.reboot())
     again.load()
     assert (again.scores, again.stats, again.rolls) == (recs.scores, recs.stats, recs.rolls)
-    storage.Store("data/stats", fs).save(["not", "stats"])
-    third = records.Records("data", fs.reboot())
+    storage.Store("data/stats", fs).save(["not", "stats"])  # a valid frame, the wrong shape
+    fs = fs.reboot()
+    third = records.Records("data", fs)
     third.load()
-    assert third.problems == [("stats", storage.CORRUPT)]
-    assert third.stats == records.new_stats() and third.scores == recs.scores
+    assert third.problems == [("stats", storage.SHAPE)] and third.older == ["stats"]
+    assert third.stats == recs.stats and third.scores == recs.scores  # the older copy
+    assert "data/stats.b.bad" in fs.files
+    bad = storage.Store("data/stats", fs)
+    bad.save({"last": 1})  # both slots the wrong shape: no intact copy left, a fresh start
+    bad.save({"last": 2})
+    fourth = records.Records("data", fs.reboot())
+    fourth.load()
+    assert fourth.problems == [("stats", storage.SHAPE)] and fourth.older == []
+    assert fourth.stats == records.new_stats()
 
 
 def test_full_disk_keeps_play_going_and_reports_the_files():

@@ -412,3 +412,96 @@ def test_one_damaged_records_file_costs_only_itself():
     assert after.stats == records.new_stats()
     assert after.scores == [[200, "ANN", 11, 0]]
     assert after.rolls["faces"] == [1, 2, 3, 4, 5, 6]
+
+
+# --- intact frames, wrong contents (issue 10 item 7) -------------------------------------
+def _seven_scores():
+    return [[300 - i * 10, "AB" + "CDEFGHI"[i], 100 + i, 0] for i in range(7)]
+
+
+def test_a_valid_frame_with_wrong_contents_falls_back_to_the_older_slot_once():
+    fs = FakeFs(dirs=["", "data"])
+    storage.Store("data/scores", fs).save(_seven_scores())  # scores.a: 7 entries
+    storage.Store("data/scores", fs).save({"weird": [1, 2, 3]})  # scores.b: newer, correct CRC
+    weird = bytes(fs.files["data/scores.b"])
+    recs = records.Records("data", fs)
+    recs.load()
+    assert recs.scores == _seven_scores()
+    assert recs.problems == [("scores", storage.SHAPE)]
+    assert recs.older == ["scores"] and recs.unkept == []
+    assert bytes(fs.files["data/scores.b.bad"]) == weird  # really kept aside
+    assert "data/scores.b" not in fs.files
+    fs = fs.reboot()
+    again = records.Records("data", fs)
+    again.load()
+    assert again.problems == [] and again.scores == _seven_scores()  # said once
+    # a new high score keeps all seven: the intact slot is never overwritten by a fresh table
+    assert again.add_high_score(305, "NEW", 200, 0) == 0
+    after = records.Records("data", fs.reboot())
+    after.load()
+    assert after.scores == [[305, "NEW", 200, 0]] + _seven_scores()
+    assert after.problems == []
+
+
+def test_wrong_contents_in_both_slots_start_fresh_and_the_next_save_wins():
+    fs = FakeFs(dirs=["", "data"])
+    plain = storage.Store("data/rolls", fs)
+    plain.save({"last": 3, "faces": [1, 2, 3]})
+    plain.save(["not", "rolls"])
+    store = storage.Store("data/rolls", fs, records.rolls_ok)
+    try:
+        store.load()
+        raise AssertionError("no intact slot must raise")
+    except storage.SaveError as err:
+        assert err.reason == storage.SHAPE
+    assert sorted(store.set_aside()) == ["data/rolls.a.bad", "data/rolls.b.bad"]
+    store.save(records.new_rolls())
+    assert storage.Store("data/rolls", fs.reboot(), records.rolls_ok).load() == records.new_rolls()
+
+
+def test_each_records_shape_is_checked_as_strictly_as_its_frame():
+    good_stats = {"last": 5, "all": [2, 400, 250, 1, 1], "names": {"ANN": [2, 400, 250, 1, 1]}}
+    assert records.scores_ok(_seven_scores()) and records.scores_ok([])
+    assert records.stats_ok(good_stats) and records.stats_ok(records.new_stats())
+    assert records.rolls_ok(records.new_rolls())
+    bad_scores = ({"weird": [1, 2, 3]}, [[300, "ABC", 1]], [[300, "AB", 1, 0]],
+                  [[300, 123, 1, 0]], [[200, "ABC", 1, 0], [300, "ABD", 2, 0]],
+                  [[True, "ABC", 1, 0]], [[-5, "ABC", 1, 0]], [[300, "ABC", "x", 0]],
+                  [[300, "ABC", 1, 0]] * 11, [[9999, "ABC", 1, 0]], None, "scores")
+    for value in bad_scores:
+        assert not records.scores_ok(value), value
+    bad_stats = ({"weird": [1, 2, 3]}, {"last": 1, "all": [0, 0, 0, 0, 0]},
+                 {"last": "1", "all": [0, 0, 0, 0, 0], "names": {}},
+                 {"last": 1, "all": [0, 0, 0, 0], "names": {}},
+                 {"last": 1, "all": [0, 0, 0, 0, -1], "names": {}},
+                 {"last": 1, "all": [0, 0, 0, 0, 0], "names": {"ANN": [1, 2]}},
+                 {"last": 1, "all": [0, 0, 0, 0, 0], "names": {7: [0, 0, 0, 0, 0]}},
+                 {"last": 1, "all": [0, 0, 0, 0, 0], "names": []}, [1, 2, 3])
+    for value in bad_stats:
+        assert not records.stats_ok(value), value
+    bad_rolls = ({"weird": [1, 2, 3]}, {"last": 1, "faces": [1, 2, 3, 4, 5]},
+                 {"last": 1, "faces": [1, 2, 3, 4, 5, "6"]}, {"faces": [0] * 6},
+                 {"last": 1, "faces": [0, 0, 0, 0, 0, -1]}, {"last": None, "faces": [0] * 6})
+    for value in bad_rolls:
+        assert not records.rolls_ok(value), value
+
+
+def test_a_game_save_that_cannot_be_resumed_falls_back_to_the_older_slot():
+    import session_boot
+
+    dice = DiceSource(seed=9)
+    game = G.Game(R.make_ruleset(), [("ANN", "human")], dice)
+    game.roll()
+    good = {"id": 77, "seed": dice.position(), "counts": [1, 1, 1, 1, 1, 0], "game": game.to_state()}
+    assert session_boot.save_ok(good)
+    broken = dict(good)
+    broken["game"] = {"v": 1, "rules": "forced"}
+    for bad in (broken, {"weird": [1, 2, 3]}, [1, 2], dict(good, id=0), dict(good, counts=[1] * 5),
+                dict(good, seed=[1, 1 << 30]), dict(good, seed=5)):
+        assert not session_boot.save_ok(bad), bad
+    fs = FakeFs(dirs=["", "data"])
+    storage.Store("data/game", fs).save(good)
+    storage.Store("data/game", fs).save(broken)
+    store = storage.Store("data/game", fs, session_boot.save_ok)
+    assert store.load() == good
+    assert store.damaged == [("data/game.b", storage.SHAPE)]
