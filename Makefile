@@ -25,7 +25,7 @@ clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis
 
 # make table [RULES=forced] [COMPACT=1]: optimal-strategy value table for the device,
-# build/strategy-<rules>.bin (exact, ~1.05 MiB; COMPACT=1: ~576 KiB for the Pico W).
+# build/strategy-<rules>.bin (exact, ~1.04 MiB; COMPACT=1: ~584 KiB for the Pico W).
 # `make flash` builds the exact table first when there is none (about 5-10 s).
 TABLE_RULES = $(or $(RULES),forced)
 TABLE_FILE = build/strategy-$(TABLE_RULES).bin
