@@ -215,8 +215,15 @@ class Session:
                 if err.reason == storage.FULL:
                     self.message(app, "Flash full",
                                  "Game not saved.\nPlay goes on; it\nsaves again when\nthere is room.")
-                else:
-                    self.message(app, "Save failed", "Game not saved\n(%s).\nPlay goes on." % err.reason)
+                else:  # even the repair (storage.Store.repair) failed: say what to do
+                    self.message(app, "Save failed", "Game not saved\n(%s).\nPlay goes on.\nFlash damaged:\nsee README,\nDamaged flash." % err.reason)
+        self.tell_repairs(app, self.store)
+
+    def tell_repairs(self, app, store):
+        """Once per repair: what was in the way of saving and is now kept as ``*.bad``."""
+        for path in store.repaired:
+            self.message(app, "Flash repaired", "%s\nwas in the way:\nkept as .bad.\nSaving works." % path)
+        store.repaired = []
 
     def _abandon(self, app):
         """A game quit for another: no result, but its dice still count for fairness."""
@@ -247,6 +254,11 @@ class Session:
     def boot(self, app):
         """Load the records and the saved game: offer "Continue", or finish a game that
         ended just before a power cut; damaged files are set aside with a message."""
+        try:
+            self.store.repair()  # ``data`` a file, a folder at a save's path: aside now
+        except OSError:
+            pass  # the flash refuses: the first save tries again and says so
+        self.tell_repairs(app, self.store)
         self._records(app)  # damaged files: set aside now, with a message
         self._drop_records()  # one module at a time: boot is the fullest moment of the heap
         use(_BOOT).load_game(self, app)
@@ -278,6 +290,8 @@ class Session:
             results.append((name, game.total(seat), player.card))
         recs = self._records(app)
         failed = recs.finish_game(self.game_id, results, self.counts)
+        for store in recs.stores.values():
+            self.tell_repairs(app, store)
         self.last_id = recs.stats["last"]
         if failed:
             self.message(app, "Flash full", "Records not saved:\n" + " ".join(failed))
@@ -317,7 +331,9 @@ class Session:
 
     def _enter(self, app, seat, initials):
         try:
-            self._records(app).add_high_score(self.game.total(seat), initials, self.game_id, seat)
+            recs = self._records(app)
+            recs.add_high_score(self.game.total(seat), initials, self.game_id, seat)
+            self.tell_repairs(app, recs.stores["scores"])
         except storage.SaveError as err:
             self.message(app, "Flash full", "High score not\nsaved (%s)." % err.reason)
 

@@ -25,7 +25,11 @@ _MAX_FILE = const(16384)  # bigger files are damage, not saves: never read them 
 _MAX_DEPTH = const(16)  # nesting limit while decoding, keeps a hostile file off the C stack
 _INT_LIMIT = 1 << 63  # ints are saved within 64 bits (zigzag varint of at most 10 bytes)
 _ENOENT = const(2)
+_ENOTDIR = const(20)  # a path through something that is not a folder (``data`` a file)
+_EEXIST = const(17)
 _ENOSPC = const(28)  # littlefs reports a full disk as OSError(28) on write, close or rename
+_S_IFDIR = const(0x4000)  # os.stat mode bit of a folder (unix and littlefs alike)
+_ASIDE_DEPTH = const(3)  # x.bad, x.bad.bad, ...: how far a chain of obstacles is followed
 
 # Reasons a SaveError carries (plain strings so a screen can show them directly).
 TRUNCATED = "truncated"
@@ -330,6 +334,7 @@ class Store:
         self.slots = (base + ".a", base + ".b")
         self.temp = base + ".tmp"
         self.damaged = []  # [(path, reason)] found by the last load
+        self.repaired = []  # obstacles ``repair`` moved aside (for a message; the caller clears it)
         self.seq = 0  # sequence number of the newest valid slot, 0 when none
         self._newest = -1  # index of that slot, -1 when none
         self._scanned = False
@@ -366,7 +371,8 @@ class Store:
                 data = self._read(path)
                 frames.append((check(data), i, data))
             except OSError as exc:
-                if _errno(exc) != _ENOENT:
+                # ENOTDIR: the folder is a file, so nothing was saved here (save repairs it)
+                if _errno(exc) not in (_ENOENT, _ENOTDIR):
                     self.damaged.append((path, IO))
             except SaveError as err:
                 self.damaged.append((path, err.reason))
@@ -405,27 +411,43 @@ class Store:
 
     def save(self, value):
         """Saves ``value``; returns the bytes written. SaveError(FULL or IO) leaves the
-        previous save valid and the temp file removed; the caller may go on unsaved."""
+        previous save valid and the temp file removed; the caller may go on unsaved.
+        A save that fails for another reason than a full disk repairs the store's paths
+        (``repair``) and tries once more."""
         if not self._scanned:
             try:
                 self.load()
             except SaveError:
                 pass  # no valid slot: both may be overwritten
         data = pack(value, self.seq + 1)
-        target = 1 - self._newest if self._newest >= 0 else 0
-        damaged = [path for path, _ in self.damaged]
         try:
-            self._write_temp(data)
-            if self.slots[target] in damaged:
-                self._move_aside(self.slots[target])
-            self.fs.rename(self.temp, self.slots[target])
+            target = self._write(data)
         except OSError as exc:
-            self._drop_temp()
-            raise SaveError(FULL if _errno(exc) == _ENOSPC else IO, self.temp)
+            if _errno(exc) == _ENOSPC or not self._try_repair():
+                self._drop_temp()
+                raise SaveError(FULL if _errno(exc) == _ENOSPC else IO, self.temp)
+            try:
+                target = self._write(data)
+            except OSError as again:
+                self._drop_temp()
+                raise SaveError(FULL if _errno(again) == _ENOSPC else IO, self.temp)
         self.seq += 1
         self._newest = target
         self.damaged = [d for d in self.damaged if d[0] != self.slots[target]]
         return len(data)
+
+    def _write(self, data):
+        """Temp file, then renamed over the slot not holding the newest save; its index."""
+        target = 1 - self._newest if self._newest >= 0 else 0
+        self._write_temp(data)
+        for path, _reason in self.damaged:
+            if path == self.slots[target]:
+                try:
+                    self._aside(path)
+                except OSError:
+                    pass  # cannot be kept: the rename below replaces the damaged copy
+        self.fs.rename(self.temp, self.slots[target])
+        return target
 
     def _write_temp(self, data):
         try:
@@ -447,12 +469,57 @@ class Store:
         except OSError:
             pass  # never created, or the disk refuses even this: the next save truncates it
 
-    def _move_aside(self, path):
+    def _is_dir(self, path):
+        """True for a folder, False for a file, None when ``stat`` finds nothing."""
         try:
-            self.fs.remove(path + ".bad")
+            return bool(self.fs.stat(path)[0] & _S_IFDIR)
         except OSError:
-            pass  # no earlier damaged copy
-        self.fs.rename(path, path + ".bad")
+            return None
+
+    def _aside(self, path, depth=0):
+        """Renames ``path`` (file or folder) to ``path + ".bad"``: an earlier damaged file
+        there is replaced, a folder there is moved aside first the same way."""
+        bad = path + ".bad"
+        kind = self._is_dir(bad)
+        if kind:
+            if depth >= _ASIDE_DEPTH:
+                raise OSError(_EEXIST)
+            self._aside(bad, depth + 1)
+        elif kind is not None:
+            self.fs.remove(bad)
+        self.fs.rename(path, bad)
+        return bad
+
+    def _try_repair(self):
+        try:
+            return self.repair(True)
+        except OSError:
+            return []  # the flash refuses even the repair: the save fails as it was
+
+    def repair(self, create=False):
+        """Moves what stops this store from saving aside as ``*.bad``: its folder being a
+        file (or, with ``create``, a dangling link: a name ``mkdir`` finds taken), a folder
+        at its temp file's or a slot's path. Returns the paths moved aside (also added to
+        ``repaired``); an OSError means the flash refuses even that."""
+        moved = []
+        if "/" in self.base:
+            folder = self.base[:self.base.rfind("/")]
+            kind = self._is_dir(folder)
+            if kind is False or (kind is None and create):
+                try:
+                    self.fs.mkdir(folder)  # absent: the first save makes it
+                except OSError as exc:
+                    if _errno(exc) != _EEXIST:
+                        raise
+                    self._aside(folder)
+                    moved.append(folder)
+                    self.fs.mkdir(folder)
+        for path in (self.temp,) + self.slots:
+            if self._is_dir(path):
+                self._aside(path)
+                moved.append(path)
+        self.repaired.extend(moved)
+        return moved
 
     def set_aside(self):
         """Renames every damaged slot to ``<slot>.bad`` (kept for inspection); returns
@@ -460,8 +527,7 @@ class Store:
         moved = []
         for path, _reason in self.damaged:
             try:
-                self._move_aside(path)
-                moved.append(path + ".bad")
+                moved.append(self._aside(path))
             except OSError:
                 pass  # unreadable and unmovable: the next save overwrites it instead
         self.damaged = []

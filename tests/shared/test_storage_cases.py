@@ -78,10 +78,18 @@ class FakeFs:
     def _folder(self, path):
         return path[:path.rfind("/")] if "/" in path else ""
 
+    def _check_folder(self, path):
+        folder = self._folder(path)
+        if folder in self.files:
+            raise OSError(20)  # ENOTDIR: the folder is a file
+        if folder not in self.dirs:
+            raise OSError(2)
+
     def open(self, path, mode):
+        self._check_folder(path)
+        if path in self.dirs:
+            raise OSError(21)  # EISDIR
         if "w" in mode:
-            if self._folder(path) not in self.dirs:
-                raise OSError(2)
             self.step()
             self.files[path] = bytearray()
             return _FakeFile(self, path, True)
@@ -90,22 +98,42 @@ class FakeFs:
         return _FakeFile(self, path, False)
 
     def rename(self, old, new):
+        self._check_folder(new)
+        if new in self.dirs:
+            raise OSError(21)  # a file or folder cannot replace a folder
+        if old in self.dirs:  # a folder moves with everything in it
+            self.step()
+            self.dirs = [new + d[len(old):] if d == old or d.startswith(old + "/") else d for d in self.dirs]
+            for path in [p for p in self.files if p.startswith(old + "/")]:
+                self.files[new + path[len(old):]] = self.files.pop(path)
+            return
         if old not in self.files:
             raise OSError(2)
         self.step()
         self.files[new] = self.files.pop(old)
 
     def remove(self, path):
+        if path in self.dirs:
+            raise OSError(21)
         if path not in self.files:
             raise OSError(2)
         self.step()
         del self.files[path]
 
     def mkdir(self, path):
-        if path in self.dirs:
+        if path in self.dirs or path in self.files:
             raise OSError(17)
+        self._check_folder(path)
         self.step()
         self.dirs.append(path)
+
+    def stat(self, path):
+        """Only the mode matters to the store: 0x4000 a folder, 0x8000 a file."""
+        if path in self.dirs:
+            return (0x4000, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        if path in self.files:
+            return (0x8000, 0, 0, 0, 0, 0, 0, 0, 0, len(self.files[path]))
+        raise OSError(2)
 
 
 def card_with(points):
@@ -505,3 +533,96 @@ def test_a_game_save_that_cannot_be_resumed_falls_back_to_the_older_slot():
     store = storage.Store("data/game", fs, session_boot.save_ok)
     assert store.load() == good
     assert store.damaged == [("data/game.b", storage.SHAPE)]
+
+
+# --- obstacles on the flash (issue 10 items 6 and 9) --------------------------------------
+def test_data_being_a_file_is_moved_aside_and_saving_works_again():
+    fs = FakeFs(files={"data": bytearray(b"not a folder")})
+    store = storage.Store("data/game", fs)
+    assert store.load() is None and store.damaged == []  # nothing saved there: no false alarm
+    assert store.repair() == ["data"]  # what the session does at boot
+    assert bytes(fs.files["data.bad"]) == b"not a folder" and "data" in fs.dirs
+    store.save(game_like(1))
+    assert storage.Store("data/game", fs.reboot()).load() == game_like(1)
+    assert store.repaired == ["data"]  # for the message, until the caller clears it
+
+
+def test_a_save_repairs_what_is_in_its_way_and_retries_once():
+    for obstacle in ("data", "data/game.tmp", "data/game.a"):
+        fs = FakeFs(dirs=["", "data"])
+        if obstacle == "data":
+            fs.files["data"] = bytearray(b"x")
+            fs.dirs = [""]
+        else:
+            fs.dirs.append(obstacle)
+            fs.files[obstacle + "/inside"] = bytearray(b"kept")
+        store = storage.Store("data/game", fs)
+        store.save(game_like(2))  # no SaveError: the obstacle went aside first
+        # a folder at a slot is a damaged slot (unreadable), kept aside by the save itself
+        assert store.repaired == ([] if obstacle == "data/game.a" else [obstacle]), obstacle
+        assert storage.Store("data/game", fs.reboot()).load() == game_like(2)
+        if obstacle != "data":
+            assert bytes(fs.files[obstacle + ".bad/inside"]) == b"kept"  # moved whole, not lost
+        store.save(game_like(3))  # and every save after it works
+        assert storage.Store("data/game", fs.reboot()).load() == game_like(3)
+
+
+def test_a_folder_where_a_bad_file_should_go_is_moved_aside_first():
+    fs = saved_fs([game_like(1)])
+    _damage(fs, "data/game.a", "flip")
+    fs.dirs.append("data/game.a.bad")
+    fs.files["data/game.a.bad/note"] = bytearray(b"mine")
+    store = storage.Store("data/game", fs)
+    try:
+        store.load()
+        raise AssertionError("damage must raise")
+    except storage.SaveError as err:
+        assert err.reason == storage.CORRUPT
+    damaged_copy = bytes(fs.files["data/game.a"])
+    assert store.set_aside() == ["data/game.a.bad"]
+    assert bytes(fs.files["data/game.a.bad"]) == damaged_copy  # the message "kept as .bad" is true
+    assert bytes(fs.files["data/game.a.bad.bad/note"]) == b"mine"
+    store.save(game_like(4))
+    assert storage.Store("data/game", fs.reboot()).load() == game_like(4)
+
+
+def test_records_keep_the_older_copy_when_the_bad_one_meets_a_folder():
+    fs = FakeFs(dirs=["", "data", "data/scores.b.bad"])
+    storage.Store("data/scores", fs).save(_seven_scores())
+    storage.Store("data/scores", fs).save({"weird": [1, 2, 3]})
+    recs = records.Records("data", fs)
+    recs.load()
+    assert recs.scores == _seven_scores() and recs.older == ["scores"] and recs.unkept == []
+    assert "data/scores.b.bad.bad" in fs.dirs and "data/scores.b.bad" in fs.files
+
+
+def test_a_damaged_slot_that_cannot_be_kept_aside_never_stops_saving():
+    fs = saved_fs(states_after(0, 2))
+    _damage(fs, "data/game.b", "flip")
+    for name in ("data/game.b.bad", "data/game.b.bad.bad", "data/game.b.bad.bad.bad", "data/game.b.bad.bad.bad.bad"):
+        fs.dirs.append(name)  # a chain of folders deeper than the store follows
+    store = storage.Store("data/game", fs)
+    assert store.load() == game_like(0)
+    assert store.set_aside() == []  # could not be moved: the caller says "not moved aside"
+    store.save(game_like(7))  # replaces the damaged slot instead
+    assert storage.Store("data/game", fs.reboot()).load() == game_like(7)
+    assert storage.Store("data/game", fs.reboot()).load() == game_like(7)
+
+
+class _RefusingFs(FakeFs):
+    """A flash that refuses every rename (a filesystem beyond repair)."""
+
+    def rename(self, old, new):
+        raise OSError(5)
+
+
+def test_when_even_the_repair_fails_the_save_fails_cleanly():
+    fs = saved_fs([game_like(1)])
+    refusing = _RefusingFs(fs.files, list(fs.dirs) + ["data/game.tmp"])
+    store = storage.Store("data/game", refusing)
+    try:
+        store.save(game_like(2))
+        raise AssertionError("must fail")
+    except storage.SaveError as err:
+        assert err.reason == storage.IO
+    assert storage.Store("data/game", refusing.reboot()).load() == game_like(1)
