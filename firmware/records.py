@@ -158,10 +158,18 @@ class Records:
                     self.problems.append((name, store.damaged[0][1]))
                     if value is not None:
                         self.older.append(name)
+            if value is None:
+                value = fresh[name]
             bad = len(store.damaged)
             if bad and len(store.set_aside()) < bad:
+                # Not movable (e.g. folders in the way of its .bad name): write over it
+                # now, so the next boot does not find it and say the same again.
                 self.unkept.append(name)
-            setattr(self, name, value if value is not None else fresh[name])
+                try:
+                    store.save(value)
+                except storage.SaveError:
+                    pass  # the flash refuses: the next save of this file tries again
+            setattr(self, name, value)
 
     def save(self, name):
         """Saves one of ``scores``/``stats``/``rolls``; SaveError(FULL/IO) passes up."""

@@ -626,3 +626,20 @@ def test_when_even_the_repair_fails_the_save_fails_cleanly():
     except storage.SaveError as err:
         assert err.reason == storage.IO
     assert storage.Store("data/game", refusing.reboot()).load() == game_like(1)
+
+
+def test_records_that_cannot_be_kept_aside_are_replaced_and_reported_once():
+    fs = FakeFs(dirs=["", "data"])
+    storage.Store("data/scores", fs).save(_seven_scores())
+    storage.Store("data/scores", fs).save({"weird": [1, 2, 3]})
+    for name in ("data/scores.b.bad", "data/scores.b.bad.bad", "data/scores.b.bad.bad.bad",
+                 "data/scores.b.bad.bad.bad.bad"):
+        fs.dirs.append(name)  # deeper than the store follows: the bad copy cannot be kept
+    recs = records.Records("data", fs)
+    recs.load()
+    assert recs.problems == [("scores", storage.SHAPE)] and recs.unkept == ["scores"]
+    assert recs.scores == _seven_scores()
+    fs = fs.reboot()
+    again = records.Records("data", fs)
+    again.load()
+    assert again.problems == [] and again.scores == _seven_scores()  # said once, nothing lost
