@@ -80,7 +80,9 @@ class Coach:
             f.close()
             gc.collect()
             print("strategy table not used:", exc)
-            self.problem = NO_RAM if isinstance(exc, MemoryError) else _problem(exc)
+            # A plain ValueError: another ruleset's or format's table; its subclass
+            # strategy_table.TableDamaged and OSError: a damaged one.
+            self.problem = NO_RAM if isinstance(exc, MemoryError) else NO_TABLE if type(exc) is ValueError else DAMAGED
             return False
         self.levels = strategy_players
         self._tenths = advisor.tenths
@@ -113,7 +115,7 @@ class Coach:
             # the game goes on as without a table, never on a wrong figure.
             print("strategy table dropped:", exc)
             self.close()
-            self.problem = _problem(exc)
+            self.problem = DAMAGED
             return False
         return True
 
@@ -190,9 +192,3 @@ class Coach:
         """The turn's cost in tenths of a point of expected final score."""
         return self._tenths(self.cost)
 
-
-def _problem(exc):
-    """The OLED line for why a table was refused: damaged, or not one for this game."""
-    import strategy_table  # already loaded: the exception came from reading the table
-
-    return DAMAGED if isinstance(exc, (OSError, strategy_table.TableDamaged)) else NO_TABLE

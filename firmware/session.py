@@ -39,7 +39,8 @@ _BUTTON_MASK = const(0x0F)
 _RECORDS = "records"
 _VIEW = "records_view"  # the records pages' summaries (ui/records_screens.py imports it)
 _SCREENS = "ui.records_screens"
-_BOOT = "session_boot"  # the saved game at power-on: needed once per boot
+_BOOT = "session_boot"  # the saved game at power-on, repairs: needed once per boot
+_REPAIR = "storage_repair"  # loaded by storage only when damage is found
 
 
 def use(name):
@@ -151,10 +152,8 @@ class Session:
             recs.load()
             self.recs = recs
             self.last_id = recs.stats["last"]
-            for name, reason in recs.problems:
-                kept = "not moved aside" if name in recs.unkept else "kept as .bad"
-                then = "older copy used." if name in recs.older else "started afresh."
-                self.message(app, "Records damaged", "%s:\n%s,\n%s,\n%s" % (name, reason, kept, then))
+            if recs.problems:
+                use(_BOOT).tell_problems(self, app, recs)
         return self.recs
 
     def _tidy(self):
@@ -164,6 +163,7 @@ class Session:
             return
         release(_SCREENS)
         release(_BOOT)
+        release(_REPAIR)
         self._drop_records()
 
     def _drop_records(self):
@@ -216,14 +216,9 @@ class Session:
                     self.message(app, "Flash full",
                                  "Game not saved.\nPlay goes on; it\nsaves again when\nthere is room.")
                 else:  # even the repair (storage.Store.repair) failed: say what to do
-                    self.message(app, "Save failed", "Game not saved\n(%s).\nPlay goes on.\nFlash damaged:\nsee README,\nDamaged flash." % err.reason)
-        self.tell_repairs(app, self.store)
-
-    def tell_repairs(self, app, store):
-        """Once per repair: what was in the way of saving and is now kept as ``*.bad``."""
-        for path in store.repaired:
-            self.message(app, "Flash repaired", "%s\nwas in the way:\nkept as .bad.\nSaving works." % path)
-        store.repaired = []
+                    self.message(app, "Save failed", "Game not saved\n(%s).\nPlay goes on.\nSee README:\nDamaged flash." % err.reason)
+        if self.store.repaired:
+            use(_BOOT).tell_repairs(self, app, self.store)
 
     def _abandon(self, app):
         """A game quit for another: no result, but its dice still count for fairness."""
@@ -254,11 +249,7 @@ class Session:
     def boot(self, app):
         """Load the records and the saved game: offer "Continue", or finish a game that
         ended just before a power cut; damaged files are set aside with a message."""
-        try:
-            self.store.repair()  # ``data`` a file, a folder at a save's path: aside now
-        except OSError:
-            pass  # the flash refuses: the first save tries again and says so
-        self.tell_repairs(app, self.store)
+        use(_BOOT).repair_flash(self, app)
         self._records(app)  # damaged files: set aside now, with a message
         self._drop_records()  # one module at a time: boot is the fullest moment of the heap
         use(_BOOT).load_game(self, app)
@@ -291,7 +282,8 @@ class Session:
         recs = self._records(app)
         failed = recs.finish_game(self.game_id, results, self.counts)
         for store in recs.stores.values():
-            self.tell_repairs(app, store)
+            if store.repaired:
+                use(_BOOT).tell_repairs(self, app, store)
         self.last_id = recs.stats["last"]
         if failed:
             self.message(app, "Flash full", "Records not saved:\n" + " ".join(failed))
@@ -333,7 +325,9 @@ class Session:
         try:
             recs = self._records(app)
             recs.add_high_score(self.game.total(seat), initials, self.game_id, seat)
-            self.tell_repairs(app, recs.stores["scores"])
+            store = recs.stores["scores"]
+            if store.repaired:
+                use(_BOOT).tell_repairs(self, app, store)
         except storage.SaveError as err:
             self.message(app, "Flash full", "High score not\nsaved (%s)." % err.reason)
 

@@ -1,8 +1,9 @@
-"""The boot half of the save layer (session.py): the saved game at power-on.
+"""The boot half of the save layer (session.py): the saved game at power-on, repairs.
 
-``load_game`` runs once, in the session's first frame; the session releases this module
-afterwards (session.release), so its code is not in RAM during play. It is a part of
-session.py moved out for that reason, so it uses the session's private helpers.
+``repair_flash`` and ``load_game`` run once, in the session's first frame; the session
+releases this module afterwards (session.release), so its code is not in RAM during play.
+``tell_repairs`` is loaded the same way when a save had to move something aside. It is a
+part of session.py moved out for that reason, so it uses the session's private helpers.
 """
 from micropython import const
 
@@ -10,6 +11,32 @@ import game as game_module
 import storage
 
 _MAX_DRAWS = const(1 << 20)  # dice drawn since the last reseed; seek() draws them all again
+
+
+def repair_flash(session, app):
+    """At boot: what would stop the game from saving (``data`` a file, a folder at a save's
+    path) is moved aside now, with a message; nothing is written when all is well."""
+    try:
+        session.store.repair()
+    except OSError:
+        pass  # the flash refuses: the first save tries again and says so
+    tell_repairs(session, app, session.store)
+
+
+def tell_problems(session, app, recs):
+    """A message per damaged records file: its reason, whether it was kept, which copy
+    is used now (records.Records.load)."""
+    for name, reason in recs.problems:
+        kept = "not moved aside" if name in recs.unkept else "kept as .bad"
+        then = "older copy used." if name in recs.older else "started afresh."
+        session.message(app, "Records damaged", "%s:\n%s,\n%s,\n%s" % (name, reason, kept, then))
+
+
+def tell_repairs(session, app, store):
+    """Once per repair: what was in the way of saving and is now kept as ``*.bad``."""
+    for path in store.repaired:
+        session.message(app, "Flash repaired", "%s\nwas in the way:\nkept as .bad.\nSaving works." % path)
+    store.repaired = []
 
 
 def load_game(session, app):

@@ -26,10 +26,7 @@ _MAX_DEPTH = const(16)  # nesting limit while decoding, keeps a hostile file off
 _INT_LIMIT = 1 << 63  # ints are saved within 64 bits (zigzag varint of at most 10 bytes)
 _ENOENT = const(2)
 _ENOTDIR = const(20)  # a path through something that is not a folder (``data`` a file)
-_EEXIST = const(17)
 _ENOSPC = const(28)  # littlefs reports a full disk as OSError(28) on write, close or rename
-_S_IFDIR = const(0x4000)  # os.stat mode bit of a folder (unix and littlefs alike)
-_ASIDE_DEPTH = const(3)  # x.bad, x.bad.bad, ...: how far a chain of obstacles is followed
 
 # Reasons a SaveError carries (plain strings so a screen can show them directly).
 TRUNCATED = "truncated"
@@ -423,9 +420,14 @@ class Store:
         try:
             target = self._write(data)
         except OSError as exc:
-            if _errno(exc) == _ENOSPC or not self._try_repair():
+            full = _errno(exc) == _ENOSPC
+            try:
+                fixed = not full and self.repair(True)
+            except OSError:
+                fixed = False  # the flash refuses even the repair: the save fails as it was
+            if not fixed:
                 self._drop_temp()
-                raise SaveError(FULL if _errno(exc) == _ENOSPC else IO, self.temp)
+                raise SaveError(FULL if full else IO, self.temp)
             try:
                 target = self._write(data)
             except OSError as again:
@@ -469,55 +471,20 @@ class Store:
         except OSError:
             pass  # never created, or the disk refuses even this: the next save truncates it
 
-    def _is_dir(self, path):
-        """True for a folder, False for a file, None when ``stat`` finds nothing."""
-        try:
-            return bool(self.fs.stat(path)[0] & _S_IFDIR)
-        except OSError:
-            return None
+    def _aside(self, path):
+        # Rare (damage found): the code lives in storage_repair, loaded only then.
+        import storage_repair
 
-    def _aside(self, path, depth=0):
-        """Renames ``path`` (file or folder) to ``path + ".bad"``: an earlier damaged file
-        there is replaced, a folder there is moved aside first the same way."""
-        bad = path + ".bad"
-        kind = self._is_dir(bad)
-        if kind:
-            if depth >= _ASIDE_DEPTH:
-                raise OSError(_EEXIST)
-            self._aside(bad, depth + 1)
-        elif kind is not None:
-            self.fs.remove(bad)
-        self.fs.rename(path, bad)
-        return bad
-
-    def _try_repair(self):
-        try:
-            return self.repair(True)
-        except OSError:
-            return []  # the flash refuses even the repair: the save fails as it was
+        return storage_repair.aside(self.fs, path)
 
     def repair(self, create=False):
         """Moves what stops this store from saving aside as ``*.bad``: its folder being a
         file (or, with ``create``, a dangling link: a name ``mkdir`` finds taken), a folder
         at its temp file's or a slot's path. Returns the paths moved aside (also added to
         ``repaired``); an OSError means the flash refuses even that."""
-        moved = []
-        if "/" in self.base:
-            folder = self.base[:self.base.rfind("/")]
-            kind = self._is_dir(folder)
-            if kind is False or (kind is None and create):
-                try:
-                    self.fs.mkdir(folder)  # absent: the first save makes it
-                except OSError as exc:
-                    if _errno(exc) != _EEXIST:
-                        raise
-                    self._aside(folder)
-                    moved.append(folder)
-                    self.fs.mkdir(folder)
-        for path in (self.temp,) + self.slots:
-            if self._is_dir(path):
-                self._aside(path)
-                moved.append(path)
+        import storage_repair
+
+        moved = storage_repair.repair(self, create)
         self.repaired.extend(moved)
         return moved
 
