@@ -249,10 +249,12 @@ class Session:
     def boot(self, app):
         """Load the records and the saved game: offer "Continue", or finish a game that
         ended just before a power cut; damaged files are set aside with a message."""
-        use(_BOOT).repair_flash(self, app)
         self._records(app)  # damaged files: set aside now, with a message
         self._drop_records()  # one module at a time: boot is the fullest moment of the heap
-        use(_BOOT).load_game(self, app)
+        boot = use(_BOOT)
+        boot.repair_flash(self, app)  # ``data`` a file, a folder at game.tmp: aside now
+        release(_REPAIR)
+        boot.load_game(self, app)
         self._tidy()
 
     def _continue_or_not(self, app, chosen):

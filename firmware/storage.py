@@ -323,7 +323,8 @@ class Store:
 
     def __init__(self, base, fs=None, check=None):
         self.base = base
-        # check(value) -> True when a loaded value has the shape its readers rely on.
+        # check(value) -> True when a loaded value has the shape its readers rely on (a
+        # total function: False, never an exception, for any decoded value).
         self.check = check
         # The real filesystem is ``os`` (rename/remove/mkdir) plus the builtin ``open``.
         self.fs = fs if fs is not None else os
@@ -379,7 +380,7 @@ class Store:
         for seq, i, data in frames:
             try:
                 value = decode(memoryview(data)[_HEADER:len(data) - _TRAILER])
-                if not self._shape_ok(value):
+                if self.check is not None and not self.check(value):
                     raise SaveError(SHAPE)
             except SaveError as err:  # an intact frame around a bad payload or shape
                 self.damaged.append((self.slots[i], err.reason))
@@ -397,14 +398,6 @@ class Store:
             path, reason = self.damaged[0]
             raise SaveError(reason, path)
         return best
-
-    def _shape_ok(self, value):
-        if self.check is None:
-            return True
-        try:
-            return bool(self.check(value))
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError):
-            return False  # a check that trips over the value has its answer
 
     def save(self, value):
         """Saves ``value``; returns the bytes written. SaveError(FULL or IO) leaves the
@@ -445,7 +438,7 @@ class Store:
         for path, _reason in self.damaged:
             if path == self.slots[target]:
                 try:
-                    self._aside(path)
+                    self.set_aside(path)
                 except OSError:
                     pass  # cannot be kept: the rename below replaces the damaged copy
         self.fs.rename(self.temp, self.slots[target])
@@ -471,30 +464,24 @@ class Store:
         except OSError:
             pass  # never created, or the disk refuses even this: the next save truncates it
 
-    def _aside(self, path):
-        # Rare (damage found): the code lives in storage_repair, loaded only then.
-        import storage_repair
-
-        return storage_repair.aside(self.fs, path)
-
     def repair(self, create=False):
-        """Moves what stops this store from saving aside as ``*.bad``: its folder being a
-        file (or, with ``create``, a dangling link: a name ``mkdir`` finds taken), a folder
-        at its temp file's or a slot's path. Returns the paths moved aside (also added to
-        ``repaired``); an OSError means the flash refuses even that."""
-        import storage_repair
+        """Moves what stops this store from saving aside as ``*.bad`` (storage_repair)."""
+        import storage_repair  # rare (damage found): loaded only then
 
-        moved = storage_repair.repair(self, create)
-        self.repaired.extend(moved)
-        return moved
+        return storage_repair.repair(self, create)
 
-    def set_aside(self):
+    def set_aside(self, path=None):
         """Renames every damaged slot to ``<slot>.bad`` (kept for inspection); returns
-        the new paths. After this the store starts fresh."""
+        the new paths. After this the store starts fresh. With ``path``: that one only,
+        an OSError when it cannot be moved."""
+        import storage_repair  # rare (damage found): loaded only then
+
+        if path is not None:
+            return storage_repair.aside(self.fs, path)
         moved = []
         for path, _reason in self.damaged:
             try:
-                moved.append(self._aside(path))
+                moved.append(storage_repair.aside(self.fs, path))
             except OSError:
                 pass  # unreadable and unmovable: the next save overwrites it instead
         self.damaged = []

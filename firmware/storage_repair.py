@@ -37,7 +37,10 @@ def aside(fs, path, depth=0):
 
 
 def repair(store, create):
-    """``Store.repair``: the paths of ``store`` that were in the way, now moved aside."""
+    """``Store.repair``: moves what stops ``store`` from saving aside: its folder being a
+    file (or, with ``create``, a dangling link: a name ``mkdir`` finds taken), a folder at
+    its temp file's or a slot's path. Returns those paths, also added to
+    ``store.repaired``; an OSError means the flash refuses even that."""
     fs = store.fs
     moved = []
     if "/" in store.base:
@@ -56,4 +59,5 @@ def repair(store, create):
         if is_dir(fs, path):
             aside(fs, path)
             moved.append(path)
+    store.repaired.extend(moved)
     return moved
