@@ -93,11 +93,11 @@ class StrategyTable:
         if got is None or got < 4 or head[0:4] != MAGIC:
             raise ValueError("not a strategy table (bad magic)")
         if got != HEADER_SIZE:
-            raise TableDamaged("strategy table damaged: cut in its header")
+            raise TableDamaged("damaged: header cut")
         if head[4] != FORMAT_VERSION:
             raise ValueError("strategy table format %d, expected %d (rebuild: make table)" % (head[4], FORMAT_VERSION))
         if crc8(head, 20, 60, crc8(head, 0, 19, 0)) != head[19]:
-            raise TableDamaged("strategy table damaged: header checksum")
+            raise TableDamaged("damaged: header check")
         self.variant = head[5]
         if self.variant not in (EXACT, COMPACT) or head[11] != LAYOUT_VALUES:
             raise ValueError("unknown strategy table variant %d, layout %d" % (self.variant, head[11]))
@@ -112,19 +112,17 @@ class StrategyTable:
         self._values_at = _u32(head, 20)
         self._blocks_at = _u32(head, 24)
         self.expected_empty = _u32(head, 28)  # units of 2**-16 points
-        self.crc = _u32(head, 32)  # of everything after the header: checked by the host tools
         name = bytes(head[36:52])
         end = name.find(b"\x00")
         self.ruleset_name = (name if end < 0 else name[:end]).decode()
-        self.size = _u32(head, 52)
+        size = _u32(head, 52)
         self._checks_at = _u32(head, 56)
-        actual = f.seek(0, 2)
-        if actual != self.size:
-            raise TableDamaged("strategy table damaged: %d bytes, made with %d" % (actual, self.size))
+        if f.seek(0, 2) != size:  # cut short or grown
+            raise TableDamaged("damaged: size")
         width = 2 if self.variant == EXACT else 1
-        if (self._values_at + width * self.n_states > self.size or self._checks_at + CHECKS_SIZE > self.size
-                or (self.variant == COMPACT and self._blocks_at + 4 * N_BLOCKS > self.size)):
-            raise TableDamaged("strategy table damaged: offsets beyond its end")
+        if (self._values_at + width * self.n_states > size or self._checks_at + CHECKS_SIZE > size
+                or (self.variant == COMPACT and self._blocks_at + 4 * N_BLOCKS > size)):
+            raise TableDamaged("damaged: offsets")
         # Per upper mask: number of reachable subtotals and the running sum before it. The
         # rank table itself stays in the file (4 KB of RAM saved; one more 1-byte read).
         self.count = bytearray(64)
@@ -138,7 +136,7 @@ class StrategyTable:
             f.seek(HEADER_SIZE + upper * 64)
             f.readinto(row)
             if crc8(row, 0, 64, upper) != row_checks[upper]:
-                raise TableDamaged("strategy table damaged: rank row %d" % upper)
+                raise TableDamaged("damaged: rank row")
             n = 0
             for up in range(64):
                 if row[up] != _UNREACHABLE:
@@ -147,8 +145,7 @@ class StrategyTable:
             self.before[upper] = total
             total += n
         if total * _LOWER_SLOTS != self.n_states:
-            raise TableDamaged("strategy table damaged: %d states, the rank table makes %d"
-                               % (self.n_states, total * _LOWER_SLOTS))
+            raise TableDamaged("damaged: states")
         self._per_lower = total
         self._buf = bytearray(1)
         self._rank_row = bytearray(64)
@@ -201,7 +198,7 @@ class StrategyTable:
             f.seek(self._checks_at + mask)
             f.readinto(self._buf)
             if crc8(block, 0, n, crc) != self._buf[0]:
-                raise TableDamaged("strategy table damaged: values of mask %d" % mask)
+                raise TableDamaged("damaged: mask %d" % mask)
             self._mask = mask
         self._yz_at = yz * self.count[upper]
 
