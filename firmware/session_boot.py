@@ -10,7 +10,8 @@ from micropython import const
 import game as game_module
 import storage
 
-_MAX_DRAWS = const(1 << 20)  # dice drawn since the last reseed; seek() draws them all again
+_MAX_DRAWS = const(1 << 22)  # dice since the last reseed (seek() draws them all again): a damaged
+# count must not hang the boot; 4M dice are some 5,000 four-player games without a reseed
 
 
 def repair_flash(session, app):
