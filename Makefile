@@ -33,7 +33,8 @@ TABLE_FILE = build/strategy-$(TABLE_RULES).bin
 table: $(STAMP)
 	$(PY) -m host_tools solve --rules $(TABLE_RULES) $(if $(COMPACT),--compact) --out $(TABLE_FILE)
 
-$(TABLE_FILE): | $(STAMP)
+# Rebuilt when the table format's code changes (an older table would be refused).
+$(TABLE_FILE): firmware/strategy_table.py host_tools/solver/table.py | $(STAMP)
 	$(PY) -m host_tools solve --rules $(TABLE_RULES) --out $@
 
 # make flash [PORT=/dev/ttyACM0] [BOARD=pico] [RULES=forced]: compile, copy what changed, reset.
