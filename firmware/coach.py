@@ -191,4 +191,3 @@ class Coach:
     def lost_tenths(self):
         """The turn's cost in tenths of a point of expected final score."""
         return self._tenths(self.cost)
-

@@ -209,6 +209,7 @@ class Session:
             self.unsaved = False
             self._warned_full = False
         except storage.SaveError as err:
+            self.store.repaired = []  # a repair that did not help: no "Saving works"
             self.unsaved = True
             if not self._warned_full:
                 self._warned_full = True
@@ -283,8 +284,9 @@ class Session:
             results.append((name, game.total(seat), player.card))
         recs = self._records(app)
         failed = recs.finish_game(self.game_id, results, self.counts)
-        for store in recs.stores.values():
-            if store.repaired:
+        for name in recs.stores:
+            store = recs.stores[name]
+            if store.repaired and name not in failed:
                 use(_BOOT).tell_repairs(self, app, store)
         self.last_id = recs.stats["last"]
         if failed:
