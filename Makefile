@@ -57,7 +57,7 @@ clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis
 
 # make table [RULES=forced] [COMPACT=1]: optimal-strategy value table for the device,
-# build/strategy-<rules>.bin (exact, ~1.05 MiB; COMPACT=1: ~576 KiB for the Pico W).
+# build/strategy-<rules>.bin (exact, ~1.04 MiB; COMPACT=1: ~584 KiB for the Pico W).
 # `make flash` builds the exact table first when there is none (about 5-10 s).
 TABLE_RULES = $(or $(RULES),forced)
 TABLE_FILE = build/strategy-$(TABLE_RULES).bin
@@ -65,7 +65,8 @@ TABLE_FILE = build/strategy-$(TABLE_RULES).bin
 table: $(PTH)
 	$(PY) -m host_tools solve --rules $(TABLE_RULES) $(if $(COMPACT),--compact) --out $(TABLE_FILE)
 
-$(TABLE_FILE): | $(PTH)
+# Rebuilt when the table format's code changes (an older table would be refused).
+$(TABLE_FILE): firmware/strategy_table.py host_tools/solver/table.py | $(PTH)
 	$(PY) -m host_tools solve --rules $(TABLE_RULES) --out $@
 
 # make flash [PORT=/dev/ttyACM0] [BOARD=pico] [RULES=forced]: compile, copy what changed, reset.

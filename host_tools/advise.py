@@ -23,6 +23,7 @@ import strategy_table  # noqa: E402
 from host_tools import score  # noqa: E402
 
 BUILD = os.path.join(host_tools.REPO, "build")
+_MAX_TABLE = 4 << 20  # the exact table is about 1 MB
 
 
 def table_path(ruleset, folder=BUILD):
@@ -33,7 +34,7 @@ def ensure_table(ruleset, folder=BUILD, quiet=False, prog="advise"):
     """Path of the exact table for ``ruleset``, building it (seconds) if missing; the
     note says so under the name of the command the user ran (``prog``)."""
     path = table_path(ruleset, folder)
-    if not os.path.exists(path):
+    if not os.path.exists(path) or _older_format(path):
         from host_tools import solve
 
         if not quiet:
@@ -43,8 +44,25 @@ def ensure_table(ruleset, folder=BUILD, quiet=False, prog="advise"):
     return path
 
 
+def _older_format(path):
+    """True for a table an earlier version of the solver built (a build product to
+    redo, not damage): the right magic with a lower format version."""
+    with open(path, "rb") as f:
+        head = f.read(5)
+    return len(head) == 5 and head[:4] == strategy_table.MAGIC and head[4] < strategy_table.FORMAT_VERSION
+
+
 def open_advisor(ruleset, path):
-    """An Advisor on the table at ``path`` (the caller closes ``advisor.table_file``)."""
+    """An Advisor on the table at ``path`` (the caller closes ``advisor.table_file``).
+    The whole file is checked first (solver.table.verify: size, header, the CRC-32 of its
+    contents): ValueError for a damaged table, never a wrong figure from it."""
+    from host_tools.solver import table as solver_table
+
+    with open(path, "rb") as f:
+        data = f.read(_MAX_TABLE + 1)  # bounded: --table may name /dev/zero
+    if len(data) > _MAX_TABLE:
+        raise ValueError("not a strategy table (over %d bytes)" % _MAX_TABLE)
+    solver_table.verify(data)
     f = open(path, "rb")
     try:
         adv = A.Advisor(ruleset, strategy_table.StrategyTable(f))
