@@ -99,7 +99,9 @@ def test_zoo_advice_names_the_animals(capsys):
     status, out, _err = run(capsys, "--rules", "zoo", "--table", zoo_table, "--dice", "6", "6", "2", "3", "1", "--rolls-left", "2")
     assert status == 0
     lines = out.splitlines()
-    assert lines[1].split()[:2] == ["elephant", "elephant"]  # keep the two elephants
+    assert lines[2].split()[:2] == ["elephant", "elephant"]  # keep the two elephants
+    assert lines[-2].startswith("score now instead (best box ")
+    assert lines[-2][len("score now instead (best box "):-2] in rules.make_ruleset("zoo").ids  # a Zoo box
     status, out, _err = run(capsys, "--rules", "zoo", "--table", zoo_table, "--json", "--card", '{"elephant": 3}',
                             "--dice", "6", "6", "6", "2", "2", "--rolls-left", "0")
     result = json.loads(out)
@@ -111,3 +113,20 @@ def test_zoo_advice_names_the_animals(capsys):
 
 def table_for_forced():
     return solver_cache.table(FORCED, "exact")
+
+
+def test_keeping_all_five_with_rolls_left_is_not_labelled_score_now(capsys, table):
+    dice = ["--dice", "1", "1", "1", "2", "3"]
+    status, out, _err = run(capsys, "--table", table, *dice, "--rolls-left", "2")
+    assert status == 0
+    keep_all = [line for line in out.splitlines() if line.split()[:5] == ["1", "1", "1", "2", "3"]]
+    assert len(keep_all) == 1 and "score now" not in keep_all[0]  # it was "(score now)"
+    assert "one roll still left" in keep_all[0]
+    _status, last, _err = run(capsys, "--table", table, "--json", *dice, "--rolls-left", "0")
+    best_box = json.loads(last)["best"]
+    lines = out.splitlines()
+    at = lines.index("score now instead (best box %s):" % best_box["box"])
+    assert lines[at + 1].split() == [best_box["box"], "%.4f" % best_box["expected_total"]]
+    assert float(keep_all[0].split()[5]) != best_box["expected_total"]  # 249.3720 vs 245.3203
+    _status, as_json, _err = run(capsys, "--table", table, "--json", *dice, "--rolls-left", "2")
+    assert json.loads(as_json)["score_now"] == best_box

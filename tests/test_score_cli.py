@@ -67,6 +67,9 @@ def test_plain_output_is_a_readable_table():
     (["--rules", "zoo", "--card", '{"aces": 3}', "1", "2", "3", "4", "5"], "unknown box 'aces'"),
     (["--rules", "zoo", "--card", '{"fish": 6}', "1", "2", "3", "4", "5"], "fish can never hold 6"),
     (["--rules", "zoo", "1", "2", "3", "4", "7"], "1-6"),
+    (["--card", "nosuchfile.json", "1", "2", "3", "4", "5"], "nosuchfile.json not found"),  # was "not valid JSON"
+    (["--card", "/dev/zero", "1", "2", "3", "4", "5"], "not a card"),  # was a MemoryError
+    (["--card", "[" * 5000, "1", "2", "3", "4", "5"], "nested too deeply"),  # was a RecursionError
 ])
 def test_bad_input_exits_2_with_one_line(args, words):
     proc = run(*args)
@@ -92,3 +95,10 @@ def test_zoo_takes_animal_numbers_and_names_the_animals():
     assert result["boxes"]["all_different"] == 20 and len(result["boxes"]) == 11
     full = json.loads(run("--json", "--rules", "zoo", "--card", card + "", "3", "3", "3", "3", "3").stdout)
     assert full["boxes"]["zoo_yahtzy"] == 30 and full["yahtzee_bonus"] == 0
+
+
+def test_a_card_file_that_is_not_utf8_is_named(tmp_path):
+    card = tmp_path / "card.json"
+    card.write_bytes(b'{"chance": 20, "\xe9": 1}')
+    proc = run("--card", str(card), "1", "2", "3", "4", "5")
+    assert proc.returncode == 2 and proc.stderr == "score: card file %s is not UTF-8 text\n" % card  # was a traceback

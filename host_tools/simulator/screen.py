@@ -67,6 +67,19 @@ def screen_lines(pixels):
     return lines
 
 
+def inverted_rows(pixels):
+    """For each text row: True when it is drawn inverted (lit background, dark text), as
+    the title bar and the cursor are: most of its cells have more pixels lit than dark."""
+    rows = []
+    for row in range(ROWS):
+        lit_cells = 0
+        for col in range(COLS):
+            if sum(bin(b).count("1") for b in cell_bytes(pixels, col, row)) > 32:
+                lit_cells += 1
+        rows.append(lit_cells * 2 > COLS)
+    return rows
+
+
 def _max7219_pictures():
     """8x8 row tuple -> (face, held, animal) for every picture the MAX7219 dice draw:
     the pips (as drivers/max7219.py lays them out) and the Zoo card's animals, each plain
@@ -149,9 +162,12 @@ def dice_line(device):
 
 
 def device_text(device):
-    """The dice line, then the OLED's 8 text lines in a frame (for --print-screen)."""
+    """The dice line, then the OLED's 8 text lines in a frame (for --print-screen). A row
+    drawn inverted (the title bar, the cursor) is framed ``>...<`` instead of ``|...|``,
+    since its characters alone do not show it."""
     lines = ["dice: " + dice_line(device), "+" + "-" * COLS + "+"]
-    for line in screen_lines(device.oled_pixels()):
-        lines.append("|" + line.ljust(COLS) + "|")
+    pixels = device.oled_pixels()
+    for line, inverted in zip(screen_lines(pixels), inverted_rows(pixels)):
+        lines.append((">%s<" if inverted else "|%s|") % line.ljust(COLS))
     lines.append("+" + "-" * COLS + "+")
     return "\n".join(lines)

@@ -48,16 +48,51 @@ def block_numbers(m, y):
     return m + ((m >> 12) << 11) + np.maximum(0, (m & 4095) - 2048) + y
 
 
-def _header(variant, ruleset, frac, n_states, n_blocks, values_at, blocks_at, expected, crc):
+def layout_of(space):
+    """Header byte 11 for a state space: 0 for the 13-box card, 1 for the Zoo's 11 boxes."""
+    if space.n_masks == st.N_MASKS:
+        return st.LAYOUT_VALUES
+    if space.n_masks == st.ZOO_MASKS and space.yz_box < 0:
+        return st.LAYOUT_ZOO
+    raise ValueError("no table layout for a card of %d masks" % space.n_masks)
+
+
+def _header(variant, ruleset, frac, n_states, n_blocks, layout, values_at, blocks_at, expected, crc, size, checks_at):
     name = ruleset.name.encode()
     if len(name) > 16:
         raise ValueError("ruleset name too long for the table header: %r" % ruleset.name)
-    head = struct.pack("<4sBBBBBBBBIIIIII16s", st.MAGIC, st.FORMAT_VERSION, variant,
-                       rules.JOKERS.index(ruleset.joker), 1 if ruleset.yahtzee_bonus else 0,
-                       ruleset.upper_threshold, ruleset.upper_bonus, frac, 0, n_states,
-                       n_blocks, values_at, blocks_at, int(round(expected * 65536)), crc, name)
-    head += bytes(60 - len(head))
-    return head + struct.pack("<I", zlib.crc32(head))
+    head = bytearray(struct.pack("<4sBBBBBBBBIHBBIIII16sII", st.MAGIC, st.FORMAT_VERSION, variant,
+                                 rules.JOKERS.index(ruleset.joker), 1 if ruleset.yahtzee_bonus else 0,
+                                 ruleset.upper_threshold, ruleset.upper_bonus, frac, layout,
+                                 n_states, n_blocks, 0, 0, values_at, blocks_at, int(round(expected * 65536)),
+                                 crc, name, size, checks_at))
+    head[19] = crc8(head[20:60], crc8(head[0:19]))  # the device's check of the header
+    return bytes(head) + struct.pack("<I", zlib.crc32(head))
+
+
+def crc8(data, crc=0):
+    """``strategy_table.crc8`` over all of ``data`` (bytes), continuing from ``crc``."""
+    table = st.CRC8
+    for b in data:
+        crc = table[crc ^ b]
+    return crc
+
+
+def _checks(rank, blocks, body, m, width, n_masks):
+    """The check region: CRC-8 of each of the ``n_masks`` masks' bytes (its blocks'
+    parameters, then its values; seeded with the mask's low byte), then of each rank row
+    (seeded with its upper mask)."""
+    starts = np.searchsorted(m, np.arange(n_masks + 1))
+    out = bytearray(n_masks + 64)
+    for mask in range(n_masks):
+        crc = mask & 0xFF
+        if blocks:
+            first = 4 * st.block_number(mask, 0)
+            crc = crc8(blocks[first:first + (8 if mask >> 11 & 1 else 4)], crc)
+        out[mask] = crc8(body[width * starts[mask]:width * starts[mask + 1]], crc)
+    for upper in range(64):
+        out[n_masks + upper] = crc8(rank[upper * 64:upper * 64 + 64], upper)
+    return bytes(out)
 
 
 def encode(dense, space, ruleset, variant):
@@ -78,8 +113,11 @@ def encode(dense, space, ruleset, variant):
         body, blocks = _compact(values, m, y, frac, n_blocks)
         blocks_at = values_at
         values_at = blocks_at + len(blocks)
-    payload = rank + blocks + body
-    head = _header(VARIANTS[variant], ruleset, frac, len(values), n_blocks, values_at, blocks_at, dense[0], zlib.crc32(payload))
+    checks = _checks(rank, blocks, body, m, 2 if variant == "exact" else 1, space.n_masks)
+    payload = rank + blocks + body + checks
+    size = st.HEADER_SIZE + len(payload)
+    head = _header(VARIANTS[variant], ruleset, frac, len(values), n_blocks, layout_of(space), values_at, blocks_at,
+                   dense[0], zlib.crc32(payload), size, size - len(checks))
     return head + payload
 
 
@@ -88,6 +126,26 @@ def n_blocks_of(space):
     if space.yz_box < 0:
         return space.n_masks
     return space.n_masks + sum(1 for mask in range(space.n_masks) if mask >> space.yz_box & 1)
+
+
+def verify(data):
+    """Checks a whole table file on the host (header, size, offsets, the CRC-32 of
+    everything after the header); ValueError naming the first damage found."""
+    if len(data) < 4 or data[:4] != st.MAGIC:
+        raise ValueError("not a strategy table (bad magic)")
+    if len(data) < st.HEADER_SIZE:
+        raise ValueError("strategy table damaged: cut in its header (%d bytes)" % len(data))
+    if data[4] != st.FORMAT_VERSION:
+        raise ValueError("strategy table format %d, expected %d (rebuild: make table)" % (data[4], st.FORMAT_VERSION))
+    if zlib.crc32(data[:60]) != struct.unpack_from("<I", data, 60)[0]:
+        raise ValueError("strategy table damaged: header checksum")
+    if data[11] not in (st.LAYOUT_VALUES, st.LAYOUT_ZOO):
+        raise ValueError("strategy table layout %d unknown" % data[11])
+    size = struct.unpack_from("<I", data, 52)[0]
+    if len(data) != size:
+        raise ValueError("strategy table damaged: %d bytes, made with %d" % (len(data), size))
+    if zlib.crc32(data[st.HEADER_SIZE:]) != struct.unpack_from("<I", data, 32)[0]:
+        raise ValueError("strategy table damaged: contents checksum")
 
 
 def _compact(values, m, y, frac, n_blocks=st.N_BLOCKS):
@@ -116,9 +174,11 @@ def _compact(values, m, y, frac, n_blocks=st.N_BLOCKS):
 def decode(data, space):
     """Dense value array (solver_core layout) of a table file's contents, as the device
     reads it (same integer arithmetic, converted to points at the end)."""
+    verify(data)
     head = data[:st.HEADER_SIZE]
     frac = head[10]
-    n_states, n_blocks, values_at, blocks_at = struct.unpack_from("<IIII", head, 12)
+    n_states, n_blocks = struct.unpack_from("<IH", head, 12)
+    values_at, blocks_at = struct.unpack_from("<II", head, 20)
     m, u, y = ordered_states(space)
     if len(m) != n_states:
         raise ValueError("state count mismatch")
