@@ -65,6 +65,7 @@ def scene_tables(name):
     """The strategy tables a scene's flash holds: the cached exact table for its rules."""
     if name not in TABLE_SCENES:
         return None
+    host_tools.use_firmware()  # rules is the firmware's module (also when no scene before put it on the path)
     import rules
     from host_tools.solver import cache as solver_cache
 
