@@ -31,7 +31,7 @@ _ROLLOFF_SHOW_MS = const(1200)
 _STARTER_SHOW_MS = const(1500)
 _CPU_STEP_MS = const(600)
 _BLINK_MS = const(250)  # hint: the dice to keep blink at 2 Hz
-_N_BOXES = const(13)
+_N_BOXES = const(13)  # the largest card (buffers); a game has game.rules.n_boxes
 _ALL_HELD = const(0x1F)
 _LIST_ROWS = const(6)
 _KIND_MASK = const(0xF0)
@@ -351,7 +351,7 @@ class App:
             if self.card_top > 0:
                 self.card_top -= 1
         elif button == DOWN:
-            if self.card_top < screens.CARD_LINES - 7:
+            if self.card_top < screens.card_lines(self.game) - 7:
                 self.card_top += 1
         elif button == ROLL or button < ROLL:
             # ROLL: next player; HOLD1..HOLD4: that player's card
@@ -368,6 +368,7 @@ class App:
         settings = self.settings
         self.game = game_module.Game(settings.ruleset(), settings.player_list(), self.hw.dice_source)
         self._open_advisor()
+        self.hw.dice.animals(self.game.rules.faces is not None)  # the Zoo card's pictures
         self.starter = -1
         self.tie = False
         self._refresh_totals()
@@ -382,6 +383,7 @@ class App:
         """Continue ``game`` (e.g. rebuilt by the save layer) on the screen its phase needs."""
         self.game = game
         self._open_advisor()
+        self.hw.dice.animals(game.rules.faces is not None)
         self.starter = -1
         self.tie = False
         self._refresh_totals()
@@ -429,8 +431,8 @@ class App:
         self.cursor = 0
         self.top = 0
         self._plan_rolls = -1
-        if self.coach.adv is not None:
-            self.coach.start_turn(game.players[game.current].card, game)  # the turn's one slow call
+        if self.coach.adv is not None and not self.coach.start_turn(game.players[game.current].card, game):
+            self.note = self.coach.problem  # the table failed a check: played without from here
         self._sync_dice()
         self.show(TURN)
         if self._computer_turn():
@@ -498,8 +500,9 @@ class App:
 
     def _move_cursor(self, step):
         box = self.cursor
-        for _ in range(_N_BOXES):
-            box = (box + step) % _N_BOXES
+        n_boxes = self.game.rules.n_boxes
+        for _ in range(n_boxes):
+            box = (box + step) % n_boxes
             if self.options[box] >= 0:
                 break
         self.cursor = box
@@ -511,8 +514,9 @@ class App:
             self.top = self.cursor - 1 if self.cursor > 0 else 0
         elif self.cursor > self.top + _LIST_ROWS - 2:
             self.top = self.cursor - _LIST_ROWS + 2
-        if self.top > _N_BOXES - _LIST_ROWS:
-            self.top = _N_BOXES - _LIST_ROWS
+        last_top = self.game.rules.n_boxes - _LIST_ROWS
+        if self.top > last_top:
+            self.top = last_top
 
     def _set_holds(self, mask):
         """Hold exactly the dice in ``mask`` (a hint taken, a computer's choice)."""

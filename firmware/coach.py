@@ -29,6 +29,7 @@ SPREAD_PATH = "spread-%s.bin"  # the spread table: the win level (strategy_win.p
 # Why open() gave no advisor, one OLED line each (the advisor levels then play simply).
 NO_TABLE = "No strat. table"
 NO_RAM = "No RAM: simple"
+DAMAGED = "Table damaged"  # refused: cut short, flipped bytes (strategy_table.TableDamaged)
 
 
 class Coach:
@@ -36,7 +37,7 @@ class Coach:
         self.adv = None
         self.levels = None  # strategy_players, loaded with the advisor (players.py)
         self.rules_name = None
-        self.problem = ""  # why there is no advisor (NO_TABLE, NO_RAM), for the OLED
+        self.problem = ""  # why there is no advisor (NO_TABLE, NO_RAM, DAMAGED), for the OLED
         self._file = None
         self._spread_file = None
         self._spread_table = None  # spread_table.SpreadTable, opened on first use (_spread())
@@ -96,7 +97,9 @@ class Coach:
             f.close()
             gc.collect()
             print("strategy table not used:", exc)
-            self.problem = NO_RAM if isinstance(exc, MemoryError) else NO_TABLE
+            # A plain ValueError: another ruleset's or format's table; its subclass
+            # strategy_table.TableDamaged and OSError: a damaged one.
+            self.problem = NO_RAM if isinstance(exc, MemoryError) else NO_TABLE if type(exc) is ValueError else DAMAGED
             return False
         self.levels = strategy_players
         self._tenths = advisor.tenths
@@ -106,9 +109,12 @@ class Coach:
 
     def _spread(self):
         """The spread table (spread-<rules>.bin) beside the advisor, opened on first use;
-        None without the advisor or a usable file."""
+        None without the advisor or a usable file, and on the Zoo card (the spread table,
+        the win meter and the win level are for the 13-box cards)."""
         if self._spread_table is not None or self.adv is None:
             return self._spread_table
+        if self.adv.rules.n_boxes != 13:
+            return None
         try:
             f = open(SPREAD_PATH % self.rules_name, "rb")
         except OSError:
@@ -197,18 +203,30 @@ class Coach:
     def start_turn(self, card, game=None):
         """Prepare the advisor for the turn on ``card``; forget the last turn's review.
         With ``game`` (2-4 players) and the spread table, hints also show the choice that
-        maximises the chance to win and reviews price in chance to win (``in_chance``)."""
+        maximises the chance to win and reviews price in chance to win (``in_chance``).
+        False when there is no advisor, or it was dropped now: a damaged table block
+        (``problem`` says why; hints and advisor levels are off from here on)."""
         self.cost = 0
         self.worst_cost = -1
         self.hint_code = -1
         self.win_differs = False
         self._game = None
         self.in_chance = False
-        if self.adv is not None:
+        if self.adv is None:
+            return False
+        try:
             self.adv.ensure(card)
-            if game is not None and len(game.players) > 1 and self.win_level() is not None:
-                self._game = game
-                self.in_chance = True
+        except (ValueError, OSError) as exc:
+            # A block of the table failed its check (or the flash a read): from here on
+            # the game goes on as without a table, never on a wrong figure.
+            print("strategy table dropped:", exc)
+            self.close()
+            self.problem = DAMAGED
+            return False
+        if game is not None and len(game.players) > 1 and self.win_level() is not None:
+            self._game = game
+            self.in_chance = True
+        return True
 
     def _win_ready(self):
         """The win level prepared for the turn being coached (first use in the turn: the

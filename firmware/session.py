@@ -39,7 +39,8 @@ _BUTTON_MASK = const(0x0F)
 _RECORDS = "records"
 _VIEW = "records_view"  # the records pages' summaries (ui/records_screens.py imports it)
 _SCREENS = "ui.records_screens"
-_BOOT = "session_boot"  # the saved game at power-on: needed once per boot
+_BOOT = "session_boot"  # the saved game at power-on, repairs: needed once per boot
+_REPAIR = "storage_repair"  # loaded by storage only when damage is found
 
 
 def use(name):
@@ -140,19 +141,25 @@ class Session:
         self.show(app, use(_SCREENS).Message(title, text))
 
     def open_records(self, app):
-        self.show(app, use(_SCREENS).RecordsView(self._records(app)))
+        # The records of the card picked in the menu (the Zoo card keeps its own).
+        self.show(app, use(_SCREENS).RecordsView(self._records(app, app.settings.ruleset())))
 
     # ----------------------------------------------------------------- records
-    def _records(self, app):
-        """The records, loaded from flash when not in use yet (a damaged file is set
-        aside, with a message); ``_tidy`` lets them and their code go again."""
+    def _records(self, app, ruleset=None):
+        """The records of ``ruleset``'s card (default: the game's, else the menu's),
+        loaded from flash when not in use yet (a damaged file is set aside, with a
+        message); ``_tidy`` lets them and their code go again."""
+        if ruleset is None:
+            ruleset = self.game.rules if self.game is not None else app.settings.ruleset()
+        if self.recs is not None and self.recs.ruleset.card != ruleset.card:
+            self._drop_records()
         if self.recs is None:
-            recs = use(_RECORDS).Records(self.folder, self.fs)
+            recs = use(_RECORDS).Records(self.folder, self.fs, ruleset)
             recs.load()
             self.recs = recs
             self.last_id = recs.stats["last"]
-            for name, reason in recs.problems:
-                self.message(app, "Records damaged", "%s: %s\nkept as .bad,\nstarted afresh." % (name, reason))
+            if recs.problems:
+                use(_BOOT).tell_problems(self, app, recs)
         return self.recs
 
     def _tidy(self):
@@ -162,6 +169,7 @@ class Session:
             return
         release(_SCREENS)
         release(_BOOT)
+        release(_REPAIR)
         self._drop_records()
 
     def _drop_records(self):
@@ -207,14 +215,17 @@ class Session:
             self.unsaved = False
             self._warned_full = False
         except storage.SaveError as err:
+            self.store.repaired = []  # a repair that did not help: no "Saving works"
             self.unsaved = True
             if not self._warned_full:
                 self._warned_full = True
                 if err.reason == storage.FULL:
                     self.message(app, "Flash full",
                                  "Game not saved.\nPlay goes on; it\nsaves again when\nthere is room.")
-                else:
-                    self.message(app, "Save failed", "Game not saved\n(%s).\nPlay goes on." % err.reason)
+                else:  # even the repair (storage.Store.repair) failed: say what to do
+                    self.message(app, "Save failed", "Game not saved\n(%s).\nPlay goes on.\nSee README:\nDamaged flash." % err.reason)
+        if self.store.repaired:
+            use(_BOOT).tell_repairs(self, app, self.store)
 
     def _abandon(self, app):
         """A game quit for another: no result, but its dice still count for fairness."""
@@ -247,7 +258,10 @@ class Session:
         ended just before a power cut; damaged files are set aside with a message."""
         self._records(app)  # damaged files: set aside now, with a message
         self._drop_records()  # one module at a time: boot is the fullest moment of the heap
-        use(_BOOT).load_game(self, app)
+        boot = use(_BOOT)
+        boot.repair_flash(self, app)  # ``data`` a file, a folder at game.tmp: aside now
+        release(_REPAIR)
+        boot.load_game(self, app)
         self._tidy()
 
     def _continue_or_not(self, app, chosen):
@@ -276,6 +290,10 @@ class Session:
             results.append((name, game.total(seat), player.card))
         recs = self._records(app)
         failed = recs.finish_game(self.game_id, results, self.counts)
+        for name in recs.stores:
+            store = recs.stores[name]
+            if store.repaired and name not in failed:
+                use(_BOOT).tell_repairs(self, app, store)
         self.last_id = recs.stats["last"]
         if failed:
             self.message(app, "Flash full", "Records not saved:\n" + " ".join(failed))
@@ -315,7 +333,11 @@ class Session:
 
     def _enter(self, app, seat, initials):
         try:
-            self._records(app).add_high_score(self.game.total(seat), initials, self.game_id, seat)
+            recs = self._records(app)
+            recs.add_high_score(self.game.total(seat), initials, self.game_id, seat)
+            store = recs.stores["scores"]
+            if store.repaired:
+                use(_BOOT).tell_repairs(self, app, store)
         except storage.SaveError as err:
             self.message(app, "Flash full", "High score not\nsaved (%s)." % err.reason)
 

@@ -1,6 +1,6 @@
 """``python -m host_tools advise``: the optimal move for a position, from the firmware's advisor.
 
-    python -m host_tools advise [--rules forced|ordered|free|none] [--no-yahtzee-bonus]
+    python -m host_tools advise [--rules forced|ordered|free|none|zoo] [--no-yahtzee-bonus]
                                 [--card CARD] [--dice D1 D2 D3 D4 D5 --rolls-left N] [--json]
                                 [--opponents CARD [CARD ...] [--to-win]]
 
@@ -11,7 +11,9 @@ before a re-roll, or the box on the last roll), best first, with its expected fi
 CARD as in ``score``: a JSON object or file of filled boxes -> points (+ "yahtzee_bonus").
 With ``--opponents`` (1-3 cards): every player's chance to win from the win meter
 (firmware/win_meter.py; you first); with ``--to-win`` as well, the options are ranked by
-the CPU win level (firmware/strategy_win.py): the chance to win against those cards.
+the CPU win level (firmware/strategy_win.py): the chance to win against those cards. The
+win meter and the win level are for the 13-box cards (not ``--rules zoo``).
+``--rules zoo`` (the kids' card): dice are animal numbers 1-6, kept dice are named.
 """
 import json
 import os
@@ -27,27 +29,46 @@ import strategy_table  # noqa: E402
 from host_tools import score  # noqa: E402
 
 BUILD = os.path.join(host_tools.REPO, "build")
+_MAX_TABLE = 4 << 20  # the exact table is about 1 MB
 
 
 def table_path(ruleset, folder=BUILD):
     return os.path.join(folder, "strategy-%s.bin" % ruleset.name)
 
 
-def ensure_table(ruleset, folder=BUILD, quiet=False):
-    """Path of the exact table for ``ruleset``, building it (about a minute) if missing."""
+def ensure_table(ruleset, folder=BUILD, quiet=False, prog="advise"):
+    """Path of the exact table for ``ruleset``, building it (seconds) if missing; the
+    note says so under the name of the command the user ran (``prog``)."""
     path = table_path(ruleset, folder)
-    if not os.path.exists(path):
+    if not os.path.exists(path) or _older_format(path):
         from host_tools import solve
 
         if not quiet:
-            print("advise: building %s (once; cached) ..." % path, file=sys.stderr, flush=True)
+            print("%s: building %s (once; cached) ..." % (prog, path), file=sys.stderr, flush=True)
         data, _expected, _loss = solve.build(ruleset, "exact")
         solve.write_atomic(path, data)
     return path
 
 
+def _older_format(path):
+    """True for a table an earlier version of the solver built (a build product to
+    redo, not damage): the right magic with a lower format version."""
+    with open(path, "rb") as f:
+        head = f.read(5)
+    return len(head) == 5 and head[:4] == strategy_table.MAGIC and head[4] < strategy_table.FORMAT_VERSION
+
+
 def open_advisor(ruleset, path):
-    """An Advisor on the table at ``path`` (the caller closes ``advisor.table_file``)."""
+    """An Advisor on the table at ``path`` (the caller closes ``advisor.table_file``).
+    The whole file is checked first (solver.table.verify: size, header, the CRC-32 of its
+    contents): ValueError for a damaged table, never a wrong figure from it."""
+    from host_tools.solver import table as solver_table
+
+    with open(path, "rb") as f:
+        data = f.read(_MAX_TABLE + 1)  # bounded: --table may name /dev/zero
+    if len(data) > _MAX_TABLE:
+        raise ValueError("not a strategy table (over %d bytes)" % _MAX_TABLE)
+    solver_table.verify(data)
     f = open(path, "rb")
     try:
         adv = A.Advisor(ruleset, strategy_table.StrategyTable(f))
@@ -62,7 +83,7 @@ def spread_path(ruleset, folder=BUILD):
     return os.path.join(folder, "spread-%s.bin" % ruleset.name)
 
 
-def ensure_spread(ruleset, folder=BUILD, quiet=False):
+def ensure_spread(ruleset, folder=BUILD, quiet=False, prog="advise"):
     """Path of the spread table for ``ruleset``, building it (a minute) if missing."""
     path = spread_path(ruleset, folder)
     if not os.path.exists(path):
@@ -71,7 +92,7 @@ def ensure_spread(ruleset, folder=BUILD, quiet=False):
         from host_tools.solver import spread as solver_spread
 
         if not quiet:
-            print("advise: building %s (once; cached) ..." % path, file=sys.stderr, flush=True)
+            print("%s: building %s (once; cached) ..." % (prog, path), file=sys.stderr, flush=True)
         var = solver_cache.variance(ruleset)
         solve.write_atomic(path, solver_spread.encode(var, ruleset, solve.SPREAD_BANDS))
     return path
@@ -167,13 +188,19 @@ def advise(adv, card, dice=None, rolls_left=None):
     kept = sorted(dice)
     for i in range(n):
         if rolls_left == 0:
-            option = {"box": R.BOX_IDS[codes[i]]}
+            option = {"box": adv.rules.ids[codes[i]]}
         else:
             kept = sorted(dice[j] for j in range(5) if codes[i] >> j & 1)
             option = {"hold": kept}
+            if adv.rules.faces:
+                option["animals"] = [adv.rules.face_name(d) for d in kept]
         option["expected_total"] = A.to_points(values[i])
         options.append(option)
-    return {"expected_total": options[0]["expected_total"], "best": options[0], "options": options}
+    result = {"expected_total": options[0]["expected_total"], "best": options[0], "options": options}
+    if rolls_left:  # stopping here instead: the best box for these dice, as on the last roll
+        n = adv.options(dice, 0, codes, values)
+        result["score_now"] = {"box": adv.rules.ids[codes[0]], "expected_total": A.to_points(values[0])}
+    return result
 
 
 def render(result, rolls_left):
@@ -186,10 +213,18 @@ def render(result, rolls_left):
             lines.append("  %-15s %9.4f" % (opt["box"], opt["expected_total"]))
     else:
         lines.append("%d roll%s left: the dice to keep, best first" % (rolls_left, "" if rolls_left == 1 else "s"))
-        for opt in result["options"]:
-            kept = " ".join(str(d) for d in opt["hold"]) or "(re-roll all)"
-            note = "  (score now)" if len(opt["hold"]) == 5 else ""
-            lines.append("  %-15s %9.4f%s" % (kept, opt["expected_total"], note))
+        lines.append("(expected final score when you keep these, roll the others and play on at best)")
+        kept = [" ".join(str(d) for d in opt.get("animals", opt["hold"])) or "(re-roll all)" for opt in result["options"]]
+        width = max([15] + [len(text) for text in kept])  # animal names are longer than digits
+        for opt, text in zip(result["options"], kept):
+            note = ""
+            if len(opt["hold"]) == 5:  # nothing rolled: the turn goes on with one roll fewer
+                note = "  (keep all five, then %s)" % (
+                    "one roll still left" if rolls_left == 2 else "score: as the line below")
+            lines.append("  %-*s %9.4f%s" % (width, text, opt["expected_total"], note))
+        now = result["score_now"]
+        lines.append("score now instead (best box %s):" % now["box"])
+        lines.append("  %-*s %9.4f" % (width, now["box"], now["expected_total"]))
     return "\n".join(lines)
 
 
@@ -210,7 +245,7 @@ def main(argv):
         args = parser.parse_args(argv)
         ruleset = score.ruleset_from(args)
         card = score.parse_card(ruleset, args.card)
-        if all(card[b] != R.OPEN for b in range(R.N_BOXES)):
+        if all(card[b] != R.OPEN for b in range(ruleset.n_boxes)):
             raise score.InputError("the card is full: there is no move to advise")
         dice = rolls_left = None
         if args.dice is not None or args.rolls_left is not None:
@@ -220,19 +255,25 @@ def main(argv):
             if args.rolls_left not in ("0", "1", "2"):
                 raise score.InputError("--rolls-left is 0, 1 or 2, not %r" % args.rolls_left)
             rolls_left = int(args.rolls_left)
-        if args.table and not os.path.exists(args.table):
-            raise score.InputError("no table file %s" % args.table)
-        if args.spread and not os.path.exists(args.spread):
-            raise score.InputError("no spread table file %s" % args.spread)
+        for option, value in (("--table", args.table), ("--spread", args.spread)):
+            if value is not None:
+                if value == "":
+                    raise score.InputError("%s is empty: name a table file" % option)
+                if not os.path.exists(value):
+                    raise score.InputError("no %stable file %s" % ("spread " if option == "--spread" else "", value))
+                if not os.path.isfile(value):
+                    raise score.InputError("%s %s is not a file" % (option, value))
         if args.to_win and not args.opponents:
             raise score.InputError("--to-win needs --opponents (the cards to beat)")
+        if args.opponents and ruleset.n_boxes != R.N_BOXES:
+            raise score.InputError("--opponents: the win meter is for the 13-box cards, not %s" % ruleset.name)
         others = [score.parse_card(ruleset, c) for c in args.opponents or ()]
         if len(others) > 3:
             raise score.InputError("at most 3 opponents (4 players), not %d" % len(others))
     except score.InputError as exc:
         print("advise: %s" % exc, file=sys.stderr)
         return 2
-    path = args.table or ensure_table(ruleset)
+    path = args.table if args.table is not None else ensure_table(ruleset)
     try:
         adv = open_advisor(ruleset, path)
     except (ValueError, OSError) as exc:

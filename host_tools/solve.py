@@ -37,12 +37,18 @@ def build(ruleset, variant="exact", progress=None, measure_loss=None, keep=None)
 
 
 def write_atomic(path, data):
+    """Write ``data`` as ``path`` through ``path.tmp``, which never stays behind."""
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
     tmp = path + ".tmp"
-    with open(tmp, "wb") as out:
-        out.write(data)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as out:
+            out.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
 
 
 def main(argv):
@@ -58,6 +64,12 @@ def main(argv):
     try:
         args = parser.parse_args(argv)
         ruleset = score.ruleset_from(args)
+        host_tools.check_output_file("--out", args.out, make_folders=True)  # before a solve of seconds
+        if args.spread is not None:
+            if ruleset.n_boxes != 13:
+                raise host_tools.UsageError("--spread: the spread table (win meter) is for the 13-box cards, not %s"
+                                            % ruleset.name)
+            host_tools.check_output_file("--spread", args.spread, make_folders=True)
     except (host_tools.UsageError, ValueError) as exc:
         print("solve: %s" % exc, file=sys.stderr)
         return 2
@@ -70,7 +82,11 @@ def main(argv):
     print("solving %s (%s table)" % (ruleset.name, variant), flush=True)
     keep = {}
     data, expected, loss = build(ruleset, variant, progress, measure_loss=args.loss or variant == "compact", keep=keep)
-    write_atomic(args.out, data)
+    try:
+        write_atomic(args.out, data)
+    except OSError as exc:  # checked before the solve, but the disk may have filled since
+        print("solve: cannot write %s: %s" % (args.out, exc.strerror), file=sys.stderr)
+        return 1
     print("expected score from the empty card: %.7f" % expected)
     print("wrote %s: %d bytes (%.1f KiB) in %.1f s" % (args.out, len(data), len(data) / 1024, time.time() - start))
     if loss is not None:
@@ -78,7 +94,11 @@ def main(argv):
     if args.spread:
         _v, var = solver_spread.solve_spread(ruleset, V=keep["dense"], progress=progress)
         spread_data = solver_spread.encode(var, ruleset, SPREAD_BANDS)
-        write_atomic(args.spread, spread_data)
+        try:
+            write_atomic(args.spread, spread_data)
+        except OSError as exc:
+            print("solve: cannot write %s: %s" % (args.spread, exc.strerror), file=sys.stderr)
+            return 1
         print("sd of the final score from the empty card: %.4f" % var[0] ** 0.5)
         print("wrote %s: %d bytes" % (args.spread, len(spread_data)))
     return 0

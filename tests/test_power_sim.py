@@ -102,7 +102,8 @@ def test_low_battery_at_the_menu_warns_without_a_game_and_the_cli_checks_the_opt
         s.close()
     assert not (tmp_path / "data" / "game.a").exists()
     assert sim.main(["--headless", "--battery", "3v3"]) == 2
-    assert capsys.readouterr().err.strip() == "sim: --battery 3v3: use MV or FROM:TO:MS (whole numbers, MS > 0)"
+    assert capsys.readouterr().err.strip() == ("sim: --battery 3v3: use MV or FROM:TO:MS (whole numbers,"
+                                               " MV up to 6000, MS from 1 to 3600000)")
 
 
 def test_low_battery_warns_once_and_saves_the_game(tmp_path):

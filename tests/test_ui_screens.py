@@ -100,3 +100,33 @@ def test_resume_continues_a_saved_turn():
     current = int(dice_line.split()[-1])
     assert lines[0].startswith("P%d Roll 2/3" % (current + 1))
     assert any("+" in line for line in lines[1:7])  # the points on offer are listed again
+
+
+ZOO_MENU = SETUP + r"""
+from ui import menu
+a.show(1)  # the menu
+for _ in range(4):  # forced -> ordered -> free -> none -> Zoo (kids)
+    a.settings.change(menu.JOKER)
+print("ITEMS", a.settings.items)
+a.menu_cursor = a.settings.items.index(menu.JOKER)
+a.dirty = True
+dump()
+print("RULES", a.settings.ruleset().name)
+a.new_game()
+a.run(frames=1000)
+a.game.roll()
+a.card_seat = 0
+a.show(5)  # the card screen, scrolled to its end
+a.card_top = 11 + 5 - 7
+dump()
+print("LINES", __import__("ui.screens").screens.card_lines(a.game))
+"""
+
+
+def test_menu_offers_the_zoo_card_and_its_card_has_11_boxes_and_18():
+    (menu_lines, card_lines), out = _screens(ZOO_MENU)
+    assert "Rules Zoo (kids)" in menu_lines
+    assert not any(line.strip().startswith("Y.bonus") for line in menu_lines)
+    assert "RULES zoo" in out and "LINES 16" in out
+    assert [line.split()[0] for line in card_lines] == ["P1", "All", "Zoo", "Upper", "################", "Bonus", "Lower", "Total"]
+    assert card_lines[3].split() == ["Upper", "0/18"]

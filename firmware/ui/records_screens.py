@@ -157,7 +157,7 @@ class RecordsView:
             self._draw_fairness(fb)
 
     def _draw_scores(self, fb):
-        _header(fb, "High scores")
+        _header(fb, "Zoo high scores" if self.recs.ruleset.faces else "High scores")  # per card
         scores = self.recs.scores
         if not scores:
             draw.text(fb, "none yet", 0, 2)

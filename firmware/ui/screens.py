@@ -12,16 +12,15 @@ import win_meter
 from ui import draw
 from ui import menu
 
-# Box labels sized for 10 columns (rules.BOX_IDS order).
+# Box labels sized for 10 columns (rules.BOX_IDS order); other cards: the ruleset's own
+# labels (``labels()``), which rules.py keeps within 10 columns too.
 BOX_LABELS = (
     "Aces", "Twos", "Threes", "Fours", "Fives", "Sixes",
     "3 of kind", "4 of kind", "Full house", "Small str", "Large str", "Yahtzee", "Chance",
 )
-_N_BOXES = const(13)
-_N_UPPER = const(6)
 _LIST_ROWS = const(6)  # turn screen: rows 1..6 list boxes, row 7 is the footer
 _CARD_ROWS = const(7)
-CARD_LINES = const(19)  # 13 boxes, upper sum, progress bar, bonus, Y.bonus, lower, total
+_TOTAL_LINES = const(6)  # card lines after the boxes: upper sum, bar, bonus, Y.bonus, lower, total
 _UPPER = const(0)  # in app.breakdowns[seat], a rules.totals() tuple
 _GRAND = const(4)
 
@@ -70,11 +69,14 @@ def menu_screen(app, fb):
             draw.text(fb, menu.SEAT_LABELS[seat], 1, row, inv)
             draw.text(fb, menu.KIND_LABELS[settings.kinds[seat]], 4, row, inv)
             continue
-        draw.text(fb, menu.LABELS[item], 1, row, inv)
+        if item == menu.JOKER and settings.zoo():
+            draw.text(fb, menu.RULES_LABEL, 0, row, inv)  # "Rules Zoo (kids)": 16 columns
+        else:
+            draw.text(fb, menu.LABELS[item], 1, row, inv)
         if item == menu.PLAYERS:
             draw.number(fb, settings.players, 15, row, inv)
         elif item == menu.JOKER:
-            label = rules.JOKERS[settings.joker]
+            label = menu.CHOICE_LABELS[settings.joker]
             draw.text(fb, label, 16 - len(label), row, inv)
         elif item == menu.COACH:
             label = menu.COACH_LABELS[settings.coach]
@@ -87,6 +89,17 @@ def menu_screen(app, fb):
             draw.number(fb, settings.leds, 15, row, inv)
     if top > 0:
         draw.text(fb, "^", 15, 0, True)
+
+
+def labels(rules_of_game):
+    """Box labels for the screens: the standard card's short ones, else the ruleset's."""
+    return BOX_LABELS if rules_of_game.card == "yahtzee" else rules_of_game.labels
+
+
+def card_lines(game):
+    """Lines of the card screen: the game's boxes plus the total lines (no Y.bonus line
+    when the ruleset pays no Yahtzee bonus, e.g. the Zoo card)."""
+    return game.rules.n_boxes + _TOTAL_LINES - (0 if game.rules.yahtzee_bonus else 1)
 
 
 def _header(app, fb, title_seat):
@@ -157,17 +170,18 @@ def turn(app, fb):
     draw.clear(fb)
     _header(app, fb, game.current)
     top = app.top
+    names = labels(game.rules)
     for line in range(_LIST_ROWS):
         box = top + line
         row = line + 1
         inv = box == app.cursor and game.rolls > 0
         if inv:
             draw.bar(fb, row)
-        draw.text(fb, BOX_LABELS[box], 1, row, inv)
+        draw.text(fb, names[box], 1, row, inv)
         _box_value(app, fb, box, row, inv)
     if top > 0:
         draw.text(fb, "^", 0, 1)
-    if top + _LIST_ROWS < _N_BOXES:
+    if top + _LIST_ROWS < game.rules.n_boxes:
         draw.text(fb, "v", 0, 6)
     if app.note and game.round == 0:
         draw.text(fb, app.note, 0, 7)  # e.g. no strategy table: shown through round 1
@@ -179,7 +193,7 @@ def confirm_zero(app, fb):
     draw.clear(fb)
     draw.bar(fb, 0)
     draw.text(fb, "Score a zero?", 0, 0, True)
-    draw.text(fb, BOX_LABELS[app.confirm_box], 2, 2)
+    draw.text(fb, labels(app.game.rules)[app.confirm_box], 2, 2)
     draw.text(fb, "gets 0 points", 2, 3)
     draw.text(fb, "OK    = yes", 1, 5)
     draw.text(fb, "other = back", 1, 6)
@@ -195,14 +209,17 @@ def confirm_quit(app, fb):
 
 def _card_line(app, fb, seat, line, row):
     card = app.game.players[seat].card
-    if line < _N_BOXES:
-        draw.text(fb, BOX_LABELS[line], 0, row)
+    n_boxes = app.game.rules.n_boxes
+    if line < n_boxes:
+        draw.text(fb, labels(app.game.rules)[line], 0, row)
         if card[line] >= 0:
             draw.number(fb, card[line], 15, row)
         else:
             draw.text(fb, ".", 15, row)
         return
-    line -= _N_BOXES
+    line -= n_boxes
+    if line >= 3 and not app.game.rules.yahtzee_bonus:
+        line += 1  # no Y.bonus line
     upper, upper_bonus, lower, ybonus, grand = app.breakdowns[seat]
     if line == 0:
         draw.text(fb, "Upper", 0, row)
@@ -225,7 +242,8 @@ def _card_line(app, fb, seat, line, row):
 
 
 def card(app, fb):
-    """The full card of one player: 13 boxes, upper subtotal with a bar to 63, bonuses."""
+    """The full card of one player: its boxes, upper subtotal with a bar to the
+    threshold (63; 18 on the Zoo card), bonuses."""
     seat = app.card_seat
     draw.clear(fb)
     draw.bar(fb, 0)
@@ -233,9 +251,10 @@ def card(app, fb):
     draw.text(fb, "card", 3, 0, True)
     _chance(app, fb, seat, 10, 0, True)
     draw.number(fb, app.breakdowns[seat][_GRAND], 15, 0, True)
+    lines = card_lines(app.game)
     for line in range(_CARD_ROWS):
         index = app.card_top + line
-        if index >= CARD_LINES:
+        if index >= lines:
             break
         _card_line(app, fb, seat, index, line + 1)
 
@@ -246,13 +265,18 @@ def rolloff(app, fb):
     draw.bar(fb, 0)
     draw.text(fb, "Who starts?", 0, 0, True)
     faces = app.faces
+    animals = game.rules.faces  # the Zoo card: the animal's name instead of its number
     for seat in range(len(game.players)):
         row = seat + 1
         draw.text(fb, menu.SEAT_LABELS[seat], 1, row)
-        draw.text(fb, "die", 4, row)
-        draw.number(fb, seat + 1, 8, row)
+        if not animals:
+            draw.text(fb, "die", 4, row)
+            draw.number(fb, seat + 1, 8, row)
         if app.rolling or faces[seat] == 0:
             draw.text(fb, "-", 12, row)
+        elif animals:
+            name = animals[faces[seat] - 1]
+            draw.text(fb, name, 16 - len(name), row)
         else:
             draw.number(fb, faces[seat], 12, row)
     if app.starter >= 0:

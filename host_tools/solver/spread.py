@@ -66,14 +66,14 @@ def solve_spread(ruleset, V=None, workers=None, progress=None):
 
     workers = workers or min(2, os.cpu_count() or 1)
     tables = core.Tables(ruleset, workers)
-    space = core.StateSpace(tables.yz_box)
+    space = core.StateSpace(ruleset)
     kernel = core.TurnKernel(tables)
     S, buf = core._shared_array(core.N_MASKS * core.CAP * 2)
     S[:] = V  # a full card: V = 0, Var = 0
     _shared.update(kernel=kernel, space=space, V=np.asarray(V, dtype=np.float64), S=S)
     pool = multiprocessing.get_context("fork").Pool(workers) if workers > 1 else None
     try:
-        for level in range(12, -1, -1):
+        for level in range(ruleset.n_boxes - 1, -1, -1):
             n = len(space.level_arrays[level][0])
             jobs = [(lo, min(n, lo + core.CHUNK), level) for lo in range(0, n, core.CHUNK)]
             if pool is None:
@@ -98,7 +98,8 @@ def solve_spread(ruleset, V=None, workers=None, progress=None):
 def encode(var, ruleset, bands, unit=2):
     """File bytes of the spread table: per (mask, yz) block and upper-subtotal band
     (band = up * bands // 64) the root mean variance of its reachable states, one byte
-    in units of 1/unit point (rounded, at most 255)."""
+    in units of 1/unit point (rounded, at most 255). The 13-box cards only (the device's
+    win meter reads 13-box masks and the 63-point subtotal): ValueError for the Zoo card."""
     import struct
     import zlib
 
@@ -106,6 +107,9 @@ def encode(var, ruleset, bands, unit=2):
     import strategy_table as st
 
     from host_tools.solver import table as solver_table
+
+    if ruleset.n_boxes != rules.N_BOXES or ruleset.upper_threshold != 63:
+        raise ValueError("the spread table is for the 13-box cards, not %s" % ruleset.name)
 
     space = core.StateSpace()
     m, u, y = solver_table.ordered_states(space)
