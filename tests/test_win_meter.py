@@ -286,3 +286,12 @@ def test_meter_beats_lead_only_baseline_small_sample(solved):
     for _d, n, p, o in rows:
         if n >= 2000:
             assert abs(p - o) < 0.05
+
+
+def test_the_screens_percent_is_the_meters():
+    """ui.draw.percent (the screens' copy, so the meter is not loaded at boot) rounds
+    every chance exactly as win_meter.percent."""
+    from ui import draw
+
+    assert [draw.percent(c) for c in range(W.ONE + 1)] == [W.percent(c) for c in range(W.ONE + 1)]
+    assert draw.percent(W.ONE // 2) == 50

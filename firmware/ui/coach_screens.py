@@ -7,7 +7,6 @@ games the hint shows the max-score and the to-win move with their chances to win
 they differ, and the review's cost is in percentage points of the chance to win.
 """
 import coach as coach_module
-import win_meter
 from ui import draw
 from ui import menu
 from ui import screens
@@ -35,7 +34,7 @@ def _kept_dice(fb, dice, mask, row, letters=None):
 
 def _percent(fb, chance, right_col, row):
     """``34%`` ending at ``right_col``: a chance to win, shown as 1..99 %."""
-    p = win_meter.percent(chance)
+    p = draw.percent(chance)
     draw.number(fb, 1 if p < 1 else (99 if p > 99 else p), right_col - 1, row)
     draw.text(fb, "%", right_col, row)
 

@@ -8,7 +8,6 @@ redraw allocates nothing.
 from micropython import const
 
 import rules
-import win_meter
 from ui import draw
 from ui import menu
 
@@ -123,7 +122,7 @@ def _chance(app, fb, seat, right, row, inv=False):
     """``62%``: the seat's chance to win (the app's win meter cache), ending at column
     ``right``; nothing in solo games or without the tables."""
     if app.win_known:
-        draw.number(fb, win_meter.percent(app.win_chance[seat]), right - 1, row, inv)
+        draw.number(fb, draw.percent(app.win_chance[seat]), right - 1, row, inv)
         draw.text(fb, "%", right, row, inv)
 
 
