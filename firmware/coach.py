@@ -41,6 +41,7 @@ class Coach:
         self._file = None
         self._spread_file = None
         self._spread_table = None  # spread_table.SpreadTable, opened on first use (_spread())
+        self._spread_bad = False  # refused (damaged, other rules): not tried again this game
         self.win = None  # strategy_win.WinLevel once a "win" seat asked (win_level())
         # The meter's inputs per seat (meter()): made once.
         self._m_total = [0] * 4
@@ -113,7 +114,7 @@ class Coach:
         the win meter and the win level are for the 13-box cards)."""
         if self._spread_table is not None or self.adv is None:
             return self._spread_table
-        if self.adv.rules.n_boxes != 13:
+        if self.adv.rules.n_boxes != 13 or self._spread_bad:
             return None
         try:
             f = open(SPREAD_PATH % self.rules_name, "rb")
@@ -127,12 +128,27 @@ class Coach:
             if not spread.matches(self.adv.rules, rules.JOKERS):
                 raise ValueError("spread table for other rules")
         except (ValueError, OSError, MemoryError) as exc:
+            # Damaged (strategy_table.TableDamaged), another format or rules: as without.
             f.close()
             print("spread table not used:", exc)
+            self._spread_bad = not isinstance(exc, MemoryError)
             return None
         self._spread_file = f
         self._spread_table = spread
         return spread
+
+    def drop_spread(self, exc):
+        """A block of the spread table failed its check (or the flash a read): the meter
+        and the win level are off for the rest of the game, never on a wrong figure."""
+        print("spread table dropped:", exc)
+        self.win = None
+        self._spread_table = None
+        if self._spread_file is not None:
+            self._spread_file.close()
+            self._spread_file = None
+        self._spread_bad = True
+        self._game = None
+        self.in_chance = False
 
     def win_level(self):
         """The ``win`` level (strategy_win.WinLevel) on the advisor and the spread table,
@@ -153,8 +169,9 @@ class Coach:
 
     def meter(self, game, breakdowns, out):
         """Every player's chance to win now (win_meter units, ONE = 16384) into ``out``;
-        False (``out`` untouched) in a solo game or without the tables. ``breakdowns``:
-        rules.totals() of each seat (the app's cache)."""
+        False (``out`` untouched) in a solo game or without the tables (a damaged block
+        drops the spread table). ``breakdowns``: rules.totals() of each seat (the app's
+        cache)."""
         n = len(game.players)
         if n < 2 or n > 4:
             return False
@@ -164,31 +181,36 @@ class Coach:
         import win_meter
 
         table = self.adv.table
-        for seat in range(n):
-            card = game.players[seat].card
-            mask = up = used = 0
-            for b in range(13):
-                if card[b] >= 0:
-                    mask |= 1 << b
-                    used += 1
-                    if b < 6:
-                        up += card[b]
-            if up > 63:
-                up = 63
-            yz = 1 if card[11] == 50 else 0
-            self._m_total[seat] = breakdowns[seat][4]
-            self._m_used[seat] = used
-            if mask == 8191:
-                self._m_mean[seat] = self._m_sd[seat] = 0
-            else:
-                self._m_mean[seat] = win_meter.from_fixed(table.value(mask, up, yz))
-                self._m_sd[seat] = spread.sd(mask, up, yz)
+        try:
+            for seat in range(n):
+                card = game.players[seat].card
+                mask = up = used = 0
+                for b in range(13):
+                    if card[b] >= 0:
+                        mask |= 1 << b
+                        used += 1
+                        if b < 6:
+                            up += card[b]
+                if up > 63:
+                    up = 63
+                yz = 1 if card[11] == 50 else 0
+                self._m_total[seat] = breakdowns[seat][4]
+                self._m_used[seat] = used
+                if mask == 8191:
+                    self._m_mean[seat] = self._m_sd[seat] = 0
+                else:
+                    self._m_mean[seat] = win_meter.from_fixed(table.value(mask, up, yz))
+                    self._m_sd[seat] = spread.sd(mask, up, yz)
+        except (ValueError, OSError) as exc:
+            self.drop_spread(exc)
+            return False
         win_meter.chances(n, self._m_total, self._m_mean, self._m_sd, self._m_used, out)
         return True
 
     def close(self):
         self.win = None
         self._spread_table = None
+        self._spread_bad = False
         if self._spread_file is not None:
             self._spread_file.close()
             self._spread_file = None
@@ -235,7 +257,11 @@ class Coach:
         if game is None:
             return None
         others = [p.card for i, p in enumerate(game.players) if i != game.current]
-        self.win.ensure(game.players[game.current].card, others)
+        try:
+            self.win.ensure(game.players[game.current].card, others)
+        except (ValueError, OSError) as exc:
+            self.drop_spread(exc)
+            return None
         return self.win
 
     def hint(self, dice, rolls_left):

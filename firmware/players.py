@@ -19,7 +19,11 @@ def _win(coach, game):
     if level is None:
         return None
     others = [p.card for i, p in enumerate(game.players) if i != game.current]  # once per roll
-    level.ensure(game.players[game.current].card, others)
+    try:
+        level.ensure(game.players[game.current].card, others)
+    except (ValueError, OSError) as exc:  # a damaged spread table block: play as optimal
+        coach.drop_spread(exc)
+        return None
     return level
 
 

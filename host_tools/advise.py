@@ -50,12 +50,12 @@ def ensure_table(ruleset, folder=BUILD, quiet=False, prog="advise"):
     return path
 
 
-def _older_format(path):
+def _older_format(path, magic=strategy_table.MAGIC, version=strategy_table.FORMAT_VERSION):
     """True for a table an earlier version of the solver built (a build product to
     redo, not damage): the right magic with a lower format version."""
     with open(path, "rb") as f:
         head = f.read(5)
-    return len(head) == 5 and head[:4] == strategy_table.MAGIC and head[4] < strategy_table.FORMAT_VERSION
+    return len(head) == 5 and head[:4] == magic and head[4] < version
 
 
 def open_advisor(ruleset, path):
@@ -84,9 +84,12 @@ def spread_path(ruleset, folder=BUILD):
 
 
 def ensure_spread(ruleset, folder=BUILD, quiet=False, prog="advise"):
-    """Path of the spread table for ``ruleset``, building it (a minute) if missing."""
+    """Path of the spread table for ``ruleset``, building it (seconds) if missing or of
+    an older format."""
+    import spread_table
+
     path = spread_path(ruleset, folder)
-    if not os.path.exists(path):
+    if not os.path.exists(path) or _older_format(path, spread_table.MAGIC, spread_table.FORMAT_VERSION):
         from host_tools import solve
         from host_tools.solver import cache as solver_cache
         from host_tools.solver import spread as solver_spread
@@ -283,8 +286,16 @@ def main(argv):
         if others:
             import spread_table
 
-            with open(args.spread or ensure_spread(ruleset), "rb") as f:
-                spread = spread_table.SpreadTable(f)
+            from host_tools.solver import spread as solver_spread
+
+            spread_file = args.spread or ensure_spread(ruleset)
+            with open(spread_file, "rb") as f:
+                try:  # the whole file checked first (CRC-32s, size), then the device's reader
+                    solver_spread.verify(f.read(_MAX_TABLE + 1))
+                    spread = spread_table.SpreadTable(f)
+                except ValueError as exc:
+                    print("advise: %s: %s" % (spread_file, exc), file=sys.stderr)
+                    return 2
                 if not spread.matches(ruleset, R.JOKERS):
                     print("advise: the spread table is not for %s" % ruleset.name, file=sys.stderr)
                     return 2

@@ -344,3 +344,60 @@ def test_meter_on_screen_allocates_nothing():
     assert "SCREEN turn %d 1" % app.TURN in lines
     assert "SCREEN card %d" % app.CARD in lines
     assert allocs == {"turn-redraw": 0, "card-redraw": 0}, allocs
+
+
+def test_damaged_spread_table_turns_the_meter_and_the_win_level_off(monkeypatch, tmp_path):
+    """A spread table with a flipped byte in a group the game reads: the coach drops it
+    (meter off, hints and CPU win play on without it) instead of using a wrong figure;
+    a header flip is refused at open. The value table and the game go on."""
+    import os
+
+    import coach as coach_module
+    import game as game_module
+    import players
+
+    with open(solver_cache.spread_table(FORCED, bench.DEVICE_BANDS), "rb") as f:
+        good = f.read()
+    os.symlink(solver_cache.table(FORCED), tmp_path / "strategy-forced.bin")
+    monkeypatch.chdir(tmp_path)
+    g = game_module.Game(FORCED, [("W", "win"), ("O", "optimal")], random.Random(1))
+    g.phase = game_module.TURN
+    g.current = 0
+    g.players[0].card[:] = card_with(**ME)
+    g.players[1].card[:] = card_with(**THEM)
+    g.dice[:] = [2, 2, 4, 5, 6]
+    g.rolls = 1
+    breakdowns = [rules.totals(FORCED, p.card) for p in g.players]
+    out = [0] * 4
+
+    def fresh_coach(data):
+        (tmp_path / "spread-forced.bin").write_bytes(data)
+        coach = coach_module.Coach()
+        assert coach.open(FORCED)
+        return coach
+
+    coach = fresh_coach(good)
+    assert coach.meter(g, breakdowns, out) and coach.win_level() is not None
+    coach.close()
+    # damage in the group of the seat's mask (the meter reads it) and in the group after
+    # scoring 3 of a kind (the win level's turn programme reads it); the opponent is done
+    mask = sum(1 << b for b in range(13) if g.players[0].card[b] != rules.OPEN)
+    bad = bytearray(good)
+    for group in {mask >> 3, (mask | 1 << rules.BOX_IDS.index("three_kind")) >> 3}:
+        bad[spread_table.HEADER_SIZE + spread_table.group_start(group) * good[5] + group + 1] ^= 0x40
+    coach = fresh_coach(bytes(bad))
+    assert coach.start_turn(g.players[0].card, g) and coach.in_chance  # the value table is fine
+    assert coach.hint(g.dice, 2) >= 0  # the hint's win level meets the damaged group
+    assert not coach.in_chance and not coach.win_differs and coach.win is None  # dropped
+    assert not coach.meter(g, breakdowns, out) and coach.win_level() is None
+    assert players.choose_hold(coach, g) == 0b10000  # plays optimal, as without the table
+    coach.close()
+    coach = fresh_coach(bytes(bad))
+    assert not coach.meter(g, breakdowns, out)  # the meter meets it first: off as well
+    assert coach.win_level() is None
+    coach.close()
+    head = bytearray(good)
+    head[9] ^= 0x02
+    coach = fresh_coach(bytes(head))
+    assert coach.win_level() is None and not coach.meter(g, breakdowns, out)
+    coach.close()

@@ -6,6 +6,7 @@ dictionaries, scoring through rules.py only) on late cards and against Monte Car
 from the empty card; the vectorised advisor and meter against firmware/advisor.py and
 firmware/win_meter.py decision by decision and number by number.
 """
+import io
 import itertools
 import random
 
@@ -239,7 +240,7 @@ def test_spread_table_reader_equals_host_decoder(spread_path):
             up = rng.choice(reach[mask & 63])
             yz = rng.randint(0, 1) if mask >> 11 & 1 else 0
             assert table.sd(mask, up, yz) == dense[solver_core.dense_index(mask, up, yz)]
-    assert len(data) <= 64 + 12288 * bench.DEVICE_BANDS
+    assert len(data) == 64 + 12288 * bench.DEVICE_BANDS + 1024  # + a CRC-8 per group of 8 masks
 
 
 def test_spread_table_rejects_other_files(tmp_path):
@@ -295,3 +296,40 @@ def test_the_screens_percent_is_the_meters():
 
     assert [draw.percent(c) for c in range(W.ONE + 1)] == [W.percent(c) for c in range(W.ONE + 1)]
     assert draw.percent(W.ONE // 2) == 50
+
+
+# -- damage: refused, never used (format 2: header CRC-8, size, a CRC-8 per 8 masks) -----
+def _damaged_variants(data):
+    flipped_header = bytearray(data)
+    flipped_header[8] ^= 0x01  # the upper threshold: caught by the header's CRC-8
+    flipped_data = bytearray(data)
+    flipped_data[spread_table.HEADER_SIZE + 5000] ^= 0x10
+    return {"header": bytes(flipped_header), "cut": data[:-100], "grown": data + b"\x00",
+            "data": bytes(flipped_data)}
+
+
+def test_spread_table_refuses_damage_at_open_and_per_group(spread_path):
+    with open(spread_path, "rb") as f:
+        data = f.read()
+    spread.verify(data)
+    for kind, bad in _damaged_variants(data).items():
+        with pytest.raises(ValueError):
+            spread.verify(bad)  # the host's whole-file check (advise)
+        table = None
+        try:
+            table = spread_table.SpreadTable(io.BytesIO(bad))
+        except strategy_table.TableDamaged:
+            assert kind != "data"  # header, size: refused at open
+            continue
+        assert kind == "data"
+        refused = []
+        for mask in range(8191):
+            try:
+                table.load_block(mask, 0)
+            except strategy_table.TableDamaged:
+                refused.append(mask >> 3)
+        assert len(refused) >= 1 and set(refused) == {refused[0]}  # that group only
+    older = bytearray(data)
+    older[4] = 1
+    with pytest.raises(ValueError, match="format 1"):
+        spread_table.SpreadTable(io.BytesIO(bytes(older)))

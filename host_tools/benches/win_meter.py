@@ -143,7 +143,7 @@ def report(two, four, write=None):
             if factors is None and bands == DEVICE_BANDS:
                 chosen = chosen or {}
                 chosen[players] = (rows, score, brier(lead_only(states, players), out))
-        size = "-" if bands == "-" else "%d" % (64 + 12288 * bands)
+        size = "-" if bands == "-" else "%d" % (64 + 12288 * bands + 1024)  # + a CRC-8 per 8 masks
         say("| %s | %s | %s |" % (name, size, " | ".join(cells)))
     for players in (2, 4):
         rows, score, base = chosen[players]

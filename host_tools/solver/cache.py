@@ -17,7 +17,8 @@ from host_tools.solver import table as solver_table  # noqa: E402
 
 CACHE = os.path.join(host_tools.REPO, "build", "cache")
 _SOURCES = ("firmware/rules.py", "firmware/strategy_dice.py", "firmware/strategy_table.py",
-            "host_tools/solver/core.py", "host_tools/solver/table.py", "host_tools/solver/spread.py")
+            "firmware/spread_table.py", "host_tools/solver/core.py", "host_tools/solver/table.py",
+            "host_tools/solver/spread.py")
 
 
 def source_hash():

@@ -15,7 +15,9 @@ a second value array next to the guide; fed P = V + Var it returns (g + V' + Var
 which (g + V')^2 + Var' follows. Ties between options are broken as the kernel breaks
 them (first best), which is also how the device's advisor breaks them.
 """
+import struct
 import time
+import zlib
 
 import numpy as np
 
@@ -100,10 +102,8 @@ def encode(var, ruleset, bands, unit=2):
     (band = up * bands // 64) the root mean variance of its reachable states, one byte
     in units of 1/unit point (rounded, at most 255). The 13-box cards only (the device's
     win meter reads 13-box masks and the 63-point subtotal): ValueError for the Zoo card."""
-    import struct
-    import zlib
-
     import rules
+    import spread_table as sp
     import strategy_table as st
 
     from host_tools.solver import table as solver_table
@@ -122,26 +122,73 @@ def encode(var, ruleset, bands, unit=2):
     sd = np.sqrt(total / np.maximum(count, 1))
     if np.round(sd * unit).max() > 255:
         raise ValueError("an sd above %.1f points: use a coarser unit" % (255 / unit))
-    data = np.round(sd * unit).astype(np.uint8).tobytes()
+    raw = np.round(sd * unit).astype(np.uint8).reshape(st.N_BLOCKS, bands)
+    data = b"".join(_groups(raw.tobytes(), bands))
     name = ruleset.name.encode()
-    head = struct.pack("<4sBBBBBBBBIII", b"YZSD", 1, bands, rules.JOKERS.index(ruleset.joker),
-                       1 if ruleset.yahtzee_bonus else 0, ruleset.upper_threshold, ruleset.upper_bonus,
-                       unit, 0, st.N_BLOCKS, 64, int(round(np.sqrt(var[0]) * 65536)))
-    head += struct.pack("<I16s", zlib.crc32(data), name)
+    head = bytearray(struct.pack("<4sBBBBBBBBIII", b"YZSD", sp.FORMAT_VERSION, bands,
+                                 rules.JOKERS.index(ruleset.joker), 1 if ruleset.yahtzee_bonus else 0,
+                                 ruleset.upper_threshold, ruleset.upper_bonus, unit, 0, st.N_BLOCKS, sp.HEADER_SIZE,
+                                 int(round(np.sqrt(var[0]) * 65536))))
+    head += struct.pack("<I16sII", zlib.crc32(data), name, sp.HEADER_SIZE + len(data), sp.N_GROUPS)
     head += bytes(60 - len(head))
+    head[11] = st.crc8(head, 12, 60, st.crc8(head, 0, 11, 0))
+    head = bytes(head)
     return head + struct.pack("<I", zlib.crc32(head)) + data
+
+
+def _groups(blocks, bands):
+    """The data part: per group of 8 masks its CRC-8 (seeded with the group number's low
+    byte) and then its blocks (spread_table.SpreadTable.load_block)."""
+    import spread_table as sp
+    import strategy_table as st
+
+    for group in range(sp.N_GROUPS):
+        part = blocks[sp.group_start(group) * bands:sp.group_start(group + 1) * bands]
+        yield bytes((st.crc8(part, 0, len(part), group & 0xFF),)) + part
+
+
+def _block_bytes(data):
+    """(bands, unit, the blocks' bytes without the groups' CRC-8s) of a spread file."""
+    import spread_table as sp
+
+    bands, unit = data[5], data[10]
+    (data_at,) = struct.unpack_from("<I", data, 16)
+    out = bytearray()
+    at = data_at
+    for group in range(sp.N_GROUPS):
+        n = (sp.group_start(group + 1) - sp.group_start(group)) * bands
+        out += data[at + 1:at + 1 + n]
+        at += 1 + n
+    return bands, unit, bytes(out)
+
+
+def verify(data):
+    """Checks a whole spread file on the host (magic, version, header CRC-32, size, the
+    CRC-32 of the data); ValueError naming the first damage found."""
+    import spread_table as sp
+
+    if len(data) < 4 or data[:4] != sp.MAGIC:
+        raise ValueError("not a spread table (bad magic)")
+    if len(data) < sp.HEADER_SIZE:
+        raise ValueError("spread table damaged: cut in its header (%d bytes)" % len(data))
+    if data[4] != sp.FORMAT_VERSION:
+        raise ValueError("spread table format %d, expected %d (rebuild: make table)" % (data[4], sp.FORMAT_VERSION))
+    if zlib.crc32(data[:60]) != struct.unpack_from("<I", data, 60)[0]:
+        raise ValueError("spread table damaged: header checksum")
+    size = struct.unpack_from("<I", data, 44)[0]
+    if len(data) != size:
+        raise ValueError("spread table damaged: %d bytes, made with %d" % (len(data), size))
+    if zlib.crc32(data[sp.HEADER_SIZE:]) != struct.unpack_from("<I", data, 24)[0]:
+        raise ValueError("spread table damaged: contents checksum")
 
 
 def decode_sixteenths(data):
     """Dense int64 sd array (core.dense_index layout) in sixteenths of a point, by the
     device's arithmetic (spread_table.SpreadTable.block_sd)."""
-    import struct
-
     from host_tools.solver import table as solver_table
 
-    bands, unit = data[5], data[10]
-    (data_at,) = struct.unpack_from("<I", data, 16)
-    raw = np.frombuffer(data, dtype=np.uint8, offset=data_at).astype(np.int64)
+    bands, unit, blocks = _block_bytes(data)
+    raw = np.frombuffer(blocks, dtype=np.uint8).astype(np.int64)
     m, u, y = solver_table.ordered_states(core.StateSpace())
     stored = raw[solver_table.block_numbers(m, y) * bands + (u * bands >> 6)]
     dense = np.zeros(core.N_MASKS * core.CAP * 2, dtype=np.int64)
