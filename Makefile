@@ -58,7 +58,7 @@ clean:
 
 # make table [RULES=forced] [COMPACT=1]: optimal-strategy value table for the device,
 # build/strategy-<rules>.bin (exact, ~1.04 MiB; COMPACT=1: ~584 KiB for the Pico W) and the
-# spread table build/spread-<rules>.bin (48 KiB; the win meter and the CPU win level).
+# spread table build/spread-<rules>.bin (49 KiB; the win meter and the CPU win level).
 # `make flash` builds the exact table first when there is none (about 5-10 s).
 TABLE_RULES = $(or $(RULES),forced)
 TABLE_FILE = build/strategy-$(TABLE_RULES).bin

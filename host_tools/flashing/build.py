@@ -22,6 +22,9 @@ STRATEGY_TABLE = os.path.join("build", "strategy-{rules}.bin")  # from `python -
 DEVICE_TABLE = "/strategy-{rules}.bin"
 SPREAD_TABLE = os.path.join("build", "spread-{rules}.bin")  # from `solve --spread` (make table)
 DEVICE_SPREAD = "/spread-{rules}.bin"
+# The simulator's board (unix port only: stdin keys, terminal output); flashed only with
+# --board sim (the virtual Pico in tests). Nothing else imports them.
+SIM_ONLY = ("/boards/sim.py", "/boards/sim_extras.py")
 CONFIG_PATH = "/device.cfg"
 MPY_CACHE = os.path.join("build", "mpy-cache")  # compiled modules, keyed by content
 NATIVE_MARKERS = (b"@micropython.native", b"@micropython.viper", b"@micropython.asm_thumb")
@@ -165,6 +168,8 @@ def build(source_root, mpy_cross, arch, board, rules):
     os.makedirs(cache, exist_ok=True)
     jobs = []
     for device_path, local in source_files(source_root):
+        if board != "sim" and device_path in SIM_ONLY:
+            continue  # the desktop simulator's board: no use on a Pico (4 KiB blocks each)
         at_root = device_path.count("/") == 1
         compiled = device_path.endswith(".py") and not (at_root and device_path[1:] in SOURCE_ONLY)
         jobs.append((device_path, local, compiled))
@@ -193,7 +198,7 @@ def strategy_table(source_root, rules):
 
 
 def spread_table(source_root, rules):
-    """The DeviceFile of build/spread-<rules>.bin (48 KiB, copied like a firmware file:
+    """The DeviceFile of build/spread-<rules>.bin (50,240 bytes, planned after the strategy table:
     the win meter and the CPU win level), or None when it was not built."""
     local = os.path.join(source_root, SPREAD_TABLE.format(rules=rules))
     if not os.path.isfile(local):
