@@ -401,3 +401,42 @@ def test_damaged_spread_table_turns_the_meter_and_the_win_level_off(monkeypatch,
     coach = fresh_coach(bytes(head))
     assert coach.win_level() is None and not coach.meter(g, breakdowns, out)
     coach.close()
+
+
+def test_zoo_card_has_no_meter_and_cpu_win_plays_optimal(monkeypatch, tmp_path):
+    """The spread table, the meter and the win level are for the 13-box cards: in a Zoo
+    game (even with a file named spread-zoo.bin) the coach offers neither, a CPU win
+    seat plays the Zoo table's optimal moves and the game ends normally."""
+    import os
+
+    import coach as coach_module
+    import game as game_module
+    import players
+    import strategy_players
+
+    zoo = rules.make_ruleset(rules.ZOO)
+    os.symlink(solver_cache.table(zoo), tmp_path / "strategy-zoo.bin")
+    os.symlink(solver_cache.spread_table(FORCED, bench.DEVICE_BANDS), tmp_path / "spread-zoo.bin")
+    monkeypatch.chdir(tmp_path)
+    coach = coach_module.Coach()
+    assert coach.open(zoo)
+    g = game_module.Game(zoo, [("W", "win"), ("O", "optimal")], random.Random(3))
+    while g.phase == game_module.ROLLOFF:
+        g.rolloff()
+    breakdowns = [rules.totals(zoo, p.card) for p in g.players]
+    assert not coach.meter(g, breakdowns, [0] * 4) and coach.win_level() is None
+    assert players.level(coach, "win") == strategy_players.level_index("optimal")
+    options = [0] * rules.N_BOXES
+    while g.phase != game_module.OVER:
+        assert coach.start_turn(g.players[g.current].card, g) and not coach.in_chance
+        g.roll()
+        while True:
+            hold = players.choose_hold(coach, g)
+            if hold < 0:
+                g.options(options)
+                g.score(players.choose_box(coach, g, options))
+                break
+            g.set_held(hold)
+            g.roll()
+    assert coach.win is None and all(p.card[b] != rules.OPEN for p in g.players for b in range(zoo.n_boxes))
+    coach.close()
