@@ -254,6 +254,9 @@ class Session:
         if chosen == 0:
             app.resume(self.game)
         else:
+            # The saved stream was restored at boot (seek cancels the first press's stir):
+            # a new game gets this press's timing stirred in instead.
+            self.hw.dice_source.stir(time.ticks_us())
             self._abandon(app)
 
     def _closed(self, app, overlay):
