@@ -91,7 +91,7 @@ class Session:
         self.unsaved = False  # the last save failed: the flash holds an older action
         self._warned_full = False
         self._started = False
-        self._pending = []  # seats still to be asked for initials: [(seat, total), ...]
+        self._pending = []  # seats still to enter the high scores: [(seat, place), ...]
         self._asking = -1  # the seat whose initials are being entered
         self._on_choice = None
         self.saves = 0  # figures for tests and the bench
@@ -275,16 +275,15 @@ class Session:
         results = []
         for seat in range(len(game.players)):
             player = game.players[seat]
-            name = player.name if player.kind == "human" else _COMPUTER_INITIALS
+            name = player.name if player.kind == "human" else computer_name(player.kind)
             results.append((name, game.total(seat), player.card))
         recs = self._records(app)
         failed = recs.finish_game(self.game_id, results, self.counts)
         self.last_id = recs.stats["last"]
         if failed:
             self.message(app, "Flash full", "Records not saved:\n" + " ".join(failed))
-        score_place = use(_RECORDS).score_place
-        self._pending = [(seat, results[seat][1]) for seat in range(len(results))
-                         if score_place(recs.scores, results[seat][1], self.game_id, seat) >= 0]
+        # Places for all seats at once (best first), so the one shown is where it ends.
+        self._pending = use(_RECORDS).game_places(recs.scores, [r[1] for r in results], self.game_id)
         if not self._pending:
             self._done()
         # else: step 3 starts when OK leaves the end screen (handle)
@@ -301,9 +300,9 @@ class Session:
         recs = self._records(app)
         score_place = use(_RECORDS).score_place
         while self._pending:
-            seat, total = self._pending.pop(0)
-            place = score_place(recs.scores, total, self.game_id, seat)
-            if place < 0:
+            seat, place = self._pending.pop(0)
+            total = self.game.total(seat)
+            if score_place(recs.scores, total, self.game_id, seat) < 0:
                 continue
             player = self.game.players[seat]
             if player.kind != "human":
@@ -321,6 +320,16 @@ class Session:
             self._records(app).add_high_score(self.game.total(seat), initials, self.game_id, seat)
         except storage.SaveError as err:
             self.message(app, "Flash full", "High score not\nsaved (%s)." % err.reason)
+
+
+def computer_name(kind):
+    """A computer seat's name in the statistics: its level's menu label (``CPU casual``),
+    so levels are kept apart; older saves' ``cpu`` kind is ``CPU``."""
+    from ui import menu  # loaded with the app already
+
+    if kind in menu.KIND_NAMES:
+        return menu.KIND_LABELS[menu.KIND_NAMES.index(kind)]
+    return _COMPUTER_INITIALS
 
 
 def count_roll(counts, dice, held):
