@@ -30,7 +30,7 @@ _TUMBLE_STEP_MS = const(50)
 _ROLLOFF_SHOW_MS = const(1200)
 _STARTER_SHOW_MS = const(1500)
 _CPU_STEP_MS = const(600)
-_BLINK_MS = const(250)  # hint: the dice to keep blink at 2 Hz
+_BLINK_MS = const(250)  # hint: the dice to re-roll blink at 2 Hz
 _N_BOXES = const(13)
 _ALL_HELD = const(0x1F)
 _LIST_ROWS = const(6)
@@ -49,6 +49,10 @@ CONFIRM_QUIT = const(7)
 FAULT = const(8)
 HINT = const(9)
 REVIEW = const(10)
+
+# What OK does on the end screen (app.end_ok), for its last line.
+END_MENU = "OK: menu"
+END_SCORES = "OK: high scores"
 
 _DRAW = (
     screens.splash, screens.menu_screen, screens.rolloff, screens.turn, screens.confirm_zero,
@@ -81,7 +85,7 @@ class App:
         self.ranking = []
         self.cursor = 0
         self.top = 0
-        self.menu_cursor = len(self.settings.items) - 1  # "Start game"
+        self.menu_cursor = self.settings.items.index(menu.START)  # first line, set-up below
         self.menu_top = 0
         self.card_seat = 0
         self.card_top = 0
@@ -97,6 +101,9 @@ class App:
         self.fault = ""
         self.coach = coach_module.Coach()  # hints, turn reviews, advisor levels (coach.py)
         self.note = ""  # one line shown on the roll-off screen and through round 1
+        # What OK on the end screen does: the save layer sets END_SCORES while high
+        # scores wait for initials (session.py), else OK goes to the menu.
+        self.end_ok = END_MENU
         self.review_seat = 0  # whose turn the review screen is about
         self._plan_rolls = -1  # the computer's decision is made once per roll
         self._plan_mask = -1
@@ -219,8 +226,19 @@ class App:
     def show(self, screen):
         self.screen = screen
         self.dirty = True
-        if screen == MENU_SCREEN and self.coach.adv is not None:
-            self.coach.close()  # out of a game: its ~23 KB go back to the records pages
+        if screen == MENU_SCREEN:
+            self._dark_dice()  # no game on the dice in the menu (quit, or after the end)
+            self.menu_cursor = self.settings.items.index(menu.START)
+            self.menu_top = 0  # "Start game" and the players' set-up below it
+            if self.coach.adv is not None:
+                self.coach.close()  # out of a game: its ~23 KB go back to the records pages
+
+    def _dark_dice(self):
+        faces = self.faces
+        for i in range(5):
+            faces[i] = 0
+        self.held = 0
+        self.dice_dirty = True
 
     def _ask_quit(self, back):
         self.back_screen = back
@@ -308,7 +326,7 @@ class App:
     def _show_hint(self):
         game = self.game
         coach = self.coach
-        coach.hint(game.dice, 3 - game.rolls)
+        coach.hint(game.dice, 3 - game.rolls, game.held)
         if coach.hint_box >= 0:  # the box to score: the turn screen highlights it
             self.cursor = coach.hint_box
             self._scroll_cursor()
@@ -333,15 +351,16 @@ class App:
                 self._set_holds(coach.hint_code)
 
     def _blink(self, now):
-        """Hint screen: the dice the advisor keeps blink; the others stay lit."""
+        """Hint screen: the dice to re-roll blink (the OLED's ``.``), the ones to keep stay
+        steady like held dice; a hint to score now blinks nothing."""
         if time.ticks_diff(now, self._blink_next) < 0:
             return
         self._blink_next = time.ticks_add(now, _BLINK_MS)
         self._blink_off = not self._blink_off
-        keep = self.coach.hint_code if self.coach.hint_box < 0 else 0
+        reroll = ~self.coach.hint_code & _ALL_HELD if self.coach.hint_box < 0 else 0
         faces = self._tumble_faces
         for i in range(5):
-            faces[i] = 0 if self._blink_off and keep & (1 << i) else self.faces[i]
+            faces[i] = 0 if self._blink_off and reroll & (1 << i) else self.faces[i]
         self.hw.dice.show(faces, self.held)
 
     def _card_event(self, button):

@@ -32,6 +32,8 @@ import storage
 from ui import draw
 
 _COMPUTER_INITIALS = "CPU"
+_END_MENU = "OK: menu"  # app.END_MENU / END_SCORES (app.py is not imported here)
+_END_SCORES = "OK: high scores"
 _MENU_SCREEN = const(1)  # app.MENU_SCREEN (the battery shows in the menu's header)
 _END_SCREEN = const(6)  # app.END: its OK asks for high-score initials first
 _OK = const(8)  # drivers.buttons.OK
@@ -284,6 +286,7 @@ class Session:
             self.message(app, "Flash full", "Records not saved:\n" + " ".join(failed))
         # Places for all seats at once (best first), so the one shown is where it ends.
         self._pending = use(_RECORDS).game_places(recs.scores, [r[1] for r in results], self.game_id)
+        app.end_ok = _END_SCORES if self._pending else _END_MENU  # the end screen says it
         if not self._pending:
             self._done()
         # else: step 3 starts when OK leaves the end screen (handle)

@@ -42,7 +42,7 @@ def test_initials_then_the_records_pages(tmp_path):
     assert saved(flash, "scores") == [[total, "ZCA", saved(flash, "stats")["last"], 0]]
     assert saved(flash, "game") is None  # step 4: the finished game is forgotten
 
-    pages = "enter up enter"  # next boot: splash, "Records" (above "Start game"), OK
+    pages = "enter up enter"  # next boot: splash, "Records" (the last line: UP from "Start game"), OK
     assert run(flash, pages)[:3] == ["High scores", " 1  ZCA" + str(total).rjust(9), ""]
     assert run(flash, pages)[7] == "OK next MENU end"
     summary = records_view.summary(saved(flash, "stats")["all"])

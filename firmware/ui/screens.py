@@ -45,7 +45,7 @@ def splash(app, fb):
         if face == 6:
             fb.fill_rect(x + 4, 29, 2, 2, 1)
             fb.fill_rect(x + 14, 29, 2, 2, 1)
-    draw.text(fb, "press a button", 1, 6)
+    draw.text(fb, "1-4 players", 2, 6)  # the menu follows by itself (any button: now)
 
 
 def menu_screen(app, fb):
@@ -85,7 +85,9 @@ def menu_screen(app, fb):
         elif item == menu.LEDS:
             draw.number(fb, settings.leds, 15, row, inv)
     if top > 0:
-        draw.text(fb, "^", 15, 0, True)
+        draw.text(fb, "^", 14, 0, True)  # lines above (cols 10-13: the battery)
+    if top + 7 < len(items):
+        draw.text(fb, "v", 15, 0, True)  # and below
 
 
 def _header(app, fb, title_seat):
@@ -272,6 +274,7 @@ def end(app, fb):
     row = n + 2
     if n == 1:
         draw.text(fb, "Final score", 0, row)
+        draw.number(fb, ranking[0][2], 15, row)
     else:
         winners = 0
         for place, seat, total in ranking:
@@ -283,7 +286,7 @@ def end(app, fb):
             if place == 1:
                 draw.text(fb, menu.SEAT_LABELS[seat], col, row)
                 col += 3
-    draw.text(fb, "OK: new game", 0, 7)
+    draw.text(fb, app.end_ok, 0, 7)  # what OK does: the menu, or high scores first
 
 
 def fault(app, fb):

@@ -35,7 +35,7 @@ SCENES = {
     "end": (4, TWO_HUMANS + " wait:4500" + " space enter enter" * 26),
 }
 # Records (session.py): a solo game, OK after the end screen, initials Z-C-A, then the
-# menu's "Records" line (above "Start game") and its pages.
+# menu's "Records" line (the last: UP from "Start game", the first) and its pages.
 RECORDS = SOLO_GAME + " enter up enter down down enter enter up enter"
 SCENES.update({
     "initials": (9, SOLO_GAME + " enter up enter down"),
