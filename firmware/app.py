@@ -30,6 +30,7 @@ _TUMBLE_STEP_MS = const(50)
 _ROLLOFF_SHOW_MS = const(1200)
 _STARTER_SHOW_MS = const(1500)
 _CPU_STEP_MS = const(600)
+_SUMMARY_MS = const(1500)  # what a computer kept and scored, before the next turn
 _BLINK_MS = const(250)  # hint: the dice to re-roll blink at 2 Hz
 _N_BOXES = const(13)
 _ALL_HELD = const(0x1F)
@@ -49,6 +50,7 @@ CONFIRM_QUIT = const(7)
 FAULT = const(8)
 HINT = const(9)
 REVIEW = const(10)
+SUMMARY = const(11)  # after a computer's turn: its dice, box and points (OK skips)
 
 # What OK does on the end screen (app.end_ok), for its last line.
 END_MENU = "OK: menu"
@@ -57,7 +59,7 @@ END_SCORES = "OK: high scores"
 _DRAW = (
     screens.splash, screens.menu_screen, screens.rolloff, screens.turn, screens.confirm_zero,
     screens.card, screens.end, screens.confirm_quit, screens.fault, coach_screens.hint,
-    coach_screens.review,
+    coach_screens.review, screens.summary,
 )
 
 
@@ -105,6 +107,9 @@ class App:
         # scores wait for initials (session.py), else OK goes to the menu.
         self.end_ok = END_MENU
         self.review_seat = 0  # whose turn the review screen is about
+        self.summary_seat = 0  # the computer turn the summary shows: seat, box, points
+        self.summary_box = 0
+        self.summary_points = 0
         self._plan_rolls = -1  # the computer's decision is made once per roll
         self._plan_mask = -1
         self._plan_box = -1
@@ -214,6 +219,12 @@ class App:
         elif screen == REVIEW:
             if button == OK or button == ROLL:
                 self._after_review()
+        elif screen == SUMMARY:
+            if button == OK:
+                self.timer_on = False
+                self._after_review()  # skip the rest of the 1.5 s
+            elif button == MENU and long:
+                self._ask_quit(SUMMARY)
         elif screen == ROLLOFF:
             if button == OK and self.timer_on:
                 self.timer_at = self._now  # skip the wait
@@ -472,15 +483,22 @@ class App:
     def _score(self, box):
         game = self.game
         review = self._coach_mode() == menu.COACH_TURN
+        computer = self._computer_turn()
         if review:
             self.coach.price_box(game.dice, 3 - game.rolls, box)
             self.review_seat = game.current
+        self.summary_seat = game.current
+        self.summary_box = box
+        self.summary_points = self.options[box]
         game.score(box)
         self._refresh_totals()
         self._beep(880, 60)
         self._changed()
         if review:
             self.show(REVIEW)  # OK goes on (_after_review)
+        elif computer:
+            self.show(SUMMARY)  # the dice stay lit as scored; OK or the timer goes on
+            self._start_timer(self._now, _SUMMARY_MS)
         else:
             self._after_review()
 
@@ -592,6 +610,9 @@ class App:
                     self._rolloff_round()
         elif screen == HINT:
             self._blink(now)
+        elif screen == SUMMARY:
+            if self._timer_due(now):
+                self._after_review()
         elif screen == TURN and self.game is not None:
             if self._computer_turn() and not self.rolling:
                 if self._timer_due(now):

@@ -100,3 +100,56 @@ def test_resume_continues_a_saved_turn():
     current = int(dice_line.split()[-1])
     assert lines[0].startswith("P%d Roll 2/3" % (current + 1))
     assert any("+" in line for line in lines[1:7])  # the points on offer are listed again
+
+
+COMPUTER_TURN = SETUP + r"""
+from drivers.buttons import OK
+import app as app_module
+a.settings.players = 2
+a.settings.rebuild()
+state = {"v": 1, "rules": rules.make_ruleset().name, "phase": game.TURN, "round": 0, "current": 1,
+         "first": 0, "contenders": [0, 1], "dice": [0] * 5, "held": 0, "rolls": 0,
+         "players": [["P1", "human", [-1] * 12 + [20, 0]], ["P2", "cpu", [-1] * 13 + [0]]]}
+a.resume(game.Game.from_state(state, hw.dice_source))
+for _ in range(4000):
+    a.frame(hw.ticks_ms())
+    hw.sleep_ms(5)
+    if a.screen == app_module.SUMMARY:
+        break
+card = a.game.players[1].card
+box = [b for b in range(13) if card[b] >= 0][0]
+from ui import screens
+print("SCORED", card[box], a.game.total(1), " ".join(str(f) for f in a.faces))
+print("LABEL", screens.BOX_LABELS[box])
+dump()
+start = hw.ticks_ms()
+while a.screen == app_module.SUMMARY:
+    a.frame(hw.ticks_ms())
+    hw.sleep_ms(5)
+print("SHOWN_MS", hw.ticks_ms() - start, a.screen == app_module.TURN, a.game.current)
+# again, skipped with OK: P1 scores, then P2 plays its next turn
+a._roll()
+a._score(a._best_box())
+for _ in range(4000):
+    a.frame(hw.ticks_ms())
+    hw.sleep_ms(5)
+    if a.screen == app_module.SUMMARY:
+        break
+a.handle(OK)
+print("SKIPPED", a.screen == app_module.TURN, a.game.current)
+"""
+
+
+def test_a_computer_turn_ends_with_what_it_scored_for_a_moment_or_until_ok():
+    # Issue 9.8: "P2: Full house 25", about 1.5 s, skippable with OK.
+    (lines,), out = _screens(COMPUTER_TURN)
+    scored = [line for line in out if line.startswith("SCORED ")][0].split()
+    points, total, faces = scored[1], scored[2], scored[3:]
+    label = [line for line in out if line.startswith("LABEL ")][0][6:]
+    assert lines[0] == "P2 scored"
+    assert lines[2].split() == faces  # the dice it scored (still on the LEDs too)
+    assert lines[4] == label + points.rjust(16 - len(label))
+    assert lines[5].split() == ["Total", str(total)] and lines[7] == "OK: go on"
+    shown = [line for line in out if line.startswith("SHOWN_MS ")][0].split()
+    assert 1400 <= int(shown[1]) <= 1700 and shown[2:] == ["True", "0"]  # then P1's turn
+    assert [line for line in out if line.startswith("SKIPPED ")][0].split()[1:] == ["True", "0"]

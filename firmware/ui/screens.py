@@ -230,6 +230,24 @@ def card(app, fb):
         _card_line(app, fb, seat, index, line + 1)
 
 
+def summary(app, fb):
+    """After a computer's turn: the dice it scored (also still on the LEDs), the box and
+    its points, and its total now; 1.5 s or OK."""
+    seat = app.summary_seat
+    draw.clear(fb)
+    draw.bar(fb, 0)
+    draw.text(fb, menu.SEAT_LABELS[seat], 0, 0, True)
+    draw.text(fb, "scored", 3, 0, True)
+    faces = app.faces
+    for i in range(5):
+        draw.number(fb, faces[i], 1 + 3 * i, 2)
+    draw.text(fb, BOX_LABELS[app.summary_box], 0, 4)
+    draw.number(fb, app.summary_points, 15, 4)
+    draw.text(fb, "Total", 0, 5)
+    draw.number(fb, app.breakdowns[seat][_GRAND], 15, 5)
+    draw.text(fb, "OK: go on", 0, 7)
+
+
 def rolloff(app, fb):
     game = app.game
     draw.clear(fb)
