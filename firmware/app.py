@@ -43,7 +43,8 @@ SPLASH = const(0)
 MENU_SCREEN = const(1)
 ROLLOFF = const(2)
 TURN = const(3)
-CONFIRM_ZERO = const(4)
+CONFIRM_SCORE = const(4)  # the box, its points and the total it makes: OK scores
+CONFIRM_ZERO = CONFIRM_SCORE  # its older name (it asked for zeros only)
 CARD = const(5)
 END = const(6)
 CONFIRM_QUIT = const(7)
@@ -57,7 +58,7 @@ END_MENU = "OK: menu"
 END_SCORES = "OK: high scores"
 
 _DRAW = (
-    screens.splash, screens.menu_screen, screens.rolloff, screens.turn, screens.confirm_zero,
+    screens.splash, screens.menu_screen, screens.rolloff, screens.turn, screens.confirm_score,
     screens.card, screens.end, screens.confirm_quit, screens.fault, coach_screens.hint,
     coach_screens.review, screens.summary,
 )
@@ -91,7 +92,11 @@ class App:
         self.menu_top = 0
         self.card_seat = 0
         self.card_top = 0
-        self.confirm_box = -1
+        self.confirm_box = -1  # the box OK offered to score: its points, the total after
+        self.confirm_points = 0
+        self.confirm_bonus = 0
+        self.confirm_total = 0
+        self._scratch_card = rules.new_card()
         self.back_screen = TURN
         self.rolling = False
         self.tumble_until = 0
@@ -200,7 +205,7 @@ class App:
             self._menu_event(button)
         elif screen == TURN:
             self._turn_event(button, long)
-        elif screen == CONFIRM_ZERO:
+        elif screen == CONFIRM_SCORE:
             if button == OK:
                 self._score(self.confirm_box)
             else:
@@ -316,11 +321,24 @@ class App:
                 self._move_cursor(1 if button == DOWN else -1)
         elif button == OK:
             if game.rolls > 0 and self.options[self.cursor] >= 0:
-                if self.options[self.cursor] == 0:
-                    self.confirm_box = self.cursor
-                    self.show(CONFIRM_ZERO)
-                else:
-                    self._score(self.cursor)
+                self._ask_score(self.cursor)
+
+    def _ask_score(self, box):
+        """Scoring takes two presses: OK shows the box, its points and the total it makes
+        (a zero says so), OK again scores, any other button goes back. A first OK never
+        changes the game, so an OK pressed out of habit only shows what a second would do."""
+        game = self.game
+        card = game.players[game.current].card
+        scratch = self._scratch_card
+        for i in range(len(card)):
+            scratch[i] = card[i]
+        self.confirm_bonus = rules.yahtzee_bonus_for(game.rules, card, game.dice)
+        self.confirm_points = self.options[box]
+        scratch[box] = self.confirm_points
+        scratch[rules.BONUS] += self.confirm_bonus
+        self.confirm_total = rules.totals(game.rules, scratch)[4]
+        self.confirm_box = box
+        self.show(CONFIRM_SCORE)
 
     def _show_card(self):
         self.card_seat = self.game.current

@@ -38,7 +38,7 @@ a.run(frames=40)
 a.cursor = a._best_box()
 press(OK, 20)
 a.run(frames=40)
-if a.screen == app.CONFIRM_ZERO:
+if a.screen == app.CONFIRM_SCORE:
     press(OK, 20)
     a.run(frames=40)
 print("SCREEN review", a.screen)

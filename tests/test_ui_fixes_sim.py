@@ -91,3 +91,23 @@ def test_a_hint_keeps_the_held_die_when_another_shows_the_same_face():
     assert c.hint(dice, 2, held=0b10100) == 0b10100
     assert c.hint(dice, 2, held=0b00010) == 0b00101  # a held 5 that is not advised: released
     assert coach.prefer_held([1, 1, 1, 1, 1], 0b11111, 0b00110) == 0b11111
+
+
+def test_scoring_takes_two_presses_and_the_first_shows_what_it_makes(tmp_path):
+    # Issue 9.9: one OK (or an OK pressed out of habit) never scores: it shows the box,
+    # its points and the total it makes; OK again scores, any other button goes back.
+    from sim_helpers import saved
+
+    rolled = sim_golden.SOLO + " space wait:500"
+    turn = lines(play(tmp_path / "turn", rolled, seed=5))
+    chosen = [line for line in turn[1:7] if "+" in line]
+    asked = lines(play(tmp_path / "asked", rolled + " enter", seed=5))
+    assert all(box < 0 for box in saved(tmp_path / "asked")["game"]["players"][0][2][:13])
+    assert asked[0] in ("Score this?", "Score a zero?") and asked[6:8] == [" OK    = score", " other = back"]
+    label, points = asked[2].rsplit(None, 1)
+    assert asked[4].split() == ["Total", "then", points]  # the first box of the game
+    back = lines(play(tmp_path / "back", rolled + " enter down", seed=5))
+    assert back[0].startswith("P1 Roll 1/3") and saved(tmp_path / "back")["game"]["rolls"] == 1
+    play(tmp_path / "scored", rolled + " enter enter", seed=5)
+    card = saved(tmp_path / "scored")["game"]["players"][0][2]
+    assert sorted(box for box in card[:13] if box >= 0) == [int(points)] and chosen

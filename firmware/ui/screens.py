@@ -166,14 +166,20 @@ def turn(app, fb):
         _footer_totals(app, fb, 7, game.current)
 
 
-def confirm_zero(app, fb):
+def confirm_score(app, fb):
+    """The second step of scoring: the box, its points and the total it makes; OK scores."""
     draw.clear(fb)
     draw.bar(fb, 0)
-    draw.text(fb, "Score a zero?", 0, 0, True)
-    draw.text(fb, BOX_LABELS[app.confirm_box], 2, 2)
-    draw.text(fb, "gets 0 points", 2, 3)
-    draw.text(fb, "OK    = yes", 1, 5)
-    draw.text(fb, "other = back", 1, 6)
+    draw.text(fb, "Score a zero?" if app.confirm_points == 0 else "Score this?", 0, 0, True)
+    draw.text(fb, BOX_LABELS[app.confirm_box], 0, 2)
+    draw.number(fb, app.confirm_points, 15, 2)
+    if app.confirm_bonus:
+        draw.text(fb, "Y.bonus", 0, 3)
+        draw.number(fb, app.confirm_bonus, 15, 3)
+    draw.text(fb, "Total then", 0, 4)
+    draw.number(fb, app.confirm_total, 15, 4)
+    draw.text(fb, "OK    = score", 1, 6)
+    draw.text(fb, "other = back", 1, 7)
 
 
 def confirm_quit(app, fb):

@@ -49,7 +49,7 @@ SOLO_REVIEW = "enter down enter enter enter up up up up up enter down down down 
 SCENES.update({
     "hint": (4, SOLO + " space wait:500 m wait:120"),
     "hint_box": (4, SOLO + " space wait:500 space wait:500 space wait:500 m wait:120"),
-    "review": (4, SOLO_REVIEW + " space wait:500 enter"),
+    "review": (4, SOLO_REVIEW + " space wait:500 enter enter"),  # OK, OK: score
 })
 TABLE_SCENES = ("hint", "hint_box", "review")
 
