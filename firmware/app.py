@@ -21,6 +21,7 @@ import players
 import rules
 from ui import coach_screens
 from ui import menu
+from ui import scorecard
 from ui import screens
 
 FRAME_MS = const(5)
@@ -59,7 +60,7 @@ END_SCORES = "OK: high scores"
 
 _DRAW = (
     screens.splash, screens.menu_screen, screens.rolloff, screens.turn, screens.confirm_score,
-    screens.card, screens.end, screens.confirm_quit, screens.fault, coach_screens.hint,
+    scorecard.card, screens.end, screens.confirm_quit, screens.fault, coach_screens.hint,
     coach_screens.review, screens.summary,
 )
 
@@ -91,7 +92,6 @@ class App:
         self.menu_cursor = self.settings.items.index(menu.START)  # first line, set-up below
         self.menu_top = 0
         self.card_seat = 0
-        self.card_top = 0
         self.confirm_box = -1  # the box OK offered to score: its points, the total after
         self.confirm_points = 0
         self.confirm_bonus = 0
@@ -342,7 +342,6 @@ class App:
 
     def _show_card(self):
         self.card_seat = self.game.current
-        self.card_top = 0
         self.show(CARD)
 
     def _coach_mode(self):
@@ -393,18 +392,14 @@ class App:
         self.hw.dice.show(faces, self.held)
 
     def _card_event(self, button):
-        if button == UP:
-            if self.card_top > 0:
-                self.card_top -= 1
-        elif button == DOWN:
-            if self.card_top < screens.CARD_LINES - 7:
-                self.card_top += 1
-        elif button == ROLL or button < ROLL:
-            # ROLL: next player; HOLD1..HOLD4: that player's card
-            n = len(self.game.players)
-            seat = (self.card_seat + 1) % n if button == ROLL else button - HOLD1
-            if seat < n:
-                self.card_seat = seat
+        n = len(self.game.players)
+        if button == ROLL or button == DOWN or button == UP:
+            # The whole card is on one screen: ROLL / DOWN next player, UP the previous
+            step = n - 1 if button == UP else 1
+            self.card_seat = (self.card_seat + step) % n
+        elif button < ROLL:  # HOLD1..HOLD4: that player's card
+            if button - HOLD1 < n:
+                self.card_seat = button - HOLD1
         else:
             self.show(TURN if self.game.phase == game_module.TURN else END)
         self.dirty = True

@@ -10,6 +10,7 @@ from micropython import const
 import rules
 from ui import draw
 from ui import menu
+from ui import scorecard
 
 # Box labels sized for 10 columns (rules.BOX_IDS order).
 BOX_LABELS = (
@@ -17,10 +18,7 @@ BOX_LABELS = (
     "3 of kind", "4 of kind", "Full house", "Small str", "Large str", "Yahtzee", "Chance",
 )
 _N_BOXES = const(13)
-_N_UPPER = const(6)
 _LIST_ROWS = const(6)  # turn screen: rows 1..6 list boxes, row 7 is the footer
-_CARD_ROWS = const(7)
-CARD_LINES = const(19)  # 13 boxes, upper sum, progress bar, bonus, Y.bonus, lower, total
 _UPPER = const(0)  # in app.breakdowns[seat], a rules.totals() tuple
 _GRAND = const(4)
 
@@ -108,7 +106,8 @@ def _upper_goal(app, fb, col, row):
 
 
 def _footer_totals(app, fb, row, skip):
-    """The other players' totals as ``2:87 3:120``; solo: the upper section's progress."""
+    """The other players' labels and totals in the compact font (``P2 174  P3 98``, see
+    ui/scorecard.py); solo: the upper section's progress."""
     game = app.game
     n = len(game.players)
     if n == 1:
@@ -116,16 +115,7 @@ def _footer_totals(app, fb, row, skip):
         draw.number(fb, app.breakdowns[0][_UPPER], 9, row)
         _upper_goal(app, fb, 10, row)
         return
-    col = 0
-    for seat in range(n):
-        if seat == skip:
-            continue
-        draw.number(fb, seat + 1, col, row)
-        draw.text(fb, ":", col + 1, row)
-        total = app.breakdowns[seat][_GRAND]
-        width = draw.digits(total)
-        draw.number(fb, total, col + 1 + width, row)
-        col += width + 3
+    scorecard.opponents(app, fb, skip)
 
 
 def _box_value(app, fb, box, row, inv):
@@ -188,52 +178,6 @@ def confirm_quit(app, fb):
     draw.text(fb, "Quit this game?", 0, 0, True)
     draw.text(fb, "OK    = quit", 1, 3)
     draw.text(fb, "other = play on", 1, 4)
-
-
-def _card_line(app, fb, seat, line, row):
-    card = app.game.players[seat].card
-    if line < _N_BOXES:
-        draw.text(fb, BOX_LABELS[line], 0, row)
-        if card[line] >= 0:
-            draw.number(fb, card[line], 15, row)
-        else:
-            draw.text(fb, ".", 15, row)
-        return
-    line -= _N_BOXES
-    upper, upper_bonus, lower, ybonus, grand = app.breakdowns[seat]
-    if line == 0:
-        draw.text(fb, "Upper", 0, row)
-        draw.number(fb, upper, 12, row)
-        _upper_goal(app, fb, 13, row)
-    elif line == 1:
-        draw.hbar(fb, row, upper, app.game.rules.upper_threshold)
-    elif line == 2:
-        draw.text(fb, "Bonus", 0, row)
-        draw.number(fb, upper_bonus, 15, row)
-    elif line == 3:
-        draw.text(fb, "Y.bonus", 0, row)
-        draw.number(fb, ybonus, 15, row)
-    elif line == 4:
-        draw.text(fb, "Lower", 0, row)
-        draw.number(fb, lower, 15, row)
-    else:
-        draw.text(fb, "Total", 0, row)
-        draw.number(fb, grand, 15, row)
-
-
-def card(app, fb):
-    """The full card of one player: 13 boxes, upper subtotal with a bar to 63, bonuses."""
-    seat = app.card_seat
-    draw.clear(fb)
-    draw.bar(fb, 0)
-    draw.text(fb, menu.SEAT_LABELS[seat], 0, 0, True)
-    draw.text(fb, "card", 3, 0, True)
-    draw.number(fb, app.breakdowns[seat][_GRAND], 15, 0, True)
-    for line in range(_CARD_ROWS):
-        index = app.card_top + line
-        if index >= CARD_LINES:
-            break
-        _card_line(app, fb, seat, index, line + 1)
 
 
 def summary(app, fb):

@@ -29,7 +29,7 @@ SCENES = {
     "rolloff": (4, "enter enter wait:300"),
     "turn": (4, TWO_HUMANS + " wait:4500 space 2 4"),
     "card": (4, TWO_HUMANS + " wait:4500" + " space enter enter" * 6 + " m"),
-    "card_totals": (4, TWO_HUMANS + " wait:4500" + " space enter enter" * 6 + " m" + " down" * 12),
+    "card_totals": (4, TWO_HUMANS + " wait:4500" + " space enter enter" * 6 + " m down"),  # P2's card
     "confirm_zero": (4, TWO_HUMANS + " wait:4500 space up enter"),
     "end_solo": (2, SOLO_GAME),
     "end": (4, TWO_HUMANS + " wait:4500" + " space enter enter" * 26),
@@ -64,9 +64,9 @@ def scene_tables(name):
     return {"strategy-forced.bin": solver_cache.table(rules.make_ruleset(), "exact")}
 
 
-def run_scene(name, flash_dir):
+def run_scene(name, flash_dir, tables=None):
     seed, keys = SCENES[name]
-    tables = scene_tables(name)
+    tables = tables or scene_tables(name)
     # With a table the advisor is compiled from source at game start: more heap (sim.py).
     device = SimDevice(seed=seed, flash_dir=flash_dir, tables=tables, heap="256K" if tables else "192K")
     try:
@@ -101,10 +101,16 @@ def regen():
 def regen_images():
     from host_tools.simulator.png import write_png
 
+    host_tools.use_firmware()
+    import rules
+    from host_tools.solver import cache as solver_cache
+
     os.makedirs(IMAGE_DIR, exist_ok=True)
+    # The README shows the default game as a player meets it: with the strategy table.
+    tables = {"strategy-forced.bin": solver_cache.table(rules.make_ruleset(), "exact")}
     for name in ("menu", "turn", "card", "end"):
         with tempfile.TemporaryDirectory() as flash:
-            device = run_scene(name, flash)
+            device = run_scene(name, flash, tables)
         path = os.path.join(IMAGE_DIR, "sim_%s.png" % name)
         write_png(path, device)
         print("wrote", path)
