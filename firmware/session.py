@@ -1,9 +1,10 @@
 """The save layer: saves the game after every action, offers "Continue" at boot, keeps
 the records at the end of a game, and runs power saving and the battery warning.
 
-``Session(hw).attach(app)`` hooks into the app (docs/architecture.md, Persistence):
-``app.on_change`` saves, ``app.ext`` lets the session run once per frame (power.py),
-take button events while one of its screens is up (ui/records_screens.py) and draw it.
+``Session(hw).attach(app)`` makes it the app's save layer (``app.session``; the interface
+is ``app.SaveLayer``, docs/architecture.md): ``on_change`` saves, ``frame`` runs power
+saving once per frame (power.py), ``handle``/``draw`` run its own screens over the app's
+(ui/records_screens.py), ``open_records`` and ``end_ok`` (high scores after the end).
 Saves go through ``storage.Store`` (two slots, atomic rename), so a power cut at any
 moment leaves the last or the previous action on flash. The dice position is saved with
 ``dice_source.position()``: saving never changes which dice come next.
@@ -34,10 +35,7 @@ from ui import draw
 _COMPUTER_INITIALS = "CPU"
 _END_MENU = "OK: menu"  # app.END_MENU / END_SCORES (app.py is not imported here)
 _END_SCORES = "OK: high scores"
-_MENU_SCREEN = const(1)  # app.MENU_SCREEN (the battery shows in the menu's header)
-_END_SCREEN = const(6)  # app.END: its OK asks for high-score initials first
-_OK = const(8)  # drivers.buttons.OK
-_BUTTON_MASK = const(0x0F)
+_MENU_SCREEN = const(1)  # ui.screen.MENU_SCREEN (the battery shows in the menu's header)
 _RECORDS = "records"
 _VIEW = "records_view"  # the records pages' summaries (ui/records_screens.py imports it)
 _SCREENS = "ui.records_screens"
@@ -100,8 +98,7 @@ class Session:
         self.bytes_saved = 0
 
     def attach(self, app):
-        app.on_change = self.on_change
-        app.ext = self
+        app.session = self
         return self
 
     # ----------------------------------------------------------------- app hooks
@@ -116,9 +113,6 @@ class Session:
         """True when one of the session's screens took the event."""
         overlays = self.overlays
         if not overlays:
-            if self._pending and app.screen == _END_SCREEN and event & _BUTTON_MASK == _OK:
-                self._next_initials(app)  # the ranking was seen: now the high scores
-                return True
             return False
         top = overlays[0]
         if top.handle(event):
@@ -126,6 +120,14 @@ class Session:
             self._closed(app, top)
             self._tidy()
         app.dirty = True
+        return True
+
+    def end_ok(self, app):
+        """OK on the end screen: True when high scores wait for initials (step 3 starts:
+        the ranking was seen), False lets the end screen go to the menu."""
+        if not self._pending:
+            return False
+        self._next_initials(app)
         return True
 
     def draw(self, app, fb):

@@ -27,8 +27,8 @@ state = {"v": 1, "rules": rules.make_ruleset().name, "phase": game.OVER, "round"
          "players": [["P1", "human", zero], ["P2", "cpu", list(zero)], ["P3", "human", third]]}
 a.settings.players = 3
 a.game = game.Game.from_state(state, hw.dice_source)
-a._refresh_totals()
-a._finish()
+a.refresh_totals()
+a.finish()
 dump()
 """
 
@@ -128,8 +128,8 @@ while a.screen == app_module.SUMMARY:
     hw.sleep_ms(5)
 print("SHOWN_MS", hw.ticks_ms() - start, a.screen == app_module.TURN, a.game.current)
 # again, skipped with OK: P1 scores, then P2 plays its next turn
-a._roll()
-a._score(a._best_box())
+a.roll()
+a.score(a.best_box())
 for _ in range(4000):
     a.frame(hw.ticks_ms())
     hw.sleep_ms(5)

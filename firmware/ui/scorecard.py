@@ -14,10 +14,13 @@ a win chance. Pure drawing from the app's caches: nothing allocates.
 """
 from micropython import const
 
+from drivers.buttons import HOLD1, ROLL, UP, DOWN
+import game as game_module
 import rules
 from ui import draw
 from ui import font
 from ui import menu
+from ui import screen
 
 _LEFT = const(0)  # first compact column of the left half; values end at column 14
 _RIGHT = const(16)  # the right half; values end at column 31
@@ -48,7 +51,9 @@ def _box(fb, card, labels, box, col, row):
         font.text(fb, ".", col + 14, row)
 
 
-def card(app, fb):
+# One player's whole card; ROLL or DOWN: the next player's, UP the previous one's, 1-4
+# that player's; OK or MENU goes back (to the turn, or the end screen).
+def _card_draw(app, fb):
     """The full card of ``app.card_seat`` on one screen."""
     game = app.game
     ruleset = game.rules
@@ -97,6 +102,22 @@ def card(app, fb):
         row += 1
     font.text(fb, "Total", _RIGHT, row)
     font.number(fb, grand, _RIGHT + 14, row)
+
+
+def _card_handle(app, button, long):
+    n = len(app.game.players)
+    if button == ROLL or button == DOWN or button == UP:
+        step = n - 1 if button == UP else 1
+        app.card_seat = (app.card_seat + step) % n
+    elif button < ROLL:  # HOLD1..HOLD4: that player's card
+        if button - HOLD1 < n:
+            app.card_seat = button - HOLD1
+    else:
+        app.show(screen.TURN if app.game.phase == game_module.TURN else screen.END)
+    app.dirty = True
+
+
+card = (_card_draw, _card_handle, screen.no_tick)  # draw, handle, tick
 
 
 def opponents(app, fb, skip):
