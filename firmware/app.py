@@ -3,15 +3,23 @@ transitions and game actions they call.
 
 Data flows one way: button events -> the screen on show (its ``handle``) -> game actions
 here (game.py) -> caches -> the screen's ``draw`` -> drivers. Each screen is one small
-unit (ui/screen.py: ``(draw, handle, tick)``, plain functions of the app)
+unit (ui/__init__.py: ``(draw, handle, tick)``, plain functions of the app)
 in ui/screens.py, ui/turn_screen.py, ui/scorecard.py and ui/coach_screens.py; ``SCREENS``
 below is their table, indexed by the screen ids. The app knows the game only through its
 documented API and the hardware only through the board's hardware object.
 
-The save layer (session.py) plugs in through one named interface, ``SaveLayer`` below:
-the app calls ``session.on_change`` after every action that changes the game or the
-settings, and lets it run once per frame, show its own screens over the app's, open the
-records and take over OK on the end screen. Advice (coach.py: hints, turn reviews) and
+The save layer (session.py) plugs in as ``app.session`` (None without one: tests, probes),
+an object with this interface (docs/architecture.md, App):
+
+- ``on_change(app)``: after every action that changes the game or the settings (game
+  start, roll-off roll, roll, hold change, score, settings change, quitting a game);
+- ``frame(app, now)``: once per frame before the button events; True drops them (a press
+  that woke the device);
+- ``handle(app, event)``: True when one of its own screens (drawn over the app's) took the
+  event; ``draw(app, fb)`` after the app's screen (those screens, the battery);
+- ``open_records(app)``: the menu's "Records" line;
+- ``end_ok(app)``: OK on the end screen; True when the save layer goes on itself (high
+  scores to enter first), False lets the end screen go to the menu. Advice (coach.py: hints, turn reviews) and
 the computer levels (players.py) come from the optional strategy table; without it the
 game plays on with the simple computer.
 
@@ -31,8 +39,8 @@ from ui import menu
 from ui import scorecard
 from ui import screens
 from ui import turn_screen
-# Screen ids, indexes into SCREENS (ui/screen.py); part of the app's API (power.py, tests).
-from ui.screen import SPLASH, MENU_SCREEN, ROLLOFF, TURN, CONFIRM_SCORE, CARD, END, CONFIRM_QUIT, HINT, \
+# Screen ids, indexes into SCREENS (ui/__init__.py); part of the app's API (power.py, tests).
+from ui import SPLASH, MENU_SCREEN, ROLLOFF, TURN, CONFIRM_SCORE, CARD, END, CONFIRM_QUIT, HINT, \
     REVIEW, SUMMARY
 
 FRAME_MS = const(5)
@@ -47,9 +55,7 @@ _LIST_ROWS = const(6)
 _KIND_MASK = const(0xF0)
 _BUTTON_MASK = const(0x0F)
 
-CONFIRM_ZERO = CONFIRM_SCORE  # its older name (it asked for zeros only)
-
-# The screens, indexed by the ids above: (draw, handle, tick) each (ui/screen.py).
+# The screens, indexed by the ids above: (draw, handle, tick) each (ui/__init__.py).
 SCREENS = (
     screens.splash, screens.setup, screens.rolloff, turn_screen.turn, turn_screen.confirm_score,
     scorecard.card, screens.end, screens.confirm_quit, coach_screens.hint, coach_screens.review,
@@ -59,43 +65,9 @@ _DRAW = const(0)
 _HANDLE = const(1)
 _TICK = const(2)
 
-# What OK does on the end screen (app.end_ok), for its last line.
+# What OK does on the end screen (app.end_ok_text), for its last line.
 END_MENU = "OK: menu"
 END_SCORES = "OK: high scores"
-
-
-class SaveLayer:
-    """The save layer's interface, and the app's default (no saves, no records, no power
-    saving: tests and probes). session.Session implements the same methods:
-
-    - ``on_change(app)``: after every action that changes the game or the settings (game
-      start, roll-off roll, roll, hold change, score, settings change, quitting a game);
-    - ``frame(app, now)``: once per frame before the button events; True drops them (a
-      press that woke the device);
-    - ``handle(app, event)``: True when one of its own screens (drawn over the app's) took
-      the event; ``draw(app, fb)`` after the app's screen (those screens, the battery);
-    - ``open_records(app)``: the menu's "Records" line;
-    - ``end_ok(app)``: OK on the end screen; True when the save layer goes on itself (high
-      scores to enter first), False lets the end screen go to the menu.
-    """
-
-    def on_change(self, app):
-        pass
-
-    def frame(self, app, now):
-        return False
-
-    def handle(self, app, event):
-        return False
-
-    def draw(self, app, fb):
-        pass
-
-    def open_records(self, app):
-        pass
-
-    def end_ok(self, app):
-        return False
 
 
 class App:
@@ -103,7 +75,7 @@ class App:
         self.hw = hw
         self.fb = hw.oled
         self.settings = menu.Settings(cfg)
-        self.session = SaveLayer()  # session.Session(hw).attach(app) replaces it
+        self.session = None  # the save layer (see above): session.Session(hw).attach(app)
         self.screen = SPLASH
         self.running = True
         self.dirty = True
@@ -138,7 +110,7 @@ class App:
         self.note = ""  # one line shown on the roll-off screen and through round 1
         # What OK on the end screen does: the save layer sets END_SCORES while high
         # scores wait for initials (session.py), else OK goes to the menu.
-        self.end_ok = END_MENU
+        self.end_ok_text = END_MENU
         self.review_seat = 0  # whose turn the review screen is about
         self.summary_seat = 0  # the computer turn the summary shows: seat, box, points
         self.summary_box = 0
@@ -179,14 +151,14 @@ class App:
         buttons = hw.buttons
         buttons.poll(now)
         session = self.session
-        if session.frame(self, now):
+        if session is not None and session.frame(self, now):
             buttons.clear()
         event = buttons.get()
         while event >= 0:
             if not self._pressed_once:
                 self._pressed_once = True
                 hw.dice_source.first_press(time.ticks_us())
-            if not session.handle(self, event):
+            if session is None or not session.handle(self, event):
                 self.handle(event)
             event = buttons.get()
         self.tick(now)
@@ -195,7 +167,8 @@ class App:
         if self.dirty:
             self.dirty = False
             SCREENS[self.screen][_DRAW](self, self.fb)
-            session.draw(self, self.fb)
+            if session is not None:
+                session.draw(self, self.fb)
             self.fb.show()
         if self.dice_dirty and not self.rolling:
             self.dice_dirty = False
@@ -203,12 +176,16 @@ class App:
 
     def handle(self, event):
         """A button event for the screen on show."""
-        SCREENS[self.screen][_HANDLE](self, event & _BUTTON_MASK, event & _KIND_MASK == LONG)
+        handle = SCREENS[self.screen][_HANDLE]
+        if handle is not None:
+            handle(self, event & _BUTTON_MASK, event & _KIND_MASK == LONG)
 
     def tick(self, now):
         if self.rolling:
             self._tumble(now)
-        SCREENS[self.screen][_TICK](self, now)
+        tick = SCREENS[self.screen][_TICK]
+        if tick is not None:
+            tick(self, now)
 
     def start_timer(self, now, ms):
         self.timer_on = True
@@ -221,7 +198,9 @@ class App:
         return False
 
     def changed(self):
-        self.session.on_change(self)
+        if self.session is not None:
+            self.session.on_change(self)
+
 
     def beep(self, freq, ms):
         buzzer = self.hw.buzzer
@@ -250,11 +229,6 @@ class App:
         """The quit confirmation; ``back`` is the screen to return to."""
         self.back_screen = back
         self.show(CONFIRM_QUIT)
-
-    def quit_game(self):
-        self.game = None
-        self.changed()
-        self.show(MENU_SCREEN)
 
     def apply_settings(self):
         hw = self.hw

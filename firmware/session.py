@@ -2,7 +2,7 @@
 the records at the end of a game, and runs power saving and the battery warning.
 
 ``Session(hw).attach(app)`` makes it the app's save layer (``app.session``; the interface
-is ``app.SaveLayer``, docs/architecture.md): ``on_change`` saves, ``frame`` runs power
+is in app.py's docstring and docs/architecture.md): ``on_change`` saves, ``frame`` runs power
 saving once per frame (power.py), ``handle``/``draw`` run its own screens over the app's
 (ui/records_screens.py), ``open_records`` and ``end_ok`` (high scores after the end).
 Saves go through ``storage.Store`` (two slots, atomic rename), so a power cut at any
@@ -35,7 +35,7 @@ from ui import draw
 _COMPUTER_INITIALS = "CPU"
 _END_MENU = "OK: menu"  # app.END_MENU / END_SCORES (app.py is not imported here)
 _END_SCORES = "OK: high scores"
-_MENU_SCREEN = const(1)  # ui.screen.MENU_SCREEN (the battery shows in the menu's header)
+_MENU_SCREEN = const(1)  # ui.MENU_SCREEN (the battery shows in the menu's header)
 _RECORDS = "records"
 _VIEW = "records_view"  # the records pages' summaries (ui/records_screens.py imports it)
 _SCREENS = "ui.records_screens"
@@ -288,7 +288,7 @@ class Session:
             self.message(app, "Flash full", "Records not saved:\n" + " ".join(failed))
         # Places for all seats at once (best first), so the one shown is where it ends.
         self._pending = use(_RECORDS).game_places(recs.scores, [r[1] for r in results], self.game_id)
-        app.end_ok = _END_SCORES if self._pending else _END_MENU  # the end screen says it
+        app.end_ok_text = _END_SCORES if self._pending else _END_MENU  # the end screen says it
         if not self._pending:
             self._done()
         # else: step 3 starts when OK leaves the end screen (handle)

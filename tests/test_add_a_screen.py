@@ -1,5 +1,5 @@
 """docs/architecture.md, "How to add a screen", done for real: a copy of firmware/ gets a
-trivial HELLO screen by exactly the steps the paragraph lists (an id in ui/screen.py, a
+trivial HELLO screen by exactly the steps the paragraph lists (an id in ui/__init__.py, a
 (draw, handle, tick) unit in a new ui/ module, the tuple appended to app.SCREENS, a way
 in and out), and the app then shows it, takes its buttons, runs its tick and allocates
 nothing per frame, inside the real MicroPython on the sim board.
@@ -15,8 +15,8 @@ DOC = os.path.join(host_tools.REPO, "docs", "architecture.md")
 
 HELLO = '''"""A trivial screen for the test: says hello, counts its frames, OK goes to the menu."""
 from drivers.buttons import OK
+import ui
 from ui import draw
-from ui import screen
 
 
 def _hello_draw(app, fb):
@@ -28,7 +28,7 @@ def _hello_draw(app, fb):
 
 def _hello_handle(app, button, long):
     if button == OK:
-        app.show(screen.MENU_SCREEN)
+        app.show(ui.MENU_SCREEN)
     else:
         app.hello_presses += 1
         app.dirty = True
@@ -45,15 +45,15 @@ PROBE = r"""
 from loopback_rig import Rig
 from drivers.buttons import UP, OK
 import app as app_module
-from ui import screen
+import ui
 
 rig = Rig({"seed": "5"})
 a, press = rig.app, rig.press
 a.hello_presses = 0  # the screen's state lives on the app
 a.hello_ticks = 0
 a.run(frames=400)
-print("IDS", screen.HELLO, len(app_module.SCREENS), app_module.HELLO)
-a.show(screen.HELLO)  # the way in
+print("IDS", ui.HELLO, len(app_module.SCREENS), app_module.HELLO)
+a.show(ui.HELLO)  # the way in
 press(UP, 20)
 press(UP, 200)
 a.run(frames=100)
@@ -62,7 +62,7 @@ print("STATE", a.screen, a.hello_presses, a.hello_ticks > 50)
 print("ALLOC", rig.allocated(200, True))
 press(OK, 20)  # the way out
 a.run(frames=60)
-print("BACK", a.screen == screen.MENU_SCREEN)
+print("BACK", a.screen == ui.MENU_SCREEN)
 """
 
 
@@ -74,7 +74,7 @@ def steps_from_the_doc():
 
 def add_hello(tree):
     """The doc's steps 1-3 on a copy of the firmware."""
-    path = os.path.join(tree, "ui", "screen.py")
+    path = os.path.join(tree, "ui", "__init__.py")
     source = open(path).read()
     last = max(int(n) for n in re.findall(r"= const\((\d+)\)", source))
     with open(path, "a") as out:
@@ -95,8 +95,8 @@ def add_hello(tree):
 
 def test_the_documented_steps_add_a_working_screen(tmp_path):
     steps = " ".join(steps_from_the_doc().replace("`", "").split())
-    for named in ("firmware/ui/screen.py", "HELLO = const(11)", "firmware/ui/<name>.py", "firmware/app.py",
-                  "SCREENS", "hello = (_hello_draw, _hello_handle, _hello_tick)", "app.show(screen.HELLO)"):
+    for named in ("firmware/ui/__init__.py", "HELLO = const(11)", "firmware/ui/<name>.py", "firmware/app.py",
+                  "SCREENS", "hello = (_hello_draw, _hello_handle, _hello_tick)", "app.show(ui.HELLO)"):
         assert named in steps, named  # the steps this test takes are the ones the doc gives
     tree = str(tmp_path / "firmware")
     shutil.copytree(host_tools.FIRMWARE, tree)

@@ -1,4 +1,4 @@
-"""The coach's screens (ui/screen.py says what a screen is): the hint during a turn and
+"""The coach's screens (ui/__init__.py says what a screen is): the hint during a turn and
 the review after a turn.
 
 Drawing reads the app's coach (coach.py) and game; the numbers were computed when the
@@ -9,12 +9,16 @@ the dice to re-roll blink on the LEDs (the OLED's ``.``).
 from micropython import const
 import time
 
-from drivers.buttons import ROLL, OK, MENU
 import coach as coach_module
 from ui import draw
 from ui import menu
-from ui import screen
+import ui
 from ui import screens
+
+# Button ids as literals: private constants cost no RAM (imported names would).
+_ROLL = const(5)  # drivers.buttons.ROLL
+_OK = const(8)  # drivers.buttons.OK
+_MENU = const(9)  # drivers.buttons.MENU
 
 _BLINK_MS = const(250)  # the dice to re-roll blink at 2 Hz
 _ALL_HELD = const(0x1F)
@@ -62,15 +66,15 @@ def _hint_draw(app, fb):
 
 def _hint_handle(app, button, long):
     app.dice_dirty = True  # back to the steady dice
-    if button == MENU:
+    if button == _MENU:
         if long:
-            app.ask_quit(screen.TURN)
+            app.ask_quit(ui.TURN)
         else:
             app.show_card()
         return
-    app.show(screen.TURN)
+    app.show(ui.TURN)
     coach = app.coach
-    if button == OK and coach.hint_box < 0 and coach.hint_code >= 0:  # OK: take the hold
+    if button == _OK and coach.hint_box < 0 and coach.hint_code >= 0:  # OK: take the hold
         game = app.game
         if coach.hint_code != game.held and 0 < game.rolls < 3:
             app.set_holds(coach.hint_code)
@@ -118,8 +122,8 @@ def _review_draw(app, fb):
 
 
 def _review_handle(app, button, long):
-    if button == OK or button == ROLL:
+    if button == _OK or button == _ROLL:
         app.next_turn()
 
 
-review = (_review_draw, _review_handle, screen.no_tick)  # draw, handle, tick
+review = (_review_draw, _review_handle, None)  # draw, handle, tick

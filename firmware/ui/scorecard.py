@@ -14,13 +14,18 @@ a win chance. Pure drawing from the app's caches: nothing allocates.
 """
 from micropython import const
 
-from drivers.buttons import HOLD1, ROLL, UP, DOWN
-import game as game_module
 import rules
 from ui import draw
 from ui import font
 from ui import menu
-from ui import screen
+import ui
+
+# Button ids as literals: private constants cost no RAM (imported names would).
+_HOLD1 = const(0)  # drivers.buttons.HOLD1
+_ROLL = const(5)  # drivers.buttons.ROLL
+_UP = const(6)  # drivers.buttons.UP
+_DOWN = const(7)  # drivers.buttons.DOWN
+_PHASE_TURN = const(1)  # game.TURN
 
 _LEFT = const(0)  # first compact column of the left half; values end at column 14
 _RIGHT = const(16)  # the right half; values end at column 31
@@ -106,18 +111,18 @@ def _card_draw(app, fb):
 
 def _card_handle(app, button, long):
     n = len(app.game.players)
-    if button == ROLL or button == DOWN or button == UP:
-        step = n - 1 if button == UP else 1
+    if button == _ROLL or button == _DOWN or button == _UP:
+        step = n - 1 if button == _UP else 1
         app.card_seat = (app.card_seat + step) % n
-    elif button < ROLL:  # HOLD1..HOLD4: that player's card
-        if button - HOLD1 < n:
-            app.card_seat = button - HOLD1
+    elif button < _ROLL:  # HOLD1..HOLD4: that player's card
+        if button - _HOLD1 < n:
+            app.card_seat = button - _HOLD1
     else:
-        app.show(screen.TURN if app.game.phase == game_module.TURN else screen.END)
+        app.show(ui.TURN if app.game.phase == _PHASE_TURN else ui.END)
     app.dirty = True
 
 
-card = (_card_draw, _card_handle, screen.no_tick)  # draw, handle, tick
+card = (_card_draw, _card_handle, None)  # draw, handle, tick
 
 
 def opponents(app, fb, skip):

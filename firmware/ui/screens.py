@@ -1,4 +1,4 @@
-"""The screens around a game (ui/screen.py says what a screen is): the splash, the setup
+"""The screens around a game (ui/__init__.py says what a screen is): the splash, the setup
 menu, the roll-off, the quit confirmation, a computer's turn summary and the end screen.
 The turn itself is ui/turn_screen.py, the card ui/scorecard.py, hint and review
 ui/coach_screens.py.
@@ -9,12 +9,18 @@ nothing.
 """
 from micropython import const
 
-from drivers.buttons import ROLL, UP, DOWN, OK, MENU
-import game as game_module
 from ui import draw
 from ui import menu
-from ui import screen
+import ui
 import rules
+
+# Button ids as literals: private constants cost no RAM (imported names would).
+_ROLL = const(5)  # drivers.buttons.ROLL
+_UP = const(6)  # drivers.buttons.UP
+_DOWN = const(7)  # drivers.buttons.DOWN
+_OK = const(8)  # drivers.buttons.OK
+_MENU = const(9)  # drivers.buttons.MENU
+_PHASE_TURN = const(1)  # game.TURN
 
 # Box labels sized for 10 columns (rules.BOX_IDS order).
 BOX_LABELS = (
@@ -51,12 +57,12 @@ def _splash_draw(app, fb):
 
 
 def _splash_handle(app, button, long):
-    app.show(screen.MENU_SCREEN)
+    app.show(ui.MENU_SCREEN)
 
 
 def _splash_tick(app, now):
     if app.timer_due(now):
-        app.show(screen.MENU_SCREEN)
+        app.show(ui.MENU_SCREEN)
 
 
 splash = (_splash_draw, _splash_handle, _splash_tick)  # draw, handle, tick
@@ -108,17 +114,18 @@ def _setup_draw(app, fb):
 
 def _setup_handle(app, button, long):
     settings = app.settings
-    if button == UP or button == DOWN:
-        step = 1 if button == DOWN else -1
+    if button == _UP or button == _DOWN:
+        step = 1 if button == _DOWN else -1
         app.menu_cursor = (app.menu_cursor + step) % len(settings.items)
         _scroll_menu(app)
-    elif button == OK or button == ROLL:
+    elif button == _OK or button == _ROLL:
         item = settings.items[app.menu_cursor]
         if item == menu.START:
             app.new_game()
             return
         if item == menu.RECORDS:
-            app.session.open_records(app)
+            if app.session is not None:
+                app.session.open_records(app)
             return
         if settings.change(item):
             app.menu_cursor = settings.items.index(item)
@@ -128,7 +135,7 @@ def _setup_handle(app, button, long):
     app.dirty = True
 
 
-setup = (_setup_draw, _setup_handle, screen.no_tick)  # draw, handle, tick
+setup = (_setup_draw, _setup_handle, None)  # draw, handle, tick
 
 
 def _scroll_menu(app):
@@ -164,10 +171,10 @@ def _rolloff_draw(app, fb):
 
 
 def _rolloff_handle(app, button, long):
-    if button == OK and app.timer_on:
+    if button == _OK and app.timer_on:
         app.timer_at = app.now  # skip the wait
-    elif button == MENU and long:
-        app.ask_quit(screen.ROLLOFF)
+    elif button == _MENU and long:
+        app.ask_quit(ui.ROLLOFF)
 
 
 def _rolloff_tick(app, now):
@@ -175,7 +182,7 @@ def _rolloff_tick(app, now):
         return
     if app.starter >= 0:
         app.start_turn()
-    elif app.game.phase == game_module.TURN:
+    elif app.game.phase == _PHASE_TURN:
         app.starter = app.game.current
         app.dirty = True
         app.start_timer(now, _STARTER_SHOW_MS)
@@ -196,13 +203,15 @@ def _confirm_quit_draw(app, fb):
 
 
 def _confirm_quit_handle(app, button, long):
-    if button == OK:
-        app.quit_game()
+    if button == _OK:
+        app.game = None  # quit: the save layer forgets it (changed), then the menu
+        app.changed()
+        app.show(ui.MENU_SCREEN)
     else:
         app.show(app.back_screen)
 
 
-confirm_quit = (_confirm_quit_draw, _confirm_quit_handle, screen.no_tick)  # draw, handle, tick
+confirm_quit = (_confirm_quit_draw, _confirm_quit_handle, None)  # draw, handle, tick
 
 
 # After a computer's turn: the dice it scored (also still on the LEDs), the box and its
@@ -226,11 +235,11 @@ def _summary_draw(app, fb):
 
 
 def _summary_handle(app, button, long):
-    if button == OK:
+    if button == _OK:
         app.timer_on = False
         app.next_turn()  # skip the rest of the 1.5 s
-    elif button == MENU and long:
-        app.ask_quit(screen.SUMMARY)
+    elif button == _MENU and long:
+        app.ask_quit(ui.SUMMARY)
 
 
 def _summary_tick(app, now):
@@ -275,12 +284,13 @@ def _end_draw(app, fb):
             if place == 1:
                 draw.text(fb, menu.SEAT_LABELS[seat], col, row)
                 col += 3
-    draw.text(fb, app.end_ok, 0, 7)  # what OK does: the menu, or high scores first
+    draw.text(fb, app.end_ok_text, 0, 7)  # what OK does: the menu, or high scores first
 
 
 def _end_handle(app, button, long):
-    if button == OK and not app.session.end_ok(app):
-        app.show(screen.MENU_SCREEN)
+    # High scores first when the save layer has some to enter, else the menu.
+    if button == _OK and (app.session is None or not app.session.end_ok(app)):
+        app.show(ui.MENU_SCREEN)
 
 
-end = (_end_draw, _end_handle, screen.no_tick)  # draw, handle, tick
+end = (_end_draw, _end_handle, None)  # draw, handle, tick

@@ -1,4 +1,4 @@
-"""The turn screen and its score confirmation (ui/screen.py says what a screen is).
+"""The turn screen and its score confirmation (ui/__init__.py says what a screen is).
 
 Turn: the header (player, ``Roll n/3``, total), six rows of the box list with the points
 the dice would score, and a footer (the opponents' totals in the compact font, the solo
@@ -8,13 +8,20 @@ or the card, long MENU asks to quit. On a computer's turn ``tick`` plays it step
 """
 from micropython import const
 
-from drivers.buttons import HOLD1, ROLL, UP, DOWN, OK, MENU
 import players
 from ui import draw
 from ui import menu
 from ui import scorecard
-from ui import screen
+import ui
 from ui.screens import BOX_LABELS
+
+# Button ids as literals: private constants cost no RAM (imported names would).
+_HOLD1 = const(0)  # drivers.buttons.HOLD1
+_ROLL = const(5)  # drivers.buttons.ROLL
+_UP = const(6)  # drivers.buttons.UP
+_DOWN = const(7)  # drivers.buttons.DOWN
+_OK = const(8)  # drivers.buttons.OK
+_MENU = const(9)  # drivers.buttons.MENU
 
 _N_BOXES = const(13)
 _LIST_ROWS = const(6)  # rows 1..6 list boxes, row 7 is the footer
@@ -24,56 +31,19 @@ _ALL_HELD = const(0x1F)
 _CPU_STEP_MS = const(600)
 
 
-def _header(app, fb, title_seat):
-    """Row 0, inverted: player name, ``Roll n/3`` and the player's running total."""
+def _turn_draw(app, fb):
     game = app.game
+    seat = game.current
+    draw.clear(fb)
+    # Row 0, inverted: player name, ``Roll n/3`` and the player's running total.
     draw.bar(fb, 0)
-    draw.text(fb, menu.SEAT_LABELS[title_seat], 0, 0, True)
+    draw.text(fb, menu.SEAT_LABELS[seat], 0, 0, True)
     draw.text(fb, "Roll", 3, 0, True)
     draw.number(fb, game.rolls, 8, 0, True)
     draw.text(fb, "/3", 9, 0, True)
-    draw.number(fb, app.breakdowns[title_seat][_GRAND], 15, 0, True)
-
-
-def _upper_goal(app, fb, col, row):
-    """``/63`` from column ``col``: the ruleset's threshold for the upper bonus."""
-    draw.text(fb, "/", col, row)
-    draw.number(fb, app.game.rules.upper_threshold, col + 2, row)
-
-
-def _footer_totals(app, fb, row, skip):
-    """The other players' labels and totals in the compact font (``P2 174  P3 98``, see
-    ui/scorecard.py); solo: the upper section's progress."""
-    game = app.game
-    n = len(game.players)
-    if n == 1:
-        draw.text(fb, "Upper", 0, row)
-        draw.number(fb, app.breakdowns[0][_UPPER], 9, row)
-        _upper_goal(app, fb, 10, row)
-        return
-    scorecard.opponents(app, fb, skip)
-
-
-def _box_value(app, fb, box, row, inv):
-    """Filled box: its points. Open box after a roll: ``+points`` it would take now,
-    ``-`` where the joker rule forbids it. Before the first roll open boxes are blank."""
-    card = app.game.players[app.game.current].card
-    if card[box] >= 0:
-        draw.number(fb, card[box], 15, row, inv)
-    elif app.game.rolls > 0:
-        points = app.options[box]
-        if points < 0:
-            draw.text(fb, "-", 15, row, inv)
-        else:
-            col = draw.number(fb, points, 15, row, inv)
-            draw.text(fb, "+", col - 1, row, inv)
-
-
-def _turn_draw(app, fb):
-    game = app.game
-    draw.clear(fb)
-    _header(app, fb, game.current)
+    draw.number(fb, app.breakdowns[seat][_GRAND], 15, 0, True)
     top = app.top
+    card = game.players[seat].card
     for line in range(_LIST_ROWS):
         box = top + line
         row = line + 1
@@ -81,22 +51,37 @@ def _turn_draw(app, fb):
         if inv:
             draw.bar(fb, row)
         draw.text(fb, BOX_LABELS[box], 1, row, inv)
-        _box_value(app, fb, box, row, inv)
+        # A filled box: its points. An open box after a roll: ``+points`` it would take
+        # now, ``-`` where the joker rule forbids it; before the first roll: blank.
+        if card[box] >= 0:
+            draw.number(fb, card[box], 15, row, inv)
+        elif game.rolls > 0:
+            points = app.options[box]
+            if points < 0:
+                draw.text(fb, "-", 15, row, inv)
+            else:
+                col = draw.number(fb, points, 15, row, inv)
+                draw.text(fb, "+", col - 1, row, inv)
     if top > 0:
         draw.text(fb, "^", 0, 1)
     if top + _LIST_ROWS < _N_BOXES:
         draw.text(fb, "v", 0, 6)
     if app.note and game.round == 0:
         draw.text(fb, app.note, 0, 7)  # e.g. no strategy table: shown through round 1
-    else:
-        _footer_totals(app, fb, 7, game.current)
+    elif len(game.players) > 1:  # the others' totals in the compact font: P2 174  P3 98
+        scorecard.opponents(app, fb, seat)
+    else:  # solo: the upper section's progress to its threshold, "Upper 45 /63"
+        draw.text(fb, "Upper", 0, 7)
+        draw.number(fb, app.breakdowns[0][_UPPER], 9, 7)
+        draw.text(fb, "/", 10, 7)
+        draw.number(fb, game.rules.upper_threshold, 12, 7)
 
 
 def _turn_handle(app, button, long):
     game = app.game
-    if button == MENU:
+    if button == _MENU:
         if long:
-            app.ask_quit(screen.TURN)
+            app.ask_quit(ui.TURN)
         elif app.coach_mode() != menu.COACH_OFF and game.rolls > 0:
             app.show_hint()
         else:
@@ -104,20 +89,20 @@ def _turn_handle(app, button, long):
         return
     if app.computer_turn():
         return  # the computer is playing this turn
-    if button == ROLL:
+    if button == _ROLL:
         if game.rolls < 3 and game.held != _ALL_HELD:
             app.roll()
         else:
             app.beep(220, 80)  # no roll left, or nothing to roll: choose a box
-    elif button < ROLL:  # HOLD1..HOLD5
+    elif button < _ROLL:  # HOLD1..HOLD5
         if 0 < game.rolls < 3:
-            game.toggle_hold(button - HOLD1)
+            game.toggle_hold(button - _HOLD1)
             app.sync_dice()
             app.changed()
-    elif button == UP or button == DOWN:
+    elif button == _UP or button == _DOWN:
         if game.rolls > 0:
-            app.move_cursor(1 if button == DOWN else -1)
-    elif button == OK:
+            app.move_cursor(1 if button == _DOWN else -1)
+    elif button == _OK:
         if game.rolls > 0 and app.options[app.cursor] >= 0:
             app.ask_score(app.cursor)
 
@@ -125,7 +110,7 @@ def _turn_handle(app, button, long):
 def _turn_tick(app, now):
     if app.game is not None and app.computer_turn() and not app.rolling and app.timer_due(now):
         _computer_step(app)
-        if app.screen == screen.TURN:
+        if app.screen == ui.TURN:
             app.start_timer(now, _CPU_STEP_MS)
 
 
@@ -178,10 +163,10 @@ def _confirm_score_draw(app, fb):
 
 
 def _confirm_score_handle(app, button, long):
-    if button == OK:
+    if button == _OK:
         app.score(app.confirm_box)
     else:
-        app.show(screen.TURN)
+        app.show(ui.TURN)
 
 
-confirm_score = (_confirm_score_draw, _confirm_score_handle, screen.no_tick)  # draw, handle, tick
+confirm_score = (_confirm_score_draw, _confirm_score_handle, None)  # draw, handle, tick
