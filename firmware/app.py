@@ -50,7 +50,7 @@ _TUMBLE_STEP_MS = const(50)
 _ROLLOFF_SHOW_MS = const(1200)
 _CPU_STEP_MS = const(600)
 _SUMMARY_MS = const(1500)  # what a computer kept and scored, before the next turn
-_N_BOXES = const(13)
+_MAX_BOXES = const(13)  # the most boxes a card has (rules.N_BOXES); a ruleset says its own
 _LIST_ROWS = const(6)
 _KIND_MASK = const(0xF0)
 _BUTTON_MASK = const(0x0F)
@@ -83,7 +83,7 @@ class App:
         self.game = None
         self.faces = [0, 0, 0, 0, 0]
         self.held = 0
-        self.options = [-1] * _N_BOXES
+        self.options = [-1] * _MAX_BOXES
         # Per seat: rules.totals() of its card (upper, upper bonus, lower, Yahtzee bonus,
         # grand total), refreshed after each score so the screens need not add up cards.
         self.breakdowns = [(0, 0, 0, 0, 0)] * 4
@@ -408,15 +408,16 @@ class App:
         """Default cursor after a roll: the legal box with the most points (first on ties)."""
         best = -1
         options = self.options
-        for box in range(_N_BOXES):
+        for box in range(len(self.game.rules.boxes)):
             if options[box] >= 0 and (best < 0 or options[box] > options[best]):
                 best = box
         return best
 
     def move_cursor(self, step):
         box = self.cursor
-        for _ in range(_N_BOXES):
-            box = (box + step) % _N_BOXES
+        n = len(self.game.rules.boxes)
+        for _ in range(n):
+            box = (box + step) % n
             if self.options[box] >= 0:
                 break
         self.cursor = box
@@ -428,8 +429,9 @@ class App:
             self.top = self.cursor - 1 if self.cursor > 0 else 0
         elif self.cursor > self.top + _LIST_ROWS - 2:
             self.top = self.cursor - _LIST_ROWS + 2
-        if self.top > _N_BOXES - _LIST_ROWS:
-            self.top = _N_BOXES - _LIST_ROWS
+        last_top = len(self.game.rules.boxes) - _LIST_ROWS
+        if self.top > last_top:
+            self.top = last_top
 
     def set_holds(self, mask):
         """Hold exactly the dice in ``mask`` (a hint taken, a computer's choice)."""

@@ -112,3 +112,46 @@ def test_the_whole_card_is_on_one_screen():
                      ["Sm", "straight", "30"], ["Lg", "straight", "."], ["Yahtzee", "50"], ["Chance", "22"],
                      ["Y.bonus", "100"], ["Total", total]]
     assert int(total) == 83 + 35 + 25 + 25 + 30 + 50 + 22 + 100
+
+
+OTHER_CARD = r"""
+import framebuf
+import rules
+from ui import scorecard
+
+class Ruleset:  # a card of 11 boxes: 6 upper, 5 lower; no Yahtzee bonus (like the Zoo card)
+    boxes = rules.BOXES[:6] + (("pairs", "Two pairs", rules.SAME, 2, 0),) + rules.BOXES[8:12]
+    labels = tuple(box[1] for box in boxes)
+    upper_threshold = 50
+    yahtzee_bonus = 0
+
+class Player:
+    card = [1, 2, 3, -1, 5, 6, 7, 25, -1, 40, 50, 0]
+
+class Game:
+    rules = Ruleset()
+    players = [Player()]
+
+class App:
+    game = Game()
+    card_seat = 0
+    breakdowns = [(17, 0, 122, 0, 139)]
+
+buf = bytearray(1024)
+fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
+scorecard.card[0](App(), fb)
+print("FB", bytes(buf).hex())
+"""
+
+
+def test_the_card_lays_itself_out_from_the_rulesets_boxes():
+    # Another card (zoo14's Zoo card has 11 boxes): rows come from the box table.
+    (pixels,), _out = _pixels(OTHER_CARD)
+    lines = text_lines(pixels)
+    assert lines[0].split() == ["P1", "card", "139"]
+    left = [line[:15].split() for line in lines[1:]]
+    right = [line[16:].split() for line in lines[1:]]
+    assert [row[0] for row in left[:6]] == ["Aces", "Twos", "Threes", "Fours", "Fives", "Sixes"]
+    assert left[3] == ["Fours", "."] and left[6] == ["Upper", "17/50"] and left[7] == ["Bonus", "need", "33"]
+    assert right[:6] == [["Two", "pairs", "7"], ["Full", "house", "25"], ["Sm", "straight", "."],
+                         ["Lg", "straight", "40"], ["Yahtzee", "50"], ["Total", "139"]]  # no Y.bonus line

@@ -13,7 +13,7 @@ from ui import draw
 from ui import menu
 from ui import scorecard
 import ui
-from ui.screens import BOX_LABELS
+from ui.screens import label
 
 # Button ids as literals: private constants cost no RAM (imported names would).
 _HOLD1 = const(0)  # drivers.buttons.HOLD1
@@ -23,7 +23,6 @@ _DOWN = const(7)  # drivers.buttons.DOWN
 _OK = const(8)  # drivers.buttons.OK
 _MENU = const(9)  # drivers.buttons.MENU
 
-_N_BOXES = const(13)
 _LIST_ROWS = const(6)  # rows 1..6 list boxes, row 7 is the footer
 _UPPER = const(0)  # in app.breakdowns[seat], a rules.totals() tuple
 _GRAND = const(4)
@@ -50,7 +49,7 @@ def _turn_draw(app, fb):
         inv = box == app.cursor and game.rolls > 0
         if inv:
             draw.bar(fb, row)
-        draw.text(fb, BOX_LABELS[box], 1, row, inv)
+        draw.text(fb, label(game.rules, box), 1, row, inv)
         # A filled box: its points. An open box after a roll: ``+points`` it would take
         # now, ``-`` where the joker rule forbids it; before the first roll: blank.
         if card[box] >= 0:
@@ -64,7 +63,7 @@ def _turn_draw(app, fb):
                 draw.text(fb, "+", col - 1, row, inv)
     if top > 0:
         draw.text(fb, "^", 0, 1)
-    if top + _LIST_ROWS < _N_BOXES:
+    if top + _LIST_ROWS < len(game.rules.boxes):
         draw.text(fb, "v", 0, 6)
     if app.note and game.round == 0:
         draw.text(fb, app.note, 0, 7)  # e.g. no strategy table: shown through round 1
@@ -151,7 +150,7 @@ def _confirm_score_draw(app, fb):
     draw.clear(fb)
     draw.bar(fb, 0)
     draw.text(fb, "Score a zero?" if app.confirm_points == 0 else "Score this?", 0, 0, True)
-    draw.text(fb, BOX_LABELS[app.confirm_box], 0, 2)
+    draw.text(fb, label(app.game.rules, app.confirm_box), 0, 2)
     draw.number(fb, app.confirm_points, 15, 2)
     if app.confirm_bonus:
         draw.text(fb, "Y.bonus", 0, 3)
