@@ -65,9 +65,6 @@ _DRAW = const(0)
 _HANDLE = const(1)
 _TICK = const(2)
 
-# What OK does on the end screen (app.end_ok_text), for its last line.
-END_MENU = "OK: menu"
-END_SCORES = "OK: high scores"
 
 
 class App:
@@ -107,10 +104,11 @@ class App:
         self.starter = -1
         self.tie = False
         self.coach = coach_module.Coach()  # hints, turn reviews, advisor levels (coach.py)
+        self.labels = screens.BOX_LABELS  # the game's box names on the 8x8 screens (_begin)
         self.note = ""  # one line shown on the roll-off screen and through round 1
-        # What OK on the end screen does: the save layer sets END_SCORES while high
-        # scores wait for initials (session.py), else OK goes to the menu.
-        self.end_ok_text = END_MENU
+        # What OK on the end screen does, for its last line: the save layer says "OK: high
+        # scores" while scores wait for initials (session.py), else OK goes to the menu.
+        self.end_ok_text = "OK: menu"
         self.review_seat = 0  # whose turn the review screen is about
         self.summary_seat = 0  # the computer turn the summary shows: seat, box, points
         self.summary_box = 0
@@ -278,11 +276,7 @@ class App:
     # ----------------------------------------------------------------- game actions
     def new_game(self):
         settings = self.settings
-        self.game = game_module.Game(settings.ruleset(), settings.player_list(), self.hw.dice_source)
-        self._open_advisor()
-        self.starter = -1
-        self.tie = False
-        self.refresh_totals()
+        self._begin(game_module.Game(settings.ruleset(), settings.player_list(), self.hw.dice_source))
         self.changed()
         if self.game.phase == game_module.TURN:  # solo: nobody to roll off against
             self.start_turn()
@@ -292,11 +286,7 @@ class App:
 
     def resume(self, game):
         """Continue ``game`` (e.g. rebuilt by the save layer) on the screen its phase needs."""
-        self.game = game
-        self._open_advisor()
-        self.starter = -1
-        self.tie = False
-        self.refresh_totals()
+        self._begin(game)
         if game.phase == game_module.OVER:
             self.finish()
         elif game.phase == game_module.ROLLOFF:
@@ -309,10 +299,16 @@ class App:
                 self.cursor = self.best_box()
                 self.scroll_cursor()
 
-    def _open_advisor(self):
-        """Load the strategy table when the coach or an advisor level needs it (about
-        23 KB while a game runs); without one, say so through round 1 (``note``)."""
-        game = self.game
+    def _begin(self, game):
+        """Take ``game`` on: its box names for the 8x8 screens (the standard card's short
+        ones, else the ruleset's), its totals, and the strategy table when the coach or an
+        advisor level needs it (about 23 KB while a game runs; without one, say so through
+        round 1: ``note``)."""
+        self.game = game
+        self.labels = screens.BOX_LABELS if game.rules.boxes is rules.BOXES else game.rules.labels
+        self.starter = -1
+        self.tie = False
+        self.refresh_totals()
         wanted = self.settings.coach != menu.COACH_OFF
         for player in game.players:
             if player.kind != menu.KIND_NAMES[menu.HUMAN] and player.kind in menu.KIND_NAMES:

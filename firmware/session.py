@@ -33,7 +33,7 @@ import storage
 from ui import draw
 
 _COMPUTER_INITIALS = "CPU"
-_END_MENU = "OK: menu"  # app.END_MENU / END_SCORES (app.py is not imported here)
+_END_MENU = "OK: menu"  # the end screen's last line (app.end_ok_text)
 _END_SCORES = "OK: high scores"
 _MENU_SCREEN = const(1)  # ui.MENU_SCREEN (the battery shows in the menu's header)
 _RECORDS = "records"

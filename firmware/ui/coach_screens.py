@@ -13,7 +13,6 @@ import coach as coach_module
 from ui import draw
 from ui import menu
 import ui
-from ui import screens
 
 # Button ids as literals: private constants cost no RAM (imported names would).
 _ROLL = const(5)  # drivers.buttons.ROLL
@@ -55,7 +54,7 @@ def _hint_draw(app, fb):
     draw.text(fb, "/3", 14, 0, True)
     if coach.hint_box >= 0:
         draw.text(fb, "Score now:" if coach.hint_rolls_left else "Score:", 0, 2)
-        draw.text(fb, screens.label(game.rules, coach.hint_box), 1, 3)
+        draw.text(fb, app.labels[coach.hint_box], 1, 3)
     else:
         draw.text(fb, "Keep, then roll:", 0, 2)
         _kept_dice(fb, game.dice, coach.hint_code, 3)
@@ -110,7 +109,7 @@ def _review_draw(app, fb):
         draw.text(fb, "Best play!", 0, 2)
     elif coach.worst_kind == coach_module.BOX:
         draw.text(fb, "Best:", 0, 2)
-        draw.text(fb, screens.label(app.game.rules, coach.worst_code), 6, 2)
+        draw.text(fb, app.labels[coach.worst_code], 6, 2)
         if coach.worst_rolls_left:
             draw.text(fb, "(score now)", 5, 3)
     else:

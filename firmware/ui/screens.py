@@ -23,16 +23,11 @@ _MENU = const(9)  # drivers.buttons.MENU
 _PHASE_TURN = const(1)  # game.TURN
 
 # Box labels sized for 10 columns (rules.BOX_IDS order) for the standard card; another
-# card (its own box table) shows the ruleset's labels (``label``).
+# card (its own box table) shows the ruleset's labels (``app.labels`` is the game's).
 BOX_LABELS = (
     "Aces", "Twos", "Threes", "Fours", "Fives", "Sixes",
     "3 of kind", "4 of kind", "Full house", "Small str", "Large str", "Yahtzee", "Chance",
 )
-
-
-def label(ruleset, box):
-    """The name of ``box`` on the 8x8 screens (10 columns at most)."""
-    return BOX_LABELS[box] if ruleset.boxes is rules.BOXES else ruleset.labels[box]
 _GRAND = const(4)  # in app.breakdowns[seat], a rules.totals() tuple
 _MENU_ROWS = const(7)
 _STARTER_SHOW_MS = const(1500)
@@ -233,7 +228,7 @@ def _summary_draw(app, fb):
     faces = app.faces
     for i in range(5):
         draw.number(fb, faces[i], 1 + 3 * i, 2)
-    draw.text(fb, label(app.game.rules, app.summary_box), 0, 4)
+    draw.text(fb, app.labels[app.summary_box], 0, 4)
     draw.number(fb, app.summary_points, 15, 4)
     draw.text(fb, "Total", 0, 5)
     draw.number(fb, app.breakdowns[seat][_GRAND], 15, 5)

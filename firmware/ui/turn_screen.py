@@ -13,7 +13,6 @@ from ui import draw
 from ui import menu
 from ui import scorecard
 import ui
-from ui.screens import label
 
 # Button ids as literals: private constants cost no RAM (imported names would).
 _HOLD1 = const(0)  # drivers.buttons.HOLD1
@@ -49,7 +48,7 @@ def _turn_draw(app, fb):
         inv = box == app.cursor and game.rolls > 0
         if inv:
             draw.bar(fb, row)
-        draw.text(fb, label(game.rules, box), 1, row, inv)
+        draw.text(fb, app.labels[box], 1, row, inv)
         # A filled box: its points. An open box after a roll: ``+points`` it would take
         # now, ``-`` where the joker rule forbids it; before the first roll: blank.
         if card[box] >= 0:
@@ -150,7 +149,7 @@ def _confirm_score_draw(app, fb):
     draw.clear(fb)
     draw.bar(fb, 0)
     draw.text(fb, "Score a zero?" if app.confirm_points == 0 else "Score this?", 0, 0, True)
-    draw.text(fb, label(app.game.rules, app.confirm_box), 0, 2)
+    draw.text(fb, app.labels[app.confirm_box], 0, 2)
     draw.number(fb, app.confirm_points, 15, 2)
     if app.confirm_bonus:
         draw.text(fb, "Y.bonus", 0, 3)
