@@ -337,8 +337,8 @@ class App:
         self.cursor = 0
         self.top = 0
         self.plan_rolls = -1
-        if self.coach.adv is not None:
-            self.coach.start_turn(game.players[game.current].card)  # the turn's one slow call
+        if self.coach.adv is not None and not self.coach.start_turn(game.players[game.current].card):
+            self.note = self.coach.problem  # the table failed a check: played without from here
         self.sync_dice()
         self.show(TURN)
         if self.computer_turn():

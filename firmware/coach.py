@@ -26,6 +26,7 @@ TABLE_PATH = "strategy-%s.bin"
 # Why open() gave no advisor, one OLED line each (the advisor levels then play simply).
 NO_TABLE = "No strat. table"
 NO_RAM = "No RAM: simple"
+DAMAGED = "Table damaged"  # refused: cut short, flipped bytes (strategy_table.TableDamaged)
 
 
 class Coach:
@@ -33,7 +34,7 @@ class Coach:
         self.adv = None
         self.levels = None  # strategy_players, loaded with the advisor (players.py)
         self.rules_name = None
-        self.problem = ""  # why there is no advisor (NO_TABLE, NO_RAM), for the OLED
+        self.problem = ""  # why there is no advisor (NO_TABLE, NO_RAM, DAMAGED), for the OLED
         self._file = None
         self._tenths = None  # advisor.tenths
         self.codes = [0] * _N_OPTIONS
@@ -79,7 +80,9 @@ class Coach:
             f.close()
             gc.collect()
             print("strategy table not used:", exc)
-            self.problem = NO_RAM if isinstance(exc, MemoryError) else NO_TABLE
+            # A plain ValueError: another ruleset's or format's table; its subclass
+            # strategy_table.TableDamaged and OSError: a damaged one.
+            self.problem = NO_RAM if isinstance(exc, MemoryError) else NO_TABLE if type(exc) is ValueError else DAMAGED
             return False
         self.levels = strategy_players
         self._tenths = advisor.tenths
@@ -97,12 +100,24 @@ class Coach:
 
     # ----------------------------------------------------------------- per turn
     def start_turn(self, card):
-        """Prepare the advisor for the turn on ``card``; forget the last turn's review."""
+        """Prepare the advisor for the turn on ``card``; forget the last turn's review.
+        False when there is no advisor, or it was dropped now: a damaged table block
+        (``problem`` says why; hints and advisor levels are off from here on)."""
         self.cost = 0
         self.worst_cost = -1
         self.hint_code = -1
-        if self.adv is not None:
+        if self.adv is None:
+            return False
+        try:
             self.adv.ensure(card)
+        except (ValueError, OSError) as exc:
+            # A block of the table failed its check (or the flash a read): from here on
+            # the game goes on as without a table, never on a wrong figure.
+            print("strategy table dropped:", exc)
+            self.close()
+            self.problem = DAMAGED
+            return False
+        return True
 
     def hint(self, dice, rolls_left, held=0):
         """The best option now: ``hint_code`` (a hold mask with rolls left, else a box),

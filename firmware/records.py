@@ -166,30 +166,47 @@ class Records:
     def __init__(self, folder=storage.DATA_DIR, fs=None):
         self.stores = {}
         for name in ("scores", "stats", "rolls"):
-            self.stores[name] = storage.Store(folder + "/" + name, fs)
+            self.stores[name] = storage.Store(folder + "/" + name, fs, _CHECKS[name])
         self.scores = []
         self.stats = new_stats()
         self.rolls = new_rolls()
         self.problems = []  # [(file name, reason)]
+        self.older = []  # names restored from their older copy
+        self.unkept = []  # names whose damaged file could not be moved aside
 
     def load(self):
+        """Loads the three files. A damaged file (bad frame or bad contents) is named in
+        ``problems``, moved aside as ``*.bad`` (``unkept`` names those that could not be
+        moved) and replaced by its older copy when that one is intact (``older`` names
+        those), else by a fresh start."""
         self.problems = []
+        self.older = []
+        self.unkept = []
         fresh = {"scores": [], "stats": new_stats(), "rolls": new_rolls()}
         for name in ("scores", "stats", "rolls"):
             store = self.stores[name]
+            value = None
             try:
                 value = store.load()
             except storage.SaveError as err:
                 self.problems.append((name, err.reason))
-                store.set_aside()
-                value = None
-            if store.damaged:  # an older copy was good; keep the bad one for inspection
-                self.problems.append((name, store.damaged[0][1]))
-                store.set_aside()
-            if value is not None and not _looks_like(name, value):
-                self.problems.append((name, storage.CORRUPT))
-                value = None
-            setattr(self, name, value if value is not None else fresh[name])
+            else:
+                if store.damaged:
+                    self.problems.append((name, store.damaged[0][1]))
+                    if value is not None:
+                        self.older.append(name)
+            if value is None:
+                value = fresh[name]
+            bad = len(store.damaged)
+            if bad and len(store.set_aside()) < bad:
+                # Not movable (e.g. folders in the way of its .bad name): write over it
+                # now, so the next boot does not find it and say the same again.
+                self.unkept.append(name)
+                try:
+                    store.save(value)
+                except storage.SaveError:
+                    pass  # the flash refuses: the next save of this file tries again
+            setattr(self, name, value)
 
     def save(self, name):
         """Saves one of ``scores``/``stats``/``rolls``; SaveError(FULL/IO) passes up."""
@@ -219,11 +236,64 @@ class Records:
             failed.append(name)
 
 
-def _looks_like(name, value):
-    # A valid file of the wrong shape (e.g. copied by hand) must not crash the menu.
-    if name == "scores":
-        return isinstance(value, list) and all(isinstance(e, list) and len(e) == 4 for e in value)
-    if name == "stats":
-        return isinstance(value, dict) and "last" in value and "all" in value and "names" in value
-    return isinstance(value, dict) and "last" in value and isinstance(value.get("faces"), list) \
-        and len(value["faces"]) == 6
+# --- shapes: what every reader above relies on, checked at load like the frame -------
+# A file with an intact frame but other contents (written by another version, by hand or
+# by a bug) is damage: the store falls back to the older slot (storage.Store ``check``).
+# Unknown extra keys in a dict are allowed (a later version may add some); every key and
+# item the code reads is checked here.
+_MAX_TOTAL = const(1575)  # the highest possible final score: 13 Yahtzees, all bonuses
+
+
+def _small(n, top):
+    return type(n) is int and 0 <= n <= top
+
+
+def _entry_ok(entry):
+    if type(entry) is not list or len(entry) != 5:
+        return False
+    for n in entry:
+        if type(n) is not int or n < 0:
+            return False
+    return entry[BEST] <= _MAX_TOTAL
+
+
+def scores_ok(scores):
+    if type(scores) is not list or len(scores) > MAX_SCORES:
+        return False
+    before = _MAX_TOTAL
+    for entry in scores:
+        if type(entry) is not list or len(entry) != 4:
+            return False
+        total, initials, game_id, seat = entry
+        if not _small(total, before) or type(initials) is not str or len(initials) != 3 \
+                or type(game_id) is not int or not _small(seat, 15):
+            return False
+        before = total  # best first
+    return True
+
+
+def stats_ok(stats):
+    if type(stats) is not dict or type(stats.get("last")) is not int or not _entry_ok(stats.get("all")):
+        return False
+    names = stats.get("names")
+    if type(names) is not dict or len(names) > MAX_NAMES:
+        return False
+    for name in names:
+        if type(name) is not str or not _entry_ok(names[name]):
+            return False
+    return True
+
+
+def rolls_ok(rolls):
+    if type(rolls) is not dict or type(rolls.get("last")) is not int:
+        return False
+    faces = rolls.get("faces")
+    if type(faces) is not list or len(faces) != 6:
+        return False
+    for n in faces:
+        if type(n) is not int or n < 0:
+            return False
+    return True
+
+
+_CHECKS = {"scores": scores_ok, "stats": stats_ok, "rolls": rolls_ok}

@@ -39,7 +39,8 @@ _MENU_SCREEN = const(1)  # ui.MENU_SCREEN (the battery shows in the menu's heade
 _RECORDS = "records"
 _VIEW = "records_view"  # the records pages' summaries (ui/records_screens.py imports it)
 _SCREENS = "ui.records_screens"
-_BOOT = "session_boot"  # the saved game at power-on: needed once per boot
+_BOOT = "session_boot"  # the saved game at power-on, repairs: needed once per boot
+_REPAIR = "storage_repair"  # loaded by storage only when damage is found
 
 
 def use(name):
@@ -155,8 +156,8 @@ class Session:
             recs.load()
             self.recs = recs
             self.last_id = recs.stats["last"]
-            for name, reason in recs.problems:
-                self.message(app, "Records damaged", "%s: %s\nkept as .bad,\nstarted afresh." % (name, reason))
+            if recs.problems:
+                use(_BOOT).tell_problems(self, app, recs)
         return self.recs
 
     def _tidy(self):
@@ -166,6 +167,7 @@ class Session:
             return
         release(_SCREENS)
         release(_BOOT)
+        release(_REPAIR)
         self._drop_records()
 
     def _drop_records(self):
@@ -211,14 +213,17 @@ class Session:
             self.unsaved = False
             self._warned_full = False
         except storage.SaveError as err:
+            self.store.repaired = []  # a repair that did not help: no "Saving works"
             self.unsaved = True
             if not self._warned_full:
                 self._warned_full = True
                 if err.reason == storage.FULL:
                     self.message(app, "Flash full",
                                  "Game not saved.\nPlay goes on; it\nsaves again when\nthere is room.")
-                else:
-                    self.message(app, "Save failed", "Game not saved\n(%s).\nPlay goes on." % err.reason)
+                else:  # even the repair (storage.Store.repair) failed: say what to do
+                    self.message(app, "Save failed", "Game not saved\n(%s).\nPlay goes on.\nSee README:\nDamaged flash." % err.reason)
+        if self.store.repaired:
+            use(_BOOT).tell_repairs(self, app, self.store)
 
     def _abandon(self, app):
         """A game quit for another: no result, but its dice still count for fairness."""
@@ -251,7 +256,10 @@ class Session:
         ended just before a power cut; damaged files are set aside with a message."""
         self._records(app)  # damaged files: set aside now, with a message
         self._drop_records()  # one module at a time: boot is the fullest moment of the heap
-        use(_BOOT).load_game(self, app)
+        boot = use(_BOOT)
+        boot.repair_flash(self, app)  # ``data`` a file, a folder at game.tmp: aside now
+        release(_REPAIR)
+        boot.load_game(self, app)
         self._tidy()
 
     def _continue_or_not(self, app, chosen):
@@ -283,6 +291,10 @@ class Session:
             results.append((name, game.total(seat), player.card))
         recs = self._records(app)
         failed = recs.finish_game(self.game_id, results, self.counts)
+        for name in recs.stores:
+            store = recs.stores[name]
+            if store.repaired and name not in failed:
+                use(_BOOT).tell_repairs(self, app, store)
         self.last_id = recs.stats["last"]
         if failed:
             self.message(app, "Flash full", "Records not saved:\n" + " ".join(failed))
@@ -322,7 +334,11 @@ class Session:
 
     def _enter(self, app, seat, initials):
         try:
-            self._records(app).add_high_score(self.game.total(seat), initials, self.game_id, seat)
+            recs = self._records(app)
+            recs.add_high_score(self.game.total(seat), initials, self.game_id, seat)
+            store = recs.stores["scores"]
+            if store.repaired:
+                use(_BOOT).tell_repairs(self, app, store)
         except storage.SaveError as err:
             self.message(app, "Flash full", "High score not\nsaved (%s)." % err.reason)
 

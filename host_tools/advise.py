@@ -23,27 +23,46 @@ import strategy_table  # noqa: E402
 from host_tools import score  # noqa: E402
 
 BUILD = os.path.join(host_tools.REPO, "build")
+_MAX_TABLE = 4 << 20  # the exact table is about 1 MB
 
 
 def table_path(ruleset, folder=BUILD):
     return os.path.join(folder, "strategy-%s.bin" % ruleset.name)
 
 
-def ensure_table(ruleset, folder=BUILD, quiet=False):
-    """Path of the exact table for ``ruleset``, building it (about a minute) if missing."""
+def ensure_table(ruleset, folder=BUILD, quiet=False, prog="advise"):
+    """Path of the exact table for ``ruleset``, building it (seconds) if missing; the
+    note says so under the name of the command the user ran (``prog``)."""
     path = table_path(ruleset, folder)
-    if not os.path.exists(path):
+    if not os.path.exists(path) or _older_format(path):
         from host_tools import solve
 
         if not quiet:
-            print("advise: building %s (once; cached) ..." % path, file=sys.stderr, flush=True)
+            print("%s: building %s (once; cached) ..." % (prog, path), file=sys.stderr, flush=True)
         data, _expected, _loss = solve.build(ruleset, "exact")
         solve.write_atomic(path, data)
     return path
 
 
+def _older_format(path):
+    """True for a table an earlier version of the solver built (a build product to
+    redo, not damage): the right magic with a lower format version."""
+    with open(path, "rb") as f:
+        head = f.read(5)
+    return len(head) == 5 and head[:4] == strategy_table.MAGIC and head[4] < strategy_table.FORMAT_VERSION
+
+
 def open_advisor(ruleset, path):
-    """An Advisor on the table at ``path`` (the caller closes ``advisor.table_file``)."""
+    """An Advisor on the table at ``path`` (the caller closes ``advisor.table_file``).
+    The whole file is checked first (solver.table.verify: size, header, the CRC-32 of its
+    contents): ValueError for a damaged table, never a wrong figure from it."""
+    from host_tools.solver import table as solver_table
+
+    with open(path, "rb") as f:
+        data = f.read(_MAX_TABLE + 1)  # bounded: --table may name /dev/zero
+    if len(data) > _MAX_TABLE:
+        raise ValueError("not a strategy table (over %d bytes)" % _MAX_TABLE)
+    solver_table.verify(data)
     f = open(path, "rb")
     try:
         adv = A.Advisor(ruleset, strategy_table.StrategyTable(f))
@@ -72,7 +91,11 @@ def advise(adv, card, dice=None, rolls_left=None):
             option = {"hold": kept}
         option["expected_total"] = A.to_points(values[i])
         options.append(option)
-    return {"expected_total": options[0]["expected_total"], "best": options[0], "options": options}
+    result = {"expected_total": options[0]["expected_total"], "best": options[0], "options": options}
+    if rolls_left:  # stopping here instead: the best box for these dice, as on the last roll
+        n = adv.options(dice, 0, codes, values)
+        result["score_now"] = {"box": R.BOX_IDS[codes[0]], "expected_total": A.to_points(values[0])}
+    return result
 
 
 def render(result, rolls_left):
@@ -85,10 +108,17 @@ def render(result, rolls_left):
             lines.append("  %-15s %9.4f" % (opt["box"], opt["expected_total"]))
     else:
         lines.append("%d roll%s left: the dice to keep, best first" % (rolls_left, "" if rolls_left == 1 else "s"))
+        lines.append("(expected final score when you keep these, roll the others and play on at best)")
         for opt in result["options"]:
             kept = " ".join(str(d) for d in opt["hold"]) or "(re-roll all)"
-            note = "  (score now)" if len(opt["hold"]) == 5 else ""
+            note = ""
+            if len(opt["hold"]) == 5:  # nothing rolled: the turn goes on with one roll fewer
+                note = "  (keep all five, then %s)" % (
+                    "one roll still left" if rolls_left == 2 else "score: as the line below")
             lines.append("  %-15s %9.4f%s" % (kept, opt["expected_total"], note))
+        now = result["score_now"]
+        lines.append("score now instead (best box %s):" % now["box"])
+        lines.append("  %-15s %9.4f" % (now["box"], now["expected_total"]))
     return "\n".join(lines)
 
 
@@ -114,12 +144,17 @@ def main(argv):
             if args.rolls_left not in ("0", "1", "2"):
                 raise score.InputError("--rolls-left is 0, 1 or 2, not %r" % args.rolls_left)
             rolls_left = int(args.rolls_left)
-        if args.table and not os.path.exists(args.table):
-            raise score.InputError("no table file %s" % args.table)
+        if args.table is not None:
+            if args.table == "":
+                raise score.InputError("--table is empty: name a table file")
+            if not os.path.exists(args.table):
+                raise score.InputError("no table file %s" % args.table)
+            if not os.path.isfile(args.table):
+                raise score.InputError("--table %s is not a file" % args.table)
     except score.InputError as exc:
         print("advise: %s" % exc, file=sys.stderr)
         return 2
-    path = args.table or ensure_table(ruleset)
+    path = args.table if args.table is not None else ensure_table(ruleset)
     try:
         adv = open_advisor(ruleset, path)
     except (ValueError, OSError) as exc:

@@ -31,20 +31,44 @@ def ruleset_from(args):
     return R.make_ruleset(args.rules, not args.no_yahtzee_bonus)
 
 
+MAX_CARD_BYTES = 64 * 1024  # a card is ~300 bytes; /dev/zero or a video is not one
+
+
+def read_card_file(path):
+    """The text of a card file; raises InputError naming what is wrong with it."""
+    if not os.path.exists(path):
+        raise InputError("card file %s not found (CARD is a JSON object or a file holding one)" % path)
+    if os.path.isdir(path):
+        raise InputError("card file %s is a folder" % path)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_CARD_BYTES + 1)  # bounded: /dev/zero never ends
+    except OSError as exc:
+        raise InputError("cannot read card file %s: %s" % (path, exc.strerror))
+    if len(data) > MAX_CARD_BYTES:
+        raise InputError("card file %s is over %d KiB: not a card" % (path, MAX_CARD_BYTES // 1024))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("card file %s is not UTF-8 text" % path) from None
+
+
 def parse_card(rules, text):
     """A card list from CARD (JSON text or a path to a JSON file); raises InputError."""
     if text is None:
         return R.new_card()
-    if not text.lstrip().startswith("{") and os.path.exists(text):
-        try:
-            with open(text) as f:
-                text = f.read()
-        except OSError as exc:
-            raise InputError("cannot read card file %s: %s" % (text, exc.strerror))
+    if text.strip() == "":
+        raise InputError("--card is empty: give a JSON object or a file holding one")
+    if not text.lstrip().startswith(("{", "[", '"')):  # not JSON text: a file name
+        text = read_card_file(text)
+    if len(text) > MAX_CARD_BYTES:
+        raise InputError("card is over %d KiB: not a card" % (MAX_CARD_BYTES // 1024))
     try:
         data = json.loads(text)
     except ValueError as exc:
         raise InputError("card is not valid JSON: %s" % exc)
+    except RecursionError:
+        raise InputError("card is not a card: JSON nested too deeply") from None
     if not isinstance(data, dict):
         raise InputError("card must be a JSON object of box -> points")
     card = R.new_card()

@@ -31,12 +31,18 @@ def build(ruleset, variant="exact", progress=None, measure_loss=None):
 
 
 def write_atomic(path, data):
+    """Write ``data`` as ``path`` through ``path.tmp``, which never stays behind."""
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
     tmp = path + ".tmp"
-    with open(tmp, "wb") as out:
-        out.write(data)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as out:
+            out.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
 
 
 def main(argv):
@@ -50,6 +56,7 @@ def main(argv):
     try:
         args = parser.parse_args(argv)
         ruleset = score.ruleset_from(args)
+        host_tools.check_output_file("--out", args.out, make_folders=True)  # before a solve of seconds
     except (host_tools.UsageError, ValueError) as exc:
         print("solve: %s" % exc, file=sys.stderr)
         return 2
@@ -61,7 +68,11 @@ def main(argv):
 
     print("solving %s (%s table)" % (ruleset.name, variant), flush=True)
     data, expected, loss = build(ruleset, variant, progress, measure_loss=args.loss or variant == "compact")
-    write_atomic(args.out, data)
+    try:
+        write_atomic(args.out, data)
+    except OSError as exc:  # checked before the solve, but the disk may have filled since
+        print("solve: cannot write %s: %s" % (args.out, exc.strerror), file=sys.stderr)
+        return 1
     print("expected score from the empty card: %.7f" % expected)
     print("wrote %s: %d bytes (%.1f KiB) in %.1f s" % (args.out, len(data), len(data) / 1024, time.time() - start))
     if loss is not None:

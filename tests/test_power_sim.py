@@ -103,7 +103,8 @@ def test_low_battery_at_the_menu_warns_without_a_game_and_the_cli_checks_the_opt
         s.close()
     assert not (tmp_path / "data" / "game.a").exists()
     assert sim.main(["--headless", "--battery", "3v3"]) == 2
-    assert capsys.readouterr().err.strip() == "sim: --battery 3v3: use MV or FROM:TO:MS (whole numbers, MS > 0)"
+    assert capsys.readouterr().err.strip() == ("sim: --battery 3v3: use MV or FROM:TO:MS (whole numbers,"
+                                               " MV up to 6000, MS from 1 to 3600000)")
 
 
 def test_low_battery_warns_once_and_saves_the_game(tmp_path):
@@ -162,7 +163,7 @@ def test_safe_mode_still_skips_the_game_and_its_files(tmp_path):
            "--flash-dir", str(tmp_path), "--keys", "wait:1500 enter space"]
     proc = subprocess.run(cmd + ["--hold-at-boot", "ROLL"], capture_output=True, text=True,
                           cwd=host_tools.REPO, timeout=120)
-    assert "|Safe mode       |" in proc.stdout and "|ROLL held at pow|" in proc.stdout
+    assert ">Safe mode       <" in proc.stdout and "|ROLL held at pow|" in proc.stdout  # >...<: inverted title
     assert "Safe mode: ROLL held at power-on" in proc.stderr  # the console: the firmware stopped
     assert {p.name: p.read_bytes() for p in (tmp_path / "data").iterdir()} == files
     held_late = subprocess.run(cmd + ["--hold-at-boot", "OK:1000"], capture_output=True, text=True,

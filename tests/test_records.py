@@ -213,11 +213,20 @@ def test_records_round_trip_and_wrong_shapes_start_fresh():
     again = records.Records("data", fs.reboot())
     again.load()
     assert (again.scores, again.stats, again.rolls) == (recs.scores, recs.stats, recs.rolls)
-    storage.Store("data/stats", fs).save(["not", "stats"])
-    third = records.Records("data", fs.reboot())
+    storage.Store("data/stats", fs).save(["not", "stats"])  # a valid frame, the wrong shape
+    fs = fs.reboot()
+    third = records.Records("data", fs)
     third.load()
-    assert third.problems == [("stats", storage.CORRUPT)]
-    assert third.stats == records.new_stats() and third.scores == recs.scores
+    assert third.problems == [("stats", storage.SHAPE)] and third.older == ["stats"]
+    assert third.stats == recs.stats and third.scores == recs.scores  # the older copy
+    assert "data/stats.b.bad" in fs.files
+    bad = storage.Store("data/stats", fs)
+    bad.save({"last": 1})  # both slots the wrong shape: no intact copy left, a fresh start
+    bad.save({"last": 2})
+    fourth = records.Records("data", fs.reboot())
+    fourth.load()
+    assert fourth.problems == [("stats", storage.SHAPE)] and fourth.older == []
+    assert fourth.stats == records.new_stats()
 
 
 def test_full_disk_keeps_play_going_and_reports_the_files():
@@ -238,3 +247,24 @@ def test_a_seat_already_entered_is_not_asked_again():
     assert records.score_place(scores, 300, 9, 0) == -1
     assert records.score_place(scores, 300, 9, 1) == 1
     assert records.score_place(scores, 300) == 1
+
+
+_GAME = st.tuples(st.integers(1, 1 << 30),
+                  st.lists(st.tuples(st.sampled_from(["ANN", "BOB", "CPU"] + ["P%d" % i for i in range(20)]),
+                                     st.integers(0, 1575), st.integers(0, 4)), min_size=1, max_size=4))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_GAME, max_size=25))
+def test_records_the_code_writes_always_pass_their_shape_checks(games):
+    # The load-time checks must never call a real records file damaged.
+    recs = records.Records("data", FakeFs())
+    recs.load()
+    for game_id, players in games:
+        results = [(name, total, card_with([5 * fives] + [-1] * 10 + [50, 0]))
+                   for name, total, fives in players]
+        recs.finish_game(game_id, results, [len(players)] * 6)
+        for seat in range(len(players)):
+            if records.score_place(recs.scores, players[seat][1], game_id, seat) >= 0:
+                recs.add_high_score(players[seat][1], "ABC", game_id, seat)
+    assert records.scores_ok(recs.scores) and records.stats_ok(recs.stats) and records.rolls_ok(recs.rolls)

@@ -8,6 +8,7 @@ back in CPython with the same storage/records modules.
 """
 import records
 import records_view
+import storage
 from host_tools.simulator import golden as sim_golden
 from host_tools.simulator.screen import screen_lines
 from sim_helpers import play, saved
@@ -110,9 +111,27 @@ def test_a_damaged_records_file_costs_only_itself(tmp_path):
     scores, rolls = saved(tmp_path, "scores"), saved(tmp_path, "rolls")
     (data / "stats.a").write_bytes(b"YZ\x01\x00garbage")
     lines = run(tmp_path, "")
-    assert lines[:4] == ["Records damaged", "stats: truncated", "kept as .bad,", "started afresh."]
+    assert lines[:5] == ["Records damaged", "stats:", "truncated,", "kept as .bad,", "started afresh."]
     assert (data / "stats.a.bad").read_bytes() == b"YZ\x01\x00garbage"
     assert saved(tmp_path, "scores") == scores and saved(tmp_path, "rolls") == rolls
+
+
+def test_scores_with_a_valid_frame_but_wrong_contents_use_the_older_copy_once(tmp_path):
+    run(tmp_path, GAME + INITIALS_ZCA)
+    data = tmp_path / "data"
+    scores = saved(tmp_path, "scores")
+    store = storage.Store(str(data / "scores"))
+    store.load()
+    store.save({"weird": [1, 2, 3]})  # correct CRC, newer sequence number: issue 10 item 7
+    lines = run(tmp_path, "")
+    assert lines[:5] == ["Records damaged", "scores:", "bad contents,", "kept as .bad,",
+                         "older copy used."]
+    assert sorted(p.name for p in data.iterdir() if p.name.startswith("scores.")) == ["scores.a", "scores.b.bad"]
+    assert saved(tmp_path, "scores") == scores
+    assert run(tmp_path, "wait:1600")[0].startswith("Setup")  # said once: the next boot is quiet
+    total = end_total(run(tmp_path, GAME))  # another game with a high score keeps the first
+    run(tmp_path, INITIALS_ZCA)
+    assert [s[0] for s in saved(tmp_path, "scores")] == sorted([total, scores[0][0]], reverse=True)
 
 
 def test_the_place_shown_for_initials_is_where_each_player_ends(tmp_path):

@@ -64,6 +64,9 @@ def test_plain_output_is_a_readable_table():
     (["--card", "[1, 2]", "1", "2", "3", "4", "5"], "JSON object"),
     (["--card", '{"yahtzee": 0, "yahtzee_bonus": 100}', "1", "2", "3", "4", "5"], "bonus"),
     (["--rules", "loose", "1", "2", "3", "4", "5"], "--rules"),
+    (["--card", "nosuchfile.json", "1", "2", "3", "4", "5"], "nosuchfile.json not found"),  # was "not valid JSON"
+    (["--card", "/dev/zero", "1", "2", "3", "4", "5"], "not a card"),  # was a MemoryError
+    (["--card", "[" * 5000, "1", "2", "3", "4", "5"], "nested too deeply"),  # was a RecursionError
 ])
 def test_bad_input_exits_2_with_one_line(args, words):
     proc = run(*args)
@@ -71,3 +74,10 @@ def test_bad_input_exits_2_with_one_line(args, words):
     assert proc.stdout == ""
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and words in lines[0]
+
+
+def test_a_card_file_that_is_not_utf8_is_named(tmp_path):
+    card = tmp_path / "card.json"
+    card.write_bytes(b'{"chance": 20, "\xe9": 1}')
+    proc = run("--card", str(card), "1", "2", "3", "4", "5")
+    assert proc.returncode == 2 and proc.stderr == "score: card file %s is not UTF-8 text\n" % card  # was a traceback

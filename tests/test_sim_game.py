@@ -16,6 +16,7 @@ import game
 import host_tools
 import rules
 from host_tools.simulator.screen import screen_lines
+from host_tools.simulator.unix_port import mix_seed  # the seed the simulated device gets
 from sim_helpers import play
 from support import ScriptedDice
 
@@ -25,7 +26,7 @@ KEYS = "enter enter wait:12000" + HUMAN_TURN * 13
 
 
 def micropython_dice(seed, n=3000):
-    code = "import dice_source\nd = dice_source.DiceSource(%d)\nfor _ in range(%d):\n print(d.randint(1, 6), end='')" % (seed, n)
+    code = "import dice_source\nd = dice_source.DiceSource(%d)\nfor _ in range(%d):\n print(d.randint(1, 6), end='')" % (mix_seed(seed), n)
     proc = host_tools.run_micropython(["-c", code])
     assert proc.returncode == 0, proc.stderr
     return [int(c) for c in proc.stdout.strip()]

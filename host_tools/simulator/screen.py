@@ -67,6 +67,19 @@ def screen_lines(pixels):
     return lines
 
 
+def inverted_rows(pixels):
+    """For each text row: True when it is drawn inverted (lit background, dark text), as
+    the title bar and the cursor are: most of its cells have more pixels lit than dark."""
+    rows = []
+    for row in range(ROWS):
+        lit_cells = 0
+        for col in range(COLS):
+            if sum(bin(b).count("1") for b in cell_bytes(pixels, col, row)) > 32:
+                lit_cells += 1
+        rows.append(lit_cells * 2 > COLS)
+    return rows
+
+
 def _face_of(mask):
     host_tools.use_firmware()
     from drivers.pips import FACE_PIPS
@@ -110,12 +123,18 @@ def dice_line(device):
 
 def device_text(device):
     """The dice line, then the OLED's text lines in a frame (for --print-screen): the 8x8
-    grid, with lines in the compact font (32 columns) where the firmware drew them."""
-    lines = text_lines(device.oled_pixels())
+    grid, with lines in the compact font (32 columns) where the firmware drew them. A row
+    drawn inverted (the title bar, the cursor) is framed ``>...<`` instead of ``|...|``,
+    since its characters alone do not show it."""
+    pixels = device.oled_pixels()
+    lines = text_lines(pixels)
+    inverted = inverted_rows(pixels)
+    if len(lines) > ROWS:  # the header, then compact lines (never inverted)
+        inverted = inverted[:1] + [False] * (len(lines) - 1)
     width = max(COLS, max(len(line) for line in lines))
     out = ["dice: " + dice_line(device), "+" + "-" * width + "+"]
-    for line in lines:
-        out.append("|" + line.ljust(width) + "|")
+    for line, inv in zip(lines, inverted):
+        out.append((">%s<" if inv else "|%s|") % line.ljust(width))
     out.append("+" + "-" * width + "+")
     return "\n".join(out)
 

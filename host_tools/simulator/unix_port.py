@@ -24,14 +24,33 @@ N_PIXELS = 45
 DEFAULT_FLASH = os.path.join(os.path.expanduser("~"), ".local", "share", "pico-yahtzee", "flash")
 
 
+SEED_WRAP = 1 << 32
+
+
+def mix_seed(seed):
+    """The firmware's seed for ``--seed N``: N wraps at 2^32 (so any int is fine), then
+    an integer hash (the finalizer of MurmurHash3, a bijection on 32 bits) so that nearby
+    seeds give unrelated games, cut to 30 bits so it stays a small int on the Pico."""
+    x = seed % SEED_WRAP
+    x ^= x >> 16
+    x = x * 0x85EBCA6B & 0xFFFFFFFF
+    x ^= x >> 13
+    x = x * 0xC2B2AE35 & 0xFFFFFFFF
+    x ^= x >> 16
+    return x & 0x3FFFFFFF
+
+
 def put_table(flash_dir, name, host_path):
     """Make ``host_path`` the device file ``/name`` (a strategy table): a symlink, since
-    the firmware only reads it; a copy where links are not allowed."""
+    the firmware only reads it; a copy where links are not allowed. A regular file of
+    that name is the device's own table (flashed there): it stays as it is."""
     target = os.path.join(flash_dir, name)
-    if os.path.islink(target) or os.path.exists(target):
+    if os.path.islink(target):
         if os.path.realpath(target) == os.path.realpath(host_path):
             return
-        os.remove(target)
+        os.remove(target)  # a link an earlier run made
+    elif os.path.exists(target):
+        return
     try:
         os.symlink(os.path.abspath(host_path), target)
     except OSError:
@@ -40,11 +59,20 @@ def put_table(flash_dir, name, host_path):
         shutil.copyfile(host_path, target)
 
 
+def own_tables(flash_dir):
+    """Strategy tables in the flash folder that are the device's own (regular files, not
+    links the simulator made): ``--no-table`` cannot take them away without losing them."""
+    return sorted(name for name in os.listdir(flash_dir) if name.startswith("strategy-")
+                  and name.endswith(".bin") and not os.path.islink(os.path.join(flash_dir, name)))
+
+
 def remove_tables(flash_dir):
-    """Take every strategy table out of the flash folder (the device without one)."""
+    """Take the simulator's table links out of the flash folder (the device without a
+    table); the caller has checked ``own_tables`` first."""
     for name in os.listdir(flash_dir):
-        if name.startswith("strategy-") and name.endswith(".bin"):
-            os.remove(os.path.join(flash_dir, name))
+        path = os.path.join(flash_dir, name)
+        if name.startswith("strategy-") and name.endswith(".bin") and os.path.islink(path):
+            os.remove(path)
 
 
 class DeviceExited(Exception):
@@ -82,7 +110,7 @@ class SimDevice:
         args = [host_tools.micropython_command(), "-X", "heapsize=" + heap, main, "board=sim",
                 "link=%d,%d" % (to_dev_r, from_dev_w), "oled=" + oled, "dice=" + dice]
         if seed is not None:
-            args.append("seed=%d" % seed)
+            args.append("seed=%d" % mix_seed(seed))
         args += list(extra)
         env = dict(os.environ)
         env["MICROPYPATH"] = path

@@ -46,16 +46,42 @@ def block_numbers(m, y):
     return m + ((m >> 12) << 11) + np.maximum(0, (m & 4095) - 2048) + y
 
 
-def _header(variant, ruleset, frac, n_states, values_at, blocks_at, expected, crc):
+def _header(variant, ruleset, frac, n_states, values_at, blocks_at, expected, crc, size, checks_at):
     name = ruleset.name.encode()
     if len(name) > 16:
         raise ValueError("ruleset name too long for the table header: %r" % ruleset.name)
-    head = struct.pack("<4sBBBBBBBBIIIIII16s", st.MAGIC, st.FORMAT_VERSION, variant,
-                       rules.JOKERS.index(ruleset.joker), 1 if ruleset.yahtzee_bonus else 0,
-                       ruleset.upper_threshold, ruleset.upper_bonus, frac, 0, n_states,
-                       st.N_BLOCKS, values_at, blocks_at, int(round(expected * 65536)), crc, name)
-    head += bytes(60 - len(head))
-    return head + struct.pack("<I", zlib.crc32(head))
+    head = bytearray(struct.pack("<4sBBBBBBBBIHBBIIII16sII", st.MAGIC, st.FORMAT_VERSION, variant,
+                                 rules.JOKERS.index(ruleset.joker), 1 if ruleset.yahtzee_bonus else 0,
+                                 ruleset.upper_threshold, ruleset.upper_bonus, frac, st.LAYOUT_VALUES,
+                                 n_states, st.N_BLOCKS, 0, 0, values_at, blocks_at, int(round(expected * 65536)),
+                                 crc, name, size, checks_at))
+    head[19] = crc8(head[20:60], crc8(head[0:19]))  # the device's check of the header
+    return bytes(head) + struct.pack("<I", zlib.crc32(head))
+
+
+def crc8(data, crc=0):
+    """``strategy_table.crc8`` over all of ``data`` (bytes), continuing from ``crc``."""
+    table = st.CRC8
+    for b in data:
+        crc = table[crc ^ b]
+    return crc
+
+
+def _checks(rank, blocks, body, m, width):
+    """The check region: CRC-8 of each mask's bytes (its blocks' parameters, then its
+    values; seeded with the mask's low byte), then of each rank row (seeded with its
+    upper mask)."""
+    starts = np.searchsorted(m, np.arange(solver_core.N_MASKS + 1))
+    out = bytearray(st.CHECKS_SIZE)
+    for mask in range(solver_core.N_MASKS):
+        crc = mask & 0xFF
+        if blocks:
+            first = 4 * st.block_number(mask, 0)
+            crc = crc8(blocks[first:first + (8 if mask >> 11 & 1 else 4)], crc)
+        out[mask] = crc8(body[width * starts[mask]:width * starts[mask + 1]], crc)
+    for upper in range(64):
+        out[solver_core.N_MASKS + upper] = crc8(rank[upper * 64:upper * 64 + 64], upper)
+    return bytes(out)
 
 
 def encode(dense, space, ruleset, variant):
@@ -75,9 +101,30 @@ def encode(dense, space, ruleset, variant):
         body, blocks = _compact(values, m, y, frac)
         blocks_at = values_at
         values_at = blocks_at + len(blocks)
-    payload = rank + blocks + body
-    head = _header(VARIANTS[variant], ruleset, frac, len(values), values_at, blocks_at, dense[0], zlib.crc32(payload))
+    checks = _checks(rank, blocks, body, m, 2 if variant == "exact" else 1)
+    payload = rank + blocks + body + checks
+    size = st.HEADER_SIZE + len(payload)
+    head = _header(VARIANTS[variant], ruleset, frac, len(values), values_at, blocks_at, dense[0],
+                   zlib.crc32(payload), size, size - len(checks))
     return head + payload
+
+
+def verify(data):
+    """Checks a whole table file on the host (header, size, offsets, the CRC-32 of
+    everything after the header); ValueError naming the first damage found."""
+    if len(data) < 4 or data[:4] != st.MAGIC:
+        raise ValueError("not a strategy table (bad magic)")
+    if len(data) < st.HEADER_SIZE:
+        raise ValueError("strategy table damaged: cut in its header (%d bytes)" % len(data))
+    if data[4] != st.FORMAT_VERSION:
+        raise ValueError("strategy table format %d, expected %d (rebuild: make table)" % (data[4], st.FORMAT_VERSION))
+    if zlib.crc32(data[:60]) != struct.unpack_from("<I", data, 60)[0]:
+        raise ValueError("strategy table damaged: header checksum")
+    size = struct.unpack_from("<I", data, 52)[0]
+    if len(data) != size:
+        raise ValueError("strategy table damaged: %d bytes, made with %d" % (len(data), size))
+    if zlib.crc32(data[st.HEADER_SIZE:]) != struct.unpack_from("<I", data, 32)[0]:
+        raise ValueError("strategy table damaged: contents checksum")
 
 
 def _compact(values, m, y, frac):
@@ -106,9 +153,11 @@ def _compact(values, m, y, frac):
 def decode(data, space):
     """Dense value array (solver_core layout) of a table file's contents, as the device
     reads it (same integer arithmetic, converted to points at the end)."""
+    verify(data)
     head = data[:st.HEADER_SIZE]
     frac = head[10]
-    n_states, _nb, values_at, blocks_at = struct.unpack_from("<IIII", head, 12)
+    n_states = struct.unpack_from("<I", head, 12)[0]
+    values_at, blocks_at = struct.unpack_from("<II", head, 20)
     m, u, y = ordered_states(space)
     if len(m) != n_states:
         raise ValueError("state count mismatch")
