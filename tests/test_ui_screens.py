@@ -78,6 +78,7 @@ def test_end_screen_shares_first_place():
     assert lines[2].split() == ["2.", "P1", "Human", "0"]
     assert lines[3].split() == ["2.", "P2", "CPU", "0"]
     assert lines[5].split() == ["Winner:", "P3"]
+    assert lines[7] == "OK: menu"  # issue 9.6: says what OK does (no save layer: no high scores)
 
 
 def test_tied_winners_are_all_named():
