@@ -74,7 +74,15 @@ $(TABLE_FILE): firmware/strategy_table.py host_tools/solver/table.py | $(PTH)
 # firmware straight from this checkout (mpremote mount), nothing copied to the Pico.
 FLASHARGS = $(if $(PORT),--port $(PORT)) $(if $(BOARD),--board $(BOARD)) $(if $(RULES),--rules $(RULES))
 
-flash: $(PTH) $(TABLE_FILE)
+# The kids' Zoo table (65 KB, under a second) goes along, for the menu's Zoo card;
+# rebuilt, like the main table, when the table format's code changes.
+ZOO_TABLE_FILE = build/strategy-zoo.bin
+ifneq ($(TABLE_RULES),zoo)
+$(ZOO_TABLE_FILE): firmware/strategy_table.py host_tools/solver/table.py | $(PTH)
+	$(PY) -m host_tools solve --rules zoo --out $@
+endif
+
+flash: $(PTH) $(TABLE_FILE) $(ZOO_TABLE_FILE)
 	$(PY) -m host_tools flash $(FLASHARGS)
 
 repl: $(PTH)

@@ -301,11 +301,12 @@ class App:
 
     def _begin(self, game):
         """Take ``game`` on: its box names for the 8x8 screens (the standard card's short
-        ones, else the ruleset's), its totals, and the strategy table when the coach or an
+        ones, else the ruleset's), animals on the dice for the Zoo card, its totals, and the strategy table when the coach or an
         advisor level needs it (about 23 KB while a game runs; without one, say so through
         round 1: ``note``)."""
         self.game = game
-        self.labels = screens.BOX_LABELS if game.rules.boxes is rules.BOXES else game.rules.labels
+        self.labels = screens.BOX_LABELS if game.rules.card == "yahtzee" else game.rules.labels
+        self.hw.dice.animals(game.rules.faces is not None)  # the Zoo card's pictures
         self.starter = -1
         self.tie = False
         self.refresh_totals()
@@ -404,14 +405,14 @@ class App:
         """Default cursor after a roll: the legal box with the most points (first on ties)."""
         best = -1
         options = self.options
-        for box in range(len(self.game.rules.boxes)):
+        for box in range(self.game.rules.n_boxes):
             if options[box] >= 0 and (best < 0 or options[box] > options[best]):
                 best = box
         return best
 
     def move_cursor(self, step):
         box = self.cursor
-        n = len(self.game.rules.boxes)
+        n = self.game.rules.n_boxes
         for _ in range(n):
             box = (box + step) % n
             if self.options[box] >= 0:
@@ -425,7 +426,7 @@ class App:
             self.top = self.cursor - 1 if self.cursor > 0 else 0
         elif self.cursor > self.top + _LIST_ROWS - 2:
             self.top = self.cursor - _LIST_ROWS + 2
-        last_top = len(self.game.rules.boxes) - _LIST_ROWS
+        last_top = self.game.rules.n_boxes - _LIST_ROWS
         if self.top > last_top:
             self.top = last_top
 

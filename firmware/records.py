@@ -15,10 +15,7 @@ import storage
 
 MAX_SCORES = const(10)
 MAX_NAMES = const(16)  # statistics kept per name; the least played name makes room
-_UPPER_THRESHOLD = const(63)
-_YAHTZEE_POINTS = const(50)
-_BONUS_POINTS = const(100)
-_YAHTZEE_BOX = rules.BOX_IDS.index("yahtzee")
+_STANDARD = rules.make_ruleset()  # the card whose records keep the plain file names
 # Statistics entry: [games, points, best, yahtzees, upper_bonus_games]
 GAMES = const(0)
 POINTS = const(1)
@@ -96,38 +93,44 @@ def games_played(stats):
     return most
 
 
-def yahtzees_in(card):
-    """Yahtzees scored on a card: the Yahtzee box at 50 plus one per 100 bonus points."""
-    return (1 if card[_YAHTZEE_BOX] == _YAHTZEE_POINTS else 0) + card[rules.BONUS] // _BONUS_POINTS
+def yahtzees_in(card, ruleset=_STANDARD):
+    """Yahtzees scored on a card: the Yahtzee box at its points (50; a Zoo Yahtzy's 30)
+    plus one per further-Yahtzee bonus."""
+    box = ruleset.yahtzee_box
+    found = 1 if card[box] > 0 and card[box] == ruleset.boxes[box][4] else 0
+    if ruleset.yahtzee_bonus:
+        found += card[ruleset.bonus_at] // ruleset.yahtzee_bonus
+    return found
 
 
-def upper_bonus_in(card):
+def upper_bonus_in(card, ruleset=_STANDARD):
     upper = 0
-    for box in range(rules.N_UPPER):
+    for box in range(ruleset.n_upper):
         if card[box] > 0:
             upper += card[box]
-    return upper >= _UPPER_THRESHOLD
+    return upper >= ruleset.upper_threshold
 
 
-def _count(entry, total, card):
+def _count(entry, total, card, ruleset):
     entry[GAMES] += 1
     entry[POINTS] += total
     if total > entry[BEST] or entry[GAMES] == 1:
         entry[BEST] = total
-    entry[YAHTZEES] += yahtzees_in(card)
-    if upper_bonus_in(card):
+    entry[YAHTZEES] += yahtzees_in(card, ruleset)
+    if upper_bonus_in(card, ruleset):
         entry[BONUSES] += 1
 
 
-def add_game(stats, game_id, results):
-    """Counts a finished game: ``results`` is ``[(name, total, card), ...]``. Returns
-    False (and changes nothing) when ``game_id`` was the last game counted."""
+def add_game(stats, game_id, results, ruleset=_STANDARD):
+    """Counts a finished game: ``results`` is ``[(name, total, card), ...]`` on cards of
+    ``ruleset``. Returns False (and changes nothing) when ``game_id`` was the last game
+    counted."""
     if game_id == stats["last"]:
         return False
     stats["games"] = games_played(stats) + 1
     names = stats["names"]
     for name, total, card in results:
-        _count(stats["all"], total, card)
+        _count(stats["all"], total, card, ruleset)
         if name not in names:
             if len(names) >= MAX_NAMES:
                 least = None
@@ -136,7 +139,7 @@ def add_game(stats, game_id, results):
                         least = other
                 del names[least]
             names[name] = [0, 0, 0, 0, 0]
-        _count(names[name], total, card)
+        _count(names[name], total, card, ruleset)
     stats["last"] = game_id
     return True
 
@@ -161,12 +164,19 @@ def add_rolls(histogram, game_id, counts):
 class Records:
     """The records under ``folder``: ``scores``, ``stats`` and ``rolls``, each its own
     store. ``load()`` never raises: a damaged file is set aside, starts fresh and its
-    name and reason go into ``problems`` for a short message."""
+    name and reason go into ``problems`` for a short message.
 
-    def __init__(self, folder=storage.DATA_DIR, fs=None):
+    High scores and statistics are kept per card (``ruleset.card``), so a kids' 60 is
+    never ranked against a Yahtzee 250: the standard card's files are ``scores`` and
+    ``stats``, the Zoo card's ``zoo_scores`` and ``zoo_stats``. The joker options share
+    the standard card's records; ``rolls`` (dice fairness) is shared by every card."""
+
+    def __init__(self, folder=storage.DATA_DIR, fs=None, ruleset=_STANDARD):
+        self.ruleset = ruleset
+        prefix = "" if ruleset.card == _STANDARD.card else ruleset.card + "_"
         self.stores = {}
         for name in ("scores", "stats", "rolls"):
-            self.stores[name] = storage.Store(folder + "/" + name, fs, _CHECKS[name])
+            self.stores[name] = storage.Store(folder + "/" + ("" if name == "rolls" else prefix) + name, fs, _CHECKS[name])
         self.scores = []
         self.stats = new_stats()
         self.rolls = new_rolls()
@@ -216,7 +226,7 @@ class Records:
         """Counts a finished game in stats and rolls (each saved only if it changed).
         Returns the names of the files it could not save (full disk): play goes on."""
         failed = []
-        if add_game(self.stats, game_id, results):
+        if add_game(self.stats, game_id, results, self.ruleset):
             self._try_save("stats", failed)
         if add_rolls(self.rolls, game_id, counts):
             self._try_save("rolls", failed)
@@ -242,6 +252,7 @@ class Records:
 # Unknown extra keys in a dict are allowed (a later version may add some); every key and
 # item the code reads is checked here.
 _MAX_TOTAL = const(1575)  # the highest possible final score: 13 Yahtzees, all bonuses
+# (the Zoo card's highest is 130, so one bound serves both cards' files)
 
 
 def _small(n, top):

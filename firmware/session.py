@@ -145,14 +145,20 @@ class Session:
         self.show(app, use(_SCREENS).Message(title, text))
 
     def open_records(self, app):
-        self.show(app, use(_SCREENS).RecordsView(self._records(app)))
+        # The records of the card picked in the menu (the Zoo card keeps its own).
+        self.show(app, use(_SCREENS).RecordsView(self._records(app, app.settings.ruleset())))
 
     # ----------------------------------------------------------------- records
-    def _records(self, app):
-        """The records, loaded from flash when not in use yet (a damaged file is set
-        aside, with a message); ``_tidy`` lets them and their code go again."""
+    def _records(self, app, ruleset=None):
+        """The records of ``ruleset``'s card (default: the game's, else the menu's),
+        loaded from flash when not in use yet (a damaged file is set aside, with a
+        message); ``_tidy`` lets them and their code go again."""
+        if ruleset is None:
+            ruleset = self.game.rules if self.game is not None else app.settings.ruleset()
+        if self.recs is not None and self.recs.ruleset.card != ruleset.card:
+            self._drop_records()
         if self.recs is None:
-            recs = use(_RECORDS).Records(self.folder, self.fs)
+            recs = use(_RECORDS).Records(self.folder, self.fs, ruleset)
             recs.load()
             self.recs = recs
             self.last_id = recs.stats["last"]

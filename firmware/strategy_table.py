@@ -2,8 +2,10 @@
 
 The table holds V(state), the expected points still to come under optimal play, for
 every reachable turn-start state (used-box mask, upper subtotal capped at 63, whether
-the Yahtzee box holds 50). The file is never loaded: each lookup reads one mask's values
-(at most 256 bytes) into a buffer made once. Values come back as fixed-point ints in
+the Yahtzee box holds 50; the Zoo card's table, layout 1, is the same layout's first
+2048 masks, subtotals capped at 18, no Yahtzee flag). The file is never loaded: each
+lookup reads one mask's values (at most 256 bytes) into a buffer made once. Values come
+back as fixed-point ints in
 units of 2**-FRAC points, so callers never touch floats.
 
 Damage is refused, never used: opening checks the header's CRC-8, the file size the
@@ -20,12 +22,14 @@ FORMAT_VERSION = const(2)
 EXACT = const(1)  # u16 per state
 COMPACT = const(2)  # u8 per state + per-block (base, step)
 LAYOUT_VALUES = const(0)  # header byte 11: the 13-box value table described in the doc
+LAYOUT_ZOO = const(1)  # the Zoo card's 11-box value table: the first 2048 masks of layout 0
 FRAC = const(18)  # fixed-point fraction bits of every value handed out
 HEADER_SIZE = const(64)
 RANK_SIZE = const(4096)  # 64 upper masks x 64 subtotals: rank within the block or 255
 N_BLOCKS = const(12288)  # 8192 masks + 4096 with the Yahtzee box filled (two blocks)
 N_MASKS = const(8192)
 CHECKS_SIZE = const(8256)  # CRC-8 of each mask's values (8192), then of each rank row (64)
+ZOO_MASKS = const(2048)  # layout 1: masks 0..2047, one block each (no Yahtzee flag)
 _UNREACHABLE = const(255)
 _YAHTZEE_LOWER_BIT = const(5)  # box 11 is bit 5 of the lower mask (boxes 6..12)
 _YAHTZEE_BIT = const(11)
@@ -99,8 +103,16 @@ class StrategyTable:
         if crc8(head, 20, 60, crc8(head, 0, 19, 0)) != head[19]:
             raise TableDamaged("damaged: header check")
         self.variant = head[5]
-        if self.variant not in (EXACT, COMPACT) or head[11] != LAYOUT_VALUES:
-            raise ValueError("unknown strategy table variant %d, layout %d" % (self.variant, head[11]))
+        self.layout = head[11]
+        if self.variant not in (EXACT, COMPACT) or self.layout not in (LAYOUT_VALUES, LAYOUT_ZOO):
+            raise ValueError("unknown strategy table variant %d, layout %d" % (self.variant, self.layout))
+        if self.layout == LAYOUT_VALUES:
+            n_masks, n_blocks, lower_slots, self.n_boxes = N_MASKS, N_BLOCKS, _LOWER_SLOTS, 13
+        else:  # 32 lower masks, none with the Yahtzee box (bit 11 never set)
+            n_masks, n_blocks, lower_slots, self.n_boxes = ZOO_MASKS, ZOO_MASKS, 32, 11
+        self.n_masks = n_masks
+        if _u16(head, 16) != n_blocks:
+            raise TableDamaged("damaged: %d blocks for layout %d" % (_u16(head, 16), self.layout))
         self.joker_id = head[6]
         self.yahtzee_bonus = head[7]
         self.upper_threshold = head[8]
@@ -120,8 +132,8 @@ class StrategyTable:
         if f.seek(0, 2) != size:  # cut short or grown
             raise TableDamaged("damaged: size")
         width = 2 if self.variant == EXACT else 1
-        if (self._values_at + width * self.n_states > size or self._checks_at + CHECKS_SIZE > size
-                or (self.variant == COMPACT and self._blocks_at + 4 * N_BLOCKS > size)):
+        if (self._values_at + width * self.n_states > size or self._checks_at + n_masks + 64 > size
+                or (self.variant == COMPACT and self._blocks_at + 4 * n_blocks > size)):
             raise TableDamaged("damaged: offsets")
         # Per upper mask: number of reachable subtotals and the running sum before it. The
         # rank table itself stays in the file (4 KB of RAM saved; one more 1-byte read).
@@ -129,7 +141,7 @@ class StrategyTable:
         self.before = array("H", bytes(2 * 64))  # < 4096 states per lower mask
         row = bytearray(64)
         row_checks = bytearray(64)
-        f.seek(self._checks_at + N_MASKS)
+        f.seek(self._checks_at + n_masks)
         f.readinto(row_checks)
         total = 0
         for upper in range(64):
@@ -144,7 +156,7 @@ class StrategyTable:
             self.count[upper] = n
             self.before[upper] = total
             total += n
-        if total * _LOWER_SLOTS != self.n_states:
+        if total * lower_slots != self.n_states:
             raise TableDamaged("damaged: states")
         self._per_lower = total
         self._buf = bytearray(1)
@@ -157,7 +169,7 @@ class StrategyTable:
 
     def matches(self, ruleset, jokers):
         """True when this table was built for ``ruleset`` (``jokers``: rules.JOKERS)."""
-        return (jokers[self.joker_id] == ruleset.joker and bool(self.yahtzee_bonus) == bool(ruleset.yahtzee_bonus)
+        return (self.n_boxes == ruleset.n_boxes and jokers[self.joker_id] == ruleset.joker and bool(self.yahtzee_bonus) == bool(ruleset.yahtzee_bonus)
                 and self.upper_threshold == ruleset.upper_threshold and self.upper_bonus == ruleset.upper_bonus)
 
     def block_start(self, mask, yz):
@@ -229,7 +241,7 @@ class StrategyTable:
 
     def value(self, mask, up, yz):
         """V(mask, up, yz) in units of 2**-FRAC points (an int; no float anywhere)."""
-        if mask >= 8191:
+        if mask >= self.n_masks - 1:
             return 0
         self.load_block(mask, yz)
         return self.block_value(up)

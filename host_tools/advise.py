@@ -1,6 +1,6 @@
 """``python -m host_tools advise``: the optimal move for a position, from the firmware's advisor.
 
-    python -m host_tools advise [--rules forced|ordered|free|none] [--no-yahtzee-bonus]
+    python -m host_tools advise [--rules forced|ordered|free|none|zoo] [--no-yahtzee-bonus]
                                 [--card CARD] [--dice D1 D2 D3 D4 D5 --rolls-left N] [--json]
 
 Runs firmware/advisor.py under CPython on the exact value table for the ruleset (found in
@@ -8,6 +8,7 @@ build/strategy-<rules>.bin, built there by the solver when missing). Without dic
 expected final score at the start of the turn. With dice: every option (the dice to keep
 before a re-roll, or the box on the last roll), best first, with its expected final score.
 CARD as in ``score``: a JSON object or file of filled boxes -> points (+ "yahtzee_bonus").
+``--rules zoo`` (the kids' card): dice are animal numbers 1-6, kept dice are named.
 """
 import json
 import os
@@ -85,16 +86,18 @@ def advise(adv, card, dice=None, rolls_left=None):
     kept = sorted(dice)
     for i in range(n):
         if rolls_left == 0:
-            option = {"box": R.BOX_IDS[codes[i]]}
+            option = {"box": adv.rules.ids[codes[i]]}
         else:
             kept = sorted(dice[j] for j in range(5) if codes[i] >> j & 1)
             option = {"hold": kept}
+            if adv.rules.faces:
+                option["animals"] = [adv.rules.face_name(d) for d in kept]
         option["expected_total"] = A.to_points(values[i])
         options.append(option)
     result = {"expected_total": options[0]["expected_total"], "best": options[0], "options": options}
     if rolls_left:  # stopping here instead: the best box for these dice, as on the last roll
         n = adv.options(dice, 0, codes, values)
-        result["score_now"] = {"box": R.BOX_IDS[codes[0]], "expected_total": A.to_points(values[0])}
+        result["score_now"] = {"box": adv.rules.ids[codes[0]], "expected_total": A.to_points(values[0])}
     return result
 
 
@@ -109,16 +112,17 @@ def render(result, rolls_left):
     else:
         lines.append("%d roll%s left: the dice to keep, best first" % (rolls_left, "" if rolls_left == 1 else "s"))
         lines.append("(expected final score when you keep these, roll the others and play on at best)")
-        for opt in result["options"]:
-            kept = " ".join(str(d) for d in opt["hold"]) or "(re-roll all)"
+        kept = [" ".join(str(d) for d in opt.get("animals", opt["hold"])) or "(re-roll all)" for opt in result["options"]]
+        width = max([15] + [len(text) for text in kept])  # animal names are longer than digits
+        for opt, text in zip(result["options"], kept):
             note = ""
             if len(opt["hold"]) == 5:  # nothing rolled: the turn goes on with one roll fewer
                 note = "  (keep all five, then %s)" % (
                     "one roll still left" if rolls_left == 2 else "score: as the line below")
-            lines.append("  %-15s %9.4f%s" % (kept, opt["expected_total"], note))
+            lines.append("  %-*s %9.4f%s" % (width, text, opt["expected_total"], note))
         now = result["score_now"]
         lines.append("score now instead (best box %s):" % now["box"])
-        lines.append("  %-15s %9.4f" % (now["box"], now["expected_total"]))
+        lines.append("  %-*s %9.4f" % (width, now["box"], now["expected_total"]))
     return "\n".join(lines)
 
 
@@ -134,7 +138,7 @@ def main(argv):
         args = parser.parse_args(argv)
         ruleset = score.ruleset_from(args)
         card = score.parse_card(ruleset, args.card)
-        if all(card[b] != R.OPEN for b in range(R.N_BOXES)):
+        if all(card[b] != R.OPEN for b in range(ruleset.n_boxes)):
             raise score.InputError("the card is full: there is no move to advise")
         dice = rolls_left = None
         if args.dice is not None or args.rolls_left is not None:

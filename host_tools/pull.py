@@ -25,7 +25,7 @@ import records_view  # noqa: E402  (firmware modules, importable after use_firmw
 import rules  # noqa: E402
 import storage  # noqa: E402
 
-KNOWN = ("game", "scores", "stats", "rolls")
+KNOWN = ("game", "scores", "stats", "rolls", "zoo_scores", "zoo_stats")  # zoo_*: the kids' card
 # The simulator keeps its flash in .../pico-yahtzee/flash; pulled copies go beside it.
 DEFAULT_OUT = os.path.join(os.path.expanduser("~"), ".local", "share", "pico-yahtzee", "pulled")
 # Beside the copy: pull replaces OUT/data only where it finds this, never a folder of yours.
@@ -126,22 +126,23 @@ def _game_lines(value):
         ruleset = rules.ruleset_from_name(state.get("rules"))
     except (ValueError, KeyError, TypeError, AttributeError):
         ruleset = None
+    n_boxes = ruleset.n_boxes if ruleset is not None else rules.N_BOXES  # 11 on the Zoo card
     current = state.get("current")
-    head = "  %s, round %d of 13" % (phase, min(round_, 12) + 1) if phase == "playing" else "  " + phase
+    head = "  %s, round %d of %d" % (phase, min(round_, n_boxes - 1) + 1, n_boxes) if phase == "playing" else "  " + phase
     if phase == "playing" and isinstance(current, int) and 0 <= current < len(state["players"]):
         head += ", %s's turn" % state["players"][current][0]
     lines = [head]
     for seat, player in enumerate(state["players"]):
         name, kind, card = player[0], player[1], player[2]
         total = rules.totals(ruleset, card)[4] if ruleset is not None else sum(x for x in card if x > 0)
-        filled = sum(1 for x in card[:rules.N_BOXES] if x != rules.OPEN)
+        filled = sum(1 for x in card[:n_boxes] if x != rules.OPEN)
         who = "computer (%s)" % kind if kind != "human" else "human"
-        lines.append("  %-8s %-18s %4d points, %2d of 13 boxes filled" % (name, who, total, filled))
+        lines.append("  %-8s %-18s %4d points, %2d of %d boxes filled" % (name, who, total, filled, n_boxes))
     if phase == "playing" and state.get("rolls"):
         held = state.get("held", 0)
         dice = " ".join(("[%d]" if (held >> i) & 1 else " %d ") % d for i, d in enumerate(state["dice"]))
         lines.append("  dice %s  (roll %d of 3; [ ] = held)" % (dice, state["rolls"]))
-    lines.append("  joker rule: %s" % state.get("rules"))
+    lines.append("  rules: %s" % state.get("rules"))  # a joker option, or zoo (the kids' card)
     return lines
 
 
@@ -179,8 +180,10 @@ def _rolls_lines(rolls):
     return lines
 
 
-_FORMATTERS = {"game": _game_lines, "scores": _scores_lines, "stats": _stats_lines, "rolls": _rolls_lines}
-_TITLES = {"game": "Saved game", "scores": "High scores", "stats": "Statistics", "rolls": "Dice fairness"}
+_FORMATTERS = {"game": _game_lines, "scores": _scores_lines, "stats": _stats_lines, "rolls": _rolls_lines,
+               "zoo_scores": _scores_lines, "zoo_stats": _stats_lines}
+_TITLES = {"game": "Saved game", "scores": "High scores", "stats": "Statistics", "rolls": "Dice fairness",
+           "zoo_scores": "Zoo high scores", "zoo_stats": "Zoo statistics"}
 
 
 def text_report(found):

@@ -121,7 +121,8 @@ def report():
 
 def run_probe(body, tmp_path, no_oled=False, roll_held=False, wireless=False):
     code = FAKE_RP2 % {"no_oled": no_oled, "roll_held": roll_held, "wireless": wireless} + body + "\nreport()\n"
-    proc = host_tools.run_micropython(["-c", code], cwd=str(tmp_path))
+    # 256K as in the simulator: main.py imports the app from .py sources, compiled at import.
+    proc = host_tools.run_micropython(["-c", code], heap="256K", cwd=str(tmp_path))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr
     lines = proc.stdout.splitlines()
     calls = [json.loads(line[6:]) for line in lines if line.startswith("CALLS ")][0]

@@ -182,6 +182,37 @@ def test_plan_leaves_out_a_table_that_does_not_fit_but_keeps_an_unchanged_one():
     assert table in kept.skip and kept.table_note is None
 
 
+def test_plan_adds_the_zoo_table_after_the_main_one_when_both_fit():
+    files = [DeviceFile("/main.py", b"m")]
+    main = DeviceFile("/strategy-forced.bin", b"t" * (3 * BLOCK), source="build/strategy-forced.bin")
+    zoo = DeviceFile("/strategy-zoo.bin", b"z" * (2 * BLOCK), source="build/strategy-zoo.bin")
+    reserve = flash.RESERVE_BYTES // BLOCK
+
+    def plan(free_blocks, device=None):
+        sizes = {p: len(d) for p, d in (device or {}).items()}
+        hashes = {p: DeviceFile(p, d).sha256 for p, d in (device or {}).items()}
+        result = flash.Plan(files, main, sizes, hashes, {}, [zoo])
+        result.decide(BLOCK, free_blocks * BLOCK)
+        return result
+
+    both = plan(2 + 3 + 2 + reserve)
+    assert main in both.copy and zoo in both.copy and both.extra_notes == []
+    only_main = plan(2 + 3 + 1 + reserve)  # the main table first; the Zoo one does not fit after it
+    assert main in only_main.copy and zoo not in only_main.copy and only_main.table_note is None
+    assert len(only_main.extra_notes) == 1 and "strategy-zoo.bin" in only_main.extra_notes[0]
+    kept = plan(2 + reserve, {"/strategy-forced.bin": main.data, "/strategy-zoo.bin": zoo.data})
+    assert main in kept.skip and zoo in kept.skip and kept.copy == [files[0]]
+
+
+def test_menu_tables_offer_the_zoo_table_when_built(tmp_path):
+    assert flash_build.menu_tables(str(tmp_path), "forced") == []
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / "strategy-zoo.bin").write_bytes(b"zoo")
+    tables = flash_build.menu_tables(str(tmp_path), "forced")
+    assert [t.path for t in tables] == ["/strategy-zoo.bin"]
+    assert flash_build.menu_tables(str(tmp_path), "zoo") == []  # it is the main table then
+
+
 def test_the_table_of_other_rules_makes_room_for_the_new_one():
     """Issue 9 item 3: on a Pico-sized flash the old table is removed first, then the new
     one is copied, in one run."""

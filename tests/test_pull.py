@@ -263,3 +263,39 @@ def test_the_whole_copy_is_capped_too(tmp_path):
     copy = untrusted.read_folder(str(tmp_path / "flash"), "data")
     assert len(copy.files) == 16 and copy.total == untrusted.MAX_TOTAL
     assert copy.skipped == [("f16.a", "over the 1024 KiB limit for the whole copy")]
+
+
+ZOO_WRITER = r"""
+import os, sys
+os.chdir(sys.argv[1])
+import game, records, rules, storage
+from dice_source import DiceSource
+zoo = rules.make_ruleset("zoo")
+dice = DiceSource(seed=8)
+g = game.Game(zoo, [("KID", "human")], dice)
+g.roll()
+g.score(10)
+g.roll()
+storage.Store("data/game").save({"id": 7, "seed": dice.checkpoint(), "game": g.to_state()})
+r = records.Records(ruleset=zoo)
+r.load()
+card = [5, 3, 3, 3, 3, 1, 10, 15, 15, 20, 30, 0]
+r.finish_game(3, [("KID", 128, card)], [10, 10, 10, 10, 10, 10])
+r.add_high_score(128, "KID", 3, 0)
+print("written")
+"""
+
+
+def test_pull_shows_a_zoo_game_and_the_zoo_records(tmp_path, capsys):
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    script = tmp_path / "zoo_writer.py"
+    script.write_text(ZOO_WRITER)
+    proc = host_tools.run_micropython([str(script), str(flash)])
+    assert proc.stdout.strip() == "written", proc.stderr
+    assert pull.main(["--dir", str(flash), "--out", str(tmp_path / "copy")]) == 0
+    text = capsys.readouterr().out
+    assert "  playing, round 2 of 11, KID's turn" in text
+    assert " 1 of 11 boxes filled" in text
+    assert "Zoo high scores:\n   1. KID   128" in text
+    assert "Zoo statistics:\n  1 game played\n  all      1 result" in text and "best  128  1 Yahtzee" in text and "upper bonus in 100%" in text

@@ -116,6 +116,22 @@ def test_a_damaged_records_file_costs_only_itself(tmp_path):
     assert saved(tmp_path, "scores") == scores and saved(tmp_path, "rolls") == rolls
 
 
+def test_zoo_records_are_their_own_table(tmp_path):
+    # A kids' solo game (11 rounds), initials Z-C-A: it enters the Zoo table only.
+    zoo_game = sim_golden.ZOO_SOLO + " space enter enter" * 11
+    total = end_total(run(tmp_path / "end", zoo_game))
+    assert total <= 130
+    flash = tmp_path / "zoo"
+    run(flash, zoo_game + INITIALS_ZCA)
+    assert saved(flash, "zoo_scores") == [[total, "ZCA", saved(flash, "zoo_stats")["last"], 0]]
+    assert saved(flash, "scores") is None and saved(flash, "stats") is None
+    assert sum(saved(flash, "rolls")["faces"]) == 11 * 5
+    standard = run(flash, "enter up enter")  # next boot, standard rules: Records
+    assert standard[:3] == ["High scores", "", "none yet"]
+    kids = run(flash, "enter" + " up" * 6 + " enter" * 4 + " down" * 4 + " enter")  # Zoo, Records
+    assert kids[:2] == ["Zoo high scores", " 1  ZCA" + str(total).rjust(9)]
+
+
 def test_scores_with_a_valid_frame_but_wrong_contents_use_the_older_copy_once(tmp_path):
     run(tmp_path, GAME + INITIALS_ZCA)
     data = tmp_path / "data"

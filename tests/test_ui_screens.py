@@ -3,7 +3,7 @@ and the quit confirmation (a long MENU press). Drawn by the real app inside Micr
 (sim board on a loopback link); the frame buffer is read back as text in CPython.
 """
 import host_tools
-from host_tools.simulator.screen import screen_lines
+from host_tools.simulator.screen import text_lines
 
 SETUP = r"""
 import game, rules
@@ -67,7 +67,7 @@ def _screens(code):
         if line.startswith("FB "):
             buf = bytes.fromhex(line[3:])
             pixels = [[(buf[(y >> 3) * 128 + x] >> (y & 7)) & 1 for x in range(128)] for y in range(64)]
-            screens.append(screen_lines(pixels))
+            screens.append(text_lines(pixels))
     return screens, proc.stdout.splitlines()
 
 
@@ -154,3 +154,35 @@ def test_a_computer_turn_ends_with_what_it_scored_for_a_moment_or_until_ok():
     shown = [line for line in out if line.startswith("SHOWN_MS ")][0].split()
     assert 1400 <= int(shown[1]) <= 1700 and shown[2:] == ["True", "0"]  # then P1's turn
     assert [line for line in out if line.startswith("SKIPPED ")][0].split()[1:] == ["True", "0"]
+
+
+ZOO_MENU = SETUP + r"""
+from ui import menu
+a.show(1)  # the menu
+for _ in range(4):  # forced -> ordered -> free -> none -> Zoo (kids)
+    a.settings.change(menu.JOKER)
+print("ITEMS", a.settings.items)
+a.menu_cursor = a.settings.items.index(menu.JOKER)
+a.dirty = True
+dump()
+print("RULES", a.settings.ruleset().name)
+a.new_game()
+a.run(frames=1000)
+a.game.roll()
+a.card_seat = 0
+a.show(5)  # the card screen: the whole card on one screen (ui/scorecard.py)
+dump()
+"""
+
+
+def test_menu_offers_the_zoo_card_and_its_card_has_11_boxes_and_18():
+    (menu_lines, card_lines), out = _screens(ZOO_MENU)
+    assert "Rules Zoo (kids)" in menu_lines
+    assert not any(line.strip().startswith("Y.bonus") for line in menu_lines)
+    assert "RULES zoo" in out
+    boxes = [line[:15] for line in card_lines[1:] if line[:15].strip()[-1:] == "."]
+    boxes += [line[16:] for line in card_lines[1:] if line[16:].strip()[-1:] == "."]
+    assert card_lines[0].split()[:2] == ["P1", "card"] and len(boxes) == 11  # all open
+    assert ["Upper", "0/18"] in [line[:15].split() for line in card_lines[1:]]
+    assert not any("Y.bonus" in line for line in card_lines)  # the Zoo card pays no bonus
+    assert any(line[16:].split()[:1] == ["Total"] for line in card_lines)

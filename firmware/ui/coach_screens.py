@@ -30,14 +30,17 @@ def _tenths(fb, value, right_col, row):
     draw.number(fb, value // 10, right_col - 2, row)
 
 
-def _kept_dice(fb, dice, mask, row):
-    """The five dice in their places: the face of a kept die, ``.`` for one to re-roll."""
+def _kept_dice(fb, dice, mask, row, letters=None):
+    """The five dice in their places: the face of a kept die (its animal's letter on the
+    Zoo card, ``letters`` = rules.face_letters), ``.`` for one to re-roll."""
     for i in range(5):
         col = 1 + 3 * i
-        if mask & (1 << i):
-            draw.number(fb, dice[i], col, row)
-        else:
+        if not mask & (1 << i):
             draw.text(fb, ".", col, row)
+        elif letters:
+            draw.text(fb, letters[dice[i] - 1], col, row)
+        else:
+            draw.number(fb, dice[i], col, row)
 
 
 # The advisor's best move now; OK takes a hold, MENU shows the card, any other button
@@ -57,7 +60,7 @@ def _hint_draw(app, fb):
         draw.text(fb, app.labels[coach.hint_box], 1, 3)
     else:
         draw.text(fb, "Keep, then roll:", 0, 2)
-        _kept_dice(fb, game.dice, coach.hint_code, 3)
+        _kept_dice(fb, game.dice, coach.hint_code, 3, game.rules.face_letters)
     draw.text(fb, "Expect", 0, 5)
     _tenths(fb, coach.tenths(coach.hint_value), 15, 5)
     draw.text(fb, "OK:take M:card", 0, 7)
@@ -114,7 +117,7 @@ def _review_draw(app, fb):
             draw.text(fb, "(score now)", 5, 3)
     else:
         draw.text(fb, "Best: keep, roll", 0, 2)
-        _kept_dice(fb, coach.worst_dice, coach.worst_code, 3)
+        _kept_dice(fb, coach.worst_dice, coach.worst_code, 3, app.game.rules.face_letters)
     draw.text(fb, "You lost", 0, 5)
     _tenths(fb, lost, 15, 5)
     draw.text(fb, "OK: go on", 0, 7)

@@ -32,6 +32,10 @@ COACH_TURN = const(2)
 COACH_LABELS = ("off", "hint", "turn")
 SEAT_LABELS = ("P1", "P2", "P3", "P4")
 LABELS = ("Players", "", "", "", "", "Joker", "Y.bonus", "Sound", "LEDs", "Start game", "Records", "Coach")
+# The JOKER line steps through rules.CHOICES: the four joker options of the standard card,
+# then the kids' Zoo card, shown as "Rules Zoo (kids)" (it has no joker and no Y.bonus line).
+CHOICE_LABELS = ("forced", "ordered", "free", "none", "Zoo (kids)")
+RULES_LABEL = "Rules"
 ON_OFF = ("off", "on")
 
 
@@ -42,7 +46,7 @@ class Settings:
         # good -> casual -> Human, so a casual seat becomes human with one press.
         self.kinds = bytearray((HUMAN, CASUAL, CASUAL, CASUAL))
         joker = cfg.get("rules", "forced")
-        self.joker = rules.JOKERS.index(joker) if joker in rules.JOKERS else 0
+        self.joker = rules.CHOICES.index(joker) if joker in rules.CHOICES else 0
         self.yahtzee_bonus = 1
         self.coach = COACH_HINT
         self.sound = 1
@@ -61,7 +65,12 @@ class Settings:
         for seat in range(self.players):
             items.append(SEAT1 + seat)
         for item in (JOKER, YBONUS, COACH, SOUND, LEDS, RECORDS):
-            items.append(item)
+            if item != YBONUS or not self.zoo():
+                items.append(item)
+
+    def zoo(self):
+        """True when the kids' Zoo card is chosen (no joker options, no Yahtzee bonus)."""
+        return rules.CHOICES[self.joker] == rules.ZOO
 
     def change(self, item, step=1):
         """Step the value of ``item`` (wrapping); returns True if the item list changed."""
@@ -73,7 +82,11 @@ class Settings:
             seat = item - SEAT1
             self.kinds[seat] = (self.kinds[seat] + step) % len(KIND_NAMES)
         elif item == JOKER:
-            self.joker = (self.joker + step) % len(rules.JOKERS)
+            was_zoo = self.zoo()
+            self.joker = (self.joker + step) % len(rules.CHOICES)
+            if self.zoo() != was_zoo:  # the Y.bonus line goes or comes back
+                self.rebuild()
+                return True
         elif item == YBONUS:
             self.yahtzee_bonus ^= 1
         elif item == COACH:
@@ -90,7 +103,7 @@ class Settings:
             self.coach = mode
 
     def ruleset(self):
-        return rules.make_ruleset(joker=rules.JOKERS[self.joker], yahtzee_bonus=bool(self.yahtzee_bonus))
+        return rules.make_ruleset(joker=rules.CHOICES[self.joker], yahtzee_bonus=bool(self.yahtzee_bonus))
 
     def player_list(self):
         """The ``(name, kind)`` list handed to game.Game."""

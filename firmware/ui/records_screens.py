@@ -159,7 +159,7 @@ class RecordsView:
             self._draw_fairness(fb)
 
     def _draw_scores(self, fb):
-        _header(fb, "High scores")
+        _header(fb, "Zoo high scores" if self.recs.ruleset.faces else "High scores")  # per card
         draw.text(fb, "OK next MENU end", 0, 7)  # the pages' keys
         scores = self.recs.scores
         if not scores:

@@ -12,7 +12,6 @@ from micropython import const
 from ui import draw
 from ui import menu
 import ui
-import rules
 
 # Button ids as literals: private constants cost no RAM (imported names would).
 _ROLL = const(5)  # drivers.buttons.ROLL
@@ -92,11 +91,14 @@ def _setup_draw(app, fb):
             draw.text(fb, menu.SEAT_LABELS[seat], 1, row, inv)
             draw.text(fb, menu.KIND_LABELS[settings.kinds[seat]], 4, row, inv)
             continue
-        draw.text(fb, menu.LABELS[item], 1, row, inv)
+        if item == menu.JOKER and settings.zoo():
+            draw.text(fb, menu.RULES_LABEL, 0, row, inv)  # "Rules Zoo (kids)": 16 columns
+        else:
+            draw.text(fb, menu.LABELS[item], 1, row, inv)
         if item == menu.PLAYERS:
             draw.number(fb, settings.players, 15, row, inv)
         elif item == menu.JOKER:
-            label = rules.JOKERS[settings.joker]
+            label = menu.CHOICE_LABELS[settings.joker]
             draw.text(fb, label, 16 - len(label), row, inv)
         elif item == menu.COACH:
             label = menu.COACH_LABELS[settings.coach]
@@ -153,13 +155,18 @@ def _rolloff_draw(app, fb):
     draw.bar(fb, 0)
     draw.text(fb, "Who starts?", 0, 0, True)
     faces = app.faces
+    animals = game.rules.faces  # the Zoo card: the animal's name instead of its number
     for seat in range(len(game.players)):
         row = seat + 1
         draw.text(fb, menu.SEAT_LABELS[seat], 1, row)
-        draw.text(fb, "die", 4, row)
-        draw.number(fb, seat + 1, 8, row)
+        if not animals:
+            draw.text(fb, "die", 4, row)
+            draw.number(fb, seat + 1, 8, row)
         if app.rolling or faces[seat] == 0:
             draw.text(fb, "-", 12, row)
+        elif animals:
+            name = animals[faces[seat] - 1]
+            draw.text(fb, name, 16 - len(name), row)
         else:
             draw.number(fb, faces[seat], 12, row)
     if app.starter >= 0:
@@ -226,8 +233,12 @@ def _summary_draw(app, fb):
     draw.text(fb, menu.SEAT_LABELS[seat], 0, 0, True)
     draw.text(fb, "scored", 3, 0, True)
     faces = app.faces
+    letters = app.game.rules.face_letters  # the Zoo card: each animal's letter
     for i in range(5):
-        draw.number(fb, faces[i], 1 + 3 * i, 2)
+        if letters:
+            draw.text(fb, letters[faces[i] - 1], 1 + 3 * i, 2)
+        else:
+            draw.number(fb, faces[i], 1 + 3 * i, 2)
     draw.text(fb, app.labels[app.summary_box], 0, 4)
     draw.number(fb, app.summary_points, 15, 4)
     draw.text(fb, "Total", 0, 5)

@@ -62,7 +62,7 @@ def _turn_draw(app, fb):
                 draw.text(fb, "+", col - 1, row, inv)
     if top > 0:
         draw.text(fb, "^", 0, 1)
-    if top + _LIST_ROWS < len(game.rules.boxes):
+    if top + _LIST_ROWS < game.rules.n_boxes:
         draw.text(fb, "v", 0, 6)
     if app.note and game.round == 0:
         draw.text(fb, app.note, 0, 7)  # e.g. no strategy table: shown through round 1

@@ -190,5 +190,15 @@ def strategy_table(source_root, rules):
         return DeviceFile(DEVICE_TABLE.format(rules=rules), table.read(), local)
 
 
+def menu_tables(source_root, rules):
+    """Tables of the cards the menu offers besides ``rules``: the kids' Zoo table
+    (build/strategy-zoo.bin, 65 KB) when it was built, so the menu's Zoo card has hints
+    and computer levels on the device too. An empty list when ``rules`` is zoo."""
+    if rules == "zoo":
+        return []
+    table = strategy_table(source_root, "zoo")
+    return [table] if table is not None else []
+
+
 def default_source():
     return host_tools.REPO

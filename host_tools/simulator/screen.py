@@ -80,43 +80,83 @@ def inverted_rows(pixels):
     return rows
 
 
-def _face_of(mask):
+def _max7219_pictures():
+    """8x8 row tuple -> (face, held, animal) for every picture the MAX7219 dice draw:
+    the pips (as drivers/max7219.py lays them out) and the Zoo card's animals, each plain
+    and inverted (held); built from the firmware's own tables (drivers/pips.py)."""
     host_tools.use_firmware()
-    from drivers.pips import FACE_PIPS
+    from drivers.pips import ANIMAL_ROWS, FACE_PIPS
 
-    return FACE_PIPS.index(mask) if mask in FACE_PIPS else -1
+    table = {(0,) * 8: (0, False, False)}
+    for face in range(1, 7):
+        rows = []
+        for row in range(8):
+            bits = 0
+            if row % 3 != 2:
+                for col in range(3):
+                    if FACE_PIPS[face] >> (row // 3 * 3 + col) & 1:
+                        bits |= 0xC0 >> (3 * col)
+            rows.append(bits)
+        animal = tuple(ANIMAL_ROWS[(face - 1) * 8:face * 8])
+        for pattern, is_animal in ((tuple(rows), False), (animal, True)):
+            table[pattern] = (face, False, is_animal)
+            table[tuple(b ^ 0xFF for b in pattern)] = (face, True, is_animal)
+    return table
+
+
+def _neopixel_colours():
+    """Known lit colours of the WS2812 dice (as dice_pixels boosts them) -> (held, animal)."""
+    host_tools.use_firmware()
+    from drivers.pips import ANIMAL_COLOURS
+
+    colours = [((255, 255, 255), (False, False)), ((255, 64, 0), (True, False))]
+    colours += [(c, (False, True)) for c in ANIMAL_COLOURS[1:] if c != (255, 255, 255)]
+    return colours
+
+
+def _nearest(rgb, colours):
+    return min(colours, key=lambda known: sum((a - b) ** 2 for a, b in zip(rgb, known[0])))[1]
 
 
 def dice_state(device):
-    """[(face, held), ...] for the five dice as the LEDs show them (face -1: unreadable)."""
+    """[(face, held, animal), ...] for the five dice as the LEDs show them (face -1:
+    unreadable; animal: the Zoo card's picture or colour instead of plain pips)."""
+    host_tools.use_firmware()
+    from drivers.pips import FACE_PIPS
+
     state = []
+    if device.dice_kind != "neopixel":
+        pictures = _max7219_pictures()
+        for grid in device.dice_pixels():
+            rows = tuple(sum(0x80 >> x for x in range(8) if any(grid[y][x])) for y in range(8))
+            state.append(pictures.get(rows, (-1, False, False)))
+        return state
+    colours = _neopixel_colours()
     for grid in device.dice_pixels():
-        lit = [[1 if any(rgb) else 0 for rgb in row] for row in grid]
-        count = sum(map(sum, lit))
-        if device.dice_kind == "neopixel":
-            held = False
-            for row in grid:
-                for r, g, b in row:
-                    if r > 0 and g < r * 3 // 5:
-                        held = True
-        else:
-            held = count > 32  # a held die is drawn inverted: lit background
-            if held:
-                lit = [[1 - p for p in row] for row in lit]
         mask = 0
+        held = animal = False
         for r in range(3):
             for c in range(3):
-                if lit[3 * r][3 * c]:
+                rgb = grid[3 * r][3 * c]
+                if any(rgb):
                     mask |= 1 << (3 * r + c)
-        state.append((_face_of(mask), held))
+                    held, animal = _nearest(rgb, colours)
+        face = FACE_PIPS.index(mask) if mask in FACE_PIPS else -1
+        state.append((face, held, animal))
+    if any(animal for _face, _held, animal in state):  # a held die keeps the held colour
+        state = [(face, held, face > 0) for face, held, _animal in state]
     return state
 
 
 def dice_line(device):
-    """``[3] 5 . 2 1``: faces, held dice in brackets, blank dice as dots."""
+    """``[3] 5 . 2 1``: faces, held dice in brackets, blank dice as dots; the Zoo card's
+    animals by name (``[dog] fish . cat cat``)."""
+    host_tools.use_firmware()
+    import rules_zoo
+
     words = []
-    for face, held in dice_state(device):
-        text = "." if face == 0 else "?" if face < 0 else str(face)
+    for face, held, animal in dice_state(device):
+        text = "." if face == 0 else "?" if face < 0 else rules_zoo.ANIMALS[face - 1] if animal else str(face)
         words.append("[%s]" % text if held else " %s " % text)
     return "".join(words).rstrip()
 

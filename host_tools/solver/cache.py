@@ -53,7 +53,7 @@ def table(ruleset, variant="exact"):
     """Path of a table file for ``ruleset`` built from the cached solve."""
     path = _path(ruleset, "-%s.bin" % variant)
     if not os.path.exists(path):
-        data = solver_table.encode(dense(ruleset), solver_core.StateSpace(), ruleset, variant)
+        data = solver_table.encode(dense(ruleset), solver_core.StateSpace(ruleset), ruleset, variant)
         with open(path + ".tmp", "wb") as f:
             f.write(data)
         os.replace(path + ".tmp", path)

@@ -352,8 +352,13 @@ def _snapshot(game, dice, game_id):
 
 
 def test_resume_mid_turn_continues_the_same_dice_after_any_power_cut():
+    for choice in ("forced", "zoo"):  # the save layer knows no ruleset: both cards
+        _resume_after_cuts(R.make_ruleset(choice))
+
+
+def _resume_after_cuts(ruleset):
     dice = DiceSource(seed=4242)
-    game = G.Game(R.make_ruleset(), [("ANN", "human"), ("BOB", "human")], dice)
+    game = G.Game(ruleset, [("ANN", "human"), ("BOB", "human")], dice)
     while game.phase == G.ROLLOFF:
         game.rolloff()
     fs = FakeFs(dirs=["", "data"])
@@ -382,7 +387,7 @@ def test_resume_mid_turn_continues_the_same_dice_after_any_power_cut():
         resumed_dice = DiceSource(seed=1)
         resumed_dice.restore(saved["seed"])
         resumed = G.Game.from_state(saved["game"], resumed_dice)
-        assert resumed.to_state() == final["game"]
+        assert resumed.to_state() == final["game"] and resumed.rules.name == ruleset.name
         resumed.roll()
         assert resumed.dice == expected_dice
 
@@ -440,6 +445,31 @@ def test_one_damaged_records_file_costs_only_itself():
     assert after.stats == records.new_stats()
     assert after.scores == [[200, "ANN", 11, 0]]
     assert after.rolls["faces"] == [1, 2, 3, 4, 5, 6]
+
+
+def test_zoo_records_are_kept_apart_from_the_standard_cards():
+    fs = FakeFs(dirs=["", "data"])
+    zoo = R.make_ruleset("zoo")
+    kids = records.Records("data", fs, zoo)
+    kids.load()
+    zoo_card = [5, 3, 3, 3, 3, 1, 10, 15, 15, 20, 30, 0]  # upper 18: bonus; a Zoo Yahtzy
+    kids.finish_game(21, [("ANN", 128, zoo_card)], [1, 1, 1, 1, 1, 1])
+    assert kids.add_high_score(128, "ANN", 21, 0) == 0
+    fs = fs.reboot()
+    grown = records.Records("data", fs)
+    grown.load()
+    assert grown.scores == [] and grown.stats["all"][records.GAMES] == 0
+    assert grown.rolls["faces"] == [1, 1, 1, 1, 1, 1]  # the dice are the same dice
+    grown.finish_game(22, _results(0), [2, 2, 2, 2, 2, 2])
+    grown.add_high_score(200, "ANN", 22, 0)
+    fs = fs.reboot()
+    again = records.Records("data", fs, zoo)
+    again.load()
+    assert again.problems == []
+    assert again.scores == [[128, "ANN", 21, 0]]
+    assert again.stats["all"] == [1, 128, 128, 1, 1]  # games, points, best, Zoo Yahtzys, bonus games
+    assert again.rolls["faces"] == [3, 3, 3, 3, 3, 3]
+    assert records.Records("data", fs.reboot(), R.make_ruleset("free")).stores["scores"].base == "data/scores"
 
 
 # --- intact frames, wrong contents (issue 10 item 7) -------------------------------------
@@ -643,3 +673,28 @@ def test_records_that_cannot_be_kept_aside_are_replaced_and_reported_once():
     again = records.Records("data", fs)
     again.load()
     assert again.problems == [] and again.scores == _seven_scores()  # said once, nothing lost
+
+
+def test_the_zoo_cards_records_pass_their_shape_checks_and_bad_contents_fall_back():
+    zoo = R.make_ruleset("zoo")
+    fs = FakeFs(dirs=["", "data"])
+    kids = records.Records("data", fs, zoo)
+    kids.load()
+    zoo_card = [5, 3, 3, 3, 3, 1, 10, 15, 15, 20, 30, 0]  # 11 boxes + bonus slot; total 128
+    kids.finish_game(31, [("ANN", 128, zoo_card), ("BOB", 0, [0] * 11 + [0])], [1, 2, 3, 4, 5, 6])
+    assert kids.add_high_score(128, "ANN", 31, 0) == 0
+    assert records.scores_ok(kids.scores) and records.stats_ok(kids.stats)
+    assert kids.stores["scores"].base == "data/zoo_scores" and kids.stores["stats"].base == "data/zoo_stats"
+    good = [list(entry) for entry in kids.scores]
+    # a Zoo scores file with a valid frame and wrong contents: the older copy, once
+    storage.Store("data/zoo_scores", fs).save([[128, "ANN", 31]])
+    fs = fs.reboot()
+    again = records.Records("data", fs, zoo)
+    again.load()
+    assert again.problems == [("scores", storage.SHAPE)]
+    assert "data/zoo_scores.b.bad" in fs.files and "data/scores.a" not in fs.files
+    assert again.scores == good
+    assert again.stats["all"] == [2, 128, 128, 1, 1]
+    quiet = records.Records("data", fs.reboot(), zoo)
+    quiet.load()
+    assert quiet.problems == [] and quiet.scores == good  # said once
