@@ -119,13 +119,16 @@ class Coach:
             return False
         return True
 
-    def hint(self, dice, rolls_left):
+    def hint(self, dice, rolls_left, held=0):
         """The best option now: ``hint_code`` (a hold mask with rolls left, else a box),
-        ``hint_box`` (the box when the best is to score now, else -1), ``hint_value``."""
+        ``hint_box`` (the box when the best is to score now, else -1), ``hint_value``.
+        A hold keeps the ``held`` dice where they show the same faces as the advice."""
         adv = self.adv
         adv.options(dice, rolls_left, self.codes, self.values)
         self.hint_rolls_left = rolls_left
         self.hint_code = self.codes[0]
+        if rolls_left > 0 and self.hint_code != _SCORE_NOW:
+            self.hint_code = prefer_held(dice, self.hint_code, held)
         self.hint_value = self.values[0]
         self.hint_box = -1
         if rolls_left == 0:
@@ -191,3 +194,20 @@ class Coach:
     def lost_tenths(self):
         """The turn's cost in tenths of a point of expected final score."""
         return self._tenths(self.cost)
+
+
+def prefer_held(dice, mask, held):
+    """The hold ``mask`` keeps some faces; return a mask keeping the same faces that uses
+    the ``held`` dice first (a held 2 is not swapped for another 2)."""
+    out = 0
+    for face in range(1, 7):
+        wanted = 0
+        for i in range(5):
+            if mask >> i & 1 and dice[i] == face:
+                wanted += 1
+        for pass_held in (1, 0):
+            for i in range(5):
+                if wanted and dice[i] == face and (held >> i & 1) == pass_held and not out >> i & 1:
+                    out |= 1 << i
+                    wanted -= 1
+    return out
