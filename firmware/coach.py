@@ -264,13 +264,16 @@ class Coach:
             return None
         return self.win
 
-    def hint(self, dice, rolls_left):
+    def hint(self, dice, rolls_left, held=0):
         """The best option now: ``hint_code`` (a hold mask with rolls left, else a box),
-        ``hint_box`` (the box when the best is to score now, else -1), ``hint_value``."""
+        ``hint_box`` (the box when the best is to score now, else -1), ``hint_value``.
+        A hold keeps the ``held`` dice where they show the same faces as the advice."""
         adv = self.adv
         adv.options(dice, rolls_left, self.codes, self.values)
         self.hint_rolls_left = rolls_left
         self.hint_code = self.codes[0]
+        if rolls_left > 0 and self.hint_code != _SCORE_NOW:
+            self.hint_code = prefer_held(dice, self.hint_code, held)
         self.hint_value = self.values[0]
         self.hint_box = -1
         if rolls_left == 0:
@@ -281,10 +284,10 @@ class Coach:
         self.win_differs = False
         win = self._win_ready()
         if win is not None:
-            self._hint_to_win(win, dice, rolls_left)
+            self._hint_to_win(win, dice, rolls_left, held)
         return self.hint_code
 
-    def _hint_to_win(self, win, dice, rolls_left):
+    def _hint_to_win(self, win, dice, rolls_left, held):
         """Multi-player: the option with the best chance to win, and the chance of each of
         the two hints (``hint_chance``, ``win_chance``: units of win_meter.ONE)."""
         if rolls_left == 0:
@@ -292,6 +295,8 @@ class Coach:
         else:
             code = win.hold(dice, rolls_left)
             box = win.box(dice) if code == _SCORE_NOW else -1
+            if code != _SCORE_NOW:  # the same faces as the max-score hold keeps the same dice
+                code = prefer_held(dice, code, held)
         self.hint_chance = win.chance(self._key(win, dice, rolls_left, self.hint_code, self.hint_box))
         self.win_chance = win.chance(self._key(win, dice, rolls_left, code, box))
         self.win_code = code
@@ -391,3 +396,20 @@ class Coach:
         if self.in_chance:
             return (self.cost * 1000 + 8192) >> 14  # win_meter.ONE = 16384
         return self._tenths(self.cost)
+
+
+def prefer_held(dice, mask, held):
+    """The hold ``mask`` keeps some faces; return a mask keeping the same faces that uses
+    the ``held`` dice first (a held 2 is not swapped for another 2)."""
+    out = 0
+    for face in range(1, 7):
+        wanted = 0
+        for i in range(5):
+            if mask >> i & 1 and dice[i] == face:
+                wanted += 1
+        for pass_held in (1, 0):
+            for i in range(5):
+                if wanted and dice[i] == face and (held >> i & 1) == pass_held and not out >> i & 1:
+                    out |= 1 << i
+                    wanted -= 1
+    return out

@@ -40,6 +40,28 @@ def score_place(scores, total, game_id=0, seat=0):
     return place if place < MAX_SCORES else -1
 
 
+def game_places(scores, totals, game_id):
+    """Where the seats of one game end in the table once all of them are in: ``totals``
+    is per seat; returns ``[(seat, place), ...]`` best first, for the seats that enter
+    (not those already in, nor those pushed out by the others). Entering them with
+    ``add_score`` in this order gives exactly these places, so a place shown while
+    asking for initials is the final one."""
+    entering = []
+    for seat in range(len(totals)):
+        if score_place(scores, totals[seat], game_id, seat) >= 0:
+            at = len(entering)  # best first; equal totals keep seat order
+            while at > 0 and totals[entering[at - 1]] < totals[seat]:
+                at -= 1
+            entering.insert(at, seat)
+    places = []
+    for ahead in range(len(entering)):
+        seat = entering[ahead]
+        place = score_place(scores, totals[seat]) + ahead
+        if place < MAX_SCORES:
+            places.append((seat, place))
+    return places
+
+
 def add_score(scores, total, initials, game_id, seat):
     """Enters ``total`` with ``initials`` (3 letters); returns its index, or -1 when it
     does not qualify or this game's seat is already in the table."""
@@ -52,9 +74,23 @@ def add_score(scores, total, initials, game_id, seat):
     return place
 
 
-# --- statistics: {"last": game_id, "all": entry, "names": {name: entry}} ----------------
+# --- statistics: {"last": game_id, "games": n, "all": entry, "names": {name: entry}} ------
+# An entry counts player results (a 3-player game adds 3 to "all"); "games" counts games.
 def new_stats():
-    return {"last": 0, "all": [0, 0, 0, 0, 0], "names": {}}
+    return {"last": 0, "games": 0, "all": [0, 0, 0, 0, 0], "names": {}}
+
+
+def games_played(stats):
+    """Games counted. Files written before "games" was kept: the most results of one
+    name, a lower bound (exact when one player played them all)."""
+    games = stats.get("games")
+    if isinstance(games, int):
+        return games
+    most = 0
+    for entry in stats["names"].values():
+        if entry[GAMES] > most:
+            most = entry[GAMES]
+    return most
 
 
 def yahtzees_in(card, ruleset=_STANDARD):
@@ -91,6 +127,7 @@ def add_game(stats, game_id, results, ruleset=_STANDARD):
     counted."""
     if game_id == stats["last"]:
         return False
+    stats["games"] = games_played(stats) + 1
     names = stats["names"]
     for name, total, card in results:
         _count(stats["all"], total, card, ruleset)

@@ -1,9 +1,10 @@
 """The save layer: saves the game after every action, offers "Continue" at boot, keeps
 the records at the end of a game, and runs power saving and the battery warning.
 
-``Session(hw).attach(app)`` hooks into the app (docs/architecture.md, Persistence):
-``app.on_change`` saves, ``app.ext`` lets the session run once per frame (power.py),
-take button events while one of its screens is up (ui/records_screens.py) and draw it.
+``Session(hw).attach(app)`` makes it the app's save layer (``app.session``; the interface
+is in app.py's docstring and docs/architecture.md): ``on_change`` saves, ``frame`` runs power
+saving once per frame (power.py), ``handle``/``draw`` run its own screens over the app's
+(ui/records_screens.py), ``open_records`` and ``end_ok`` (high scores after the end).
 Saves go through ``storage.Store`` (two slots, atomic rename), so a power cut at any
 moment leaves the last or the previous action on flash. The dice position is saved with
 ``dice_source.position()``: saving never changes which dice come next.
@@ -32,10 +33,9 @@ import storage
 from ui import draw
 
 _COMPUTER_INITIALS = "CPU"
-_MENU_SCREEN = const(1)  # app.MENU_SCREEN (the battery shows in the menu's header)
-_END_SCREEN = const(6)  # app.END: its OK asks for high-score initials first
-_OK = const(8)  # drivers.buttons.OK
-_BUTTON_MASK = const(0x0F)
+_END_MENU = "OK: menu"  # the end screen's last line (app.end_ok_text)
+_END_SCORES = "OK: high scores"
+_MENU_SCREEN = const(1)  # ui.MENU_SCREEN (the battery shows in the menu's header)
 _RECORDS = "records"
 _VIEW = "records_view"  # the records pages' summaries (ui/records_screens.py imports it)
 _SCREENS = "ui.records_screens"
@@ -92,15 +92,14 @@ class Session:
         self.unsaved = False  # the last save failed: the flash holds an older action
         self._warned_full = False
         self._started = False
-        self._pending = []  # seats still to be asked for initials: [(seat, total), ...]
+        self._pending = []  # seats still to enter the high scores: [(seat, place), ...]
         self._asking = -1  # the seat whose initials are being entered
         self._on_choice = None
         self.saves = 0  # figures for tests and the bench
         self.bytes_saved = 0
 
     def attach(self, app):
-        app.on_change = self.on_change
-        app.ext = self
+        app.session = self
         return self
 
     # ----------------------------------------------------------------- app hooks
@@ -115,9 +114,6 @@ class Session:
         """True when one of the session's screens took the event."""
         overlays = self.overlays
         if not overlays:
-            if self._pending and app.screen == _END_SCREEN and event & _BUTTON_MASK == _OK:
-                self._next_initials(app)  # the ranking was seen: now the high scores
-                return True
             return False
         top = overlays[0]
         if top.handle(event):
@@ -125,6 +121,14 @@ class Session:
             self._closed(app, top)
             self._tidy()
         app.dirty = True
+        return True
+
+    def end_ok(self, app):
+        """OK on the end screen: True when high scores wait for initials (step 3 starts:
+        the ranking was seen), False lets the end screen go to the menu."""
+        if not self._pending:
+            return False
+        self._next_initials(app)
         return True
 
     def draw(self, app, fb):
@@ -268,6 +272,9 @@ class Session:
         if chosen == 0:
             app.resume(self.game)
         else:
+            # The saved stream was restored at boot (seek cancels the first press's stir):
+            # a new game gets this press's timing stirred in instead.
+            self.hw.dice_source.stir(time.ticks_us())
             self._abandon(app)
 
     def _closed(self, app, overlay):
@@ -286,7 +293,7 @@ class Session:
         results = []
         for seat in range(len(game.players)):
             player = game.players[seat]
-            name = player.name if player.kind == "human" else _COMPUTER_INITIALS
+            name = player.name if player.kind == "human" else computer_name(player.kind)
             results.append((name, game.total(seat), player.card))
         recs = self._records(app)
         failed = recs.finish_game(self.game_id, results, self.counts)
@@ -297,9 +304,9 @@ class Session:
         self.last_id = recs.stats["last"]
         if failed:
             self.message(app, "Flash full", "Records not saved:\n" + " ".join(failed))
-        score_place = use(_RECORDS).score_place
-        self._pending = [(seat, results[seat][1]) for seat in range(len(results))
-                         if score_place(recs.scores, results[seat][1], self.game_id, seat) >= 0]
+        # Places for all seats at once (best first), so the one shown is where it ends.
+        self._pending = use(_RECORDS).game_places(recs.scores, [r[1] for r in results], self.game_id)
+        app.end_ok_text = _END_SCORES if self._pending else _END_MENU  # the end screen says it
         if not self._pending:
             self._done()
         # else: step 3 starts when OK leaves the end screen (handle)
@@ -316,9 +323,9 @@ class Session:
         recs = self._records(app)
         score_place = use(_RECORDS).score_place
         while self._pending:
-            seat, total = self._pending.pop(0)
-            place = score_place(recs.scores, total, self.game_id, seat)
-            if place < 0:
+            seat, place = self._pending.pop(0)
+            total = self.game.total(seat)
+            if score_place(recs.scores, total, self.game_id, seat) < 0:
                 continue
             player = self.game.players[seat]
             if player.kind != "human":
@@ -340,6 +347,16 @@ class Session:
                 use(_BOOT).tell_repairs(self, app, store)
         except storage.SaveError as err:
             self.message(app, "Flash full", "High score not\nsaved (%s)." % err.reason)
+
+
+def computer_name(kind):
+    """A computer seat's name in the statistics: its level's menu label (``CPU casual``),
+    so levels are kept apart; older saves' ``cpu`` kind is ``CPU``."""
+    from ui import menu  # loaded with the app already
+
+    if kind in menu.KIND_NAMES:
+        return menu.KIND_LABELS[menu.KIND_NAMES.index(kind)]
+    return _COMPUTER_INITIALS
 
 
 def count_roll(counts, dice, held):

@@ -152,14 +152,16 @@ def _scores_lines(scores):
     return ["  %2d. %-3s %5d" % (i + 1, entry[1], entry[0]) for i, entry in enumerate(scores)]
 
 
-def _stats_line(label, entry):
-    games, avg_x10, best, yahtzees, bonus_pct = records_view.summary(entry)
+def _stats_line(label, entry, unit="game"):
+    count, avg_x10, best, yahtzees, bonus_pct = records_view.summary(entry)
     return "  %-8s %-9s average %4d.%d  best %4d  %-13s upper bonus in %d%%" % (
-        label, _plural(games, "game"), avg_x10 // 10, avg_x10 % 10, best, _plural(yahtzees, "Yahtzee"), bonus_pct)
+        label, _plural(count, unit), avg_x10 // 10, avg_x10 % 10, best, _plural(yahtzees, "Yahtzee"), bonus_pct)
 
 
 def _stats_lines(stats):
-    lines = [_stats_line("all", stats["all"])]
+    # Games apart from the players' results they hold (a 2-player game is 2 results).
+    lines = ["  %s played" % _plural(records_view.games_played(stats), "game"),
+             _stats_line("all", stats["all"], "result")]
     for name in sorted(stats["names"]):
         lines.append(_stats_line(name, stats["names"][name]))
     return lines

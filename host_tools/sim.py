@@ -31,9 +31,28 @@ import re
 import sys
 
 from host_tools.simulator import keys as sim_keys
-from host_tools.simulator.unix_port import DEFAULT_FLASH, DeviceExited, SimDevice, own_tables, remove_tables
+from host_tools.simulator.unix_port import (BUTTON_NAMES, BUTTONS, DEFAULT_FLASH, DeviceExited, SimDevice,
+                                            own_tables, remove_tables)
 
 SETTLE_MS = 400  # after the last key: let animations and redraws finish
+HOLD_AT_BOOT_MS = 1000  # --hold-at-boot without :MS
+
+
+def hold_at_boot(text):
+    """``ROLL`` or ``ROLL:MS`` (a device button name or a key name) -> (mask, ms)."""
+    name, _, ms = text.partition(":")
+    upper = [b.upper() for b in BUTTON_NAMES]
+    if name.upper() in upper:
+        button = upper.index(name.upper())
+    elif name in BUTTONS:
+        button = BUTTONS.index(name)
+    else:
+        raise host_tools.UsageError("--hold-at-boot %s: name a button (%s) or a key (%s), optionally :MS"
+                                    % (text, " ".join(BUTTON_NAMES), " ".join(BUTTONS)))
+    if ms and not (ms.isdigit() and len(ms) <= 8 and int(ms) <= sim_keys.MAX_MS):
+        raise host_tools.UsageError("--hold-at-boot %s: MS must be a whole number of milliseconds up to %d"
+                                    % (text, sim_keys.MAX_MS))
+    return 1 << button, int(ms) if ms else HOLD_AT_BOOT_MS
 
 
 def parse_args(argv):
@@ -52,6 +71,8 @@ def parse_args(argv):
                    help="simulate VSYS: MV millivolts, or falling from MV to TO over MS virtual ms")
     p.add_argument("--no-table", action="store_true",
                    help="no strategy table on the device (simple computer players, no hints)")
+    p.add_argument("--hold-at-boot", metavar="BUTTON[:MS]",
+                   help="hold a button from power-on for MS ms (default %d), e.g. ROLL: safe mode" % HOLD_AT_BOOT_MS)
     p.add_argument("--headless", action="store_true")
     p.add_argument("--keys", default="", help="headless key script")
     p.add_argument("--screenshot", help="headless: write a PNG of the device here")
@@ -59,6 +80,7 @@ def parse_args(argv):
     p.add_argument("--regen-golden", action="store_true", help="rewrite tests/golden/ and exit")
     p.add_argument("--regen-images", action="store_true", help="rewrite docs/img/ and exit")
     args = p.parse_args(argv)
+    args.hold = hold_at_boot(args.hold_at_boot) if args.hold_at_boot else (0, 0)
     if args.board != "sim":
         raise host_tools.UsageError("--board %s: only the 'sim' board runs in the simulator" % args.board)
     if args.battery is not None:
@@ -185,7 +207,8 @@ def main(argv):
         tables = device_tables()
     device = SimDevice(seed=args.seed, flash_dir=args.flash_dir, code_dir=args.code_dir, heap=args.heap,
                        oled=args.oled, dice=args.dice,
-                       extra=("battery=" + args.battery,) if args.battery else (), tables=tables)
+                       extra=("battery=" + args.battery,) if args.battery else (), tables=tables,
+                       hold_at_boot=args.hold)
     if not args.headless:
         from host_tools.simulator import term as sim_term
 

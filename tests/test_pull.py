@@ -55,6 +55,7 @@ def test_pull_from_a_flash_folder_prints_everything(tmp_path, capsys):
     assert "playing, round 1 of 13, ANN's turn" in text and "CPU" in text
     assert " 1. ANN   285" in text
     assert "1 game    average  285.0" in text and "upper bonus in 100%" in text
+    assert "  1 game played\n  all      2 results" in text  # issue 9.5: games apart from results
     # 600 dice, 130/70/100...: chi-square = (30**2 + 30**2) / 100 = 18.00
     assert "600 dice rolled, chi-square 18.00" in text and "unfair (1%)" in text
     assert "kept aside: stats.b.bad (truncated)" in text
@@ -297,4 +298,4 @@ def test_pull_shows_a_zoo_game_and_the_zoo_records(tmp_path, capsys):
     assert "  playing, round 2 of 11, KID's turn" in text
     assert " 1 of 11 boxes filled" in text
     assert "Zoo high scores:\n   1. KID   128" in text
-    assert "Zoo statistics:\n  all      1 game" in text and "best  128  1 Yahtzee" in text and "upper bonus in 100%" in text
+    assert "Zoo statistics:\n  1 game played\n  all      1 result" in text and "best  128  1 Yahtzee" in text and "upper bonus in 100%" in text

@@ -146,3 +146,28 @@ def test_quitting_a_game_forgets_its_save_and_keeps_its_dice(tmp_path):
     assert saved(tmp_path) is None
     assert saved(tmp_path, "rolls")["faces"] == counts
     assert screen_lines(run(tmp_path, "wait:1600").oled_pixels())[0].startswith("Setup")  # no Continue
+
+
+# Issue 9.2, its repro: a solo game saved with --seed 21, then booted WITHOUT a seed (the
+# dice stirred as on the device) and continued: every boot must roll the same dice.
+REPRO_PLAY = "enter down enter enter enter up enter wait:500 space wait:1500 1 2 wait:300"
+REPRO_CONTINUE = "enter wait:500 space wait:1500 space wait:1500"
+
+
+def test_continue_rolls_the_same_dice_when_stirred_like_the_device(tmp_path):
+    import shutil
+
+    source = tmp_path / "source"
+    device = play(source, REPRO_PLAY, seed=21)
+    assert device.alive is False and saved(source)["game"]["held"] == 0b00011
+    results = []
+    for boot in range(3):
+        copy = tmp_path / ("boot%d" % boot)
+        shutil.copytree(str(source), str(copy))
+        resumed = play(copy, REPRO_CONTINUE)  # no seed: stirred like the Pico
+        results.append((saved(copy)["game"]["dice"], device_text(resumed)))
+    seeded = tmp_path / "seeded"
+    shutil.copytree(str(source), str(seeded))
+    play(seeded, REPRO_CONTINUE, seed=21)
+    assert results[0][0] == saved(seeded)["game"]["dice"]
+    assert results[1] == results[0] and results[2] == results[0]

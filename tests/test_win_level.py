@@ -319,7 +319,7 @@ a.settings.rebuild()
 a.new_game()
 while a.game.phase == game_module.ROLLOFF:
     a.game.rolloff()
-a._start_turn()
+a.start_turn()
 press(ROLL, 20)
 a.run(frames=200)
 a.win_known = True  # the meter as coach.meter leaves it (no tables in this rig)

@@ -59,10 +59,13 @@ class Settings:
         """Recompute the menu lines (only when the number of players changes)."""
         items = self.items
         del items[:]
+        # "Start game" first with the players right below it, so the first screen shows
+        # who plays; the records last, one UP from "Start game".
+        items.append(START)
         items.append(PLAYERS)
         for seat in range(self.players):
             items.append(SEAT1 + seat)
-        for item in (JOKER, YBONUS, COACH, SOUND, LEDS, RECORDS, START):
+        for item in (JOKER, YBONUS, COACH, SOUND, LEDS, RECORDS):
             if item != YBONUS or not self.zoo():
                 items.append(item)
 

@@ -162,12 +162,90 @@ def dice_line(device):
 
 
 def device_text(device):
-    """The dice line, then the OLED's 8 text lines in a frame (for --print-screen). A row
+    """The dice line, then the OLED's text lines in a frame (for --print-screen): the 8x8
+    grid, with lines in the compact font (32 columns) where the firmware drew them. A row
     drawn inverted (the title bar, the cursor) is framed ``>...<`` instead of ``|...|``,
     since its characters alone do not show it."""
-    lines = ["dice: " + dice_line(device), "+" + "-" * COLS + "+"]
     pixels = device.oled_pixels()
-    for line, inverted in zip(screen_lines(pixels), inverted_rows(pixels)):
-        lines.append((">%s<" if inverted else "|%s|") % line.ljust(COLS))
-    lines.append("+" + "-" * COLS + "+")
-    return "\n".join(lines)
+    lines = text_lines(pixels)
+    inverted = inverted_rows(pixels)
+    if len(lines) > ROWS:  # the header, then compact lines (never inverted)
+        inverted = inverted[:1] + [False] * (len(lines) - 1)
+    width = max(COLS, max(len(line) for line in lines))
+    out = ["dice: " + dice_line(device), "+" + "-" * width + "+"]
+    for line, inv in zip(lines, inverted):
+        out.append((">%s<" if inv else "|%s|") % line.ljust(width))
+    out.append("+" + "-" * width + "+")
+    return "\n".join(out)
+
+
+# --- the compact font (firmware/ui/font.py): 3x5 glyphs in 4x6 cells below the header ---
+_compact = None
+
+
+def compact_glyphs():
+    """{3 column values (6 bits, bit 0 at the top): character}, from the firmware's table."""
+    global _compact
+    if _compact is None:
+        host_tools.use_firmware()
+        from ui import font
+
+        table = {}
+        for i in range(len(font.GLYPHS) // 3):
+            table.setdefault(bytes(font.GLYPHS[3 * i:3 * i + 3]), chr(font.FIRST + i))
+        _compact = table
+    return _compact
+
+
+def compact_line(pixels, row):
+    """Compact row ``row`` (y = TOP + 6 * row) as 32 characters, ``#`` for graphics; an
+    inverted cell (its spacing column lit) reads as its character."""
+    host_tools.use_firmware()
+    from ui import font
+
+    table = compact_glyphs()
+    y0 = font.TOP + row * font.CELL_H
+    chars = []
+    for col in range(font.COLS):
+        x0 = col * font.CELL_W
+        cols = []
+        for x in range(x0, x0 + 3):
+            value = 0
+            for dy in range(font.CELL_H):
+                if y0 + dy < len(pixels) and pixels[y0 + dy][x]:
+                    value |= 1 << dy
+            cols.append(value)
+        if all(pixels[y][x0 + 3] for y in range(y0, min(y0 + 5, len(pixels)))):
+            cols = [value ^ 0x3F for value in cols]
+        chars.append(table.get(bytes(cols), GRAPHICS))
+    return "".join(chars).rstrip()
+
+
+def compact_lines(pixels):
+    """The compact grid below the 8x8 header: 9 lines of 32 characters."""
+    host_tools.use_firmware()
+    from ui import font
+
+    return [compact_line(pixels, row) for row in range(font.ROWS)]
+
+
+def text_lines(pixels):
+    """The OLED as text: the 8x8 lines, but a screen drawn in the compact font below its
+    header (e.g. the scorecard) as the header and the 9 compact lines, and an 8x8 line
+    that is graphics but holds one compact line (e.g. the opponents' totals) as that."""
+    host_tools.use_firmware()
+    from ui import font
+
+    lines = screen_lines(pixels)
+    compact = compact_lines(pixels)
+    if sum(line.count(GRAPHICS) for line in compact) < sum(line.count(GRAPHICS) for line in lines[1:]) \
+            and any(line.strip() for line in compact):
+        return lines[:1] + compact
+    for row in range(font.ROWS):  # a compact line inside an 8x8 line of graphics
+        top = font.TOP + row * font.CELL_H
+        if top // 8 != (top + font.CELL_H - 1) // 8:
+            continue
+        line = lines[top // 8]
+        if GRAPHICS in line and compact[row].strip() and GRAPHICS not in compact[row]:
+            lines[top // 8] = compact[row]
+    return lines

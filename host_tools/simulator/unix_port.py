@@ -18,6 +18,7 @@ from host_tools.emulators.ssd1306 import SSD1306Emulator
 from host_tools.emulators.ws2812 import WS2812Emulator
 
 BUTTONS = ("1", "2", "3", "4", "5", "space", "up", "down", "enter", "m")  # button ids 0..9
+BUTTON_NAMES = ("HOLD1", "HOLD2", "HOLD3", "HOLD4", "HOLD5", "ROLL", "UP", "DOWN", "OK", "MENU")  # the device's
 N_DICE = 5
 N_PIXELS = 45
 DEFAULT_FLASH = os.path.join(os.path.expanduser("~"), ".local", "share", "pico-yahtzee", "flash")
@@ -80,7 +81,7 @@ class DeviceExited(Exception):
 
 class SimDevice:
     def __init__(self, seed=None, flash_dir=None, code_dir=None, heap="192K", oled="ssd1306",
-                 dice="max7219", extra=(), tables=None):
+                 dice="max7219", extra=(), tables=None, hold_at_boot=(0, 0)):
         self.flash_dir = os.path.abspath(flash_dir or DEFAULT_FLASH)
         os.makedirs(self.flash_dir, exist_ok=True)
         for name, host_path in (tables or {}).items():
@@ -92,6 +93,9 @@ class SimDevice:
         self.tone = (0, 0)  # (freq, duty) of the buzzer now
         self.now = 0  # virtual ms since boot
         self.buttons = 0
+        # (mask, ms): buttons held from power-on for ms of virtual time, on top of
+        # ``buttons`` (a button held while plugging in: ROLL is safe mode).
+        self.boot_mask, self.boot_until = hold_at_boot
         self.frames = 0  # how many OLED frames (data writes) arrived: a redraw counter
         self.console = []
         to_dev_r, to_dev_w = os.pipe()
@@ -155,9 +159,10 @@ class SimDevice:
 
     def answer(self, ms):
         """Let ``ms`` of virtual time pass with the current ``buttons``."""
+        levels = self.buttons | (self.boot_mask if self.now < self.boot_until else 0)
         self.now += ms
         try:
-            self._to_dev.write(struct.pack("<H", self.buttons))
+            self._to_dev.write(struct.pack("<H", levels))
         except BrokenPipeError:
             self.alive = False
             raise DeviceExited()
