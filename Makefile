@@ -57,17 +57,27 @@ clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis
 
 # make table [RULES=forced] [COMPACT=1]: optimal-strategy value table for the device,
-# build/strategy-<rules>.bin (exact, ~1.04 MiB; COMPACT=1: ~584 KiB for the Pico W).
+# build/strategy-<rules>.bin (exact, ~1.04 MiB; COMPACT=1: ~584 KiB for the Pico W) and the
+# spread table build/spread-<rules>.bin (49 KiB; the win meter and the CPU win level).
 # `make flash` builds the exact table first when there is none (about 5-10 s).
 TABLE_RULES = $(or $(RULES),forced)
 TABLE_FILE = build/strategy-$(TABLE_RULES).bin
 
+# The spread table is for the 13-box cards (none for RULES=zoo).
+SPREAD_FILE = $(if $(filter zoo,$(TABLE_RULES)),,build/spread-$(TABLE_RULES).bin)
+
 table: $(PTH)
-	$(PY) -m host_tools solve --rules $(TABLE_RULES) $(if $(COMPACT),--compact) --out $(TABLE_FILE)
+	$(PY) -m host_tools solve --rules $(TABLE_RULES) $(if $(COMPACT),--compact) --out $(TABLE_FILE) $(if $(SPREAD_FILE),--spread $(SPREAD_FILE))
 
 # Rebuilt when the table format's code changes (an older table would be refused).
 $(TABLE_FILE): firmware/strategy_table.py host_tools/solver/table.py | $(PTH)
-	$(PY) -m host_tools solve --rules $(TABLE_RULES) --out $@
+	$(PY) -m host_tools solve --rules $(TABLE_RULES) --out $@ $(if $(SPREAD_FILE),--spread $(SPREAD_FILE))
+
+# The spread table (win meter, CPU win level) on its own when only it is missing or old.
+ifneq ($(SPREAD_FILE),)
+$(SPREAD_FILE): firmware/spread_table.py host_tools/solver/spread.py | $(PTH)
+	$(PY) -m host_tools solve --rules $(TABLE_RULES) --out $(TABLE_FILE) --spread $@
+endif
 
 # make flash [PORT=/dev/ttyACM0] [BOARD=pico] [RULES=forced]: compile, copy what changed, reset.
 # make repl [PORT=...]: MicroPython's REPL. make dev [PORT=...] [BOARD=...]: run the
@@ -82,7 +92,7 @@ $(ZOO_TABLE_FILE): firmware/strategy_table.py host_tools/solver/table.py | $(PTH
 	$(PY) -m host_tools solve --rules zoo --out $@
 endif
 
-flash: $(PTH) $(TABLE_FILE) $(ZOO_TABLE_FILE)
+flash: $(PTH) $(TABLE_FILE) $(SPREAD_FILE) $(ZOO_TABLE_FILE)
 	$(PY) -m host_tools flash $(FLASHARGS)
 
 repl: $(PTH)

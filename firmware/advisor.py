@@ -109,7 +109,27 @@ class Advisor:
     # -- per turn ---------------------------------------------------------------------
     def prepare(self, card):
         """Run the turn's dynamic programming for ``card`` (rules.new_card(ruleset))."""
+        self.load(card)
+        self._final_roll()
+        self._expect(self._k3)
+        self._subset_max(self._k3, self._m)
+        self._expect(self._m)  # rows 210.. hold E2 (best per roll), rows below become K2
+        self._k2, self._m = self._m, self._k2
+        self._have_start = False
+        self._prepared = True
+
+    def load(self, card):
+        """Read the turn's successor values for ``card`` (no dynamic programming; the
+        to-win level, strategy_win.py, runs its own on them). Forgets a prepared turn on
+        another card (the same card's stays valid: its successors are the same)."""
         nb = self._nb
+        keep = self._prepared
+        if keep:
+            for i in range(nb + 1):
+                if self._card[i] != card[i]:
+                    keep = False
+                    break
+        self._prepared = False
         mask = 0
         up = 0
         for b in range(nb):
@@ -128,13 +148,7 @@ class Advisor:
         self.yz = yz
         self.total = rules.totals(self.rules, card)[4]
         self._successors()
-        self._final_roll()
-        self._expect(self._k3)
-        self._subset_max(self._k3, self._m)
-        self._expect(self._m)  # rows 210.. hold E2 (best per roll), rows below become K2
-        self._k2, self._m = self._m, self._k2
-        self._have_start = False
-        self._prepared = True
+        self._prepared = keep
 
     def ensure(self, card):
         """``prepare(card)`` unless this very card is already prepared (cheap check)."""

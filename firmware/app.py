@@ -84,6 +84,8 @@ class App:
         # Per seat: rules.totals() of its card (upper, upper bonus, lower, Yahtzee bonus,
         # grand total), refreshed after each score so the screens need not add up cards.
         self.breakdowns = [(0, 0, 0, 0, 0)] * 4
+        self.win_chance = [0] * 4  # win_meter units per seat, valid when win_known
+        self.win_known = False
         self.ranking = []
         self.cursor = 0
         self.top = 0
@@ -338,7 +340,7 @@ class App:
         self.cursor = 0
         self.top = 0
         self.plan_rolls = -1
-        if self.coach.adv is not None and not self.coach.start_turn(game.players[game.current].card):
+        if self.coach.adv is not None and not self.coach.start_turn(game.players[game.current].card, game):
             self.note = self.coach.problem  # the table failed a check: played without from here
         self.sync_dice()
         self.show(TURN)
@@ -400,6 +402,10 @@ class App:
         game = self.game
         for seat in range(len(game.players)):
             self.breakdowns[seat] = rules.totals(game.rules, game.players[seat].card)
+        # The win meter (coach.meter): every seat's chance to win after this turn, shown
+        # in the card view's header and the turn screen's opponents' line (ui/scorecard.py);
+        # False without the tables or solo.
+        self.win_known = self.coach.meter(game, self.breakdowns, self.win_chance)
 
     def best_box(self):
         """Default cursor after a roll: the legal box with the most points (first on ties)."""

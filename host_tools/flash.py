@@ -111,9 +111,13 @@ def manifest_text(files):
     return "\n".join(lines) + "\n"
 
 
-def _is_table(path):
-    head, tail = flash_build.DEVICE_TABLE.split("{rules}")
+def _is_table(path, pattern=flash_build.DEVICE_TABLE):
+    head, tail = pattern.split("{rules}")
     return path.startswith(head) and path.endswith(tail) and "/" not in path[len(head):]
+
+
+def _is_spread(path):
+    return _is_table(path, flash_build.DEVICE_SPREAD)
 
 
 class Plan:
@@ -152,13 +156,16 @@ class Plan:
         reserve = blocks(RESERVE_BYTES)
         copy = [f for f in self.files if self.hashes.get(f.path) != f.sha256]
         need = sum(blocks(len(f.data)) for f in copy) + 1  # + the manifest
+        # + a block for each folder still to be made (littlefs: a folder takes a block)
+        present = {posixpath.dirname(p) for p in self.sizes}
+        need += len({posixpath.dirname(f.path) for f in copy} - present - {"/"})
         leftovers = sorted(p for p in self.sizes if p.endswith(STAGED) and self._could_be_ours(p[: -len(STAGED)]))
         mine = {f.path for f in self.files} | ({self.table.path} if self.table else set()) | {t.path for t in self.extra_tables}
         flashed = [p for p in sorted(self.old) if p in self.sizes and self._could_be_ours(p) and self.hashes.get(p) == self.old[p]]
         stale = [p for p in flashed if p not in mine]
         room = free // block - reserve + sum(blocks(self.sizes[p]) for p in leftovers)
         pre_remove = list(leftovers)
-        spare = [p for p in stale if _is_table(p)]  # old tables of other rules: going anyway
+        spare = [p for p in stale if _is_table(p) or _is_spread(p)]  # old tables of other rules: going anyway
         while need > room and spare:
             path = spare.pop(0)
             pre_remove.append(path)
@@ -209,8 +216,9 @@ class Plan:
 
     def _table_note(self, table, blocks, kib, reserve, left, total_blocks):
         firmware = sum(blocks(len(f.data)) for f in self.files) + 1
-        text = "strategy table %s (%d KiB) does not fit" % (table.source, len(table.data) // 1024)
-        if total_blocks is not None and firmware + blocks(len(table.data)) + reserve > total_blocks:
+        kind = "spread table" if _is_spread(table.path) else "strategy table"
+        text = "%s %s (%d KiB) does not fit" % (kind, table.source, len(table.data) // 1024)
+        if kind == "strategy table" and total_blocks is not None and firmware + blocks(len(table.data)) + reserve > total_blocks:
             return text + (" even on an empty flash of %d KiB: flashed without it; for a Pico W build the compact "
                            "one: make table COMPACT=1" % kib(total_blocks))
         return text + (" (%d KiB free after the firmware and the %d KiB kept for saves): flashed without it; files "
@@ -255,7 +263,10 @@ def flash(args):
         print("flash: %s" % untrusted.printable(described), flush=True)
         files = flash_build.build(source, mpy_cross, arch, args.board, args.rules)
         table = flash_build.strategy_table(source, args.rules)
-        extra = flash_build.menu_tables(source, args.rules)
+        # After the strategy table, each when it fits: the spread table (the win meter and
+        # CPU win; useless without the strategy table), then the menu's Zoo table.
+        spread = flash_build.spread_table(source, args.rules)
+        extra = ([spread] if spread is not None and table is not None else []) + flash_build.menu_tables(source, args.rules)
         manifest_text(files + ([table] if table else []) + extra)  # refuses names that could forge manifest lines
         if table is None:
             print("flash: no strategy table (%s not built; `make table` builds it): hints will be off" % flash_build.STRATEGY_TABLE.format(rules=args.rules))

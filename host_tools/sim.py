@@ -7,12 +7,14 @@ OK, m hint (with the coach on and a table; again: card) or card, M (a long press
 q quit.
 
 The strategy table: the firmware opens ``strategy-<rules>.bin`` in its flash root (the
-flash folder here). The simulator builds ``build/strategy-forced.bin`` when it is missing
-(the solver, seconds; then cached) and links every ``build/strategy-<rules>.bin`` into the
-flash folder; ``--no-table`` removes those links to play as a device without one. A table
-that is a regular file in the flash folder is the device's own (flashed): it is used and
-never replaced or deleted. ``--code-dir`` is never modified: when the flash folder is in
-it, the device plays with exactly the tables that are there.
+flash folder here). The simulator builds ``build/strategy-forced.bin`` and the spread
+table ``build/spread-forced.bin`` (win meter, CPU win) when they are missing (the solver,
+seconds; then cached) and links every ``build/strategy-<rules>.bin`` and
+``build/spread-<rules>.bin`` into the flash folder; ``--no-table`` removes those links to
+play as a device without one. A table that is a regular file in the flash folder is the
+device's own (flashed): it is used and never replaced or deleted. ``--code-dir`` is never
+modified: when the flash folder is in it, the device plays with exactly the tables that
+are there.
 
 ``--seed N`` wraps at 2^32 and is mixed (``unix_port.mix_seed``), so nearby seeds give
 unrelated games.
@@ -150,16 +152,18 @@ def check_folders(args):
 
 def device_tables():
     """``{device name: host path}`` of the strategy tables to give the simulated device:
-    build/strategy-forced.bin and build/strategy-zoo.bin (the menu's kids' card; 65 KB,
-    under a second), built once when missing, and any other exact table there."""
+    build/strategy-forced.bin, build/spread-forced.bin (the win meter and the CPU win
+    level) and build/strategy-zoo.bin (the menu's kids' card; 65 KB, under a second),
+    built once when missing, and any other exact or spread table there."""
     from host_tools import advise
     import rules
 
     advise.ensure_table(rules.make_ruleset(), folder=advise.BUILD, prog="sim")
+    advise.ensure_spread(rules.make_ruleset(), folder=advise.BUILD, prog="sim")
     advise.ensure_table(rules.make_ruleset(rules.ZOO), folder=advise.BUILD, quiet=True, prog="sim")
     tables = {}
     for name in sorted(os.listdir(advise.BUILD)):
-        if name.startswith("strategy-") and name.endswith(".bin") and "compact" not in name:
+        if name.startswith(("strategy-", "spread-")) and name.endswith(".bin") and "compact" not in name:
             tables[name] = os.path.join(advise.BUILD, name)
     return tables
 

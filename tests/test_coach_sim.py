@@ -144,9 +144,9 @@ def test_without_a_table_short_menu_shows_the_card(tmp_path):
 
 
 def test_menu_levels_and_coach_survive_a_save_and_resume(tmp_path, device_tables):
-    # From Start: down to P2 (Players, P1, P2): casual -> Human -> optimal -> good; then
-    # down to Coach (Joker, Y.bonus, Coach): hint -> turn.
-    setup = "enter down down down enter enter enter down down down enter"
+    # From Start: down to P2 (Players, P1, P2): casual -> Human -> optimal -> win -> good;
+    # then down to Coach (Joker, Y.bonus, Coach): hint -> turn.
+    setup = "enter down down down enter enter enter enter down down down enter"
     menu = run(tmp_path, setup, device_tables)
     assert " P2 CPU good" in menu
     assert " Coach      turn" in menu

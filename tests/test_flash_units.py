@@ -161,6 +161,29 @@ def test_plan_space_counts_whole_blocks_and_keeps_a_reserve():
         _plan(files, {}, free_blocks=5 + reserve)
 
 
+def test_plan_counts_a_block_for_each_folder_it_makes():
+    """littlefs gives every folder a block: a fresh device needs one per new folder (the
+    reserve for saves stays whole); a folder already there costs nothing."""
+    files = [DeviceFile("/ui/f%d.mpy" % i, b"x" * 10) for i in range(3)] + [DeviceFile("/drivers/d.mpy", b"x")]
+    reserve = flash.RESERVE_BYTES // BLOCK
+    _plan(files, {}, free_blocks=4 + 1 + 2 + reserve)  # files, manifest, ui/ and drivers/
+    with pytest.raises(flash.FlashError, match="not enough space"):
+        _plan(files, {}, free_blocks=4 + 1 + 1 + reserve)
+    _plan(files, {"/ui/old.mpy": b"o", "/drivers/d.mpy": b"x"}, free_blocks=3 + 1 + reserve)
+
+
+def test_the_simulator_board_is_flashed_only_for_the_simulator(tmp_path):
+    """boards/sim.py and sim_extras.py run on the unix port only: a Pico flash leaves
+    them out (2 blocks), --board sim (the virtual Pico) keeps them."""
+    src = tiny_tree(tmp_path)
+    write(src, "boards/sim_extras.py", "X = 1\n")
+    mpy_cross = flash_build.find_mpy_cross()
+    pico = {f.path for f in flash_build.build(str(src), mpy_cross, None, "pico", "forced")}
+    sim = {f.path for f in flash_build.build(str(src), mpy_cross, None, "sim", "forced")}
+    assert sim - pico == {"/boards/sim.mpy", "/boards/sim_extras.mpy"}
+    assert "/boards/pico.mpy" in pico
+
+
 def test_leftover_staged_copies_count_as_free_space():
     """Issue 10 item 5: a flash cut by a full device left *.flashnew; the next one cleans them."""
     files = [DeviceFile("/f%d.mpy" % i, b"x" * 10) for i in range(5)]
@@ -202,6 +225,29 @@ def test_plan_adds_the_zoo_table_after_the_main_one_when_both_fit():
     assert len(only_main.extra_notes) == 1 and "strategy-zoo.bin" in only_main.extra_notes[0]
     kept = plan(2 + reserve, {"/strategy-forced.bin": main.data, "/strategy-zoo.bin": zoo.data})
     assert main in kept.skip and zoo in kept.skip and kept.copy == [files[0]]
+
+
+def test_plan_puts_the_spread_table_after_the_main_one_and_before_the_zoo_one():
+    """The spread table (win meter) is useless without the strategy table: it never takes
+    the strategy table's room (a Pico W with the compact table), and it goes before the
+    Zoo table; a spread table that does not fit gets its own note."""
+    files = [DeviceFile("/main.py", b"m")]
+    main = DeviceFile("/strategy-forced.bin", b"t" * (3 * BLOCK), source="build/strategy-forced.bin")
+    spread = DeviceFile("/spread-forced.bin", b"s" * (2 * BLOCK), source="build/spread-forced.bin")
+    zoo = DeviceFile("/strategy-zoo.bin", b"z" * (2 * BLOCK), source="build/strategy-zoo.bin")
+    reserve = flash.RESERVE_BYTES // BLOCK
+
+    def plan(free_blocks):
+        result = flash.Plan(files, main, {}, {}, {}, [spread, zoo])
+        result.decide(BLOCK, free_blocks * BLOCK)
+        return result
+
+    only_main = plan(2 + 3 + 1 + reserve)
+    assert main in only_main.copy and spread not in only_main.copy and zoo not in only_main.copy
+    assert only_main.table_note is None and only_main.extra_notes[0].startswith("spread table build/spread-forced.bin")
+    with_spread = plan(2 + 3 + 2 + reserve)
+    assert spread in with_spread.copy and zoo not in with_spread.copy and len(with_spread.extra_notes) == 1
+    assert all(t in plan(2 + 3 + 2 + 2 + reserve).copy for t in (main, spread, zoo))
 
 
 def test_menu_tables_offer_the_zoo_table_when_built(tmp_path):

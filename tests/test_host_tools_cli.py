@@ -57,6 +57,9 @@ def test_the_first_sim_builds_its_table_under_its_own_name(tmp_path, monkeypatch
     monkeypatch.setattr(advise, "BUILD", str(tmp_path))
     monkeypatch.setattr(solve, "build", lambda ruleset, variant: (b"table", 0.0, None))
     tables = sim.device_tables()
-    assert list(tables) == ["strategy-forced.bin", "strategy-zoo.bin"]  # the menu's Zoo card has its table too
-    err = capsys.readouterr().err
-    assert err.startswith("sim: building ") and err.count("\n") == 1  # it said "advise: building"; the Zoo one is quiet
+    # the menu's Zoo card has its table too; the win meter its spread table
+    assert list(tables) == ["spread-forced.bin", "strategy-forced.bin", "strategy-zoo.bin"]
+    err = capsys.readouterr().err.splitlines()
+    # it said "advise: building"; the Zoo one is quiet
+    assert [line.split()[:2] for line in err] == [["sim:", "building"]] * 2
+    assert err[0].endswith("strategy-forced.bin (once; cached) ...") and err[1].endswith("spread-forced.bin (once; cached) ...")

@@ -3,8 +3,10 @@ the review after a turn.
 
 Drawing reads the app's coach (coach.py) and game; the numbers were computed when the
 hint was asked or the turn was scored, so a redraw allocates nothing. Expected totals
-and costs show in tenths of a point without floats (advisor.tenths). While a hint is up
-the dice to re-roll blink on the LEDs (the OLED's ``.``).
+and costs show in tenths of a point without floats (advisor.tenths); in multi-player
+games the hint shows the max-score and the to-win move with their chances to win when
+they differ, and the review's cost is in percentage points of the chance to win. While a
+hint is up the dice to re-roll blink on the LEDs (the OLED's ``.``).
 """
 from micropython import const
 import time
@@ -43,6 +45,21 @@ def _kept_dice(fb, dice, mask, row, letters=None):
             draw.number(fb, dice[i], col, row)
 
 
+def _percent(fb, chance, right_col, row):
+    """``34%`` ending at ``right_col``: a chance to win, shown as 1..99 %."""
+    p = draw.percent(chance)
+    draw.number(fb, 1 if p < 1 else (99 if p > 99 else p), right_col - 1, row)
+    draw.text(fb, "%", right_col, row)
+
+
+def _move(app, fb, box, code, row):
+    """One hint's move on one line: the box label, or the dice to keep."""
+    if box >= 0:
+        draw.text(fb, app.labels[box], 1, row)
+    else:
+        _kept_dice(fb, app.game.dice, code, row, app.game.rules.face_letters)
+
+
 # The advisor's best move now; OK takes a hold, MENU shows the card, any other button
 # goes back to the turn; long MENU asks to quit.
 def _hint_draw(app, fb):
@@ -55,6 +72,15 @@ def _hint_draw(app, fb):
     draw.text(fb, "Roll", 8, 0, True)
     draw.number(fb, game.rolls, 13, 0, True)
     draw.text(fb, "/3", 14, 0, True)
+    if coach.win_differs:  # multi-player: the max-score move and the to-win move
+        draw.text(fb, "Max score", 0, 1)
+        _percent(fb, coach.hint_chance, 15, 1)
+        _move(app, fb, coach.hint_box, coach.hint_code, 2)
+        draw.text(fb, "To win", 0, 4)
+        _percent(fb, coach.win_chance, 15, 4)
+        _move(app, fb, coach.win_box, coach.win_code, 5)
+        draw.text(fb, "OK:take M:card", 0, 7)
+        return
     if coach.hint_box >= 0:
         draw.text(fb, "Score now:" if coach.hint_rolls_left else "Score:", 0, 2)
         draw.text(fb, app.labels[coach.hint_box], 1, 3)
@@ -119,7 +145,11 @@ def _review_draw(app, fb):
         draw.text(fb, "Best: keep, roll", 0, 2)
         _kept_dice(fb, coach.worst_dice, coach.worst_code, 3, app.game.rules.face_letters)
     draw.text(fb, "You lost", 0, 5)
-    _tenths(fb, lost, 15, 5)
+    if coach.in_chance:  # multi-player: percentage points of the chance to win
+        _tenths(fb, lost, 13, 5)
+        draw.text(fb, "pp", 14, 5)
+    else:
+        _tenths(fb, lost, 15, 5)
     draw.text(fb, "OK: go on", 0, 7)
 
 

@@ -20,11 +20,12 @@ COACH = const(11)  # hints and turn reviews from the strategy table (coach.py)
 
 MAX_PLAYERS = const(4)
 HUMAN = const(0)
-CASUAL = const(3)
+CASUAL = const(4)
 # The kind strings handed to game.Game: "human", then strategy_players.LEVELS (without a
-# strategy table on the device every computer kind plays computer.py's simple strategy).
-KIND_NAMES = ("human", "optimal", "good", "casual")
-KIND_LABELS = ("Human", "CPU optimal", "CPU good", "CPU casual")
+# strategy table on the device every computer kind plays computer.py's simple strategy)
+# and "win" (strategy_win.py: plays for the win; needs the spread table too, else optimal).
+KIND_NAMES = ("human", "optimal", "win", "good", "casual")
+KIND_LABELS = ("Human", "CPU optimal", "CPU win", "CPU good", "CPU casual")
 # Coach modes: no advice; hints on request (short MENU in a turn); a review after each turn.
 COACH_OFF = const(0)
 COACH_HINT = const(1)
@@ -43,7 +44,7 @@ class Settings:
     def __init__(self, cfg):
         self.players = 2
         # Opponents start as CPU casual: one OK on a seat steps Human -> CPU optimal ->
-        # good -> casual -> Human, so a casual seat becomes human with one press.
+        # win -> good -> casual -> Human, so a casual seat becomes human with one press.
         self.kinds = bytearray((HUMAN, CASUAL, CASUAL, CASUAL))
         joker = cfg.get("rules", "forced")
         self.joker = rules.CHOICES.index(joker) if joker in rules.CHOICES else 0

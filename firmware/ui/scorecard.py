@@ -9,8 +9,8 @@ open box shows ``.``.
 
 Opponents' line (turn screen, multi-player): every other player's label and total in
 slots of 11 compact columns (``P2 174    P3 98     P4 153``), so 3 opponents with
-3-digit totals always fit and each slot keeps 4 columns free for a short figure such as
-a win chance. Pure drawing from the app's caches: nothing allocates.
+3-digit totals always fit and each slot keeps 4 columns free: with the win meter, that
+player's chance to win (``P2 174 31%``); the card view's header shows a seat's own. Pure drawing from the app's caches: nothing allocates.
 """
 from micropython import const
 
@@ -69,6 +69,9 @@ def _card_draw(app, fb):
     draw.bar(fb, 0)
     draw.text(fb, menu.SEAT_LABELS[seat], 0, 0, True)
     draw.text(fb, "card", 3, 0, True)
+    if app.win_known:  # the win meter (app.refresh_totals): this player's chance to win
+        draw.number(fb, draw.percent(app.win_chance[seat]), 9, 0, True)
+        draw.text(fb, "%", 10, 0, True)
     draw.number(fb, grand, 15, 0, True)
     labels = ruleset.labels
     split = n_upper(ruleset)
@@ -136,4 +139,7 @@ def opponents(app, fb, skip):
         font.text(fb, menu.SEAT_LABELS[seat], col, FOOTER_ROW)
         font.number(fb, app.breakdowns[seat][_GRAND], col + 2 + draw.digits(app.breakdowns[seat][_GRAND]),
                     FOOTER_ROW)
+        if app.win_known:  # the win meter: this opponent's chance to win, "P2 174 31%"
+            font.number(fb, draw.percent(app.win_chance[seat]), col + 8, FOOTER_ROW)
+            font.text(fb, "%", col + 9, FOOTER_ROW)
         col += _SLOT
