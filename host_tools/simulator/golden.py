@@ -76,8 +76,9 @@ def scene_tables(name):
 def run_scene(name, flash_dir, tables=None):
     seed, keys = SCENES[name]
     tables = tables or scene_tables(name)
-    # With a table the advisor is compiled from source at game start: more heap (sim.py).
-    device = SimDevice(seed=seed, flash_dir=flash_dir, tables=tables, heap="256K" if tables else "192K")
+    # The simulator's default heap: it compiles the .py sources (the device's heap is
+    # measured from the .mpy tree by make bench and on the emulated chip).
+    device = SimDevice(seed=seed, flash_dir=flash_dir, tables=tables)
     try:
         sim.run_headless(device, keys)
     finally:

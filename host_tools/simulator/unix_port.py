@@ -80,7 +80,7 @@ class DeviceExited(Exception):
 
 
 class SimDevice:
-    def __init__(self, seed=None, flash_dir=None, code_dir=None, heap="192K", oled="ssd1306",
+    def __init__(self, seed=None, flash_dir=None, code_dir=None, heap="256K", oled="ssd1306",
                  dice="max7219", extra=(), tables=None, hold_at_boot=(0, 0)):
         self.flash_dir = os.path.abspath(flash_dir or DEFAULT_FLASH)
         os.makedirs(self.flash_dir, exist_ok=True)
