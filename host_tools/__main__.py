@@ -15,6 +15,8 @@ COMMANDS = {
     "pull": "copy saves, records and statistics from the device and print them",
     "solve": "build the optimal-strategy value table (make table)",
     "advise": "the optimal move for a position, from the firmware's advisor",
+    "uf2": "one .uf2 file with MicroPython, the game and its table (make uf2)",
+    "push": "put a pulled copy of the records and saved game back on the device",
 }
 
 
