@@ -23,12 +23,16 @@ def parse_args(argv):
 def main(argv):
     try:
         args = parse_args(argv)
-        files = restore.local_files(args.folder)
-    except (host_tools.UsageError, restore.BadCopy) as exc:
-        print("push: %s" % exc, file=sys.stderr)
+    except host_tools.UsageError as exc:
+        print("push: %s (see --help)" % exc, file=sys.stderr)
         return 2
     except SystemExit as exc:  # --help
         return 2 if exc.code else 0
+    try:
+        files = restore.local_files(args.folder)
+    except restore.BadCopy as exc:
+        print("push: %s" % exc, file=sys.stderr)
+        return 2
     from host_tools import flash
 
     try:

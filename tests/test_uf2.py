@@ -226,3 +226,48 @@ def test_bad_options_and_unwritable_output_are_one_line_and_exit_2(tmp_path, sou
     assert uf2_command.main(args + ["--source", str(source)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err, err
+
+
+def test_push_puts_back_what_pull_copied_before_the_uf2_replaced_it(tmp_path, source, capsys):
+    from host_tools import pull
+    from test_pull import _device_folder  # a data/ folder written by the firmware in MicroPython
+
+    old = _device_folder(tmp_path)  # the Pico before the install: a game under way, records
+    with virtual_pico.running(old) as port:
+        assert pull.main(["--port", port, "--out", str(tmp_path / "copy")]) == 0
+    before = capsys.readouterr().out
+    firmware = tmp_path / "fw.uf2"
+    firmware.write_bytes(firmware_uf2())
+    out = tmp_path / "game.uf2"
+    assert uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--out", str(out)]) == 0
+    capsys.readouterr()
+    new = tmp_path / "new"
+    new.mkdir()
+    device_files(out.read_bytes(), PICO, copy_to=new)  # the Pico right after the install
+    assert not (new / "data").exists()
+    write(new, "data/game.b", b"a newer game started since")  # must not outrank the restored save
+    with virtual_pico.running(new) as port:
+        assert push.main(["--port", port, "--from", str(tmp_path / "copy")]) == 0
+        said = capsys.readouterr().out
+        assert pull.main(["--port", port, "--out", str(tmp_path / "again")]) == 0
+    assert sorted(os.listdir(new / "data")) == sorted(os.listdir(old / "data"))
+    for name in os.listdir(old / "data"):
+        assert (new / "data" / name).read_bytes() == (old / "data" / name).read_bytes()
+    assert said.startswith("push: done on ") and "1 removed" in said
+    assert capsys.readouterr().out.replace("again", "copy") == before
+    assert (new / "main.py").exists()  # the game's files stay
+
+
+def test_push_refuses_a_folder_that_is_not_a_pull_copy(tmp_path, capsys):
+    assert push.main(["--port", "/dev/null", "--from", str(tmp_path)]) == 2
+    assert "has no data/ folder" in capsys.readouterr().err
+    write(tmp_path, "data/notes.txt", "hello")
+    assert push.main(["--port", "/dev/null", "--from", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "holds no saves or records" in err
+    assert push.main(["--from", str(tmp_path)]) == 2
+    assert "--port" in capsys.readouterr().err
+    write(tmp_path, "data/scores.a", b"x")
+    assert push.main(["--port", str(tmp_path / "no-such-port"), "--from", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "does not exist" in err
