@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
 
-.PHONY: test bench sim flash repl dev table clean
+.PHONY: test bench sim flash repl dev table clean uf2
 
 $(STAMP): requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -49,3 +49,13 @@ repl: $(STAMP)
 
 dev: $(STAMP)
 	$(PY) -m host_tools flash --dev $(FLASHARGS)
+
+# make uf2 [FIRMWARE=RPI_PICO-v1.28.0.uf2] [BOARD=pico] [RULES=forced] [COMPACT=1] [OUT=FILE]:
+# one .uf2 with MicroPython, the game and its strategy table, to drop on the BOOTSEL drive
+# (README "For players"); default FIRMWARE: the one .uf2 in build/micropython/,
+# default OUT: build/pico-yahtzee-<board>.uf2.
+UF2_OUT = $(or $(OUT),build/pico-yahtzee-$(or $(BOARD),pico).uf2)
+
+uf2: $(STAMP)
+	mkdir -p build
+	$(PY) -m host_tools uf2 $(if $(FIRMWARE),--firmware $(FIRMWARE)) $(if $(BOARD),--board $(BOARD)) $(if $(RULES),--rules $(RULES)) $(if $(COMPACT),--compact) --out $(UF2_OUT)

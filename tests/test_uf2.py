@@ -9,6 +9,7 @@ image's files (on the virtual Pico) must copy nothing.
 """
 import os
 import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -20,7 +21,7 @@ from host_tools import push, uf2 as uf2_command, virtual_pico
 from host_tools.flash import manifest_text
 from host_tools.flashing import build as flash_build
 from host_tools.flashing import fs_image, uf2
-from host_tools.flashing.testing import TINY_FILES, run_flash, tiny_tree, write
+from host_tools.flashing.testing import TINY_FILES, copy_checkout, run_flash, tiny_tree, write
 
 PICO, PICO_W, PICO2 = uf2.LAYOUTS
 ESP32_S2 = 0xBFDD4EEB  # another chip's UF2 family id (uf2families.json)
@@ -271,3 +272,48 @@ def test_push_refuses_a_folder_that_is_not_a_pull_copy(tmp_path, capsys):
     assert push.main(["--port", str(tmp_path / "no-such-port"), "--from", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "does not exist" in err
+
+
+def _readme_commands():
+    """The command lines of the README's 'Making the file' block."""
+    with open(os.path.join(host_tools.REPO, "README.md")) as f:
+        text = f.read()
+    section = text[text.index("## For players: install from one file") :]
+    section = section[section.index("Making the file") :]
+    start = section.index("```\n") + 4
+    return section[start : section.index("```", start)].strip().splitlines()
+
+
+def test_the_readme_commands_write_one_file_per_board(tmp_path, device_tables):
+    import rules
+    from host_tools.solver import cache as solver_cache
+
+    repo = tmp_path / "checkout"  # a copy, so the compact table does not replace this checkout's
+    copy_checkout(repo)
+    shutil.copytree(os.path.join(host_tools.REPO, "host_tools"), repo / "host_tools", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(os.path.join(host_tools.REPO, "Makefile"), repo / "Makefile")
+    solver_cache.dense(rules.make_ruleset())  # solved once per source version, shared by the tests
+    solved = solver_cache._path(rules.make_ruleset(), ".npy")
+    os.makedirs(repo / "build" / "cache")
+    os.symlink(solved, repo / "build" / "cache" / os.path.basename(solved))  # same sources, same key
+    shutil.copy(device_tables["strategy-forced.bin"], repo / "build" / "strategy-forced.bin")
+    (repo / "RPI_PICO-v1.28.0.uf2").write_bytes(firmware_uf2())
+    (repo / "RPI_PICO_W-v1.28.0.uf2").write_bytes(firmware_uf2(board="pico_w"))
+    (repo / "RPI_PICO2-v1.28.0.uf2").write_bytes(firmware_uf2(board="pico2", family=uf2.RP2350_ARM_S))
+    lines = _readme_commands()
+    python_lines = [line for line in lines if line.startswith("python -m host_tools uf2 ")]
+    assert len(python_lines) == 3
+    # the Pico W line builds the compact table into build/, which the Pico 2 line then takes
+    for line, layout, table_size in zip(python_lines, (PICO, PICO_W, PICO2), (1077056, 589760, 589760)):
+        words = line.split()
+        done = subprocess.run([sys.executable] + words[1:], capture_output=True, text=True, cwd=repo, timeout=300)
+        assert done.returncode == 0, line + "\n" + done.stderr
+        out = repo / words[words.index("--out") + 1]
+        found, _stat = device_files(out.read_bytes(), layout)
+        assert "/main.py" in found and "/flash_manifest.txt" in found
+        assert found["/strategy-forced.bin"][0] == table_size
+    make_line = [line for line in lines if line.startswith("make uf2 ")]
+    assert make_line == ["make uf2 FIRMWARE=RPI_PICO-v1.28.0.uf2 [BOARD=...] [RULES=...] [COMPACT=1] [OUT=...]"]
+    shown = subprocess.run(["make", "-n", "uf2", "FIRMWARE=RPI_PICO-v1.28.0.uf2", "STAMP="], capture_output=True, text=True, cwd=repo)
+    command = shown.stdout.strip().splitlines()[-1].split()
+    assert command[1:] == ["-m", "host_tools", "uf2", "--firmware", "RPI_PICO-v1.28.0.uf2", "--out", "build/pico-yahtzee-pico.uf2"]

@@ -80,13 +80,19 @@ def strategy_table(source, rules, compact, say):
     want = "compact" if compact else None
     if table is not None and (want is None or _table_variant(table.data) == want):
         return table
-    from host_tools import solve
-
     variant = want or "exact"
     path = os.path.join(source, flash_build.STRATEGY_TABLE.format(rules=rules))
-    say("building the %s strategy table %s (make table%s), a few seconds" % (variant, flash_build.STRATEGY_TABLE.format(rules=rules), " COMPACT=1" if compact else ""))
+    say("building the %s strategy table %s (make table%s)" % (variant, flash_build.STRATEGY_TABLE.format(rules=rules), " COMPACT=1" if compact else ""))
+    from host_tools import solve
+
     ruleset = _ruleset(rules)
-    data, _expected, _loss = solve.build(ruleset, variant, measure_loss=False)
+    if os.path.realpath(source) == os.path.realpath(host_tools.REPO):
+        from host_tools.solver import cache  # this checkout's solve, cached under build/cache
+
+        with open(cache.table(ruleset, variant), "rb") as f:
+            data = f.read()
+    else:  # another tree's rules.py: solve it (a few seconds)
+        data, _expected, _loss = solve.build(ruleset, variant, measure_loss=False)
     solve.write_atomic(path, data)
     return flash_build.strategy_table(source, rules)
 
