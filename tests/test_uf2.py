@@ -166,6 +166,17 @@ def test_pico2_image_sits_at_its_own_offset_with_the_rp2350_family(tmp_path, sou
     assert found["/device.cfg"][1] == flash_build.DeviceFile("/device.cfg", flashed_files(source, "pico2", "armv7emsp")["/device.cfg"]).sha256
 
 
+def test_a_pico2_firmware_keeps_its_rp2350_e10_block_unchanged(tmp_path, source):
+    e10 = uf2._pack(uf2.FLAG_FAMILY_ID, 0x10FFFF00, b"\xef" * 256, 0, 2, uf2.ABSOLUTE)  # as picotool writes it
+    firmware = tmp_path / "RPI_PICO2.uf2"
+    firmware.write_bytes(e10 + firmware_uf2(board="pico2", family=uf2.RP2350_ARM_S))
+    out = tmp_path / "p2.uf2"
+    assert uf2_command.main(["--firmware", str(firmware), "--board", "pico2", "--source", str(source), "--out", str(out)]) == 0
+    data = out.read_bytes()
+    assert data[: uf2.BLOCK] == e10
+    assert {b.family for b in uf2.parse(data)[1:]} == {uf2.RP2350_ARM_S}
+
+
 def _damaged(kind):
     good = firmware_uf2()
     if kind == "truncated":
@@ -317,3 +328,17 @@ def test_the_readme_commands_write_one_file_per_board(tmp_path, device_tables):
     shown = subprocess.run(["make", "-n", "uf2", "FIRMWARE=RPI_PICO-v1.28.0.uf2", "STAMP="], capture_output=True, text=True, cwd=repo)
     command = shown.stdout.strip().splitlines()[-1].split()
     assert command[1:] == ["-m", "host_tools", "uf2", "--firmware", "RPI_PICO-v1.28.0.uf2", "--out", "build/pico-yahtzee-pico.uf2"]
+
+
+def test_without_firmware_the_one_in_build_micropython_is_used(tmp_path, source, capsys):
+    out = tmp_path / "game.uf2"
+    assert uf2_command.main(["--source", str(source), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no MicroPython firmware" in err and "build/micropython" in err
+    write(source, "build/micropython/RPI_PICO_W-v1.28.0.uf2", firmware_uf2(board="pico_w"))
+    write(source, flash_build.STRATEGY_TABLE.format(rules="forced"), table_file("compact", 300000))
+    assert uf2_command.main(["--source", str(source), "--out", str(out)]) == 0
+    assert "for RPI_PICO_W (RP2040)" in capsys.readouterr().out
+    write(source, "build/micropython/RPI_PICO-v1.28.0.uf2", firmware_uf2())
+    assert uf2_command.main(["--source", str(source), "--out", str(out)]) == 2
+    assert "2 firmware files in build/micropython" in capsys.readouterr().err
