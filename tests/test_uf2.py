@@ -342,3 +342,20 @@ def test_without_firmware_the_one_in_build_micropython_is_used(tmp_path, source,
     write(source, "build/micropython/RPI_PICO-v1.28.0.uf2", firmware_uf2())
     assert uf2_command.main(["--source", str(source), "--out", str(out)]) == 2
     assert "2 firmware files in build/micropython" in capsys.readouterr().err
+
+
+def test_the_check_refuses_a_region_the_pico_could_not_mount():
+    with pytest.raises(fs_image.ImageError, match="does not mount as on the Pico"):
+        fs_image.read(b"\xff" * (16 * fs_image.BLOCK))
+
+
+def test_the_check_refuses_an_image_that_lacks_a_file(tmp_path):
+    from host_tools.flashing import bundle
+
+    files = [flash_build.DeviceFile("/main.py", b"print(1)\n"), flash_build.DeviceFile("/data/x.a", b"1")]
+    image, touched, _free = fs_image.build(files[:1], PICO.block_count)
+    firmware = uf2.read_firmware(firmware_uf2(), "fw")
+    data = uf2.write(firmware, {PICO.fs_start + n * 4096: image[n * 4096 : (n + 1) * 4096] for n in touched})
+    bundle.verify(data, PICO, files[:1])
+    with pytest.raises(fs_image.ImageError, match="differs from the files"):
+        bundle.verify(data, PICO, files)

@@ -84,12 +84,11 @@ _CHECK = _FLASH + r"""
 region, copy_to = sys.argv[1], sys.argv[2]
 with open(region, 'rb') as f:
     flash = Flash(bytearray(f.read()))
-try:
-    fs = os.VfsLfs2(flash, progsize=256)  # as ports/rp2/modules/_boot.py mounts it
+try:  # as ports/rp2/modules/_boot.py mounts it (which formats the flash when this fails)
+    os.mount(os.VfsLfs2(flash, progsize=256), '/pico')
 except OSError as exc:
     print('unmountable', exc)
     raise SystemExit
-os.mount(fs, '/pico')
 buf = bytearray(BS)
 def walk(folder):
     for entry in os.ilistdir('/pico' + folder):
