@@ -118,6 +118,8 @@ def test_the_uf2_holds_the_firmware_then_what_flash_writes(tmp_path, source):
     assert found == {path: (len(body), flash_build.DeviceFile(path, body).sha256) for path, body in want.items()}
     assert (block, count) == (4096, 352)
     assert "%d KiB free" % (free * block // 1024) in done.stdout
+    assert uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--out", str(tmp_path / "again.uf2")]) == 0
+    assert (tmp_path / "again.uf2").read_bytes() == data  # same inputs, same file (README)
 
 
 def test_make_flash_after_installing_the_uf2_copies_nothing(tmp_path, source):
@@ -308,6 +310,9 @@ def test_the_readme_commands_write_one_file_per_board(tmp_path, device_tables):
     os.makedirs(repo / "build" / "cache")
     os.symlink(solved, repo / "build" / "cache" / os.path.basename(solved))  # same sources, same key
     shutil.copy(device_tables["strategy-forced.bin"], repo / "build" / "strategy-forced.bin")
+    compiled = os.path.join(host_tools.REPO, flash_build.MPY_CACHE)  # keyed by content: safe to share
+    os.makedirs(compiled, exist_ok=True)
+    os.symlink(compiled, repo / flash_build.MPY_CACHE)
     (repo / "RPI_PICO-v1.28.0.uf2").write_bytes(firmware_uf2())
     (repo / "RPI_PICO_W-v1.28.0.uf2").write_bytes(firmware_uf2(board="pico_w"))
     (repo / "RPI_PICO2-v1.28.0.uf2").write_bytes(firmware_uf2(board="pico2", family=uf2.RP2350_ARM_S))
