@@ -222,6 +222,7 @@ BAD_INPUT = [
     ("output folder missing", lambda t: ["--out", t / "nowhere" / "game.uf2"], "the folder"),
     ("output is a folder", lambda t: ["--out", t], "it is a folder"),
     ("output not writable", lambda t: ["--out", "/proc/self/game.uf2"], "cannot write /proc/self/game.uf2"),
+    ("output over the firmware", lambda t: ["--firmware", t / "fw.uf2", "--out", t / "fw.uf2"], "is the firmware file itself"),
     ("firmware missing", lambda t: ["--firmware", t / "none.uf2", "--out", t / "g.uf2"], "cannot read the firmware"),
     ("no --out", lambda t: [], "--out"),
     ("unknown rules", lambda t: ["--rules", "kind", "--out", t / "g.uf2"], "--rules"),

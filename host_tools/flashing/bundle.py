@@ -132,13 +132,16 @@ def make(source, firmware_path, board, rules, compact, out, say=print):
     boards = flash_build.board_names(source)
     if boards and board not in boards:
         raise BundleError("unknown board %r: boards/ has %s" % (board, ", ".join(boards)))
-    firmware = read_firmware(firmware_path or default_firmware(source))
+    firmware_path = firmware_path or default_firmware(source)
+    if os.path.realpath(firmware_path) == os.path.realpath(out):
+        raise BundleError("--out %s is the firmware file itself: write the new UF2 elsewhere" % out)
+    firmware = read_firmware(firmware_path)
     layout = firmware.layout
     if board not in layout.game_boards:
         fitting = [lay.build for lay in uf2.LAYOUTS if board in lay.game_boards]
         raise BundleError(
             "board %s needs the %s firmware, but %s is MicroPython for %s: pass that board's UF2 with --firmware"
-            % (board, " or ".join(fitting) or "?", firmware_path or "the firmware", layout.build)
+            % (board, " or ".join(fitting) or "?", firmware_path, layout.build)
         )
     say("uf2: %s %s for %s (%s), code 0x%08X-0x%08X" % (firmware.program, firmware.version, layout.build, uf2.FAMILY_NAMES[firmware.family], uf2.FLASH_BASE, firmware.code_end))
     table = strategy_table(source, rules, compact, lambda text: say("uf2: " + text))
