@@ -17,7 +17,8 @@
 //   G run freely (as fast as possible, or paced by the wall clock with --realtime);
 //   Q write the flash and quit; X quit at once without writing the last writes (power cut).
 // chip -> Python: u serial bytes; i I2C write (address, bytes); s SPI0 bytes; c GP17 level;
-//   n WS2812 bytes (GP22, latched); t PWM on GP16 (u32 Hz, u16 duty); r f64 emulated us;
+//   n WS2812 bytes (GP22, latched); t PWM on GP16 (u32 Hz, u16 duty); r f64 emulated us, f64 us the CPU was busy;
+//   k f64 emulated us (after each slice while running freely);
 //   x a reset (u8: 1 watchdog); l a log line.
 'use strict';
 const fs = require('fs');
@@ -337,6 +338,7 @@ let flushParts = null;
 let baseNanos = 0; // emulated time before the last reset
 let resetPending = false;
 let adc3 = 0;
+let busyNanos = 0; // emulated time the CPU spent running (not asleep in WFI/WFE)
 
 function build() {
   if (chip) baseNanos += clock.nanos;
@@ -400,7 +402,9 @@ function runSlice() {
         clock.tick(step);
         if (step < next) break;
       } else {
-        clock.tick(core.executeInstruction() * CYCLE_NANOS);
+        const nanos = core.executeInstruction() * CYCLE_NANOS;
+        busyNanos += nanos;
+        clock.tick(nanos);
       }
       if (resetPending) break;
     }
@@ -413,8 +417,9 @@ function runSlice() {
     if (target !== null && nowMicros() >= target) {
       target = null;
       flushParts();
-      const p = Buffer.alloc(8);
+      const p = Buffer.alloc(16);
       p.writeDoubleLE(nowMicros(), 0);
+      p.writeDoubleLE(busyNanos / 1000, 8);
       send('r', p);
       break;
     }
@@ -422,7 +427,14 @@ function runSlice() {
   }
   flushParts();
   flushFlash(chip.flash);
+  if (free) {
+    const p = Buffer.alloc(8);
+    p.writeDoubleLE(nowMicros(), 0);
+    send('k', p);
+  }
   flushOut();
+  // Asleep with no alarm: only host data can wake it, and its arrival reschedules.
+  if (idle && !realtime) return;
   schedule(idle || (realtime && free && target === null) ? 2 : 0);
 }
 
