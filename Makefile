@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
 
-.PHONY: test bench sim flash repl dev table clean uf2
+.PHONY: test bench sim flash repl dev table clean chip chip-deps uf2
 
 $(STAMP): requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -12,11 +12,28 @@ $(STAMP): requirements.txt
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
-test: $(STAMP)
+test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m pytest
 
 bench: $(STAMP)
 	$(PY) -m host_tools bench
+
+# The emulated Pico (host_tools chip): rp2040js pinned by host_tools/rp2040/package-lock.json,
+# installed with `npm ci` into build/rp2040 (Node 18+). make chip [CHIPARGS="--fresh ..."]
+NODE_DIR := build/rp2040
+NODE_STAMP := $(NODE_DIR)/.installed-$(shell cksum < host_tools/rp2040/package-lock.json | cut -d' ' -f1)
+
+$(NODE_STAMP): host_tools/rp2040/package.json host_tools/rp2040/package-lock.json
+	mkdir -p $(NODE_DIR)
+	cp host_tools/rp2040/package.json host_tools/rp2040/package-lock.json $(NODE_DIR)/
+	cd $(NODE_DIR) && npm ci --no-audit --no-fund --silent
+	rm -f $(NODE_DIR)/.installed-*
+	touch $@
+
+chip-deps: $(NODE_STAMP)
+
+chip: $(STAMP) $(NODE_STAMP)
+	$(PY) -m host_tools chip $(CHIPARGS)
 
 sim: $(STAMP)
 	$(PY) -m host_tools sim $(SIMARGS)

@@ -14,11 +14,12 @@ import time
 import tty
 
 from host_tools.emulators.oled import half_blocks
-from host_tools.simulator.unix_port import DeviceExited
+from host_tools.simulator.backend import DeviceExited
 
 KEY_MS = 90
 LONG_MS = 900
 FRAME_S = 1 / 30
+STEP_MS = 5  # device time per step: the firmware polls its buttons every 5 ms
 _KEYS = {"1": 0, "2": 1, "3": 2, "4": 3, "5": 4, " ": 5, "\x1b[A": 6, "\x1b[B": 7, "\r": 8, "\n": 8,
          "m": 9, "M": 9}
 HELP = "1-5 hold  space roll  \u2191\u2193 move  enter OK  m hint/card/back  M (long) quit game  q quit"
@@ -112,7 +113,7 @@ def play(device):
         tty.setcbreak(fd)
         out.write("\x1b[?25l\x1b[2J")
         while True:
-            ms = device.next_wait()
+            ms = STEP_MS
             target = start + (device.now + ms) / 1000.0
             for key in _read_keys(fd, target - time.monotonic()):
                 if key in ("q", "Q", "\x03"):
@@ -127,7 +128,7 @@ def play(device):
                 else:
                     del releases[button]
             device.buttons = mask
-            device.answer(ms)
+            device.run_until(device.now + ms)
             now = time.monotonic()
             if now - last_draw >= FRAME_S:
                 state = (device.frames, device.chain.latches, device.strip.writes, len(device.console), device.tone)
