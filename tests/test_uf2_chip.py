@@ -29,7 +29,7 @@ pytestmark = pytest.mark.skipif(
     FIRMWARE is None or BOOTROM is None,
     reason="%s and %s not found in build/rp2/ or ../shared/rp2/" % (chip_image.FIRMWARE_NAME, chip_image.BOOTROM_NAME),
 )
-MENU_LIMIT_MS = 20000  # emulated; the menu shows after about 2.3 s
+MENU_LIMIT_MS = 20000  # emulated; the menu shows after about 2.1 s (make bench)
 
 
 def run_tool(command, *args):

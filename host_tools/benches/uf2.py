@@ -6,6 +6,8 @@ Pico W). With an official firmware in build/micropython/ (the ``uf2`` default) t
 file is built and timed too. Write time: every 4 KiB sector the file touches is erased and
 every 256-byte page programmed by the bootrom; W25Q16JV (the Pico's flash) typical 45 ms
 per sector erase and 0.4 ms per page program (max 400 ms and 3 ms), USB transfer overlapped.
+With the emulated Pico's files (``host_tools chip``): the emulated time from power-on to
+the menu on a flash that holds only the Pico UF2.
 """
 import os
 import statistics
@@ -67,3 +69,37 @@ def run():
               % (name, made.size, made.blocks, seconds, _write_time(pages, sectors, 0), _write_time(pages, sectors, 1)))
     if not os.path.isdir(folder):
         print("(no official firmware in %s: whole-file figures skipped; the file is that UF2 plus the part above)" % bundle.FIRMWARE_DIR)
+    _chip_boot(source)
+
+
+def _chip_boot(source):
+    """Emulated time from power-on to the menu on a flash holding only the Pico UF2."""
+    from host_tools.simulator import chip as sim_chip
+    from host_tools.simulator import chip_image
+    from host_tools.simulator.screen import screen_lines
+
+    firmware = chip_image.find_file(chip_image.FIRMWARE_NAME)
+    try:
+        sim_chip.node_command()
+    except sim_chip.ChipError as exc:
+        print("(emulated Pico not available: %s)" % exc)
+        return
+    if firmware is None or chip_image.find_file(chip_image.BOOTROM_NAME) is None:
+        print("(emulated Pico: %s or its bootrom not found in build/rp2/)" % chip_image.FIRMWARE_NAME)
+        return
+    with tempfile.TemporaryDirectory(prefix="bench-uf2-chip-") as tmp:
+        out, image = os.path.join(tmp, "game.uf2"), os.path.join(tmp, "flash.bin")
+        bundle.make(source, firmware, "pico", "forced", False, out, say=lambda text: None)
+        chip_image.prepare_image(image, firmware=out, fresh=True)
+        device = sim_chip.ChipDevice(image)
+        started = time.monotonic()
+        try:
+            while device.clock_ms < 20000:
+                device.run_to_clock(device.clock_ms + 50)
+                lines = screen_lines(device.oled_pixels())
+                if lines and lines[0].startswith("Setup"):
+                    break
+        finally:
+            device.close()
+        print("emulated Pico (rp2040js), flash holding only the UF2: menu shown %.0f ms after power-on (50 ms steps), %.1f s wall"
+              % (device.clock_ms, time.monotonic() - started))
