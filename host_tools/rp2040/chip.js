@@ -17,7 +17,7 @@
 //   G run freely (as fast as possible, or paced by the wall clock with --realtime);
 //   Q write the flash and quit; X quit at once without writing the last writes (power cut).
 // chip -> Python: u serial bytes; i I2C write (address, bytes); s SPI0 bytes; c GP17 level;
-//   n WS2812 bytes (GP22, latched); t PWM on GP16 (u32 Hz, u16 duty); r f64 emulated us, f64 us the CPU was busy;
+//   n WS2812 bytes (GP22, latched); t PWM on GP16 (u32 Hz, u16 duty); r f64 emulated us, f64 us the CPU was busy, f64 flash erases + programs;
 //   k f64 emulated us (after each slice while running freely);
 //   x a reset (u8: 1 watchdog); l a log line.
 'use strict';
@@ -46,6 +46,7 @@ const flashFd = fs.openSync(flashPath, 'r+');
 const flashImage = new Uint8Array(FLASH_SIZE);
 fs.readSync(flashFd, flashImage, 0, FLASH_SIZE, 0);
 const dirtySectors = new Set();
+let flashOps = 0; // erases and page programs so far: tells a caller when saves happen
 
 // ------------------------------------------------------------------ output to Python
 let outChunks = [];
@@ -127,10 +128,14 @@ class NorFlash {
     } else if (this.writeEnabled && b.length === 1 && (cmd === 0xc7 || cmd === 0x60)) {
       this.erase(0, FLASH_SIZE);
       this.writeEnabled = false;
-    } else if (cmd === 0x02) this.writeEnabled = false;
+    } else if (cmd === 0x02) {
+      flashOps++;
+      this.writeEnabled = false;
+    }
     this.bytes = [];
   }
   erase(start, size) {
+    flashOps++;
     this.mem.fill(0xff, start, start + size);
     for (let s = start; s < start + size; s += SECTOR) dirtySectors.add(s / SECTOR);
   }
@@ -202,12 +207,27 @@ function registerFile(peripheral, words) {
 // ------------------------------------------------------------------ USB serial
 const hostQueue = [];
 let pendingRead = null; // {cdc, size} while the device waits for host bytes
+const HOST_OPEN_NANOS = 300e6; // a host opens the port this long after enumeration
+let portOpen = false;
 function attachUsb(chip) {
   const cdc = new USBCDC(chip.usbCtrl);
   cdc.onSerialData = (buffer) => send('u', buffer);
+  // Like a host that opens the port once it has appeared: host bytes flow from 300 ms after
+  // the line state (DTR) is set. Bytes handed over while MicroPython is still starting (a
+  // Ctrl-C during its boot) leave the rp2 port silent, which no real host can cause.
+  portOpen = false;
+  const open = chip.clock.createAlarm(() => {
+    portOpen = true;
+    if (pendingRead && hostQueue.length) {
+      const { size } = pendingRead;
+      pendingRead = null;
+      handOver(cdc, size);
+    }
+  });
+  cdc.onDeviceConnected = () => open.schedule(HOST_OPEN_NANOS);
   chip.usbCtrl.onEndpointRead = (endpoint, size) => {
     if (endpoint !== cdc.outEndpoint) return;
-    if (hostQueue.length) handOver(cdc, size);
+    if (hostQueue.length && portOpen) handOver(cdc, size);
     else pendingRead = { cdc, size };
   };
   return cdc;
@@ -219,7 +239,7 @@ function handOver(cdc, size) {
 }
 function hostData(bytes) {
   for (const b of bytes) hostQueue.push(b);
-  if (pendingRead && hostQueue.length) {
+  if (pendingRead && hostQueue.length && portOpen) {
     const { cdc, size } = pendingRead;
     pendingRead = null;
     handOver(cdc, size);
@@ -417,9 +437,10 @@ function runSlice() {
     if (target !== null && nowMicros() >= target) {
       target = null;
       flushParts();
-      const p = Buffer.alloc(16);
+      const p = Buffer.alloc(24);
       p.writeDoubleLE(nowMicros(), 0);
       p.writeDoubleLE(busyNanos / 1000, 8);
+      p.writeDoubleLE(flashOps, 16);
       send('r', p);
       break;
     }

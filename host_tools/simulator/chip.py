@@ -95,6 +95,7 @@ class ChipDevice:
         self.origin = 0.0  # emulated ms of the first OLED frame (see boot())
         self.clock_ms = 0.0  # emulated ms since power-on
         self.busy_ms = 0.0  # of which the CPU ran (not asleep waiting for an interrupt)
+        self.flash_ops = 0  # flash sector erases + page programs so far (saves in progress)
         self.serial = bytearray()  # everything the device wrote on its USB serial port
         self.logs = []
         self.alive = True
@@ -173,9 +174,10 @@ class ChipDevice:
             self.tones.append((self.clock_ms,) + self.tone)
         elif kind == b"r":
             with self._reached:
-                now_us, busy_us = struct.unpack("<dd", payload)
+                now_us, busy_us, ops = struct.unpack("<ddd", payload)
                 self.clock_ms = now_us / 1000
                 self.busy_ms = busy_us / 1000
+                self.flash_ops = int(ops)
                 self._reached_at = self.clock_ms
                 self._reached.notify_all()
         elif kind == b"k":
