@@ -11,30 +11,22 @@ tier: only a missing official firmware or bootrom skips (named in the reason).
 import os
 import re
 import shutil
-import subprocess
-import sys
 
 import pytest
 
 import host_tools
 from host_tools.flashing import build as flash_build
 from host_tools.simulator import chip as sim_chip
-from host_tools.simulator import chip_image
+from host_tools.simulator import chip_image, chip_session
 from host_tools.simulator.screen import device_text, screen_lines
 from sim_helpers import play, saved
 
-FIRMWARE = chip_image.find_file(chip_image.FIRMWARE_NAME)
-BOOTROM = chip_image.find_file(chip_image.BOOTROM_NAME)
-pytestmark = pytest.mark.skipif(
-    FIRMWARE is None or BOOTROM is None,
-    reason="%s and %s not found in build/rp2/ or ../shared/rp2/" % (chip_image.FIRMWARE_NAME, chip_image.BOOTROM_NAME),
-)
+FIRMWARE, BOOTROM, MISSING = chip_session.fixture_files()
+pytestmark = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
 MENU_LIMIT_MS = 20000  # emulated; the menu shows after about 2.1 s (make bench)
 
 
-def run_tool(command, *args):
-    cmd = [sys.executable, "-m", "host_tools", command] + [str(a) for a in args]
-    return subprocess.run(cmd, capture_output=True, text=True, cwd=host_tools.REPO, timeout=900)
+run_tool = chip_session.run_host_tool
 
 
 def run_to_screen(device, first_line, limit_ms=MENU_LIMIT_MS):
@@ -72,10 +64,7 @@ class Serving:
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     """(the UF2, a flash image holding only it): the file a player gets, dropped on a Pico."""
-    try:
-        sim_chip.node_command()
-    except sim_chip.ChipError:
-        sim_chip.install_node_modules()  # make chip-deps
+    chip_session.ensure_node()  # make chip-deps
     folder = tmp_path_factory.mktemp("uf2-chip")
     made = run_tool("uf2", "--firmware", FIRMWARE, "--out", folder / "pico-yahtzee.uf2")
     assert made.returncode == 0, made.stderr

@@ -58,7 +58,8 @@ def push(port, files, check_identity):
     staged = []
     try:
         check_identity(device.identify(), port)
-        sizes, hashes, (block, free) = device.scan({f.path for f in files})
+        sizes, hashes, space = device.scan({f.path for f in files})
+        block, free = space[0], space[1]  # (block size, free bytes, ...)
         copy = [f for f in files if hashes.get(f.path) != f.sha256]
         need = sum(max(1, -(-len(f.data) // block)) for f in copy)
         if need >= free // block:
