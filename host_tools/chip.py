@@ -63,8 +63,12 @@ def start(args):
             raise chip_image.ChipFileError(
                 "no firmware: put %s in build/rp2/ (from %s) or pass --firmware UF2"
                 % (chip_image.FIRMWARE_NAME, chip_image.FIRMWARE_URL))
-    sim_chip.node_command()  # Node and rp2040js first: nothing is written when they are missing
+    # Every check before the flash image is written: a bad input changes nothing.
+    if firmware:
+        chip_image.read_uf2(firmware)
+    chip_image.check_image(args.flash_image, args.fresh)
     chip_image.check_bootrom(args.bootrom or chip_image.find_file(chip_image.BOOTROM_NAME))
+    sim_chip.node_command()
     chip_image.prepare_image(args.flash_image, firmware=firmware, fresh=args.fresh)
     # Paced by the wall clock unless headless, so an idle game does not race ahead.
     return sim_chip.ChipDevice(args.flash_image, bootrom=args.bootrom, oled=args.oled,
@@ -80,10 +84,10 @@ def main(argv):
         if args.headless:
             sim_keys.parse(args.keys)
         device = start(args)
-    except (host_tools.UsageError, sim_keys.KeyScriptError) as exc:
+    except (host_tools.UsageError, sim_keys.KeyScriptError, chip_image.ChipFileError) as exc:
         print("chip: %s" % exc, file=sys.stderr)
         return 2
-    except (ChipError, chip_image.ChipFileError) as exc:
+    except ChipError as exc:  # Node or rp2040js missing: the machine, not the input
         print("chip: %s" % exc, file=sys.stderr)
         return 1
     print(device.open_pty(), flush=True)

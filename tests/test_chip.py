@@ -96,7 +96,7 @@ def test_flash_onto_a_fresh_pico_copies_the_game_and_the_exact_table(flashed):
     assert (skipped, removed) == (0, 0)
     paths = copied(proc)
     assert "/strategy-forced.bin" in paths and "/main.py" in paths and "/rules.mpy" in paths
-    assert n_copied == len(paths) + 1  # + device.cfg
+    assert n_copied == len(paths)
     assert "(board=pico, rules=forced)" in proc.stdout
 
 
@@ -122,6 +122,7 @@ def test_a_flash_cut_off_half_way_still_boots_the_previous_game(flashed, tmp_pat
     device = ChipDevice(image)
     port = device.open_pty()
     device.run_free()
+    device.wait_port()
     cmd = [sys.executable, "-m", "host_tools", "flash", "--port", port, "--board", "pico", "--source", src]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=host_tools.REPO)
     try:

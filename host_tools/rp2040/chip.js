@@ -18,8 +18,9 @@
 //   Q write the flash and quit; X quit at once without writing the last writes (power cut).
 // chip -> Python: u serial bytes; i I2C write (address, bytes); s SPI0 bytes; c GP17 level;
 //   n WS2812 bytes (GP22, latched); t PWM on GP16 (u32 Hz, u16 duty); r f64 emulated us, f64 us the CPU was busy, f64 flash erases + programs;
-//   k f64 emulated us (after each slice while running freely);
-//   x a reset (u8: 1 watchdog); l a log line.
+//   k the same three figures as r, after each slice while running freely;
+//   o the USB serial port is open (enumerated, line state set); x a reset (u8: 1 watchdog);
+//   l a log line.
 'use strict';
 const fs = require('fs');
 
@@ -218,6 +219,7 @@ function attachUsb(chip) {
   portOpen = false;
   const open = chip.clock.createAlarm(() => {
     portOpen = true;
+    send('o', []);
     if (pendingRead && hostQueue.length) {
       const { size } = pendingRead;
       pendingRead = null;
@@ -437,26 +439,26 @@ function runSlice() {
     if (target !== null && nowMicros() >= target) {
       target = null;
       flushParts();
-      const p = Buffer.alloc(24);
-      p.writeDoubleLE(nowMicros(), 0);
-      p.writeDoubleLE(busyNanos / 1000, 8);
-      p.writeDoubleLE(flashOps, 16);
-      send('r', p);
+      send('r', timeReport());
       break;
     }
     if (idle || clock.nanos >= stopNanos) break;
   }
   flushParts();
   flushFlash(chip.flash);
-  if (free) {
-    const p = Buffer.alloc(8);
-    p.writeDoubleLE(nowMicros(), 0);
-    send('k', p);
-  }
+  if (free) send('k', timeReport());
   flushOut();
   // Asleep with no alarm: only host data can wake it, and its arrival reschedules.
   if (idle && !realtime) return;
   schedule(idle || (realtime && free && target === null) ? 2 : 0);
+}
+
+function timeReport() {
+  const p = Buffer.alloc(24);
+  p.writeDoubleLE(nowMicros(), 0);
+  p.writeDoubleLE(busyNanos / 1000, 8);
+  p.writeDoubleLE(flashOps, 16);
+  return p;
 }
 
 function schedule(delay) {

@@ -104,6 +104,7 @@ class ChipDevice:
         self._reached = threading.Condition()
         self._reached_at = None
         self._neopixel_seen = False
+        self.port_open = threading.Event()  # set once the device's USB serial port is up
         args = [self.node, NODE_SCRIPT, self.bootrom, flash_image]
         if realtime:
             args.append("--realtime")
@@ -142,6 +143,7 @@ class ChipDevice:
         self.alive = False
         with self._reached:
             self._reached.notify_all()
+        self.port_open.set()  # wake any waiter; ``alive`` tells it the chip is gone
 
     def _read_stderr(self):
         for line in self.proc.stderr:
@@ -174,18 +176,24 @@ class ChipDevice:
             self.tones.append((self.clock_ms,) + self.tone)
         elif kind == b"r":
             with self._reached:
-                now_us, busy_us, ops = struct.unpack("<ddd", payload)
-                self.clock_ms = now_us / 1000
-                self.busy_ms = busy_us / 1000
-                self.flash_ops = int(ops)
+                self._times(payload)
                 self._reached_at = self.clock_ms
                 self._reached.notify_all()
         elif kind == b"k":
-            self.clock_ms = struct.unpack("<d", payload)[0] / 1000
+            self._times(payload)
+        elif kind == b"o":
+            self.port_open.set()
         elif kind == b"x":
             self.resets += 1
+            self.port_open.clear()
         elif kind == b"l":
             self.logs.append(payload.decode("utf-8", "replace"))
+
+    def _times(self, payload):
+        now_us, busy_us, ops = struct.unpack("<ddd", payload)
+        self.clock_ms = now_us / 1000
+        self.busy_ms = busy_us / 1000
+        self.flash_ops = int(ops)
 
     # ------------------------------------------------------------------ time and buttons
     @property
@@ -222,17 +230,19 @@ class ChipDevice:
         """Advance to ``until_ms`` (ms since ``origin``); ``buttons_at(ms)`` gives the levels,
         sampled at its ``edges`` when it has them (keys.levels), else every POLL_MS."""
         edges = getattr(buttons_at, "edges", None)
-        while self.now < until_ms:
+        # Times stay on the caller's scale (``at``): the clock reaches each target exactly
+        # or a hair later, so a press starts at its edge, not one step late.
+        at = self.now
+        while at < until_ms:
             if buttons_at is not None:
-                self.buttons = buttons_at(self.now)
+                self.buttons = buttons_at(at)
             if buttons_at is None:
-                step = until_ms
+                at = until_ms
             elif edges is not None:
-                later = [t for t in edges if t > self.now]
-                step = min(later + [until_ms])
+                at = min([t for t in edges if t > at] + [until_ms])
             else:
-                step = min(until_ms, self.now + POLL_MS)
-            self.run_to_clock(step + self.origin)
+                at = min(until_ms, at + POLL_MS)
+            self.run_to_clock(at + self.origin)
 
     def boot(self, limit_ms=BOOT_LIMIT_MS):
         """Run from power-on until the firmware shows something and then mostly sleeps
@@ -287,6 +297,12 @@ class ChipDevice:
                     self.write_serial(data)
                 except DeviceExited:
                     break
+
+    def wait_port(self, timeout=300):
+        """Wait (wall seconds) until the USB serial port is up, as a host waits for a Pico's
+        port to appear; the chip must be running (``run_free``)."""
+        if not self.port_open.wait(timeout) or not self.alive:
+            raise ChipError("the emulated Pico's USB serial port did not come up")
 
     def write_serial(self, data):
         self._send(b"U", bytes(data))

@@ -105,18 +105,28 @@ def apply_uf2(image, blocks):
         image[offset:offset + len(payload)] = payload
 
 
+def check_image(path, fresh=False):
+    """Raise ChipFileError when ``path`` exists (and is kept) but is no Pico flash image."""
+    if fresh or not os.path.exists(path):
+        return
+    try:
+        size = os.path.getsize(path)
+    except OSError as exc:
+        raise ChipFileError("%s: cannot read the flash image (%s)" % (path, exc.strerror or exc)) from None
+    if size != FLASH_SIZE:
+        raise ChipFileError("%s is %d bytes, not a Pico flash image (%d bytes = 2 MiB); use --fresh to start "
+                            "an erased one" % (path, size, FLASH_SIZE))
+
+
 def prepare_image(path, firmware=None, fresh=False):
     """Make ``path`` a flash image: erased when ``fresh`` or new, then ``firmware`` (a UF2
     path) loaded into it. An image without firmware and no UF2 given is an error."""
     blocks = read_uf2(firmware) if firmware else None
+    check_image(path, fresh)
     if fresh or not os.path.exists(path):
         image = bytearray(b"\xff" * FLASH_SIZE)
     else:
         try:
-            size = os.path.getsize(path)
-            if size != FLASH_SIZE:
-                raise ChipFileError("%s is %d bytes, not a Pico flash image (%d bytes = 2 MiB); use --fresh to start "
-                                    "an erased one" % (path, size, FLASH_SIZE))
             with open(path, "rb") as f:
                 image = bytearray(f.read())
         except OSError as exc:

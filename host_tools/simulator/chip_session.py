@@ -60,6 +60,7 @@ def serving(image, **options):
     try:
         port = device.open_pty()
         device.run_free()
+        device.wait_port()
         yield device, port
     finally:
         device.close()
