@@ -55,6 +55,7 @@ class Serving:
             self.device.close()
             raise
         self.device.run_free()
+        self.device.wait_port()
         return port
 
     def __exit__(self, *exc):
