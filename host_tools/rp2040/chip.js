@@ -407,7 +407,8 @@ function runSlice() {
   let idle = false;
   while (Date.now() < sliceEnd) {
     let stopNanos = Infinity;
-    if (target !== null) stopNanos = target * 1000 - baseNanos;
+    // Half a nanosecond early: the stop and the report below must agree despite rounding.
+    if (target !== null) stopNanos = target * 1000 - baseNanos - 0.5;
     if (realtime && free) stopNanos = Math.min(stopNanos, (wallBase + (Date.now() - wallStart) * 1000) * 1000 - baseNanos);
     const core = chip.core;
     for (let i = 0; i < 100000; i++) {
@@ -436,7 +437,7 @@ function runSlice() {
       build();
       send('x', [1]);
     }
-    if (target !== null && nowMicros() >= target) {
+    if (target !== null && clock.nanos >= target * 1000 - baseNanos - 0.5) {
       target = null;
       flushParts();
       send('r', timeReport());
