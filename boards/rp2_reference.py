@@ -4,6 +4,11 @@ Pins: MAX7219 dice chain on SPI0 (SCK GP18, MOSI GP19, CS GP17) or 45 WS2812 on 
 OLED on I2C1 (SDA GP14, SCL GP15, 400 kHz, 0x3C); buttons GP2..GP11 to GND with pull-ups
 (HOLD1..HOLD5, ROLL, UP, DOWN, OK, MENU); piezo on GP16 (PWM); VSYS/3 on GP29 (ADC3).
 Everything is created inside ``build``: importing this module touches no hardware.
+
+Pico W / Pico 2 W: GP29 is also the wireless chip's SPI clock, and GP25 its chip select;
+the ADC reads VSYS/3 only while GP25 is high (the chip deselected) and GP29 is an input,
+else it reads the SPI traffic (false "battery low"). ``build`` detects the W boards from
+``sys.implementation._machine`` (``"Raspberry Pi Pico W with RP2040"``) and reads so.
 """
 from micropython import const
 
@@ -26,11 +31,37 @@ _VSYS_ADC = const(29)
 _ADC_MAX = const(65535)
 _VREF_MV = const(3300)
 _VSYS_DIVIDER = const(3)
+_WL_CS = const(25)  # Pico W: the wireless chip's SPI select (the LED pin on a plain Pico)
 
 
-def build(config, oled="ssd1306", dice="max7219"):
+def is_pico_w(machine_name):
+    """Whether ``sys.implementation._machine`` names a board with the wireless chip."""
+    return "Pico W" in machine_name or "Pico 2 W" in machine_name
+
+
+def vsys_reader(ADC, Pin, wireless):
+    """``battery_mv()`` for the reference wiring: VSYS in millivolts from ADC(29); on a
+    Pico W with GP25 driven high and GP29 an input for the reading (see above)."""
+    adc = ADC(_VSYS_ADC)
+    if not wireless:
+        return lambda: adc.read_u16() * _VREF_MV * _VSYS_DIVIDER // _ADC_MAX
+    select = Pin(_WL_CS, Pin.OUT, value=1)
+    vsys = Pin(_VSYS_ADC)
+
+    def read():
+        select.value(1)  # wireless chip deselected: GP29 carries VSYS/3, not its clock
+        vsys.init(Pin.IN)
+        raw = adc.read_u16()
+        return raw * _VREF_MV * _VSYS_DIVIDER // _ADC_MAX
+
+    return read
+
+
+def build(config, oled="ssd1306", dice="max7219", machine_name=None):
     """The hardware object for the reference wiring with the given OLED and dice parts;
-    its clock is Hardware's default, time.ticks_ms / time.sleep_ms."""
+    its clock is Hardware's default, time.ticks_ms / time.sleep_ms. ``machine_name``:
+    ``sys.implementation._machine`` unless given (tests)."""
+    import sys
     from machine import ADC, I2C, PWM, Pin
 
     from boards.hardware import Hardware, NoDice, NoOLED, oled_panel
@@ -65,8 +96,9 @@ def build(config, oled="ssd1306", dice="max7219"):
     hw.buzzer = Buzzer(PWM(Pin(_BUZZER)))
     seed = config.get("seed")
     hw.dice_source = DiceSource(int(seed) if seed else None)
-    adc = ADC(_VSYS_ADC)
-    hw.battery_mv = lambda: adc.read_u16() * _VREF_MV * _VSYS_DIVIDER // _ADC_MAX
+    if machine_name is None:
+        machine_name = getattr(sys.implementation, "_machine", "")
+    hw.battery_mv = vsys_reader(ADC, Pin, is_pico_w(machine_name))
     from machine import lightsleep
 
     hw.lightsleep = lightsleep

@@ -6,7 +6,9 @@ within-turn dynamic programming once per turn from the ~13-50 table entries the 
 reach; every decision of the turn is then a lookup. Hot loops use small-int fixed point
 (units of 2**-FRAC points, FRAC = strategy_table.FRAC): the RP2040 has no FPU and boxes
 floats on the heap. All arrays are made in the constructor; ``prepare`` and ``options``
-allocate nothing per die or per roll.
+allocate nothing per die or per roll. The card's shape comes from the ruleset: 13 boxes
+and a bonus at 63, or the Zoo card's 11 boxes (1 point per animal, bonus at 18, no
+Yahtzee flag: no bonus and no joker there).
 """
 from array import array
 from micropython import const
@@ -21,6 +23,7 @@ _N_KEEPS = const(462)
 _N_ROLLS = const(252)
 _FIRST_ROLL = const(210)
 _HALF6 = const(3)  # rounding for the exact-integer average of six outcomes
+_YZ_BIT = const(11)  # the table keeps a "Yahtzee box holds 50" flag for this box only
 
 
 class Advisor:
@@ -35,44 +38,57 @@ class Advisor:
             raise ValueError("strategy table is for %s, not %s" % (table.ruleset_name, ruleset.name))
         self.rules = ruleset
         self.table = table
+        nb = ruleset.n_boxes
+        self._nb = nb
+        self._full = (1 << nb) - 1
+        self._th = ruleset.upper_threshold
+        self._yzb = ruleset.yahtzee_box
+        self._yz_points = ruleset.boxes[self._yzb][4]
+        # The yz flag (Yahtzee box at 50) matters for the bonus and the joker; the table
+        # keeps it for box _YZ_BIT only, which is the standard card's Yahtzee box.
+        self._track_yz = self._yzb == _YZ_BIT
+        # Points per die of each upper box: its face, or the card's fixed points (Zoo: 1).
+        self._per_die = bytearray(6)
+        for b in range(6):
+            self._per_die[b] = ruleset.boxes[b][4] or ruleset.boxes[b][3]
         self.keeps = strategy_dice.Keeps()
         keeps = self.keeps
         # Box points of every roll on an all-open card (joker rolls are redone per turn).
-        self._score = bytearray(_N_ROLLS * 13)
+        self._score = bytearray(_N_ROLLS * nb)
         faces = [0] * 5
-        out = [0] * 13
-        card = rules.new_card()
+        out = [0] * nb
+        card = rules.new_card(ruleset)
         self._yz_rolls = bytearray(6)
         n_yz = 0
         for r in range(_N_ROLLS):
             keeps.faces(_FIRST_ROLL + r, faces)
             rules.score_options(ruleset, card, faces, out)
-            for b in range(13):
-                self._score[r * 13 + b] = out[b]
+            for b in range(nb):
+                self._score[r * nb + b] = out[b]
             if faces[0] == faces[4]:
                 self._yz_rolls[n_yz] = r
                 n_yz += 1
         self._faces = faces
         self._out = out
         # Per box, the rolls where it scores points (on an all-open card), box-major.
-        self._scoring_start = array("H", bytes(2 * 14))
+        self._scoring_start = array("H", bytes(2 * (nb + 1)))
         n = 0
-        for b in range(13):
+        for b in range(nb):
             self._scoring_start[b] = n
             for r in range(_N_ROLLS):
-                if self._score[r * 13 + b]:
+                if self._score[r * nb + b]:
                     n += 1
-        self._scoring_start[13] = n
+        self._scoring_start[nb] = n
         self._scoring = bytearray(n)
         n = 0
-        for b in range(13):
+        for b in range(nb):
             for r in range(_N_ROLLS):
-                if self._score[r * 13 + b]:
+                if self._score[r * nb + b]:
                     self._scoring[n] = r
                     n += 1
         keeps.key = None  # only needed while building; 1.8 KB back (keeps.faces unusable now)
         # Per-turn successor values (fixed point, points of the box included).
-        self._lower_gain = array("i", bytes(4 * 13))  # box -> value after scoring 0 there
+        self._lower_gain = array("i", bytes(4 * nb))  # box -> value after scoring 0 there
         self._upper_gain = array("i", bytes(4 * 6 * 31))  # box * 31 + points -> value
         self._yz_gain = array("i", bytes(4 * 2))  # Yahtzee box scored 0 / 50
         self._joker = array("i", bytes(4 * 6))  # best value of each five-of-a-kind roll
@@ -84,7 +100,7 @@ class Advisor:
         self._hold_keep = array("H", bytes(2 * 32))  # hold mask -> keep index
         self._stamp = array("H", bytes(2 * _N_KEEPS))  # keep -> call number that listed it
         self._calls = 0
-        self._card = [0] * 14
+        self._card = [0] * (nb + 1)
         self._have_start = False
         self.mask = self.up = self.yz = 0
         self.total = 0
@@ -92,24 +108,8 @@ class Advisor:
 
     # -- per turn ---------------------------------------------------------------------
     def prepare(self, card):
-        """Run the turn's dynamic programming for ``card`` (14 ints, rules.new_card())."""
-        mask = 0
-        up = 0
-        for b in range(13):
-            if card[b] != rules.OPEN:
-                mask |= 1 << b
-                if b < 6:
-                    up += card[b]
-        if mask == 8191:
-            raise ValueError("the card is full: no turn left")
-        for i in range(14):
-            self._card[i] = card[i]
-        yz = 1 if card[rules.YAHTZEE] == 50 else 0
-        self.mask = mask
-        self.up = up if up < 63 else 63
-        self.yz = yz
-        self.total = rules.totals(self.rules, card)[4]
-        self._successors()
+        """Run the turn's dynamic programming for ``card`` (rules.new_card(ruleset))."""
+        self.load(card)
         self._final_roll()
         self._expect(self._k3)
         self._subset_max(self._k3, self._m)
@@ -118,11 +118,43 @@ class Advisor:
         self._have_start = False
         self._prepared = True
 
+    def load(self, card):
+        """Read the turn's successor values for ``card`` (no dynamic programming; the
+        to-win level, strategy_win.py, runs its own on them). Forgets a prepared turn on
+        another card (the same card's stays valid: its successors are the same)."""
+        nb = self._nb
+        keep = self._prepared
+        if keep:
+            for i in range(nb + 1):
+                if self._card[i] != card[i]:
+                    keep = False
+                    break
+        self._prepared = False
+        mask = 0
+        up = 0
+        for b in range(nb):
+            if card[b] != rules.OPEN:
+                mask |= 1 << b
+                if b < 6:
+                    up += card[b]
+        if mask == self._full:
+            raise ValueError("the card is full: no turn left")
+        for i in range(nb + 1):
+            self._card[i] = card[i]
+        yz = 1 if self._track_yz and card[self._yzb] == self._yz_points else 0
+        self.mask = mask
+        th = self._th
+        self.up = up if up < th else th
+        self.yz = yz
+        self.total = rules.totals(self.rules, card)[4]
+        self._successors()
+        self._prepared = keep
+
     def ensure(self, card):
         """``prepare(card)`` unless this very card is already prepared (cheap check)."""
         if self._prepared:
             same = True
-            for i in range(14):
+            for i in range(self._nb + 1):
                 if self._card[i] != card[i]:
                     same = False
                     break
@@ -138,29 +170,31 @@ class Advisor:
         up = self.up
         yz = self.yz
         bonus = self.rules.upper_bonus
+        th = self._th
+        yz_box = self._yzb if self._track_yz else -1
         n_lower = n_upper = 0
-        for b in range(13):
+        for b in range(self._nb):
             if mask >> b & 1:
                 continue
             after = mask | (1 << b)
             if b < 6:
                 self._open_upper[n_upper] = b
                 n_upper += 1
-                face = b + 1
+                per_die = self._per_die[b]
                 table.load_block(after, yz)
                 for c in range(6):
-                    points = face * c
+                    points = per_die * c
                     up2 = up + points
-                    if up2 >= 63:
-                        if up < 63:
+                    if up2 >= th:
+                        if up < th:
                             points += bonus
-                        up2 = 63
-                    self._upper_gain[b * 31 + face * c] = (points << FRAC) + table.block_value(up2)
-            elif b == rules.YAHTZEE:
+                        up2 = th
+                    self._upper_gain[b * 31 + per_die * c] = (points << FRAC) + table.block_value(up2)
+            elif b == yz_box:
                 table.load_block(after, 0)
                 self._yz_gain[0] = table.block_value(up)
                 table.load_block(after, 1)
-                self._yz_gain[1] = (50 << FRAC) + table.block_value(up)
+                self._yz_gain[1] = (self._yz_points << FRAC) + table.block_value(up)
                 self._open_lower[n_lower] = b
                 n_lower += 1
             else:
@@ -172,18 +206,19 @@ class Advisor:
         self._n_upper = n_upper
         # A joker or bonus needs a filled Yahtzee box (RULES.md); otherwise five of a kind
         # is an ordinary roll and the tables above already score it.
-        self._joker_on = mask >> rules.YAHTZEE & 1
+        self._joker_on = self._track_yz and mask >> self._yzb & 1
         if self._joker_on:
             self._joker_rows()
 
     def _box_value(self, b, points):
         """Fixed-point value of scoring ``points`` in open box ``b`` now."""
         if b < 6:
-            if points % (b + 1) == 0 and points <= 5 * (b + 1):
+            per_die = self._per_die[b]
+            if points % per_die == 0 and points <= 5 * per_die:
                 return self._upper_gain[b * 31 + points]
             return self._upper_odd(b, points)
-        if b == rules.YAHTZEE:
-            return self._yz_gain[1 if points == 50 else 0]
+        if b == self._yzb and self._track_yz:
+            return self._yz_gain[1 if points == self._yz_points else 0]
         return (points << FRAC) + self._lower_gain[b]
 
     def _upper_odd(self, b, points):
@@ -191,10 +226,11 @@ class Advisor:
         # today; kept exact instead of guessed).
         up2 = self.up + points
         gain = points
-        if up2 >= 63:
-            if self.up < 63:
+        th = self._th
+        if up2 >= th:
+            if self.up < th:
                 gain += self.rules.upper_bonus
-            up2 = 63
+            up2 = th
         return (gain << FRAC) + self.table.value(self.mask | (1 << b), up2, self.yz)
 
     def _joker_rows(self):
@@ -207,7 +243,7 @@ class Advisor:
             rules.score_options(self.rules, self._card, faces, out)
             extra = rules.yahtzee_bonus_for(self.rules, self._card, faces) << FRAC
             best = _NEG
-            for b in range(13):
+            for b in range(self._nb):
                 if out[b] >= 0:
                     v = self._box_value(b, out[b]) + extra
                     if v > best:
@@ -225,10 +261,12 @@ class Advisor:
         score = self._score
         scoring = self._scoring
         starts = self._scoring_start
+        nb = self._nb
+        yz_box = self._yzb if self._track_yz else -1
         zero = _NEG
         for i in range(self._n_lower):
             b = self._open_lower[i]
-            v = self._yz_gain[0] if b == rules.YAHTZEE else self._lower_gain[b]
+            v = self._yz_gain[0] if b == yz_box else self._lower_gain[b]
             if v > zero:
                 zero = v
         for i in range(self._n_upper):
@@ -239,7 +277,7 @@ class Advisor:
             k3[r] = zero
         for i in range(self._n_lower):
             b = self._open_lower[i]
-            if b == rules.YAHTZEE:
+            if b == yz_box:
                 v = self._yz_gain[1]
                 for j in range(starts[b], starts[b + 1]):
                     r = scoring[j]
@@ -249,7 +287,7 @@ class Advisor:
             gain = self._lower_gain[b]
             for j in range(starts[b], starts[b + 1]):
                 r = scoring[j]
-                v = (score[r * 13 + b] << FRAC) + gain
+                v = (score[r * nb + b] << FRAC) + gain
                 if v > k3[_FIRST_ROLL + r]:
                     k3[_FIRST_ROLL + r] = v
         upper_gain = self._upper_gain
@@ -258,7 +296,7 @@ class Advisor:
             at = b * 31
             for j in range(starts[b], starts[b + 1]):
                 r = scoring[j]
-                v = upper_gain[at + score[r * 13 + b]]
+                v = upper_gain[at + score[r * nb + b]]
                 if v > k3[_FIRST_ROLL + r]:
                     k3[_FIRST_ROLL + r] = v
         if self._joker_on:
@@ -323,7 +361,7 @@ class Advisor:
             out = self._out
             rules.score_options(self.rules, self._card, dice, out)
             extra = rules.yahtzee_bonus_for(self.rules, self._card, dice) << FRAC
-            for b in range(13):
+            for b in range(self._nb):
                 if out[b] >= 0:
                     n = _insert(codes, values, n, b, base + extra + self._box_value(b, out[b]))
             return n

@@ -3,22 +3,22 @@
 The fallback of players.py: computer seats play it when no strategy table is loaded, and
 so do kinds that are not advisor levels (older saves' "cpu"); with a table the levels in
 strategy_players.py make the same two decisions, ``choose_hold`` and ``choose_box``.
-Box indices follow rules.BOX_IDS: 0-5 aces..sixes, 6 three_kind, 7 four_kind,
-8 full_house, 9 small_straight, 10 large_straight, 11 yahtzee, 12 chance.
+It reads the boxes from the ruleset's table (kinds, not positions), so it plays the
+standard card and the Zoo card alike; only the par values are per card.
 """
 from micropython import const
 import rules
 
-_FULL_HOUSE = const(8)
-_SMALL = const(9)
-_LARGE = const(10)
-_YAHTZEE = const(11)
 _ALL_HELD = const(31)
 # What a box is "worth" on average: scoring below par costs, above par gains. Upper
-# boxes par at three of the face (that path reaches the 63 bonus).
-_PAR = (3, 6, 9, 12, 15, 18, 20, 12, 15, 18, 12, 10, 22)
+# boxes par at three of the face (that path reaches the bonus: 63, or 18 on the Zoo card).
+_PARS = {
+    "yahtzee": (3, 6, 9, 12, 15, 18, 20, 12, 15, 18, 12, 10, 22),
+    # fish..elephant, 3 the same, 4 the same, full house, all different, Zoo Yahtzy
+    "zoo": (3, 3, 3, 3, 3, 3, 6, 6, 6, 8, 4),
+}
 
-_options = [0] * 13  # scratch, filled by rules.score_options
+_options = [0] * rules.N_BOXES  # scratch, filled by rules.score_options
 
 
 def choose_box(ruleset, card, dice, options=None):
@@ -26,17 +26,27 @@ def choose_box(ruleset, card, dice, options=None):
     if options is None:
         options = _options
         rules.score_options(ruleset, card, dice, options)
+    par = _PARS[ruleset.card]
     best = -1
     best_gain = -1000
-    for box in range(13):
+    for box in range(ruleset.n_boxes):
         points = options[box]
         if points < 0:
             continue
-        gain = points - _PAR[box]
+        gain = points - par[box]
         if gain >= best_gain:
             best_gain = gain
             best = box
     return best
+
+
+def _box(ruleset, kind, param):
+    """Index of the box of ``kind`` (and ``param``, when not None), or -1."""
+    for box in range(ruleset.n_boxes):
+        entry = ruleset.boxes[box]
+        if entry[2] == kind and (param is None or entry[3] == param):
+            return box
+    return -1
 
 
 def _run_mask(dice, length):
@@ -62,10 +72,16 @@ def choose_hold(ruleset, card, dice, rolls):
         return -1
     options = _options
     rules.score_options(ruleset, card, dice, options)
-    if options[_YAHTZEE] == 50 or options[_LARGE] == 40 or options[_FULL_HOUSE] == 25:
-        return -1
-    if card[_LARGE] == rules.OPEN:
-        if options[_SMALL] == 30:
+    # A made hand in an open box that pays fixed points: five the same, a 5-run, a full
+    # house, all different.
+    for box in (ruleset.yahtzee_box, _box(ruleset, rules.STRAIGHT, 5),
+                _box(ruleset, rules.FULL_HOUSE, None), _box(ruleset, rules.DIFFERENT, None)):
+        if box >= 0 and options[box] > 0:
+            return -1
+    small = _box(ruleset, rules.STRAIGHT, 4)
+    large = _box(ruleset, rules.STRAIGHT, 5)
+    if large >= 0 and card[large] == rules.OPEN:
+        if options[small] > 0:
             mask = _run_mask(dice, 4)
             if mask:
                 return mask
@@ -76,11 +92,16 @@ def choose_hold(ruleset, card, dice, rolls):
     for f in range(5, 0, -1):
         if counts[f] > counts[face]:
             face = f
-    straights_open = card[_SMALL] == rules.OPEN or card[_LARGE] == rules.OPEN
+    straights_open = small >= 0 and (card[small] == rules.OPEN or card[large] == rules.OPEN)
     if counts[face] < 3 and straights_open:
         mask = _run_mask(dice, 3)
         if mask:
             return mask
+    different = _box(ruleset, rules.DIFFERENT, None)
+    if different >= 0 and card[different] == rules.OPEN and counts[face] < 3:
+        mask = _one_of_each(dice)
+        if counts[face] == 1 or _popcount(mask) >= 4:
+            return mask  # four different animals: one roll from all different
     if counts[face] < 2:
         return 0
     mask = 0
@@ -88,3 +109,23 @@ def choose_hold(ruleset, card, dice, rolls):
         if dice[i] == face:
             mask |= 1 << i
     return -1 if mask == _ALL_HELD else mask
+
+
+def _one_of_each(dice):
+    """Mask keeping the first die of each face shown."""
+    mask = 0
+    seen = 0
+    for i in range(5):
+        bit = 1 << dice[i]
+        if not seen & bit:
+            seen |= bit
+            mask |= 1 << i
+    return mask
+
+
+def _popcount(mask):
+    n = 0
+    while mask:
+        n += mask & 1
+        mask >>= 1
+    return n

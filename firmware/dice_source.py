@@ -10,7 +10,9 @@ same stream. ``random.randint`` has no modulo bias, so dice stay fair.
 ``position()`` / ``seek(pos)`` do the same without touching the stream: the position is
 the last seed given to ``random`` and the number of dice drawn since, and ``seek`` reseeds
 and draws that many again. The game save uses them, so saving (after every action, before
-sleeping, or failing on a full disk) never changes which dice come next.
+sleeping, or failing on a full disk) never changes which dice come next. A ``seek`` or
+``restore`` also cancels the first press's stir: that press is "Continue", and stirring
+then would replace the restored stream (the save layer stirs itself on "New game").
 """
 import os
 import random
@@ -70,6 +72,7 @@ class DiceSource:
 
     def restore(self, seed):
         """Continue the stream saved by ``checkpoint()``."""
+        self._press_pending = False  # the restored stream is the one to roll
         self._reseed(seed)
 
     def position(self):
@@ -80,6 +83,7 @@ class DiceSource:
         """Continue at a ``position()``: reseed, then draw as many dice again (only
         ``randint(1, 6)`` draws are counted; other ranges reseed, see ``randint``)."""
         seed, draws = position
+        self._press_pending = False  # the restored stream is the one to roll
         self._reseed(seed)
         for _ in range(draws):
             random.randint(1, 6)

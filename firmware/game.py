@@ -12,7 +12,7 @@ import rules as R
 ROLLOFF = const(0)
 TURN = const(1)
 OVER = const(2)
-ROUNDS = const(13)
+ROUNDS = const(13)  # rounds of the standard card; a game plays ``rules.n_boxes`` (``rounds``)
 MAX_ROLLS = const(3)
 STATE_VERSION = const(1)
 
@@ -33,7 +33,8 @@ class Game:
         if not players:
             raise GameError("a game needs at least one player")
         self.rules = rules
-        self.players = [Player(name, kind) for name, kind in players]
+        self.rounds = rules.n_boxes  # one round per box: 13, or 11 on the Zoo card
+        self.players = [Player(name, kind, R.new_card(rules)) for name, kind in players]
         self.dice_source = dice_source
         self.dice = [0] * 5
         self.held = 0
@@ -104,27 +105,28 @@ class Game:
         """Points the current dice score in each box, -1 where the box may not be filled."""
         self._need_rolled()
         if out is None:
-            out = [0] * R.N_BOXES
+            out = [0] * self.rules.n_boxes
         R.score_options(self.rules, self.players[self.current].card, self.dice, out)
         return out
 
     def score(self, box):
         """Fill ``box`` for the current player; returns (points, yahtzee bonus earned)."""
         self._need_rolled()
-        if not 0 <= box < R.N_BOXES:
+        rules = self.rules
+        if not 0 <= box < rules.n_boxes:
             raise GameError("there is no box %r" % (box,))
         card = self.players[self.current].card
         options = self._options
-        R.score_options(self.rules, card, self.dice, options)
+        R.score_options(rules, card, self.dice, options)
         points = options[box]
         if points < 0:
             if card[box] != R.OPEN:
-                raise GameError("%s is already filled" % R.BOX_IDS[box])
-            allowed = [R.BOX_IDS[b] for b in range(R.N_BOXES) if options[b] >= 0]
+                raise GameError("%s is already filled" % rules.ids[box])
+            allowed = [rules.ids[b] for b in range(rules.n_boxes) if options[b] >= 0]
             raise GameError("joker rule: this Yahtzee goes in %s" % " or ".join(allowed))
-        bonus = R.yahtzee_bonus_for(self.rules, card, self.dice)
+        bonus = R.yahtzee_bonus_for(rules, card, self.dice)
         card[box] = points
-        card[R.BONUS] += bonus
+        card[rules.bonus_at] += bonus
         self._next_turn()
         return points, bonus
 
@@ -136,7 +138,7 @@ class Game:
         self.current = (self.current + 1) % len(self.players)
         if self.current == self.first:
             self.round += 1
-            if self.round >= ROUNDS:
+            if self.round >= self.rounds:
                 self.phase = OVER
 
     # --- results ------------------------------------------------------------------------
@@ -212,15 +214,16 @@ class Game:
             bad = "dice for the roll count"
         elif not self.contenders or any(not 0 <= p < n for p in self.contenders):
             bad = "roll-off contenders"
-        elif not 0 <= self.round <= ROUNDS or (self.phase == OVER) != (self.round == ROUNDS):
+        elif not 0 <= self.round <= self.rounds or (self.phase == OVER) != (self.round == self.rounds):
             bad = "round"
         else:
             for seat in range(n):
                 player = (self.first + seat) % n
                 played = self.round + (1 if seat < (self.current - self.first) % n else 0)
                 if self.phase == OVER:
-                    played = ROUNDS
-                filled = sum(1 for b in range(R.N_BOXES) if self.players[player].card[b] != R.OPEN)
+                    played = self.rounds
+                card = self.players[player].card
+                filled = sum(1 for b in range(self.rules.n_boxes) if card[b] != R.OPEN)
                 if filled != played:
                     bad = "card of player %d" % (player + 1)
         if bad:

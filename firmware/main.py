@@ -95,6 +95,7 @@ def main():
         gc.collect()
 
         application = app.App(hw, cfg)
+        gc.collect()  # the App's set-up garbage too, before session's code loads
         import session  # saves, records, power saving: loads its files in the first frame
 
         session.Session(hw).attach(application)

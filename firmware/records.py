@@ -15,10 +15,7 @@ import storage
 
 MAX_SCORES = const(10)
 MAX_NAMES = const(16)  # statistics kept per name; the least played name makes room
-_UPPER_THRESHOLD = const(63)
-_YAHTZEE_POINTS = const(50)
-_BONUS_POINTS = const(100)
-_YAHTZEE_BOX = rules.BOX_IDS.index("yahtzee")
+_STANDARD = rules.make_ruleset()  # the card whose records keep the plain file names
 # Statistics entry: [games, points, best, yahtzees, upper_bonus_games]
 GAMES = const(0)
 POINTS = const(1)
@@ -43,6 +40,28 @@ def score_place(scores, total, game_id=0, seat=0):
     return place if place < MAX_SCORES else -1
 
 
+def game_places(scores, totals, game_id):
+    """Where the seats of one game end in the table once all of them are in: ``totals``
+    is per seat; returns ``[(seat, place), ...]`` best first, for the seats that enter
+    (not those already in, nor those pushed out by the others). Entering them with
+    ``add_score`` in this order gives exactly these places, so a place shown while
+    asking for initials is the final one."""
+    entering = []
+    for seat in range(len(totals)):
+        if score_place(scores, totals[seat], game_id, seat) >= 0:
+            at = len(entering)  # best first; equal totals keep seat order
+            while at > 0 and totals[entering[at - 1]] < totals[seat]:
+                at -= 1
+            entering.insert(at, seat)
+    places = []
+    for ahead in range(len(entering)):
+        seat = entering[ahead]
+        place = score_place(scores, totals[seat]) + ahead
+        if place < MAX_SCORES:
+            places.append((seat, place))
+    return places
+
+
 def add_score(scores, total, initials, game_id, seat):
     """Enters ``total`` with ``initials`` (3 letters); returns its index, or -1 when it
     does not qualify or this game's seat is already in the table."""
@@ -55,42 +74,63 @@ def add_score(scores, total, initials, game_id, seat):
     return place
 
 
-# --- statistics: {"last": game_id, "all": entry, "names": {name: entry}} ----------------
+# --- statistics: {"last": game_id, "games": n, "all": entry, "names": {name: entry}} ------
+# An entry counts player results (a 3-player game adds 3 to "all"); "games" counts games.
 def new_stats():
-    return {"last": 0, "all": [0, 0, 0, 0, 0], "names": {}}
+    return {"last": 0, "games": 0, "all": [0, 0, 0, 0, 0], "names": {}}
 
 
-def yahtzees_in(card):
-    """Yahtzees scored on a card: the Yahtzee box at 50 plus one per 100 bonus points."""
-    return (1 if card[_YAHTZEE_BOX] == _YAHTZEE_POINTS else 0) + card[rules.BONUS] // _BONUS_POINTS
+def games_played(stats):
+    """Games counted. Files written before "games" was kept: the most results of one
+    name, a lower bound (exact when one player played them all)."""
+    games = stats.get("games")
+    if isinstance(games, int):
+        return games
+    most = 0
+    for entry in stats["names"].values():
+        if entry[GAMES] > most:
+            most = entry[GAMES]
+    return most
 
 
-def upper_bonus_in(card):
+def yahtzees_in(card, ruleset=_STANDARD):
+    """Yahtzees scored on a card: the Yahtzee box at its points (50; a Zoo Yahtzy's 30)
+    plus one per further-Yahtzee bonus."""
+    box = ruleset.yahtzee_box
+    found = 1 if card[box] > 0 and card[box] == ruleset.boxes[box][4] else 0
+    if ruleset.yahtzee_bonus:
+        found += card[ruleset.bonus_at] // ruleset.yahtzee_bonus
+    return found
+
+
+def upper_bonus_in(card, ruleset=_STANDARD):
     upper = 0
-    for box in range(rules.N_UPPER):
+    for box in range(ruleset.n_upper):
         if card[box] > 0:
             upper += card[box]
-    return upper >= _UPPER_THRESHOLD
+    return upper >= ruleset.upper_threshold
 
 
-def _count(entry, total, card):
+def _count(entry, total, card, ruleset):
     entry[GAMES] += 1
     entry[POINTS] += total
     if total > entry[BEST] or entry[GAMES] == 1:
         entry[BEST] = total
-    entry[YAHTZEES] += yahtzees_in(card)
-    if upper_bonus_in(card):
+    entry[YAHTZEES] += yahtzees_in(card, ruleset)
+    if upper_bonus_in(card, ruleset):
         entry[BONUSES] += 1
 
 
-def add_game(stats, game_id, results):
-    """Counts a finished game: ``results`` is ``[(name, total, card), ...]``. Returns
-    False (and changes nothing) when ``game_id`` was the last game counted."""
+def add_game(stats, game_id, results, ruleset=_STANDARD):
+    """Counts a finished game: ``results`` is ``[(name, total, card), ...]`` on cards of
+    ``ruleset``. Returns False (and changes nothing) when ``game_id`` was the last game
+    counted."""
     if game_id == stats["last"]:
         return False
+    stats["games"] = games_played(stats) + 1
     names = stats["names"]
     for name, total, card in results:
-        _count(stats["all"], total, card)
+        _count(stats["all"], total, card, ruleset)
         if name not in names:
             if len(names) >= MAX_NAMES:
                 least = None
@@ -99,7 +139,7 @@ def add_game(stats, game_id, results):
                         least = other
                 del names[least]
             names[name] = [0, 0, 0, 0, 0]
-        _count(names[name], total, card)
+        _count(names[name], total, card, ruleset)
     stats["last"] = game_id
     return True
 
@@ -124,35 +164,59 @@ def add_rolls(histogram, game_id, counts):
 class Records:
     """The records under ``folder``: ``scores``, ``stats`` and ``rolls``, each its own
     store. ``load()`` never raises: a damaged file is set aside, starts fresh and its
-    name and reason go into ``problems`` for a short message."""
+    name and reason go into ``problems`` for a short message.
 
-    def __init__(self, folder=storage.DATA_DIR, fs=None):
+    High scores and statistics are kept per card (``ruleset.card``), so a kids' 60 is
+    never ranked against a Yahtzee 250: the standard card's files are ``scores`` and
+    ``stats``, the Zoo card's ``zoo_scores`` and ``zoo_stats``. The joker options share
+    the standard card's records; ``rolls`` (dice fairness) is shared by every card."""
+
+    def __init__(self, folder=storage.DATA_DIR, fs=None, ruleset=_STANDARD):
+        self.ruleset = ruleset
+        prefix = "" if ruleset.card == _STANDARD.card else ruleset.card + "_"
         self.stores = {}
         for name in ("scores", "stats", "rolls"):
-            self.stores[name] = storage.Store(folder + "/" + name, fs)
+            self.stores[name] = storage.Store(folder + "/" + ("" if name == "rolls" else prefix) + name, fs, _CHECKS[name])
         self.scores = []
         self.stats = new_stats()
         self.rolls = new_rolls()
         self.problems = []  # [(file name, reason)]
+        self.older = []  # names restored from their older copy
+        self.unkept = []  # names whose damaged file could not be moved aside
 
     def load(self):
+        """Loads the three files. A damaged file (bad frame or bad contents) is named in
+        ``problems``, moved aside as ``*.bad`` (``unkept`` names those that could not be
+        moved) and replaced by its older copy when that one is intact (``older`` names
+        those), else by a fresh start."""
         self.problems = []
+        self.older = []
+        self.unkept = []
         fresh = {"scores": [], "stats": new_stats(), "rolls": new_rolls()}
         for name in ("scores", "stats", "rolls"):
             store = self.stores[name]
+            value = None
             try:
                 value = store.load()
             except storage.SaveError as err:
                 self.problems.append((name, err.reason))
-                store.set_aside()
-                value = None
-            if store.damaged:  # an older copy was good; keep the bad one for inspection
-                self.problems.append((name, store.damaged[0][1]))
-                store.set_aside()
-            if value is not None and not _looks_like(name, value):
-                self.problems.append((name, storage.CORRUPT))
-                value = None
-            setattr(self, name, value if value is not None else fresh[name])
+            else:
+                if store.damaged:
+                    self.problems.append((name, store.damaged[0][1]))
+                    if value is not None:
+                        self.older.append(name)
+            if value is None:
+                value = fresh[name]
+            bad = len(store.damaged)
+            if bad and len(store.set_aside()) < bad:
+                # Not movable (e.g. folders in the way of its .bad name): write over it
+                # now, so the next boot does not find it and say the same again.
+                self.unkept.append(name)
+                try:
+                    store.save(value)
+                except storage.SaveError:
+                    pass  # the flash refuses: the next save of this file tries again
+            setattr(self, name, value)
 
     def save(self, name):
         """Saves one of ``scores``/``stats``/``rolls``; SaveError(FULL/IO) passes up."""
@@ -162,7 +226,7 @@ class Records:
         """Counts a finished game in stats and rolls (each saved only if it changed).
         Returns the names of the files it could not save (full disk): play goes on."""
         failed = []
-        if add_game(self.stats, game_id, results):
+        if add_game(self.stats, game_id, results, self.ruleset):
             self._try_save("stats", failed)
         if add_rolls(self.rolls, game_id, counts):
             self._try_save("rolls", failed)
@@ -182,11 +246,65 @@ class Records:
             failed.append(name)
 
 
-def _looks_like(name, value):
-    # A valid file of the wrong shape (e.g. copied by hand) must not crash the menu.
-    if name == "scores":
-        return isinstance(value, list) and all(isinstance(e, list) and len(e) == 4 for e in value)
-    if name == "stats":
-        return isinstance(value, dict) and "last" in value and "all" in value and "names" in value
-    return isinstance(value, dict) and "last" in value and isinstance(value.get("faces"), list) \
-        and len(value["faces"]) == 6
+# --- shapes: what every reader above relies on, checked at load like the frame -------
+# A file with an intact frame but other contents (written by another version, by hand or
+# by a bug) is damage: the store falls back to the older slot (storage.Store ``check``).
+# Unknown extra keys in a dict are allowed (a later version may add some); every key and
+# item the code reads is checked here.
+_MAX_TOTAL = const(1575)  # the highest possible final score: 13 Yahtzees, all bonuses
+# (the Zoo card's highest is 130, so one bound serves both cards' files)
+
+
+def _small(n, top):
+    return type(n) is int and 0 <= n <= top
+
+
+def _entry_ok(entry):
+    if type(entry) is not list or len(entry) != 5:
+        return False
+    for n in entry:
+        if type(n) is not int or n < 0:
+            return False
+    return entry[BEST] <= _MAX_TOTAL
+
+
+def scores_ok(scores):
+    if type(scores) is not list or len(scores) > MAX_SCORES:
+        return False
+    before = _MAX_TOTAL
+    for entry in scores:
+        if type(entry) is not list or len(entry) != 4:
+            return False
+        total, initials, game_id, seat = entry
+        if not _small(total, before) or type(initials) is not str or len(initials) != 3 \
+                or type(game_id) is not int or not _small(seat, 15):
+            return False
+        before = total  # best first
+    return True
+
+
+def stats_ok(stats):
+    if type(stats) is not dict or type(stats.get("last")) is not int or not _entry_ok(stats.get("all")):
+        return False
+    names = stats.get("names")
+    if type(names) is not dict or len(names) > MAX_NAMES:
+        return False
+    for name in names:
+        if type(name) is not str or not _entry_ok(names[name]):
+            return False
+    return True
+
+
+def rolls_ok(rolls):
+    if type(rolls) is not dict or type(rolls.get("last")) is not int:
+        return False
+    faces = rolls.get("faces")
+    if type(faces) is not list or len(faces) != 6:
+        return False
+    for n in faces:
+        if type(n) is not int or n < 0:
+            return False
+    return True
+
+
+_CHECKS = {"scores": scores_ok, "stats": stats_ok, "rolls": rolls_ok}

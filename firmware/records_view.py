@@ -5,7 +5,7 @@ Integer math only.
 """
 from micropython import const
 
-from records import GAMES, POINTS, BEST, YAHTZEES, BONUSES
+from records import GAMES, POINTS, BEST, YAHTZEES, BONUSES, games_played  # noqa: F401 (re-exported)
 
 MIN_ROLLS = const(30)  # below this the chi-square figure means nothing (expected < 5 each)
 # Chi-square critical values for 5 degrees of freedom, times 1000 (published tables).
@@ -21,7 +21,9 @@ VERDICTS = ("too few rolls", "looks fair", "doubtful (5%)", "unfair (1%)")
 
 
 def summary(entry):
-    """``(games, average_x10, best, yahtzees, upper_bonus_percent)`` of a stats entry."""
+    """``(results, average_x10, best, yahtzees, upper_bonus_percent)`` of a stats entry
+    (per player result: the overall entry holds every seat of every game; the number of
+    games is ``games_played(stats)``)."""
     games = entry[GAMES]
     if games == 0:
         return (0, 0, 0, 0, 0)

@@ -4,22 +4,31 @@ Pure: no machine, time, random or I/O, so this same file runs on the Pico, in py
 in the host tools and in the strategy solver. A ruleset is a table of boxes plus a few
 flags; a variant is new data, not new control flow (see ../shared/RULES.md).
 
-A card is a plain list of 14 small ints: boxes 0..12 hold their points or ``OPEN``;
-``card[BONUS]`` holds the Yahtzee bonus points earned so far.
+Two cards exist: the standard Yahtzee card (13 boxes, four joker options) and the kids'
+Zoo card (11 boxes, animals instead of pips; its table is in rules_zoo.py, see
+docs/rules_zoo.md). A card is a plain list of
+``rules.n_boxes + 1`` small ints: boxes hold their points or ``OPEN``; the last entry
+(``rules.bonus_at``) holds the Yahtzee bonus points earned so far. Everything that depends
+on the card (box count, upper boxes, thresholds, names) is an attribute of the Ruleset,
+never a constant elsewhere.
 """
 from micropython import const
 
 OPEN = const(-1)
+# The standard card's shape. N_BOXES is also the largest card: buffers of N_BOXES ints
+# (made once) serve every ruleset; loops run over ``rules.n_boxes``.
 N_BOXES = const(13)
 N_UPPER = const(6)
 BONUS = const(13)
 
-# Box kinds; a box is (id, label, kind, param, fixed points or 0 for "sum of the dice").
-FACE = const(0)  # param: the face; points: face x how many show it
+# Box kinds; a box is (id, label, kind, param, points). ``points`` = 0 means "the dice":
+# the sum of all five, or for FACE the face's own value per die.
+FACE = const(0)  # param: the face; points per die showing it (0: the face value)
 SAME = const(1)  # param: how many equal dice are needed
 FULL_HOUSE = const(2)  # three of one face and two of another
 STRAIGHT = const(3)  # param: length of the run of consecutive faces
 CHANCE = const(4)  # anything
+DIFFERENT = const(5)  # param: how many different faces are needed
 
 BOXES = (
     ("aces", "Aces", FACE, 1, 0),
@@ -39,6 +48,21 @@ BOXES = (
 BOX_IDS = tuple(box[0] for box in BOXES)
 YAHTZEE = const(11)
 
+# The standard card: boxes, upper threshold, upper bonus, points per further Yahtzee,
+# face names (None: the faces are numbers). The upper boxes are the leading FACE boxes;
+# the Yahtzee box is the one needing five the same. The kids' Zoo card has the same shape
+# in rules_zoo.py, imported only when a game uses it (its tables cost 2.7 KB of heap).
+_STANDARD_CARD = (BOXES, 63, 35, 100, None)
+
+
+def _card(card):
+    if card == ZOO:
+        import rules_zoo
+
+        return rules_zoo.CARD
+    return _STANDARD_CARD
+
+
 # Joker rule (a Yahtzee rolled while the Yahtzee box is filled). Each option is a list of
 # tiers tried in order: the legal boxes are the open boxes of the first tier that has any.
 # A tier is a mask of boxes; TIER_FACE stands for "the upper box of the rolled face".
@@ -52,6 +76,10 @@ PAY_ALWAYS = const(0)
 PAY_IF_FACE_FILLED = const(1)
 
 JOKERS = ("forced", "ordered", "free", "none")
+# Every ruleset a player can pick (menu, ``--rules``): the joker options of the standard
+# card, then the kids' card, which has no joker and no Yahtzee bonus.
+CHOICES = JOKERS + ("zoo",)
+ZOO = "zoo"
 _JOKER_TABLE = {
     # RULES.md steps 1-3: the face's upper box, else any open lower box, else any upper box.
     "forced": ((TIER_FACE, _LOWER_MASK, _UPPER_MASK), PAY_ALWAYS),
@@ -65,39 +93,69 @@ _JOKER_TABLE = {
 
 
 class Ruleset:
-    """One rules variant: the box table plus the bonus and joker flags."""
+    """One rules variant: the box table plus the bonus and joker flags.
 
-    def __init__(self, joker="forced", yahtzee_bonus=True):
-        if joker not in _JOKER_TABLE:
-            raise ValueError("unknown joker option %r (choose %s)" % (joker, "/".join(JOKERS)))
+    ``choice`` is one of CHOICES: a joker option of the standard card, or "zoo" (the
+    kids' card: its own table, no joker, no Yahtzee bonus; ``yahtzee_bonus`` is ignored).
+    """
+
+    def __init__(self, choice="forced", yahtzee_bonus=True):
+        if choice == ZOO:
+            card, joker = ZOO, "none"
+        elif choice in _JOKER_TABLE:
+            card, joker = "yahtzee", choice
+        else:
+            raise ValueError("unknown rules option %r (choose %s)" % (choice, "/".join(CHOICES)))
+        boxes, self.upper_threshold, self.upper_bonus, bonus, self.faces = _card(card)
+        # One letter per face for tight screens (F B C D H E on the Zoo card), or None.
+        self.face_letters = tuple(name[0].upper() for name in self.faces) if self.faces else None
+        self.card = card
         self.joker = joker
         self.joker_tiers, self.joker_pays = _JOKER_TABLE[joker]
-        self.boxes = BOXES
-        self.labels = tuple(box[1] for box in BOXES)
-        self.upper_threshold = 63
-        self.upper_bonus = 35
-        self.yahtzee_bonus = 100 if yahtzee_bonus else 0
-        self.name = joker if yahtzee_bonus else joker + "-nobonus"
+        self.boxes = boxes
+        self.ids = tuple(box[0] for box in boxes)
+        self.labels = tuple(box[1] for box in boxes)
+        self.n_boxes = len(boxes)
+        self.bonus_at = self.n_boxes  # card index of the Yahtzee bonus points
+        n_upper = 0
+        while n_upper < self.n_boxes and boxes[n_upper][2] == FACE:
+            n_upper += 1
+        self.n_upper = n_upper
+        self.yahtzee_box = -1
+        for box in range(self.n_boxes):
+            if boxes[box][2] == SAME and boxes[box][3] == 5:
+                self.yahtzee_box = box
+        self.yahtzee_bonus = bonus if yahtzee_bonus else 0
+        if card == ZOO:
+            self.name = ZOO
+        else:
+            self.name = joker if yahtzee_bonus else joker + "-nobonus"
         self._counts = bytearray(7)  # scratch for score_options; index = face
         self._possible = None  # cache of possible_points()
+
+    def face_name(self, face):
+        """What a die showing ``face`` is called: its animal, or the number."""
+        return self.faces[face - 1] if self.faces else str(face)
 
     def __repr__(self):
         return "Ruleset(%r)" % self.name
 
 
 def make_ruleset(joker="forced", yahtzee_bonus=True):
+    """``joker``: one of CHOICES (a joker option, or "zoo" for the kids' card)."""
     return Ruleset(joker, yahtzee_bonus)
 
 
 def ruleset_from_name(name):
-    """Inverse of ``Ruleset.name``: "forced", "free-nobonus", ..."""
-    if name.endswith("-nobonus"):
+    """Inverse of ``Ruleset.name``: "forced", "free-nobonus", "zoo", ..."""
+    if name.endswith("-nobonus") and name[:-8] in JOKERS:
         return Ruleset(name[:-8], False)
     return Ruleset(name, True)
 
 
-def new_card():
-    return [OPEN] * N_BOXES + [0]
+def new_card(rules=None):
+    """An empty card for ``rules`` (the standard card when None)."""
+    return [OPEN] * (rules.n_boxes if rules is not None else N_BOXES) + [0]
 
 
 def check_dice(dice):
@@ -109,7 +167,9 @@ def check_dice(dice):
 
 
 def score_options(rules, card, dice, out):
-    """Fill ``out[0..12]`` with each box's points for ``dice``, or -1 where not allowed now.
+    """Fill ``out[0..n_boxes-1]`` with each box's points for ``dice``, or -1 where not
+    allowed now; entries past the ruleset's boxes (``out`` made for the largest card) are
+    -1 too, so a loop over the whole buffer never picks a box this card lacks.
 
     One pass over the face counts gives every box's points. Returns True when the joker
     rule applies to this roll.
@@ -136,12 +196,13 @@ def score_options(rules, card, dice, out):
             run = 0
     full_house = most == 3 and distinct == 2
 
+    n_boxes = rules.n_boxes
     open_mask = 0
-    for box in range(N_BOXES):
+    for box in range(n_boxes):
         if card[box] == OPEN:
             open_mask |= 1 << box
     legal = open_mask
-    joker = most == 5 and rules.joker_tiers is not None and card[YAHTZEE] != OPEN
+    joker = most == 5 and rules.joker_tiers is not None and card[rules.yahtzee_box] != OPEN
     pay_fixed = False
     if joker:
         face = dice[0]
@@ -152,13 +213,13 @@ def score_options(rules, card, dice, out):
         pay_fixed = rules.joker_pays == PAY_ALWAYS or card[face - 1] != OPEN
 
     boxes = rules.boxes
-    for box in range(N_BOXES):
+    for box in range(n_boxes):
         if not (legal >> box) & 1:
             out[box] = -1
             continue
         _id, _label, kind, param, fixed = boxes[box]
         if kind == FACE:
-            points = counts[param] * param
+            points = counts[param] * (fixed or param)
         elif kind == CHANCE:
             points = total
         else:
@@ -166,16 +227,20 @@ def score_options(rules, card, dice, out):
                 met = most >= param
             elif kind == FULL_HOUSE:
                 met = full_house or pay_fixed
+            elif kind == DIFFERENT:
+                met = distinct >= param
             else:
                 met = longest >= param or pay_fixed
             points = (fixed or total) if met else 0
         out[box] = points
+    for box in range(n_boxes, len(out)):
+        out[box] = -1
     return joker
 
 
 def yahtzee_bonus_for(rules, card, dice):
     """Bonus points scoring ``dice`` earns: a further Yahtzee when the Yahtzee box holds 50."""
-    if not rules.yahtzee_bonus or card[YAHTZEE] <= 0:
+    if not rules.yahtzee_bonus or card[rules.yahtzee_box] <= 0:
         return 0
     first = dice[0]
     for die in dice:
@@ -187,15 +252,17 @@ def yahtzee_bonus_for(rules, card, dice):
 def totals(rules, card):
     """(upper, upper_bonus, lower, yahtzee_bonus, grand) of a card; open boxes count 0."""
     upper = lower = 0
-    for box in range(N_BOXES):
+    n_upper = rules.n_upper
+    for box in range(rules.n_boxes):
         points = card[box]
         if points > 0:
-            if box < N_UPPER:
+            if box < n_upper:
                 upper += points
             else:
                 lower += points
     bonus = rules.upper_bonus if upper >= rules.upper_threshold else 0
-    return upper, bonus, lower, card[BONUS], upper + bonus + lower + card[BONUS]
+    extra = card[rules.bonus_at]
+    return upper, bonus, lower, extra, upper + bonus + lower + extra
 
 
 def all_rolls():
@@ -213,18 +280,19 @@ def all_rolls():
 def possible_points(rules):
     """Every score each box can ever hold under ``rules`` (joker payouts included).
 
-    A list of 13 sorted lists, from one sweep over the 252 rolls on an empty card and on a
-    card whose Yahtzee box is filled; computed once per ruleset.
+    A list of ``n_boxes`` sorted lists, from one sweep over the 252 rolls on an empty card
+    and on a card whose Yahtzee box is filled; computed once per ruleset.
     """
     if rules._possible is None:
-        seen = [{0} for _box in range(N_BOXES)]
-        out = [0] * N_BOXES
-        yahtzee_filled = new_card()
-        yahtzee_filled[YAHTZEE] = 50
-        for card in (new_card(), yahtzee_filled):
+        n_boxes = rules.n_boxes
+        seen = [{0} for _box in range(n_boxes)]
+        out = [0] * n_boxes
+        yahtzee_filled = new_card(rules)
+        yahtzee_filled[rules.yahtzee_box] = rules.boxes[rules.yahtzee_box][4]
+        for card in (new_card(rules), yahtzee_filled):
             for roll in all_rolls():
                 score_options(rules, card, roll, out)
-                for box in range(N_BOXES):
+                for box in range(n_boxes):
                     if out[box] > 0:
                         seen[box].add(out[box])
         rules._possible = [sorted(points) for points in seen]
@@ -233,14 +301,16 @@ def possible_points(rules):
 
 def check_card(rules, card):
     """Raise ValueError naming the first impossible entry of a card."""
-    if len(card) != N_BOXES + 1:
-        raise ValueError("a card has %d entries, not %d" % (N_BOXES + 1, len(card)))
+    n_boxes = rules.n_boxes
+    if len(card) != n_boxes + 1:
+        raise ValueError("a card has %d entries, not %d" % (len(card), n_boxes + 1))
     possible = possible_points(rules)
-    for box in range(N_BOXES):
+    for box in range(n_boxes):
         points = card[box]
         if points != OPEN and points not in possible[box]:
-            raise ValueError("%s can never hold %r points" % (BOX_IDS[box], points))
-    bonus = card[BONUS]
+            raise ValueError("%s can never hold %r points" % (rules.ids[box], points))
+    bonus = card[n_boxes]
     step = rules.yahtzee_bonus
-    if bonus and (not step or card[YAHTZEE] != 50 or bonus % step or bonus > 12 * step):
+    yz = rules.yahtzee_box
+    if bonus and (not step or card[yz] != rules.boxes[yz][4] or bonus % step or bonus > (n_boxes - 1) * step):
         raise ValueError("a Yahtzee bonus of %r points is impossible on this card" % (bonus,))

@@ -1,9 +1,10 @@
 """The save layer: saves the game after every action, offers "Continue" at boot, keeps
 the records at the end of a game, and runs power saving and the battery warning.
 
-``Session(hw).attach(app)`` hooks into the app (docs/architecture.md, Persistence):
-``app.on_change`` saves, ``app.ext`` lets the session run once per frame (power.py),
-take button events while one of its screens is up (ui/records_screens.py) and draw it.
+``Session(hw).attach(app)`` makes it the app's save layer (``app.session``; the interface
+is in app.py's docstring and docs/architecture.md): ``on_change`` saves, ``frame`` runs power
+saving once per frame (power.py), ``handle``/``draw`` run its own screens over the app's
+(ui/records_screens.py), ``open_records`` and ``end_ok`` (high scores after the end).
 Saves go through ``storage.Store`` (two slots, atomic rename), so a power cut at any
 moment leaves the last or the previous action on flash. The dice position is saved with
 ``dice_source.position()``: saving never changes which dice come next.
@@ -32,14 +33,14 @@ import storage
 from ui import draw
 
 _COMPUTER_INITIALS = "CPU"
-_MENU_SCREEN = const(1)  # app.MENU_SCREEN (the battery shows in the menu's header)
-_END_SCREEN = const(6)  # app.END: its OK asks for high-score initials first
-_OK = const(8)  # drivers.buttons.OK
-_BUTTON_MASK = const(0x0F)
+_END_MENU = "OK: menu"  # the end screen's last line (app.end_ok_text)
+_END_SCORES = "OK: high scores"
+_MENU_SCREEN = const(1)  # ui.MENU_SCREEN (the battery shows in the menu's header)
 _RECORDS = "records"
 _VIEW = "records_view"  # the records pages' summaries (ui/records_screens.py imports it)
 _SCREENS = "ui.records_screens"
-_BOOT = "session_boot"  # the saved game at power-on: needed once per boot
+_BOOT = "session_boot"  # the saved game at power-on, repairs: needed once per boot
+_REPAIR = "storage_repair"  # loaded by storage only when damage is found
 
 
 def use(name):
@@ -91,15 +92,14 @@ class Session:
         self.unsaved = False  # the last save failed: the flash holds an older action
         self._warned_full = False
         self._started = False
-        self._pending = []  # seats still to be asked for initials: [(seat, total), ...]
+        self._pending = []  # seats still to enter the high scores: [(seat, place), ...]
         self._asking = -1  # the seat whose initials are being entered
         self._on_choice = None
         self.saves = 0  # figures for tests and the bench
         self.bytes_saved = 0
 
     def attach(self, app):
-        app.on_change = self.on_change
-        app.ext = self
+        app.session = self
         return self
 
     # ----------------------------------------------------------------- app hooks
@@ -114,9 +114,6 @@ class Session:
         """True when one of the session's screens took the event."""
         overlays = self.overlays
         if not overlays:
-            if self._pending and app.screen == _END_SCREEN and event & _BUTTON_MASK == _OK:
-                self._next_initials(app)  # the ranking was seen: now the high scores
-                return True
             return False
         top = overlays[0]
         if top.handle(event):
@@ -124,6 +121,14 @@ class Session:
             self._closed(app, top)
             self._tidy()
         app.dirty = True
+        return True
+
+    def end_ok(self, app):
+        """OK on the end screen: True when high scores wait for initials (step 3 starts:
+        the ranking was seen), False lets the end screen go to the menu."""
+        if not self._pending:
+            return False
+        self._next_initials(app)
         return True
 
     def draw(self, app, fb):
@@ -140,19 +145,25 @@ class Session:
         self.show(app, use(_SCREENS).Message(title, text))
 
     def open_records(self, app):
-        self.show(app, use(_SCREENS).RecordsView(self._records(app)))
+        # The records of the card picked in the menu (the Zoo card keeps its own).
+        self.show(app, use(_SCREENS).RecordsView(self._records(app, app.settings.ruleset())))
 
     # ----------------------------------------------------------------- records
-    def _records(self, app):
-        """The records, loaded from flash when not in use yet (a damaged file is set
-        aside, with a message); ``_tidy`` lets them and their code go again."""
+    def _records(self, app, ruleset=None):
+        """The records of ``ruleset``'s card (default: the game's, else the menu's),
+        loaded from flash when not in use yet (a damaged file is set aside, with a
+        message); ``_tidy`` lets them and their code go again."""
+        if ruleset is None:
+            ruleset = self.game.rules if self.game is not None else app.settings.ruleset()
+        if self.recs is not None and self.recs.ruleset.card != ruleset.card:
+            self._drop_records()
         if self.recs is None:
-            recs = use(_RECORDS).Records(self.folder, self.fs)
+            recs = use(_RECORDS).Records(self.folder, self.fs, ruleset)
             recs.load()
             self.recs = recs
             self.last_id = recs.stats["last"]
-            for name, reason in recs.problems:
-                self.message(app, "Records damaged", "%s: %s\nkept as .bad,\nstarted afresh." % (name, reason))
+            if recs.problems:
+                use(_BOOT).tell_problems(self, app, recs)
         return self.recs
 
     def _tidy(self):
@@ -162,6 +173,7 @@ class Session:
             return
         release(_SCREENS)
         release(_BOOT)
+        release(_REPAIR)
         self._drop_records()
 
     def _drop_records(self):
@@ -207,14 +219,17 @@ class Session:
             self.unsaved = False
             self._warned_full = False
         except storage.SaveError as err:
+            self.store.repaired = []  # a repair that did not help: no "Saving works"
             self.unsaved = True
             if not self._warned_full:
                 self._warned_full = True
                 if err.reason == storage.FULL:
                     self.message(app, "Flash full",
                                  "Game not saved.\nPlay goes on; it\nsaves again when\nthere is room.")
-                else:
-                    self.message(app, "Save failed", "Game not saved\n(%s).\nPlay goes on." % err.reason)
+                else:  # even the repair (storage.Store.repair) failed: say what to do
+                    self.message(app, "Save failed", "Game not saved\n(%s).\nPlay goes on.\nSee README:\nDamaged flash." % err.reason)
+        if self.store.repaired:
+            use(_BOOT).tell_repairs(self, app, self.store)
 
     def _abandon(self, app):
         """A game quit for another: no result, but its dice still count for fairness."""
@@ -247,13 +262,19 @@ class Session:
         ended just before a power cut; damaged files are set aside with a message."""
         self._records(app)  # damaged files: set aside now, with a message
         self._drop_records()  # one module at a time: boot is the fullest moment of the heap
-        use(_BOOT).load_game(self, app)
+        boot = use(_BOOT)
+        boot.repair_flash(self, app)  # ``data`` a file, a folder at game.tmp: aside now
+        release(_REPAIR)
+        boot.load_game(self, app)
         self._tidy()
 
     def _continue_or_not(self, app, chosen):
         if chosen == 0:
             app.resume(self.game)
         else:
+            # The saved stream was restored at boot (seek cancels the first press's stir):
+            # a new game gets this press's timing stirred in instead.
+            self.hw.dice_source.stir(time.ticks_us())
             self._abandon(app)
 
     def _closed(self, app, overlay):
@@ -272,16 +293,20 @@ class Session:
         results = []
         for seat in range(len(game.players)):
             player = game.players[seat]
-            name = player.name if player.kind == "human" else _COMPUTER_INITIALS
+            name = player.name if player.kind == "human" else computer_name(player.kind)
             results.append((name, game.total(seat), player.card))
         recs = self._records(app)
         failed = recs.finish_game(self.game_id, results, self.counts)
+        for name in recs.stores:
+            store = recs.stores[name]
+            if store.repaired and name not in failed:
+                use(_BOOT).tell_repairs(self, app, store)
         self.last_id = recs.stats["last"]
         if failed:
             self.message(app, "Flash full", "Records not saved:\n" + " ".join(failed))
-        score_place = use(_RECORDS).score_place
-        self._pending = [(seat, results[seat][1]) for seat in range(len(results))
-                         if score_place(recs.scores, results[seat][1], self.game_id, seat) >= 0]
+        # Places for all seats at once (best first), so the one shown is where it ends.
+        self._pending = use(_RECORDS).game_places(recs.scores, [r[1] for r in results], self.game_id)
+        app.end_ok_text = _END_SCORES if self._pending else _END_MENU  # the end screen says it
         if not self._pending:
             self._done()
         # else: step 3 starts when OK leaves the end screen (handle)
@@ -298,9 +323,9 @@ class Session:
         recs = self._records(app)
         score_place = use(_RECORDS).score_place
         while self._pending:
-            seat, total = self._pending.pop(0)
-            place = score_place(recs.scores, total, self.game_id, seat)
-            if place < 0:
+            seat, place = self._pending.pop(0)
+            total = self.game.total(seat)
+            if score_place(recs.scores, total, self.game_id, seat) < 0:
                 continue
             player = self.game.players[seat]
             if player.kind != "human":
@@ -315,9 +340,23 @@ class Session:
 
     def _enter(self, app, seat, initials):
         try:
-            self._records(app).add_high_score(self.game.total(seat), initials, self.game_id, seat)
+            recs = self._records(app)
+            recs.add_high_score(self.game.total(seat), initials, self.game_id, seat)
+            store = recs.stores["scores"]
+            if store.repaired:
+                use(_BOOT).tell_repairs(self, app, store)
         except storage.SaveError as err:
             self.message(app, "Flash full", "High score not\nsaved (%s)." % err.reason)
+
+
+def computer_name(kind):
+    """A computer seat's name in the statistics: its level's menu label (``CPU casual``),
+    so levels are kept apart; older saves' ``cpu`` kind is ``CPU``."""
+    from ui import menu  # loaded with the app already
+
+    if kind in menu.KIND_NAMES:
+        return menu.KIND_LABELS[menu.KIND_NAMES.index(kind)]
+    return _COMPUTER_INITIALS
 
 
 def count_roll(counts, dice, held):

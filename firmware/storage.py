@@ -5,9 +5,11 @@ a base path. Each save writes ``<base>.tmp`` completely, flushes and closes it, 
 ``rename``s it over the OLDER of two slot files ``<base>.a`` / ``<base>.b`` (atomic on
 littlefs). The newer slot is never touched, so a power cut at any moment leaves the last
 or the previous save loadable. Every slot file carries a magic, format version, sequence
-number, length and CRC-32; ``load`` returns the newest valid slot. The filesystem is
-injected (``open/rename/remove/mkdir`` like ``os``), the real one by default. Format:
-docs/formats.md.
+number, length and CRC-32; ``load`` returns the newest valid slot. A store may also be
+given a ``check`` of the value's shape: a slot whose intact frame holds the wrong contents
+counts as damaged like a bad CRC, so the older slot is used and the next save never
+overwrites that older slot. The filesystem is injected (``open/rename/remove/mkdir``
+like ``os``), the real one by default. Format: docs/formats.md.
 """
 import os
 
@@ -23,12 +25,14 @@ _MAX_FILE = const(16384)  # bigger files are damage, not saves: never read them 
 _MAX_DEPTH = const(16)  # nesting limit while decoding, keeps a hostile file off the C stack
 _INT_LIMIT = 1 << 63  # ints are saved within 64 bits (zigzag varint of at most 10 bytes)
 _ENOENT = const(2)
+_ENOTDIR = const(20)  # a path through something that is not a folder (``data`` a file)
 _ENOSPC = const(28)  # littlefs reports a full disk as OSError(28) on write, close or rename
 
 # Reasons a SaveError carries (plain strings so a screen can show them directly).
 TRUNCATED = "truncated"
 CORRUPT = "corrupt"
 UNKNOWN_VERSION = "version"
+SHAPE = "bad contents"  # an intact frame holding a value of the wrong shape
 FULL = "full"
 IO = "io error"
 
@@ -317,14 +321,18 @@ def _errno(exc):
 class Store:
     """One value saved safely under ``base`` (e.g. ``"data/game"``); see module docstring."""
 
-    def __init__(self, base, fs=None):
+    def __init__(self, base, fs=None, check=None):
         self.base = base
+        # check(value) -> True when a loaded value has the shape its readers rely on (a
+        # total function: False, never an exception, for any decoded value).
+        self.check = check
         # The real filesystem is ``os`` (rename/remove/mkdir) plus the builtin ``open``.
         self.fs = fs if fs is not None else os
         self._open = fs.open if fs is not None else open
         self.slots = (base + ".a", base + ".b")
         self.temp = base + ".tmp"
         self.damaged = []  # [(path, reason)] found by the last load
+        self.repaired = []  # obstacles ``repair`` moved aside (for a message; the caller clears it)
         self.seq = 0  # sequence number of the newest valid slot, 0 when none
         self._newest = -1  # index of that slot, -1 when none
         self._scanned = False
@@ -361,7 +369,8 @@ class Store:
                 data = self._read(path)
                 frames.append((check(data), i, data))
             except OSError as exc:
-                if _errno(exc) != _ENOENT:
+                # ENOTDIR: the folder is a file, so nothing was saved here (save repairs it)
+                if _errno(exc) not in (_ENOENT, _ENOTDIR):
                     self.damaged.append((path, IO))
             except SaveError as err:
                 self.damaged.append((path, err.reason))
@@ -370,13 +379,20 @@ class Store:
         best = None
         for seq, i, data in frames:
             try:
-                best = decode(memoryview(data)[_HEADER:len(data) - _TRAILER])
-            except SaveError as err:  # an intact frame around a bad payload: a writer bug
+                value = decode(memoryview(data)[_HEADER:len(data) - _TRAILER])
+                if self.check is not None and not self.check(value):
+                    raise SaveError(SHAPE)
+            except SaveError as err:  # an intact frame around a bad payload or shape
                 self.damaged.append((self.slots[i], err.reason))
                 continue
+            best = value
             self.seq = seq
             self._newest = i
             break
+        if self._newest < 0 and frames:
+            # Intact frames, all with bad contents: the next save must still outnumber them,
+            # or the newer bad slot would win the next load over the fresh save.
+            self.seq = max(frames[0][0], frames[-1][0])
         self._scanned = True
         if self._newest < 0 and self.damaged:
             path, reason = self.damaged[0]
@@ -385,27 +401,48 @@ class Store:
 
     def save(self, value):
         """Saves ``value``; returns the bytes written. SaveError(FULL or IO) leaves the
-        previous save valid and the temp file removed; the caller may go on unsaved."""
+        previous save valid and the temp file removed; the caller may go on unsaved.
+        A save that fails for another reason than a full disk repairs the store's paths
+        (``repair``) and tries once more."""
         if not self._scanned:
             try:
                 self.load()
             except SaveError:
                 pass  # no valid slot: both may be overwritten
         data = pack(value, self.seq + 1)
-        target = 1 - self._newest if self._newest >= 0 else 0
-        damaged = [path for path, _ in self.damaged]
         try:
-            self._write_temp(data)
-            if self.slots[target] in damaged:
-                self._move_aside(self.slots[target])
-            self.fs.rename(self.temp, self.slots[target])
+            target = self._write(data)
         except OSError as exc:
-            self._drop_temp()
-            raise SaveError(FULL if _errno(exc) == _ENOSPC else IO, self.temp)
+            full = _errno(exc) == _ENOSPC
+            try:
+                fixed = not full and self.repair(True)
+            except OSError:
+                fixed = False  # the flash refuses even the repair: the save fails as it was
+            if not fixed:
+                self._drop_temp()
+                raise SaveError(FULL if full else IO, self.temp)
+            try:
+                target = self._write(data)
+            except OSError as again:
+                self._drop_temp()
+                raise SaveError(FULL if _errno(again) == _ENOSPC else IO, self.temp)
         self.seq += 1
         self._newest = target
         self.damaged = [d for d in self.damaged if d[0] != self.slots[target]]
         return len(data)
+
+    def _write(self, data):
+        """Temp file, then renamed over the slot not holding the newest save; its index."""
+        target = 1 - self._newest if self._newest >= 0 else 0
+        self._write_temp(data)
+        for path, _reason in self.damaged:
+            if path == self.slots[target]:
+                try:
+                    self.set_aside(path)
+                except OSError:
+                    pass  # cannot be kept: the rename below replaces the damaged copy
+        self.fs.rename(self.temp, self.slots[target])
+        return target
 
     def _write_temp(self, data):
         try:
@@ -427,21 +464,24 @@ class Store:
         except OSError:
             pass  # never created, or the disk refuses even this: the next save truncates it
 
-    def _move_aside(self, path):
-        try:
-            self.fs.remove(path + ".bad")
-        except OSError:
-            pass  # no earlier damaged copy
-        self.fs.rename(path, path + ".bad")
+    def repair(self, create=False):
+        """Moves what stops this store from saving aside as ``*.bad`` (storage_repair)."""
+        import storage_repair  # rare (damage found): loaded only then
 
-    def set_aside(self):
+        return storage_repair.repair(self, create)
+
+    def set_aside(self, path=None):
         """Renames every damaged slot to ``<slot>.bad`` (kept for inspection); returns
-        the new paths. After this the store starts fresh."""
+        the new paths. After this the store starts fresh. With ``path``: that one only,
+        an OSError when it cannot be moved."""
+        import storage_repair  # rare (damage found): loaded only then
+
+        if path is not None:
+            return storage_repair.aside(self.fs, path)
         moved = []
         for path, _reason in self.damaged:
             try:
-                self._move_aside(path)
-                moved.append(path + ".bad")
+                moved.append(storage_repair.aside(self.fs, path))
             except OSError:
                 pass  # unreadable and unmovable: the next save overwrites it instead
         self.damaged = []

@@ -2,24 +2,72 @@
 
 The table holds V(state), the expected points still to come under optimal play, for
 every reachable turn-start state (used-box mask, upper subtotal capped at 63, whether
-the Yahtzee box holds 50). The file is never loaded: each lookup seeks to one entry
-and reads 1-2 bytes into a buffer made once. Values come back as fixed-point ints in
+the Yahtzee box holds 50; the Zoo card's table, layout 1, is the same layout's first
+2048 masks, subtotals capped at 18, no Yahtzee flag). The file is never loaded: each
+lookup reads one mask's values (at most 256 bytes) into a buffer made once. Values come
+back as fixed-point ints in
 units of 2**-FRAC points, so callers never touch floats.
+
+Damage is refused, never used: opening checks the header's CRC-8, the file size the
+header states, the offsets and the rank table (a CRC-8 per row); every read of a mask's
+values checks that mask's CRC-8. (The CRC-32s in the header are for the host tools,
+which check the whole file.) Either failure raises ``TableDamaged`` (a ValueError)
+naming what is wrong, and the caller plays as without a table.
 """
 from array import array
 from micropython import const
 
 MAGIC = b"YZOT"
-FORMAT_VERSION = const(1)
+FORMAT_VERSION = const(2)
 EXACT = const(1)  # u16 per state
 COMPACT = const(2)  # u8 per state + per-block (base, step)
+LAYOUT_VALUES = const(0)  # header byte 11: the 13-box value table described in the doc
+LAYOUT_ZOO = const(1)  # the Zoo card's 11-box value table: the first 2048 masks of layout 0
 FRAC = const(18)  # fixed-point fraction bits of every value handed out
 HEADER_SIZE = const(64)
 RANK_SIZE = const(4096)  # 64 upper masks x 64 subtotals: rank within the block or 255
 N_BLOCKS = const(12288)  # 8192 masks + 4096 with the Yahtzee box filled (two blocks)
+N_MASKS = const(8192)
+CHECKS_SIZE = const(8256)  # CRC-8 of each mask's values (8192), then of each rank row (64)
+ZOO_MASKS = const(2048)  # layout 1: masks 0..2047, one block each (no Yahtzee flag)
 _UNREACHABLE = const(255)
 _YAHTZEE_LOWER_BIT = const(5)  # box 11 is bit 5 of the lower mask (boxes 6..12)
+_YAHTZEE_BIT = const(11)
 _COMPACT_STEP_FRAC = const(16)
+_LOWER_SLOTS = const(192)  # 128 lower masks, the 64 with the Yahtzee box count twice
+
+# CRC-8, polynomial x^8 + x^2 + x + 1 (0x07), MSB first, no final XOR: one lookup per
+# byte. It catches every error within 8 consecutive bits, so any one damaged byte.
+CRC8 = (
+    b"\x00\x07\x0e\x09\x1c\x1b\x12\x15\x38\x3f\x36\x31\x24\x23\x2a\x2d"
+    b"\x70\x77\x7e\x79\x6c\x6b\x62\x65\x48\x4f\x46\x41\x54\x53\x5a\x5d"
+    b"\xe0\xe7\xee\xe9\xfc\xfb\xf2\xf5\xd8\xdf\xd6\xd1\xc4\xc3\xca\xcd"
+    b"\x90\x97\x9e\x99\x8c\x8b\x82\x85\xa8\xaf\xa6\xa1\xb4\xb3\xba\xbd"
+    b"\xc7\xc0\xc9\xce\xdb\xdc\xd5\xd2\xff\xf8\xf1\xf6\xe3\xe4\xed\xea"
+    b"\xb7\xb0\xb9\xbe\xab\xac\xa5\xa2\x8f\x88\x81\x86\x93\x94\x9d\x9a"
+    b"\x27\x20\x29\x2e\x3b\x3c\x35\x32\x1f\x18\x11\x16\x03\x04\x0d\x0a"
+    b"\x57\x50\x59\x5e\x4b\x4c\x45\x42\x6f\x68\x61\x66\x73\x74\x7d\x7a"
+    b"\x89\x8e\x87\x80\x95\x92\x9b\x9c\xb1\xb6\xbf\xb8\xad\xaa\xa3\xa4"
+    b"\xf9\xfe\xf7\xf0\xe5\xe2\xeb\xec\xc1\xc6\xcf\xc8\xdd\xda\xd3\xd4"
+    b"\x69\x6e\x67\x60\x75\x72\x7b\x7c\x51\x56\x5f\x58\x4d\x4a\x43\x44"
+    b"\x19\x1e\x17\x10\x05\x02\x0b\x0c\x21\x26\x2f\x28\x3d\x3a\x33\x34"
+    b"\x4e\x49\x40\x47\x52\x55\x5c\x5b\x76\x71\x78\x7f\x6a\x6d\x64\x63"
+    b"\x3e\x39\x30\x37\x22\x25\x2c\x2b\x06\x01\x08\x0f\x1a\x1d\x14\x13"
+    b"\xae\xa9\xa0\xa7\xb2\xb5\xbc\xbb\x96\x91\x98\x9f\x8a\x8d\x84\x83"
+    b"\xde\xd9\xd0\xd7\xc2\xc5\xcc\xcb\xe6\xe1\xe8\xef\xfa\xfd\xf4\xf3"
+)
+
+
+class TableDamaged(ValueError):
+    """The file is a strategy table but damaged (cut short, flipped bytes, bad offsets)."""
+
+
+def crc8(data, start, end, crc):
+    """CRC-8 (see ``CRC8``) of ``data[start:end]`` continuing from ``crc``."""
+    table = CRC8
+    for i in range(start, end):
+        crc = table[crc ^ data[i]]
+    return crc
 
 
 def _u16(buf, at):
@@ -37,19 +85,34 @@ def block_number(mask, yz):
 
 
 class StrategyTable:
-    """One open table file. ``f`` is a binary file object with ``seek``/``readinto``."""
+    """One open table file. ``f`` is a binary file object with ``seek``/``readinto``.
+    ValueError for a file that is no table of this format; ``TableDamaged`` (also a
+    ValueError) for a damaged one."""
 
     def __init__(self, f):
         self._f = f
         head = bytearray(HEADER_SIZE)
         f.seek(0)
-        if f.readinto(head) != HEADER_SIZE or head[0:4] != MAGIC:
+        got = f.readinto(head)
+        if got is None or got < 4 or head[0:4] != MAGIC:
             raise ValueError("not a strategy table (bad magic)")
+        if got != HEADER_SIZE:
+            raise TableDamaged("damaged: header cut")
         if head[4] != FORMAT_VERSION:
-            raise ValueError("strategy table format %d, expected %d" % (head[4], FORMAT_VERSION))
+            raise ValueError("strategy table format %d, expected %d (rebuild: make table)" % (head[4], FORMAT_VERSION))
+        if crc8(head, 20, 60, crc8(head, 0, 19, 0)) != head[19]:
+            raise TableDamaged("damaged: header check")
         self.variant = head[5]
-        if self.variant not in (EXACT, COMPACT):
-            raise ValueError("unknown strategy table variant %d" % self.variant)
+        self.layout = head[11]
+        if self.variant not in (EXACT, COMPACT) or self.layout not in (LAYOUT_VALUES, LAYOUT_ZOO):
+            raise ValueError("unknown strategy table variant %d, layout %d" % (self.variant, self.layout))
+        if self.layout == LAYOUT_VALUES:
+            n_masks, n_blocks, lower_slots, self.n_boxes = N_MASKS, N_BLOCKS, _LOWER_SLOTS, 13
+        else:  # 32 lower masks, none with the Yahtzee box (bit 11 never set)
+            n_masks, n_blocks, lower_slots, self.n_boxes = ZOO_MASKS, ZOO_MASKS, 32, 11
+        self.n_masks = n_masks
+        if _u16(head, 16) != n_blocks:
+            raise TableDamaged("damaged: %d blocks for layout %d" % (_u16(head, 16), self.layout))
         self.joker_id = head[6]
         self.yahtzee_bonus = head[7]
         self.upper_threshold = head[8]
@@ -61,20 +124,31 @@ class StrategyTable:
         self._values_at = _u32(head, 20)
         self._blocks_at = _u32(head, 24)
         self.expected_empty = _u32(head, 28)  # units of 2**-16 points
-        self.crc = _u32(head, 32)
         name = bytes(head[36:52])
         end = name.find(b"\x00")
         self.ruleset_name = (name if end < 0 else name[:end]).decode()
+        size = _u32(head, 52)
+        self._checks_at = _u32(head, 56)
+        if f.seek(0, 2) != size:  # cut short or grown
+            raise TableDamaged("damaged: size")
+        width = 2 if self.variant == EXACT else 1
+        if (self._values_at + width * self.n_states > size or self._checks_at + n_masks + 64 > size
+                or (self.variant == COMPACT and self._blocks_at + 4 * n_blocks > size)):
+            raise TableDamaged("damaged: offsets")
         # Per upper mask: number of reachable subtotals and the running sum before it. The
         # rank table itself stays in the file (4 KB of RAM saved; one more 1-byte read).
         self.count = bytearray(64)
         self.before = array("H", bytes(2 * 64))  # < 4096 states per lower mask
         row = bytearray(64)
+        row_checks = bytearray(64)
+        f.seek(self._checks_at + n_masks)
+        f.readinto(row_checks)
         total = 0
         for upper in range(64):
             f.seek(HEADER_SIZE + upper * 64)
-            if f.readinto(row) != 64:
-                raise ValueError("strategy table truncated")
+            f.readinto(row)
+            if crc8(row, 0, 64, upper) != row_checks[upper]:
+                raise TableDamaged("damaged: rank row")
             n = 0
             for up in range(64):
                 if row[up] != _UNREACHABLE:
@@ -82,19 +156,20 @@ class StrategyTable:
             self.count[upper] = n
             self.before[upper] = total
             total += n
+        if total * lower_slots != self.n_states:
+            raise TableDamaged("damaged: states")
         self._per_lower = total
-        self._buf = bytearray(4)
+        self._buf = bytearray(1)
         self._rank_row = bytearray(64)
         self._rank_upper = -1
-        self._block = bytearray(128)  # one block: up to 64 values of 2 bytes
-        self._params = bytearray(4)
-        view = memoryview(self._buf)
-        self._two = view[0:2]
-        self._one = view[0:1]
+        self._block = bytearray(256)  # one mask: up to 2 blocks of 64 values of 2 bytes
+        self._params = bytearray(8)  # compact: (base, step) of the mask's 1-2 blocks
+        self._mask = -1  # the mask whose values are in _block, checked
+        self._yz_at = 0  # where block yz of that mask starts in _block (states)
 
     def matches(self, ruleset, jokers):
         """True when this table was built for ``ruleset`` (``jokers``: rules.JOKERS)."""
-        return (jokers[self.joker_id] == ruleset.joker and bool(self.yahtzee_bonus) == bool(ruleset.yahtzee_bonus)
+        return (self.n_boxes == ruleset.n_boxes and jokers[self.joker_id] == ruleset.joker and bool(self.yahtzee_bonus) == bool(ruleset.yahtzee_bonus)
                 and self.upper_threshold == ruleset.upper_threshold and self.upper_bonus == ruleset.upper_bonus)
 
     def block_start(self, mask, yz):
@@ -107,41 +182,58 @@ class StrategyTable:
         return before_lower * self._per_lower + factor * self.before[upper] + yz * self.count[upper]
 
     def load_block(self, mask, yz):
-        """Read every value of block (mask, yz) into a buffer made once (2-3 reads);
-        ``block_value(up)`` then decodes one. Cheaper than ``value`` for several ups."""
-        f = self._f
+        """Read the values of block (mask, yz) into a buffer made once; ``block_value(up)``
+        then decodes one. The whole mask is read (both blocks when the Yahtzee box is
+        filled: they are contiguous) and checked against its CRC-8: TableDamaged."""
         upper = mask & 63
-        if upper != self._rank_upper:
-            f.seek(HEADER_SIZE + upper * 64)
-            f.readinto(self._rank_row)
-            self._rank_upper = upper
-        start = self.block_start(mask, yz)
-        if self.variant == EXACT:
-            f.seek(self._values_at + 2 * start)
-        else:
-            f.seek(self._blocks_at + 4 * block_number(mask, yz))
-            f.readinto(self._params)
-            f.seek(self._values_at + start)
-        f.readinto(self._block)  # may run into the next block or end early: harmless
+        if mask != self._mask:
+            f = self._f
+            if upper != self._rank_upper:
+                f.seek(HEADER_SIZE + upper * 64)
+                f.readinto(self._rank_row)
+                self._rank_upper = upper
+            self._mask = -1
+            n = self.count[upper] << (mask >> _YAHTZEE_BIT & 1)  # states of the mask
+            crc = mask & 0xFF
+            if self.variant == EXACT:
+                f.seek(self._values_at + 2 * self.block_start(mask, 0))
+                n *= 2
+            else:
+                # Whole buffers are read (past the mask's end is harmless and allocates
+                # nothing); the CRC covers only the mask's own bytes.
+                f.seek(self._blocks_at + 4 * block_number(mask, 0))
+                f.readinto(self._params)
+                crc = crc8(self._params, 0, 4 << (mask >> _YAHTZEE_BIT & 1), crc)
+                f.seek(self._values_at + self.block_start(mask, 0))
+            block = self._block
+            f.readinto(block)
+            f.seek(self._checks_at + mask)
+            f.readinto(self._buf)
+            if crc8(block, 0, n, crc) != self._buf[0]:
+                raise TableDamaged("damaged: mask %d" % mask)
+            self._mask = mask
+        self._yz_at = yz * self.count[upper]
 
     def block_value(self, up):
         """Value at subtotal ``up`` of the block last loaded, units of 2**-FRAC points."""
         rank = self._rank_row[up]
         if rank == _UNREACHABLE:
             raise ValueError("unreachable upper subtotal %d" % up)
+        at = self._yz_at + rank
         block = self._block
         if self.variant == EXACT:
-            return (block[2 * rank] | (block[2 * rank + 1] << 8)) << (FRAC - self._frac)
+            return (block[2 * at] | (block[2 * at + 1] << 8)) << (FRAC - self._frac)
         params = self._params
-        base = (params[0] | (params[1] << 8)) << (FRAC - self._frac)
-        return base + ((block[rank] * (params[2] | (params[3] << 8))) << (FRAC - _COMPACT_STEP_FRAC))
+        p = 4 if self._yz_at else 0
+        base = (params[p] | (params[p + 1] << 8)) << (FRAC - self._frac)
+        return base + ((block[at] * (params[p + 2] | (params[p + 3] << 8))) << (FRAC - _COMPACT_STEP_FRAC))
 
     def index(self, mask, up, yz):
         """Position of state (mask, up, yz) among the stored states."""
         upper = mask & 63
         f = self._f
         f.seek(HEADER_SIZE + upper * 64 + up)
-        f.readinto(self._one)
+        f.readinto(self._buf)
         rank = self._buf[0]
         if rank == _UNREACHABLE:
             raise ValueError("unreachable state: upper subtotal %d with upper boxes %d" % (up, upper))
@@ -149,20 +241,7 @@ class StrategyTable:
 
     def value(self, mask, up, yz):
         """V(mask, up, yz) in units of 2**-FRAC points (an int; no float anywhere)."""
-        if mask >= 8191:
+        if mask >= self.n_masks - 1:
             return 0
-        f = self._f
-        buf = self._buf
-        at = self.index(mask, up, yz)
-        if self.variant == EXACT:
-            f.seek(self._values_at + 2 * at)
-            f.readinto(self._two)
-            return (buf[0] | (buf[1] << 8)) << (FRAC - self._frac)
-        f.seek(self._values_at + at)
-        f.readinto(self._one)
-        q = buf[0]
-        f.seek(self._blocks_at + 4 * block_number(mask, yz))
-        f.readinto(buf)
-        base = (buf[0] | (buf[1] << 8)) << (FRAC - self._frac)
-        step = buf[2] | (buf[3] << 8)
-        return base + ((q * step) << (FRAC - _COMPACT_STEP_FRAC))
+        self.load_block(mask, yz)
+        return self.block_value(up)

@@ -77,4 +77,54 @@ def argument_parser(prog, description):
         def error(self, message):
             raise UsageError(message)
 
-    return _Parser(prog="python -m host_tools " + prog, description=description)
+    # Descriptions are docstring first lines, written in reST (``make sim``): --help shows
+    # them as plain text.
+    return _Parser(prog="python -m host_tools " + prog, description=description.replace("``", ""))
+
+
+def writable_folder(folder):
+    """True when a file can be made in ``folder``: tried for real (a probe file made and
+    removed), since permission bits do not tell for root or read-only mounts."""
+    import tempfile
+
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".host_tools-probe-", dir=folder)
+    except OSError:
+        return False
+    os.close(fd)
+    os.remove(probe)
+    return True
+
+
+def is_utf8(text):
+    """False for an argument that held bytes UTF-8 cannot decode (Python keeps them as
+    lone surrogates): a name made of those is refused rather than written."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def check_output_file(option, path, make_folders=False):
+    """Raise UsageError unless ``path`` (given as ``option``) can be written as a file:
+    every command checks its output paths like this before its work starts. With
+    ``make_folders`` a missing folder is fine when it can be made."""
+    if path == "":
+        raise UsageError("%s is empty: name a file" % option)
+    if not is_utf8(path):
+        raise UsageError("%s %s: the name is not UTF-8" % (option, path))
+    if os.path.isdir(path):
+        raise UsageError("%s %s is a folder: name a file" % (option, path))
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise UsageError("%s %s is not a regular file" % (option, path))
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        if not make_folders:
+            raise UsageError("%s %s: there is no folder %s" % (option, path, folder))
+        while not os.path.isdir(folder):
+            if os.path.exists(folder):
+                raise UsageError("%s %s: %s is a file, not a folder" % (option, path, folder))
+            folder = os.path.dirname(folder)
+    if not writable_folder(folder) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise UsageError("%s %s: cannot write there" % (option, path))

@@ -34,7 +34,7 @@ def main(argv):
         return 0 if argv else 2
     name = argv[0]
     if name not in COMMANDS:
-        print("unknown command %r\n\n%s" % (name, usage()), file=sys.stderr)
+        print("host_tools: unknown command %r (commands: %s)" % (name, ", ".join(COMMANDS)), file=sys.stderr)
         return 2
     module = importlib.import_module("host_tools." + name.replace("-", "_"))
     try:

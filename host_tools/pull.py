@@ -1,27 +1,35 @@
 """``python -m host_tools pull``: copy the device's saves, records and statistics; print them.
 
-``--port PORT`` copies the device's ``data/`` folder with mpremote (a Pico on USB or the
-virtual Pico's pty); ``--dir DIR`` takes it from a flash folder instead (the simulator's
-``--flash-dir``). The copy lands in ``--out`` (default ``./device-data``). Files are read
-with the firmware's own ``storage`` and ``records`` modules, so the format lives in one
-place; ``--json`` prints everything as one JSON object instead of text.
+``--port PORT`` reads the device's ``data/`` folder through MicroPython's raw REPL (a Pico
+on USB or the virtual Pico's pty); ``--dir DIR`` takes it from a flash folder instead (the
+simulator's ``--flash-dir``). The copy lands in ``--out``/data (default
+``~/.local/share/pico-yahtzee/pulled``, beside the simulator's flash folder) and the
+report says where. Files are read with the firmware's own ``storage`` and ``records``
+modules, so the format lives in one place; ``--json`` prints the raw values instead.
+
+What a device or folder sends is untrusted (``flashing/untrusted.py``): only plain names
+and regular files are copied, never through a link, at most 64 KiB per file and 1 MiB in
+all; whatever is left out is named on stderr, escaped like every name printed.
 """
 import json
 import os
 import shutil
-import subprocess
 import sys
 
 import host_tools
+from host_tools.flashing import untrusted
 
 host_tools.use_firmware()
 
-import records  # noqa: E402  (firmware modules, importable after use_firmware)
-import records_view  # noqa: E402
+import records_view  # noqa: E402  (firmware modules, importable after use_firmware)
 import rules  # noqa: E402
 import storage  # noqa: E402
 
-KNOWN = ("game", "scores", "stats", "rolls")
+KNOWN = ("game", "scores", "stats", "rolls", "zoo_scores", "zoo_stats")  # zoo_*: the kids' card
+# The simulator keeps its flash in .../pico-yahtzee/flash; pulled copies go beside it.
+DEFAULT_OUT = os.path.join(os.path.expanduser("~"), ".local", "share", "pico-yahtzee", "pulled")
+# Beside the copy: pull replaces OUT/data only where it finds this, never a folder of yours.
+MARKER = ".pico-yahtzee-pull"
 
 
 class PullError(Exception):
@@ -33,29 +41,30 @@ def parse_args(argv):
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--port", help="serial port of the device (or the virtual Pico's pty)")
     source.add_argument("--dir", help="a flash folder instead of a device (e.g. the simulator's --flash-dir)")
-    parser.add_argument("--out", default="device-data", help="local folder for the copy (default: device-data)")
-    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    parser.add_argument("--out", default=DEFAULT_OUT, help="local folder for the copy (default: %s)" % DEFAULT_OUT.replace(os.path.expanduser("~"), "~"))
+    parser.add_argument("--json", action="store_true", help="print the raw values as JSON instead of text")
     return parser.parse_args(argv)
 
 
-def copy_from_port(port, out):
-    """Copies ``:data`` from the device into ``out/data``; False when there is none."""
-    cmd = host_tools.mpremote_command("connect", port, "fs", "cp", "-r", ":" + storage.DATA_DIR, out + os.sep)
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    if proc.returncode != 0:
-        text = (proc.stderr or proc.stdout).strip()
-        if "No such file" in text:
-            return False
-        raise PullError("mpremote could not copy from %s: %s" % (port, text.splitlines()[-1] if text else "failed"))
-    return True
+def copy_from_port(port):
+    """The device's ``data/`` as an ``untrusted.Copy``."""
+    from host_tools.flashing.device import Device, DeviceError
+
+    device = Device(port)
+    try:
+        device.connect()
+        return untrusted.read_device(device, storage.DATA_DIR)
+    except DeviceError as exc:
+        raise PullError(str(exc)) from None
+    finally:
+        try:
+            device.release()  # back to the friendly REPL: a Pico runs its game again
+        finally:
+            device.close()
 
 
-def copy_from_dir(folder, out):
-    source = os.path.join(folder, storage.DATA_DIR)
-    if not os.path.isdir(source):
-        return False
-    shutil.copytree(source, os.path.join(out, storage.DATA_DIR), dirs_exist_ok=True)
-    return True
+def copy_from_dir(folder):
+    return untrusted.read_folder(folder, storage.DATA_DIR)
 
 
 def _base_names(folder):
@@ -69,7 +78,9 @@ def _base_names(folder):
 
 
 def read_folder(folder):
-    """``{base: {"value": ..., "error": reason or None, "kept_aside": [(file, reason)]}}``."""
+    """``{base: {"value": ..., "error": reason or None, "kept_aside": [(file, reason)]}}``.
+
+    ``folder`` holds only plain-named regular files (the copy pull made)."""
     found = {}
     for base in _base_names(folder):
         store = storage.Store(os.path.join(folder, base))
@@ -78,12 +89,14 @@ def read_folder(folder):
             entry["value"] = store.load()
         except storage.SaveError as err:
             entry["error"] = err.reason
+        except (ValueError, TypeError, KeyError, IndexError, RecursionError, MemoryError, UnicodeError):
+            entry["error"] = "unreadable"  # a frame the firmware's decoder cannot take apart
         for path, reason in store.damaged:
             entry["kept_aside"].append((os.path.basename(path), reason))
         for slot in ("a", "b"):
             bad = "%s.%s.bad" % (base, slot)
             path = os.path.join(folder, bad)
-            if os.path.exists(path):
+            if os.path.isfile(path):
                 with open(path, "rb") as f:
                     data = f.read()
                 try:
@@ -91,35 +104,45 @@ def read_folder(folder):
                     reason = "readable"
                 except storage.SaveError as err:
                     reason = err.reason
+                except (ValueError, TypeError, KeyError, IndexError, RecursionError, MemoryError, UnicodeError):
+                    reason = "unreadable"
                 entry["kept_aside"].append((bad, reason))
         found[base] = entry
     return found
 
 
-# --- text -----------------------------------------------------------------------------
+# --- text: what a player reads ----------------------------------------------------------
+def _plural(n, word):
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
 def _game_lines(value):
     state = value.get("game", value) if isinstance(value, dict) else value
-    if not isinstance(state, dict) or "players" not in state:
-        return ["  (not a game state) %r" % (value,)]
-    lines = []
-    phase = {0: "roll-off", 1: "playing", 2: "over"}.get(state.get("phase"), "?")
-    lines.append("  rules %s, %s, round %s of 13" % (state.get("rules"), phase, (state.get("round") or 0) + 1))
+    if not isinstance(state, dict) or not isinstance(state.get("players"), list):
+        raise ValueError("not a game")
+    phase = {0: "the roll-off for who starts", 1: "playing", 2: "finished"}.get(state.get("phase"), "?")
+    round_ = state.get("round") or 0
     try:
         ruleset = rules.ruleset_from_name(state.get("rules"))
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, AttributeError):
         ruleset = None
+    n_boxes = ruleset.n_boxes if ruleset is not None else rules.N_BOXES  # 11 on the Zoo card
+    current = state.get("current")
+    head = "  %s, round %d of %d" % (phase, min(round_, n_boxes - 1) + 1, n_boxes) if phase == "playing" else "  " + phase
+    if phase == "playing" and isinstance(current, int) and 0 <= current < len(state["players"]):
+        head += ", %s's turn" % state["players"][current][0]
+    lines = [head]
     for seat, player in enumerate(state["players"]):
         name, kind, card = player[0], player[1], player[2]
         total = rules.totals(ruleset, card)[4] if ruleset is not None else sum(x for x in card if x > 0)
-        filled = sum(1 for x in card[:rules.N_BOXES] if x != rules.OPEN)
-        mark = ">" if seat == state.get("current") and phase == "playing" else " "
-        lines.append("  %s %-8s %-6s %4d points, %2d/13 boxes" % (mark, name, kind, total, filled))
+        filled = sum(1 for x in card[:n_boxes] if x != rules.OPEN)
+        who = "computer (%s)" % kind if kind != "human" else "human"
+        lines.append("  %-8s %-18s %4d points, %2d of %d boxes filled" % (name, who, total, filled, n_boxes))
     if phase == "playing" and state.get("rolls"):
         held = state.get("held", 0)
         dice = " ".join(("[%d]" if (held >> i) & 1 else " %d ") % d for i, d in enumerate(state["dice"]))
-        lines.append("  dice %s  (roll %d of 3, [ ] held)" % (dice, state["rolls"]))
-    for key in sorted(k for k in value if k != "game") if isinstance(value, dict) and "game" in value else ():
-        lines.append("  %s: %r" % (key, value[key]))
+        lines.append("  dice %s  (roll %d of 3; [ ] = held)" % (dice, state["rolls"]))
+    lines.append("  rules: %s" % state.get("rules"))  # a joker option, or zoo (the kids' card)
     return lines
 
 
@@ -129,14 +152,16 @@ def _scores_lines(scores):
     return ["  %2d. %-3s %5d" % (i + 1, entry[1], entry[0]) for i, entry in enumerate(scores)]
 
 
-def _stats_line(label, entry):
-    games, avg_x10, best, yahtzees, bonus_pct = records_view.summary(entry)
-    return "  %-8s %5d games  average %4d.%d  best %4d  Yahtzees %3d  upper bonus %3d%%" % (
-        label, games, avg_x10 // 10, avg_x10 % 10, best, yahtzees, bonus_pct)
+def _stats_line(label, entry, unit="game"):
+    count, avg_x10, best, yahtzees, bonus_pct = records_view.summary(entry)
+    return "  %-8s %-9s average %4d.%d  best %4d  %-13s upper bonus in %d%%" % (
+        label, _plural(count, unit), avg_x10 // 10, avg_x10 % 10, best, _plural(yahtzees, "Yahtzee"), bonus_pct)
 
 
 def _stats_lines(stats):
-    lines = [_stats_line("all", stats["all"])]
+    # Games apart from the players' results they hold (a 2-player game is 2 results).
+    lines = ["  %s played" % _plural(records_view.games_played(stats), "game"),
+             _stats_line("all", stats["all"], "result")]
     for name in sorted(stats["names"]):
         lines.append(_stats_line(name, stats["names"][name]))
     return lines
@@ -155,14 +180,17 @@ def _rolls_lines(rolls):
     return lines
 
 
-_FORMATTERS = {"game": _game_lines, "scores": _scores_lines, "stats": _stats_lines, "rolls": _rolls_lines}
-_TITLES = {"game": "Saved game", "scores": "High scores", "stats": "Statistics", "rolls": "Dice fairness"}
+_FORMATTERS = {"game": _game_lines, "scores": _scores_lines, "stats": _stats_lines, "rolls": _rolls_lines,
+               "zoo_scores": _scores_lines, "zoo_stats": _stats_lines}
+_TITLES = {"game": "Saved game", "scores": "High scores", "stats": "Statistics", "rolls": "Dice fairness",
+           "zoo_scores": "Zoo high scores", "zoo_stats": "Zoo statistics"}
 
 
 def text_report(found):
+    """The report as text; every line escaped (names and values come from the device)."""
     lines = []
     for base, entry in found.items():
-        lines.append("%s (%s):" % (_TITLES.get(base, base), base))
+        lines.append("%s:" % _TITLES.get(base, "Other file %s" % base))
         if entry["error"]:
             lines.append("  unreadable: %s" % entry["error"])
         elif entry["value"] is None:
@@ -171,12 +199,12 @@ def text_report(found):
             formatter = _FORMATTERS.get(base, lambda v: ["  %r" % (v,)])
             try:
                 lines.extend(formatter(entry["value"]))
-            except (KeyError, IndexError, TypeError, ValueError):
-                lines.append("  (unexpected shape) %r" % (entry["value"],))
+            except (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError):
+                lines.append("  (unexpected contents; --json shows them raw)")
         for name, reason in entry["kept_aside"]:
             lines.append("  kept aside: %s (%s)" % (name, reason))
         lines.append("")
-    return "\n".join(lines).rstrip() + "\n"
+    return "\n".join(untrusted.printable(line) for line in lines).rstrip() + "\n"
 
 
 def _jsonable(value):
@@ -189,35 +217,81 @@ def _jsonable(value):
     return value
 
 
+def check_out(out, folder):
+    """One line naming what is wrong with ``--out``, or None; nothing is written."""
+    problem = untrusted.text_problem("--out", out)
+    if problem:
+        return problem
+    if os.path.exists(out) and not os.path.isdir(out):
+        return "--out %s is not a folder" % untrusted.shown(out)
+    probe = untrusted.nearest_existing(out)
+    if not os.path.isdir(probe):
+        return "--out %s: %s is not a folder" % (untrusted.shown(out), untrusted.shown(probe))
+    if not host_tools.writable_folder(probe):
+        return "--out %s: nothing can be written in %s" % (untrusted.shown(out), untrusted.shown(probe))
+    if folder is not None:
+        flash = os.path.realpath(folder)
+        here = os.path.realpath(out)
+        if here == flash or here.startswith(flash + os.sep):
+            return "--out must be outside the flash folder %s" % untrusted.shown(folder)
+    target = os.path.join(out, storage.DATA_DIR)
+    if os.path.lexists(target) and (os.path.islink(target) or not os.path.isdir(target)):
+        return "--out %s: %s is in the way (not a folder)" % (untrusted.shown(out), untrusted.shown(target))
+    if os.path.isdir(target) and not os.path.isfile(os.path.join(out, MARKER)):
+        return "--out %s already holds a %s folder that pull did not make; pick another --out" % (untrusted.shown(out), storage.DATA_DIR)
+    return None
+
+
+def check_source(args):
+    """One line naming what is wrong with ``--port`` or ``--dir``, or None."""
+    if args.port is not None:
+        return untrusted.port_problem(args.port)
+    problem = untrusted.text_problem("--dir", args.dir)
+    if problem:
+        return problem
+    if not os.path.isdir(args.dir):
+        return "--dir %s is not a folder" % untrusted.shown(args.dir)
+    return None
+
+
 def main(argv):
     try:
         args = parse_args(argv)
     except host_tools.UsageError as exc:
-        print("pull: %s (see --help)" % exc, file=sys.stderr)
+        print("pull: %s (see --help)" % untrusted.printable(str(exc)), file=sys.stderr)
         return 2
     except SystemExit as exc:  # --help
         return 2 if exc.code else 0
-    if args.dir is not None and not os.path.isdir(args.dir):
-        print("pull: --dir %s is not a folder" % args.dir, file=sys.stderr)
-        return 2
-    target = os.path.join(args.out, storage.DATA_DIR)
-    if args.dir is not None and os.path.realpath(target) == os.path.realpath(os.path.join(args.dir, storage.DATA_DIR)):
-        print("pull: --out must not be the flash folder itself", file=sys.stderr)
+    problem = check_source(args) or check_out(args.out, args.dir)
+    if problem:
+        print("pull: %s" % problem, file=sys.stderr)
         return 2
     try:
+        copy = copy_from_port(args.port) if args.port is not None else copy_from_dir(args.dir)
+    except (PullError, OSError) as exc:
+        print("pull: %s" % untrusted.printable(str(exc)), file=sys.stderr)
+        return 1
+    for name, why in copy.skipped:
+        print("pull: skipped %s: %s" % (untrusted.printable(name), why), file=sys.stderr)
+    target = os.path.join(args.out, storage.DATA_DIR)
+    try:
         os.makedirs(args.out, exist_ok=True)
+        with open(os.path.join(args.out, MARKER), "w") as marker:
+            marker.write("python -m host_tools pull replaces %s/ here with a fresh copy at every run\n" % storage.DATA_DIR)
         if os.path.isdir(target):
             shutil.rmtree(target)  # a fresh copy: files deleted on the device must not linger
-        copied = copy_from_port(args.port, args.out) if args.port else copy_from_dir(args.dir, args.out)
-    except (PullError, OSError, subprocess.TimeoutExpired) as exc:
-        print("pull: %s" % exc, file=sys.stderr)
+        if copy.found:
+            os.mkdir(target)
+            copy.write(target)
+    except OSError as exc:
+        print("pull: cannot write the copy in %s: %s" % (untrusted.printable(args.out), exc.strerror or exc), file=sys.stderr)
         return 1
-    found = read_folder(target) if copied else {}
+    found = read_folder(target) if copy.found else {}
     if args.json:
         print(json.dumps(_jsonable(found), indent=1, sort_keys=True))
     elif not found:
         print("nothing saved on the device yet")
     else:
-        print("copied to %s\n" % os.path.join(args.out, storage.DATA_DIR))
+        print("copied to %s\n" % untrusted.printable(os.path.abspath(target)))
         print(text_report(found), end="")
     return 0

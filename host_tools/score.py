@@ -1,11 +1,13 @@
 """``python -m host_tools score``: settle a scoring dispute with the firmware's rules module.
 
-    python -m host_tools score [--rules forced|ordered|free|none] [--no-yahtzee-bonus]
+    python -m host_tools score [--rules forced|ordered|free|none|zoo] [--no-yahtzee-bonus]
                                [--card CARD] [--json] D1 D2 D3 D4 D5
 
 CARD is a JSON object (or a path to a file holding one) of filled boxes -> points, plus an
 optional "yahtzee_bonus" (bonus points already earned). Prints the boxes this roll may
-legally fill with their points, and the card's totals. Bad input: exit 2, one line.
+legally fill with their points, and the card's totals. ``--rules zoo`` is the kids' card:
+the dice are animal numbers 1-6 (1 fish, 2 bird, 3 cat, 4 dog, 5 horse, 6 elephant), shown
+by name. Bad input: exit 2, one line.
 """
 import json
 import os
@@ -22,7 +24,8 @@ TOTAL_NAMES = ("upper", "upper_bonus", "lower", "yahtzee_bonus", "grand")
 
 def add_rules_options(parser):
     """``--rules`` and ``--no-yahtzee-bonus``, as score, advise and solve take them."""
-    parser.add_argument("--rules", default="forced", choices=R.JOKERS, help="joker rule option (default forced)")
+    parser.add_argument("--rules", default="forced", choices=R.CHOICES,
+                        help="joker rule option (default forced), or zoo: the kids' card with animals")
     parser.add_argument("--no-yahtzee-bonus", action="store_true", help="no 100-point Yahtzee bonuses")
 
 
@@ -31,32 +34,56 @@ def ruleset_from(args):
     return R.make_ruleset(args.rules, not args.no_yahtzee_bonus)
 
 
+MAX_CARD_BYTES = 64 * 1024  # a card is ~300 bytes; /dev/zero or a video is not one
+
+
+def read_card_file(path):
+    """The text of a card file; raises InputError naming what is wrong with it."""
+    if not os.path.exists(path):
+        raise InputError("card file %s not found (CARD is a JSON object or a file holding one)" % path)
+    if os.path.isdir(path):
+        raise InputError("card file %s is a folder" % path)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_CARD_BYTES + 1)  # bounded: /dev/zero never ends
+    except OSError as exc:
+        raise InputError("cannot read card file %s: %s" % (path, exc.strerror))
+    if len(data) > MAX_CARD_BYTES:
+        raise InputError("card file %s is over %d KiB: not a card" % (path, MAX_CARD_BYTES // 1024))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("card file %s is not UTF-8 text" % path) from None
+
+
 def parse_card(rules, text):
     """A card list from CARD (JSON text or a path to a JSON file); raises InputError."""
     if text is None:
-        return R.new_card()
-    if not text.lstrip().startswith("{") and os.path.exists(text):
-        try:
-            with open(text) as f:
-                text = f.read()
-        except OSError as exc:
-            raise InputError("cannot read card file %s: %s" % (text, exc.strerror))
+        return R.new_card(rules)
+    if text.strip() == "":
+        raise InputError("--card is empty: give a JSON object or a file holding one")
+    if not text.lstrip().startswith(("{", "[", '"')):  # not JSON text: a file name
+        text = read_card_file(text)
+    if len(text) > MAX_CARD_BYTES:
+        raise InputError("card is over %d KiB: not a card" % (MAX_CARD_BYTES // 1024))
     try:
         data = json.loads(text)
     except ValueError as exc:
         raise InputError("card is not valid JSON: %s" % exc)
+    except RecursionError:
+        raise InputError("card is not a card: JSON nested too deeply") from None
     if not isinstance(data, dict):
         raise InputError("card must be a JSON object of box -> points")
-    card = R.new_card()
+    card = R.new_card(rules)
     for key, points in data.items():
         if not isinstance(points, int) or isinstance(points, bool):
             raise InputError("points for %s must be a whole number, not %r" % (key, points))
         if key == "yahtzee_bonus":
-            card[R.BONUS] = points
-        elif key in R.BOX_IDS:
-            card[R.BOX_IDS.index(key)] = points
+            card[rules.bonus_at] = points
+        elif key in rules.ids:
+            card[rules.ids.index(key)] = points
         else:
-            raise InputError("unknown box %r (boxes: %s)" % (key, ", ".join(R.BOX_IDS)))
+            raise InputError("unknown box %r (boxes: %s)" % (key, ", ".join(rules.ids)))
     try:
         R.check_card(rules, card)
     except ValueError as exc:
@@ -80,26 +107,34 @@ def parse_dice(values):
 
 def evaluate(rules, card, dice):
     """The result object that ``--json`` prints."""
-    out = [0] * R.N_BOXES
+    out = [0] * rules.n_boxes
     joker = R.score_options(rules, card, dice, out)
-    return {
+    result = {
         "dice": dice,
-        "boxes": {R.BOX_IDS[b]: out[b] for b in range(R.N_BOXES) if out[b] >= 0},
+        "boxes": {rules.ids[b]: out[b] for b in range(rules.n_boxes) if out[b] >= 0},
         "yahtzee_bonus": R.yahtzee_bonus_for(rules, card, dice),
         "joker": joker,
         "totals": dict(zip(TOTAL_NAMES, R.totals(rules, card))),
     }
+    if rules.faces:
+        result["animals"] = [rules.face_name(die) for die in dice]
+    return result
+
+
+def dice_text(rules, dice):
+    """``4 4 2`` or, on the Zoo card, ``dog dog bird``."""
+    return " ".join(rules.face_name(die) for die in dice)
 
 
 def render(rules, card, result):
-    lines = ["dice: %s   rules: %s" % (" ".join(map(str, result["dice"])), rules.name)]
+    lines = ["dice: %s   rules: %s" % (dice_text(rules, result["dice"]), rules.name)]
     if result["joker"]:
         lines.append("joker rule applies (Yahtzee box already filled)")
     if result["yahtzee_bonus"]:
         lines.append("Yahtzee bonus: +%d" % result["yahtzee_bonus"])
     lines.append("")
     lines.append("%-16s %s" % ("box", "this roll"))
-    for b, box_id in enumerate(R.BOX_IDS):
+    for b, box_id in enumerate(rules.ids):
         if card[b] != R.OPEN:
             cell = "filled (%d)" % card[b]
         elif box_id in result["boxes"]:
@@ -109,8 +144,12 @@ def render(rules, card, result):
         lines.append("%-16s %s" % (rules.labels[b], cell))
     lines.append("")
     totals = result["totals"]
-    lines.append("card totals: upper %(upper)d + bonus %(upper_bonus)d + lower %(lower)d"
-                 " + Yahtzee bonus %(yahtzee_bonus)d = %(grand)d" % totals)
+    if rules.yahtzee_bonus or totals["yahtzee_bonus"]:
+        lines.append("card totals: upper %(upper)d + bonus %(upper_bonus)d + lower %(lower)d"
+                     " + Yahtzee bonus %(yahtzee_bonus)d = %(grand)d" % totals)
+    else:  # a card without Yahtzee bonuses (the Zoo card, --no-yahtzee-bonus)
+        lines.append("card totals: upper %(upper)d + bonus %(upper_bonus)d + lower %(lower)d"
+                     " = %(grand)d" % totals)
     return "\n".join(lines)
 
 
@@ -119,7 +158,7 @@ def main(argv):
     add_rules_options(parser)
     parser.add_argument("--card", help="JSON object or file: filled boxes -> points")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("dice", nargs="*", help="five dice, 1-6")
+    parser.add_argument("dice", nargs="*", help="five dice, 1-6 (zoo: 1 fish .. 6 elephant)")
     try:
         args = parser.parse_args(argv)
         rules = ruleset_from(args)

@@ -3,13 +3,21 @@
 The firmware's main.py runs in the MicroPython unix port with the ``sim`` board; its
 OLED, dice and buzzer byte streams are decoded by the datasheet emulators and drawn in
 the terminal (host_tools/simulator/term.py). Keys: 1-5 hold, space roll, arrows up/down, enter
-OK, m hint (with the coach on and a table; again: card) or card, M (long press) quit game,
+OK, m hint (with the coach on and a table; again: card) or card, M (a long press) quit game,
 q quit.
 
 The strategy table: the firmware opens ``strategy-<rules>.bin`` in its flash root (the
-flash folder here). The simulator builds ``build/strategy-forced.bin`` when it is missing
-(the solver, seconds; then cached) and links every ``build/strategy-<rules>.bin`` into the
-flash folder; ``--no-table`` removes them to play as a device without one.
+flash folder here). The simulator builds ``build/strategy-forced.bin`` and the spread
+table ``build/spread-forced.bin`` (win meter, CPU win) when they are missing (the solver,
+seconds; then cached) and links every ``build/strategy-<rules>.bin`` and
+``build/spread-<rules>.bin`` into the flash folder; ``--no-table`` removes those links to
+play as a device without one. A table that is a regular file in the flash folder is the
+device's own (flashed): it is used and never replaced or deleted. ``--code-dir`` is never
+modified: when the flash folder is in it, the device plays with exactly the tables that
+are there.
+
+``--seed N`` wraps at 2^32 and is mixed (``unix_port.mix_seed``), so nearby seeds give
+unrelated games.
 
 Headless (tests, docs): ``--headless --keys "enter space 1 wait:500 hold:m:800"`` plays
 the keys in virtual time (as fast as the pipes allow; the same ``--seed`` on an empty
@@ -19,12 +27,32 @@ tests/golden/ and ``--regen-images`` the README's pictures in docs/img/.
 """
 import host_tools
 import os
+import re
 import sys
 
 from host_tools.simulator import keys as sim_keys
-from host_tools.simulator.unix_port import DEFAULT_FLASH, DeviceExited, SimDevice, remove_tables
+from host_tools.simulator.unix_port import (BUTTON_NAMES, BUTTONS, DEFAULT_FLASH, DeviceExited, SimDevice,
+                                            own_tables, remove_tables)
 
 SETTLE_MS = 400  # after the last key: let animations and redraws finish
+HOLD_AT_BOOT_MS = 1000  # --hold-at-boot without :MS
+
+
+def hold_at_boot(text):
+    """``ROLL`` or ``ROLL:MS`` (a device button name or a key name) -> (mask, ms)."""
+    name, _, ms = text.partition(":")
+    upper = [b.upper() for b in BUTTON_NAMES]
+    if name.upper() in upper:
+        button = upper.index(name.upper())
+    elif name in BUTTONS:
+        button = BUTTONS.index(name)
+    else:
+        raise host_tools.UsageError("--hold-at-boot %s: name a button (%s) or a key (%s), optionally :MS"
+                                    % (text, " ".join(BUTTON_NAMES), " ".join(BUTTONS)))
+    if ms and not (ms.isdigit() and len(ms) <= 8 and int(ms) <= sim_keys.MAX_MS):
+        raise host_tools.UsageError("--hold-at-boot %s: MS must be a whole number of milliseconds up to %d"
+                                    % (text, sim_keys.MAX_MS))
+    return 1 << button, int(ms) if ms else HOLD_AT_BOOT_MS
 
 
 def parse_args(argv):
@@ -32,16 +60,19 @@ def parse_args(argv):
     p.add_argument("--board", default="sim", help="only 'sim' runs on the desktop")
     p.add_argument("--oled", choices=("ssd1306", "sh1106"), default="ssd1306")
     p.add_argument("--dice", choices=("max7219", "neopixel"), default="max7219")
-    p.add_argument("--seed", type=int, help="reproducible dice (default: stirred like the device)")
+    p.add_argument("--seed", type=int,
+                   help="reproducible dice; any whole number, wrapping at 2^32 (default: stirred like the device)")
     p.add_argument("--flash-dir", default=DEFAULT_FLASH, help="the device's filesystem (default %(default)s)")
     p.add_argument("--code-dir", help="a flashed tree to boot instead of firmware/ + boards/")
     # 256K: the simulator runs .py sources, whose compiling at import needs RAM the device
     # (running .mpy) does not; make bench measures the real need (bench_sim*).
-    p.add_argument("--heap", default="256K", help="MicroPython heap (-X heapsize=)")
+    p.add_argument("--heap", default="256K", help="MicroPython heap (-X heapsize=): bytes, or with K or M")
     p.add_argument("--battery", metavar="MV[:TO:MS]",
                    help="simulate VSYS: MV millivolts, or falling from MV to TO over MS virtual ms")
     p.add_argument("--no-table", action="store_true",
                    help="no strategy table on the device (simple computer players, no hints)")
+    p.add_argument("--hold-at-boot", metavar="BUTTON[:MS]",
+                   help="hold a button from power-on for MS ms (default %d), e.g. ROLL: safe mode" % HOLD_AT_BOOT_MS)
     p.add_argument("--headless", action="store_true")
     p.add_argument("--keys", default="", help="headless key script")
     p.add_argument("--screenshot", help="headless: write a PNG of the device here")
@@ -49,25 +80,90 @@ def parse_args(argv):
     p.add_argument("--regen-golden", action="store_true", help="rewrite tests/golden/ and exit")
     p.add_argument("--regen-images", action="store_true", help="rewrite docs/img/ and exit")
     args = p.parse_args(argv)
+    args.hold = hold_at_boot(args.hold_at_boot) if args.hold_at_boot else (0, 0)
     if args.board != "sim":
         raise host_tools.UsageError("--board %s: only the 'sim' board runs in the simulator" % args.board)
     if args.battery is not None:
         parts = args.battery.split(":")
-        if len(parts) not in (1, 3) or not all(part.isdigit() for part in parts) or (len(parts) == 3 and int(parts[2]) == 0):
-            raise host_tools.UsageError("--battery %s: use MV or FROM:TO:MS (whole numbers, MS > 0)" % args.battery)
+        if (len(parts) not in (1, 3) or not all(part.isdigit() and len(part) <= 8 for part in parts)
+                or not all(int(mv) <= MAX_BATTERY_MV for mv in parts[:2])
+                or (len(parts) == 3 and not 0 < int(parts[2]) <= sim_keys.MAX_MS)):
+            raise host_tools.UsageError("--battery %s: use MV or FROM:TO:MS (whole numbers, MV up to %d,"
+                                        " MS from 1 to %d)" % (args.battery, MAX_BATTERY_MV, sim_keys.MAX_MS))
+    if not HEAP.match(args.heap) or not MIN_HEAP <= heap_bytes(args.heap) <= MAX_HEAP:
+        raise host_tools.UsageError("--heap %s: use bytes or a size with K or M, from 64K to 64M (e.g. 256K)"
+                                    % args.heap)
+    if not args.headless:
+        for option, value in (("--keys", args.keys), ("--screenshot", args.screenshot),
+                              ("--print-screen", args.print_screen)):
+            if value:  # else the interactive simulator would start and ignore it
+                raise host_tools.UsageError("%s goes with --headless" % option)
+    check_folders(args)
+    if args.screenshot is not None:
+        host_tools.check_output_file("--screenshot", args.screenshot)
     return args
+
+
+MAX_BATTERY_MV = 6000  # VSYS is at most 5.5 V
+HEAP = re.compile(r"^[0-9]{1,9}[KkMm]?$")
+MIN_HEAP = 64 * 1024  # below this the firmware cannot even boot
+MAX_HEAP = 64 * 1024 * 1024
+
+
+def heap_bytes(text):
+    scale = {"k": 1024, "m": 1024 * 1024}.get(text[-1].lower(), 1)
+    return int(text.rstrip("KkMm")) * scale
+
+
+def check_folders(args):
+    """--flash-dir must be a folder the firmware can write (made if missing); --code-dir
+    a folder holding main.py. Also: the simulator changes nothing inside --code-dir."""
+    flash = args.flash_dir
+    if flash == "":
+        raise host_tools.UsageError("--flash-dir is empty: name a folder (default %s)" % DEFAULT_FLASH)
+    if os.path.exists(flash) and not os.path.isdir(flash):
+        raise host_tools.UsageError("--flash-dir %s is a file, not a folder" % flash)
+    if not os.path.exists(flash):
+        parent = os.path.dirname(os.path.abspath(flash))
+        while not os.path.exists(parent):
+            parent = os.path.dirname(parent)
+        if not os.path.isdir(parent) or not host_tools.writable_folder(parent):
+            raise host_tools.UsageError("--flash-dir %s cannot be made (%s is not a writable folder)" % (flash, parent))
+    elif not host_tools.writable_folder(flash):
+        raise host_tools.UsageError("--flash-dir %s is not writable (the device saves there)" % flash)
+    args.flash_in_code = False
+    if args.code_dir is not None:
+        code = args.code_dir
+        if code == "" or not os.path.isdir(code):
+            raise host_tools.UsageError("--code-dir %r is not a folder" % code)
+        if not os.path.isfile(os.path.join(code, "main.py")):
+            raise host_tools.UsageError("--code-dir %s holds no main.py (a flashed tree has one)" % code)
+        real_code = os.path.realpath(code)
+        real_flash = os.path.realpath(flash)
+        args.flash_in_code = real_flash == real_code or real_flash.startswith(real_code + os.sep)
+        if args.flash_in_code and args.no_table:
+            raise host_tools.UsageError("--no-table would delete tables in --code-dir %s: use another --flash-dir"
+                                        % code)
+    if args.no_table and os.path.isdir(flash) and own_tables(flash):
+        raise host_tools.UsageError("--no-table: %s is the device's own table in %s, not a link the simulator"
+                                    " made: move it away or use another --flash-dir"
+                                    % (own_tables(flash)[0], flash))
 
 
 def device_tables():
     """``{device name: host path}`` of the strategy tables to give the simulated device:
-    build/strategy-forced.bin (built once when missing) and any other exact table there."""
+    build/strategy-forced.bin, build/spread-forced.bin (the win meter and the CPU win
+    level) and build/strategy-zoo.bin (the menu's kids' card; 65 KB, under a second),
+    built once when missing, and any other exact or spread table there."""
     from host_tools import advise
     import rules
 
-    advise.ensure_table(rules.make_ruleset())
+    advise.ensure_table(rules.make_ruleset(), folder=advise.BUILD, prog="sim")
+    advise.ensure_spread(rules.make_ruleset(), folder=advise.BUILD, prog="sim")
+    advise.ensure_table(rules.make_ruleset(rules.ZOO), folder=advise.BUILD, quiet=True, prog="sim")
     tables = {}
     for name in sorted(os.listdir(advise.BUILD)):
-        if name.startswith("strategy-") and name.endswith(".bin") and "compact" not in name:
+        if name.startswith(("strategy-", "spread-")) and name.endswith(".bin") and "compact" not in name:
             tables[name] = os.path.join(advise.BUILD, name)
     return tables
 
@@ -97,15 +193,22 @@ def main(argv):
 
         sim_golden.regen_images()
         return 0
-    if args.no_table:
+    try:
         os.makedirs(args.flash_dir, exist_ok=True)
+    except OSError as exc:
+        print("sim: --flash-dir %s: %s" % (args.flash_dir, exc.strerror), file=sys.stderr)
+        return 2
+    if args.no_table:
         remove_tables(args.flash_dir)
         tables = None
+    elif args.flash_in_code:
+        tables = None  # the flashed tree's own tables, as they are
     else:
         tables = device_tables()
     device = SimDevice(seed=args.seed, flash_dir=args.flash_dir, code_dir=args.code_dir, heap=args.heap,
                        oled=args.oled, dice=args.dice,
-                       extra=("battery=" + args.battery,) if args.battery else (), tables=tables)
+                       extra=("battery=" + args.battery,) if args.battery else (), tables=tables,
+                       hold_at_boot=args.hold)
     if not args.headless:
         from host_tools.simulator import term as sim_term
 

@@ -12,13 +12,19 @@ import time
 
 import host_tools
 from host_tools.solver import core as solver_core
+from host_tools.solver import spread as solver_spread
 from host_tools.solver import table as solver_table
 from host_tools import score
 
+SPREAD_BANDS = 4  # upper-subtotal bands per block: chosen by docs/win_meter.md
 
-def build(ruleset, variant="exact", progress=None, measure_loss=None):
-    """Solve ``ruleset`` and return (file bytes, expected score, loss or None)."""
+
+def build(ruleset, variant="exact", progress=None, measure_loss=None, keep=None):
+    """Solve ``ruleset`` and return (file bytes, expected score, loss or None); the
+    solved value array goes into ``keep["dense"]`` when a dict is given."""
     dense, _tables, space = solver_core.solve(ruleset, progress=progress)
+    if keep is not None:
+        keep["dense"] = dense
     data = solver_table.encode(dense, space, ruleset, variant)
     loss = None
     if measure_loss if measure_loss is not None else variant == "compact":
@@ -31,12 +37,18 @@ def build(ruleset, variant="exact", progress=None, measure_loss=None):
 
 
 def write_atomic(path, data):
+    """Write ``data`` as ``path`` through ``path.tmp``, which never stays behind."""
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
     tmp = path + ".tmp"
-    with open(tmp, "wb") as out:
-        out.write(data)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as out:
+            out.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
 
 
 def main(argv):
@@ -47,9 +59,17 @@ def main(argv):
     kind.add_argument("--compact", dest="variant", action="store_const", const="compact", help="1 byte/state, for the Pico W")
     parser.add_argument("--loss", action="store_true", help="also measure the exact table's decision loss")
     parser.add_argument("--out", required=True, help="table file to write")
+    parser.add_argument("--spread", metavar="FILE", help="also write the spread table (sd of the remaining score, "
+                        "for the win meter and the win level) to FILE")
     try:
         args = parser.parse_args(argv)
         ruleset = score.ruleset_from(args)
+        host_tools.check_output_file("--out", args.out, make_folders=True)  # before a solve of seconds
+        if args.spread is not None:
+            if ruleset.n_boxes != 13:
+                raise host_tools.UsageError("--spread: the spread table (win meter) is for the 13-box cards, not %s"
+                                            % ruleset.name)
+            host_tools.check_output_file("--spread", args.spread, make_folders=True)
     except (host_tools.UsageError, ValueError) as exc:
         print("solve: %s" % exc, file=sys.stderr)
         return 2
@@ -60,10 +80,25 @@ def main(argv):
         print("  " + text, flush=True)
 
     print("solving %s (%s table)" % (ruleset.name, variant), flush=True)
-    data, expected, loss = build(ruleset, variant, progress, measure_loss=args.loss or variant == "compact")
-    write_atomic(args.out, data)
+    keep = {}
+    data, expected, loss = build(ruleset, variant, progress, measure_loss=args.loss or variant == "compact", keep=keep)
+    try:
+        write_atomic(args.out, data)
+    except OSError as exc:  # checked before the solve, but the disk may have filled since
+        print("solve: cannot write %s: %s" % (args.out, exc.strerror), file=sys.stderr)
+        return 1
     print("expected score from the empty card: %.7f" % expected)
     print("wrote %s: %d bytes (%.1f KiB) in %.1f s" % (args.out, len(data), len(data) / 1024, time.time() - start))
     if loss is not None:
         print("points per game lost by following this table instead of exact values: %.5f" % loss)
+    if args.spread:
+        _v, var = solver_spread.solve_spread(ruleset, V=keep["dense"], progress=progress)
+        spread_data = solver_spread.encode(var, ruleset, SPREAD_BANDS)
+        try:
+            write_atomic(args.spread, spread_data)
+        except OSError as exc:
+            print("solve: cannot write %s: %s" % (args.spread, exc.strerror), file=sys.stderr)
+            return 1
+        print("sd of the final score from the empty card: %.4f" % var[0] ** 0.5)
+        print("wrote %s: %d bytes" % (args.spread, len(spread_data)))
     return 0

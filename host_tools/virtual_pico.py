@@ -1,13 +1,17 @@
 """A virtual Pico: the MicroPython unix port served on a pseudo-terminal, like a board.
 
 ``python -m host_tools virtual-pico --dir DIR`` prints the port path (a pty slave) on its
-first output line, then serves until SIGINT/SIGTERM. mpremote and ``host_tools flash
+first output line once the interpreter is up, then serves until SIGINT/SIGTERM. Any
+failure goes to stderr with a non-zero exit (2: bad options), never to stdout, so a
+script reading the first line never takes an error for a port. mpremote and ``host_tools flash
 --port PATH`` talk to it exactly as to a Pico on USB.
 
 How it emulates a board:
-- Flash: DIR is mounted at ``/`` inside the interpreter (``os.VfsPosix``), the working
+- Flash: DIR (made when missing) is mounted at ``/`` inside the interpreter, the working
   folder is ``/`` and ``sys.path`` is ``['', '.frozen', '/lib']`` as on the rp2 port, so
-  device paths such as ``/drivers/x.py`` land in ``DIR/drivers/x.py``.
+  device paths such as ``/drivers/x.py`` land in ``DIR/drivers/x.py``. DIR is a sandbox:
+  ``..`` stops at ``/`` as on a board, so ``mpremote fs cat :../x`` cannot reach the host
+  (links placed inside DIR by the host's user are followed: they are that user's own).
 - Reset: the unix port exits where a board soft-resets (Ctrl-D in the REPL). The server
   then prints ``MPY: soft reboot`` and starts a fresh interpreter, back in the raw REPL if
   that is where the reset came from (mpremote relies on that). ``machine.reset()`` is a
@@ -32,6 +36,7 @@ import tempfile
 import tty
 
 import host_tools
+from host_tools.flashing import untrusted
 
 HARD_RESET_EXIT = 77  # exit status the stand-in machine.reset() uses
 RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n"
@@ -44,8 +49,91 @@ FLASH_BLOCK = 4096  # littlefs block size on the rp2 port
 _BOOT_TEMPLATE = """
 import os, sys
 os.umount('/')
-os.mount(os.VfsPosix(%(root)r), '/')
+
+class _Flash:
+    # DIR as the flash at '/', and a sandbox: every path is resolved here, '..' stops at
+    # the top as on a board, so no client (mpremote fs cat :../x, fs cp) reaches the host
+    # outside DIR. The host side is an unrooted VfsPosix given full paths (a rooted one's
+    # rename builds both paths in one buffer and renames the target onto itself).
+    def __init__(self, root):
+        self.root = root
+        self.host = os.VfsPosix()
+        self.cwd = '/'
+
+    def _inside(self, path):
+        if not path.startswith('/'):
+            path = self.cwd + '/' + path
+        parts = []
+        for part in path.split('/'):
+            if part == '..':
+                if parts:
+                    parts.pop()
+            elif part and part != '.':
+                parts.append(part)
+        return '/' + '/'.join(parts)
+
+    def _real(self, path):
+        inside = self._inside(path)
+        return self.root if inside == '/' else self.root + inside
+
+    def mount(self, readonly, mkfs):
+        pass
+
+    def umount(self):
+        pass
+
+    def open(self, path, mode):
+        return self.host.open(self._real(path), mode)
+
+    def ilistdir(self, path):
+        return self.host.ilistdir(self._real(path))
+
+    def stat(self, path):
+        return self.host.stat(self._real(path))
+
+    def mkdir(self, path):
+        return self.host.mkdir(self._real(path))
+
+    def rmdir(self, path):
+        if self._inside(path) == '/':
+            raise OSError(16)  # EBUSY: the flash itself
+        return self.host.rmdir(self._real(path))
+
+    def remove(self, path):
+        return self.host.remove(self._real(path))
+
+    def rename(self, old, new):
+        return self.host.rename(self._real(old), self._real(new))
+
+    def chdir(self, path):
+        inside = self._inside(path)
+        if not self.host.stat(self._real(inside))[0] & 0x4000:
+            raise OSError(20)  # ENOTDIR
+        self.cwd = inside
+
+    def getcwd(self):
+        return self.cwd
+
+    def statvfs(self, path):
+        if %(flash_size)r is None:
+            return self.host.statvfs(self.root)
+        total = %(flash_size)r // %(block)d
+        free = max(0, total - self._used(self.root))
+        return (%(block)d, %(block)d, total, free, free, 0, 0, 0, 0, 255)
+
+    def _used(self, folder):
+        blocks = 1
+        for entry in self.host.ilistdir(folder):
+            path = folder + '/' + entry[0]
+            if entry[1] == 0x4000:
+                blocks += self._used(path)
+            else:
+                blocks += (self.host.stat(path)[6] + %(block)d - 1) // %(block)d or 1
+        return blocks
+
+os.mount(_Flash(%(root)r), '/')
 os.chdir('/')
+del _Flash
 del sys.path[:]
 sys.path.extend(('', '.frozen', '/lib'))
 import machine as _machine
@@ -73,40 +161,6 @@ if %(fake_impl)r is not None:
         _machine = 'virtual Pico (unix port) with RP2040'
     _fake.implementation = _Impl()
     sys.modules['sys'] = _fake
-class _Os(_Board):
-    # VfsPosix(root).rename builds both paths in one buffer (renames the target onto
-    # itself), so renames go to an unrooted VfsPosix with full host paths instead.
-    def rename(self, old, new):
-        old, new = _absolute(old), _absolute(new)
-        if old.startswith('/remote') or new.startswith('/remote'):
-            return os.rename(old, new)  # mpremote mount: its own filesystem
-        _host.rename(%(root)r + old, %(root)r + new)
-
-    if %(flash_size)r is not None:
-        def statvfs(self, path):
-            total = %(flash_size)r // %(block)d
-            free = max(0, total - _used(''))
-            return (%(block)d, %(block)d, total, free, free, 0, 0, 0, 0, 255)
-
-_host = os.VfsPosix()
-
-def _absolute(path):
-    if not path.startswith('/'):
-        cwd = os.getcwd()
-        path = (cwd if cwd != '/' else '') + '/' + path
-    return path
-
-def _used(folder):
-    blocks = 1
-    for entry in os.ilistdir(folder or '/'):
-        path = folder + '/' + entry[0]
-        if entry[1] == 0x4000:
-            blocks += _used(path)
-        else:
-            blocks += (os.stat(path)[6] + %(block)d - 1) // %(block)d or 1
-    return blocks
-
-sys.modules['os'] = _Os(os)
 del _Board
 try:
     os.stat('/boot.py')
@@ -152,6 +206,7 @@ class VirtualPico:
         self.stopping = False
         self.ready = False  # the interpreter reached its REPL at least once
         self.failed = None  # why serving stopped on its own
+        self.on_ready = None  # called once, when the interpreter first reaches its REPL
 
     def start_child(self, raw):
         master, slave = pty.openpty()
@@ -193,6 +248,9 @@ class VirtualPico:
         self._track_mode(data)
         if not self.ready and (b">>> " in self.tail or RAW_BANNER in self.tail):
             self.ready = True
+            if self.on_ready is not None:
+                self.on_ready, ready = None, self.on_ready
+                ready(self)
         if self.hold_output_until is not None:
             self.held += data
             at = self.held.find(self.hold_output_until)
@@ -269,24 +327,63 @@ def interpreter_command(folder, workdir, fake_mpy=None, fake_version=None, flash
     return [host_tools.micropython_command(), "-X", "heapsize=192K", "-i", script]
 
 
+MIN_FLASH, MAX_FLASH = 4 * FLASH_BLOCK, 16 * 1024 * 1024  # 16 MiB: the largest rp2 flash
+
+
 def _parse_version(text):
+    parts = text.split(".")
+    if len(parts) != 3 or not all(p.isdigit() and len(p) <= 3 and int(p) <= 255 for p in parts):
+        raise argparse.ArgumentTypeError("version must look like 1.22.2 (three numbers 0-255)")
+    return tuple(int(p) for p in parts)
+
+
+def _parse_mpy(text):
     try:
-        parts = tuple(int(p) for p in text.split("."))
+        value = int(text, 0)
     except ValueError:
-        raise argparse.ArgumentTypeError("version must look like 1.22.2") from None
-    if len(parts) != 3:
-        raise argparse.ArgumentTypeError("version must look like 1.22.2")
-    return parts
+        raise argparse.ArgumentTypeError("must be a number such as 0x206 or 6") from None
+    if not 0 <= value <= 0xFFFF:
+        raise argparse.ArgumentTypeError("must be 0..0xffff (sys.implementation._mpy)")
+    return value
+
+
+def _parse_flash_size(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("must be a number of bytes") from None
+    if not MIN_FLASH <= value <= MAX_FLASH:
+        raise argparse.ArgumentTypeError("must be %d..%d bytes" % (MIN_FLASH, MAX_FLASH))
+    return value
 
 
 def parse_args(argv):
     parser = host_tools.argument_parser("virtual-pico", __doc__.splitlines()[0])
-    parser.add_argument("--dir", required=True, help="folder that plays the Pico's flash filesystem")
-    parser.add_argument("--fake-mpy", type=lambda s: int(s, 0), help="value reported as sys.implementation._mpy")
+    parser.add_argument("--dir", required=True, help="folder that plays the Pico's flash filesystem (made when missing)")
+    parser.add_argument("--fake-mpy", type=_parse_mpy, help="value reported as sys.implementation._mpy, e.g. 0x206")
     parser.add_argument("--fake-version", type=_parse_version, help="version reported by sys.implementation, e.g. 1.22.2")
-    parser.add_argument("--flash-size", type=int, help="filesystem size in bytes reported by os.statvfs")
+    parser.add_argument("--flash-size", type=_parse_flash_size, help="filesystem size in bytes reported by os.statvfs (%d..%d)" % (MIN_FLASH, MAX_FLASH))
     parser.add_argument("--not-micropython", action="store_true", help="serve a CPython REPL instead (no raw REPL)")
     return parser.parse_args(argv)
+
+
+def check_dir(folder):
+    """Makes ``folder`` when missing; one line naming the problem, or None."""
+    problem = untrusted.text_problem("--dir", folder)  # MicroPython needs a UTF-8 path
+    if problem:
+        return problem
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        return "--dir %s is not a folder" % untrusted.shown(folder)
+    probe = untrusted.nearest_existing(folder)
+    if not os.path.isdir(probe):
+        return "--dir %s: %s is not a folder" % (untrusted.shown(folder), untrusted.shown(probe))
+    if not host_tools.writable_folder(probe):
+        return "--dir %s: nothing can be written in %s" % (untrusted.shown(folder), untrusted.shown(probe))
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        return "--dir %s cannot be made: %s" % (untrusted.shown(folder), exc.strerror or exc)
+    return None
 
 
 def main(argv):
@@ -297,19 +394,24 @@ def main(argv):
         return 2
     except SystemExit as exc:  # --help
         return 2 if exc.code else 0
-    if not os.path.isdir(args.dir):
-        print("virtual-pico: --dir %s is not a folder" % args.dir, file=sys.stderr)
+    problem = check_dir(args.dir)
+    if problem:
+        print("virtual-pico: %s" % problem, file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(prefix="virtual-pico-") as workdir:
         command = interpreter_command(args.dir, workdir, args.fake_mpy, args.fake_version, args.flash_size, args.not_micropython)
         pico = VirtualPico(command, env=_interpreter_env())
-        signal.signal(signal.SIGINT, pico.stop)
-        signal.signal(signal.SIGTERM, pico.stop)
-        print(pico.port, flush=True)
+        previous = [(sig, signal.signal(sig, pico.stop)) for sig in (signal.SIGINT, signal.SIGTERM)]
+        pico.on_ready = lambda p: print(p.port, flush=True)  # only a working port is printed
+        if args.not_micropython:
+            pico.on_ready(pico)  # CPython's prompt is not watched for
+            pico.on_ready = None
         try:
             pico.serve()
         finally:
             pico.close()
+            for sig, handler in previous:
+                signal.signal(sig, handler)
     if pico.failed:
         print("virtual-pico: %s" % pico.failed, file=sys.stderr)
         return 1

@@ -90,3 +90,43 @@ def test_finds_the_table_in_the_build_folder(tmp_path, table):
         (tmp_path / "strategy-forced.bin").write_bytes(src.read())
     path = advise.ensure_table(FORCED, folder=str(tmp_path), quiet=True)
     assert os.path.basename(path) == "strategy-forced.bin"
+
+
+def test_zoo_advice_names_the_animals(capsys):
+    zoo_table = solver_cache.table(rules.make_ruleset("zoo"), "exact")
+    status, out, _err = run(capsys, "--rules", "zoo", "--table", zoo_table, "--json")
+    assert status == 0 and abs(json.loads(out)["expected_total"] - 85.0403) < 0.01
+    status, out, _err = run(capsys, "--rules", "zoo", "--table", zoo_table, "--dice", "6", "6", "2", "3", "1", "--rolls-left", "2")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[2].split()[:2] == ["elephant", "elephant"]  # keep the two elephants
+    assert lines[-2].startswith("score now instead (best box ")
+    assert lines[-2][len("score now instead (best box "):-2] in rules.make_ruleset("zoo").ids  # a Zoo box
+    status, out, _err = run(capsys, "--rules", "zoo", "--table", zoo_table, "--json", "--card", '{"elephant": 3}',
+                            "--dice", "6", "6", "6", "2", "2", "--rolls-left", "0")
+    result = json.loads(out)
+    assert status == 0 and result["best"]["box"] == "full_house"
+    assert {o["box"] for o in result["options"]} == set(rules.make_ruleset("zoo").ids) - {"elephant"}
+    status, _out, err = run(capsys, "--rules", "zoo", "--table", table_for_forced(), "--json")
+    assert status == 2 and "zoo" in err  # a standard table is refused, one line
+
+
+def table_for_forced():
+    return solver_cache.table(FORCED, "exact")
+
+
+def test_keeping_all_five_with_rolls_left_is_not_labelled_score_now(capsys, table):
+    dice = ["--dice", "1", "1", "1", "2", "3"]
+    status, out, _err = run(capsys, "--table", table, *dice, "--rolls-left", "2")
+    assert status == 0
+    keep_all = [line for line in out.splitlines() if line.split()[:5] == ["1", "1", "1", "2", "3"]]
+    assert len(keep_all) == 1 and "score now" not in keep_all[0]  # it was "(score now)"
+    assert "one roll still left" in keep_all[0]
+    _status, last, _err = run(capsys, "--table", table, "--json", *dice, "--rolls-left", "0")
+    best_box = json.loads(last)["best"]
+    lines = out.splitlines()
+    at = lines.index("score now instead (best box %s):" % best_box["box"])
+    assert lines[at + 1].split() == [best_box["box"], "%.4f" % best_box["expected_total"]]
+    assert float(keep_all[0].split()[5]) != best_box["expected_total"]  # 249.3720 vs 245.3203
+    _status, as_json, _err = run(capsys, "--table", table, "--json", *dice, "--rolls-left", "2")
+    assert json.loads(as_json)["score_now"] == best_box

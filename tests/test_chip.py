@@ -25,7 +25,7 @@ from host_tools.simulator import chip_session
 from host_tools.simulator import keys as sim_keys
 from host_tools.simulator.chip import ChipDevice
 from host_tools.simulator.screen import dice_state, screen_lines
-from host_tools.simulator.unix_port import SimDevice
+from host_tools.simulator.unix_port import SimDevice, mix_seed
 
 FIRMWARE, BOOTROM, MISSING = chip_session.fixture_files()
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
@@ -72,10 +72,11 @@ def flashed(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def seeded(flashed, tmp_path_factory):
-    """The flashed image with ``seed=4`` in device.cfg: the same dice as ``sim --seed 4``."""
+    """The flashed image with ``seed=mix_seed(4)`` in device.cfg: the seed ``sim --seed 4``
+    gives the firmware (unix_port.mix_seed), so the same dice."""
     image = str(tmp_path_factory.mktemp("chip") / "seeded.bin")
     shutil.copyfile(flashed[0], image)
-    chip_session.set_config(image, seed=SEED)
+    chip_session.set_config(image, seed=mix_seed(SEED))
     return image
 
 
@@ -151,8 +152,8 @@ PLAY = [("enter", 300), ("down down down enter up up up enter", 2500), ("enter",
 
 
 def test_boot_and_play_by_gpio_shows_the_unix_simulators_frames(seeded, tmp_path):
-    """Same script, same dice: ``seed=4`` in the chip's device.cfg and ``--seed 4`` in the
-    simulator seed MicroPython's ``random`` (yasmarang on both ports) the same way, and the
+    """Same script, same dice: ``seed=mix_seed(4)`` in the chip's device.cfg and ``--seed 4``
+    in the simulator (which passes ``seed=mix_seed(4)`` to the firmware) seed MicroPython's ``random`` (yasmarang on both ports) the same way, and the
     firmware draws dice only from that stream. The frames and the dice LEDs then agree at
     every step, the battery read on ADC3 included."""
     chip = ChipDevice(copy_of(seeded, tmp_path), battery_mv=4900)

@@ -35,10 +35,10 @@ measure("hint-idle", 400, False)
 measure("hint-redraw", 200, True)
 press(OK, 20)  # take the advised hold
 a.run(frames=40)
-a.cursor = a._best_box()
+a.cursor = a.best_box()
 press(OK, 20)
 a.run(frames=40)
-if a.screen == app.CONFIRM_ZERO:
+if a.screen == app.CONFIRM_SCORE:
     press(OK, 20)
     a.run(frames=40)
 print("SCREEN review", a.screen)

@@ -106,9 +106,7 @@ def test_review_prices_a_deliberately_bad_box(tmp_path, device_tables, host_adv,
     points = [0] * 13
     rules.score_options(FORCED, card, dice, points)
     cursor = max(range(13), key=lambda b: (points[b], -b))  # the app's default: most points
-    keys = "enter wait:300" + " down" * ((worst_box - cursor) % 13) + " enter"
-    if points[worst_box] == 0:
-        keys += " enter"  # confirm the zero
+    keys = "enter wait:300" + " down" * ((worst_box - cursor) % 13) + " enter enter"  # OK, OK: score
     screen = run(tmp_path, keys, device_tables, seed)  # Continue: the coach mode came back
     assert screen[0] == "P1 turn review"
     assert screen[5] == "You lost" + tenths_text(best - worst_value).rjust(8)
@@ -146,9 +144,9 @@ def test_without_a_table_short_menu_shows_the_card(tmp_path):
 
 
 def test_menu_levels_and_coach_survive_a_save_and_resume(tmp_path, device_tables):
-    # From Start: down to P2 (Players, P1, P2): casual -> Human -> optimal -> good; then
-    # down to Coach (Joker, Y.bonus, Coach): hint -> turn.
-    setup = "enter down down down enter enter enter down down down enter"
+    # From Start: down to P2 (Players, P1, P2): casual -> Human -> optimal -> win -> good;
+    # then down to Coach (Joker, Y.bonus, Coach): hint -> turn.
+    setup = "enter down down down enter enter enter enter down down down enter"
     menu = run(tmp_path, setup, device_tables)
     assert " P2 CPU good" in menu
     assert " Coach      turn" in menu
@@ -160,7 +158,7 @@ def test_menu_levels_and_coach_survive_a_save_and_resume(tmp_path, device_tables
     # Resume; if P1 is on turn, roll once and score (then the review shows: OK goes on).
     keys = "enter wait:300"
     if first["game"]["current"] == 0:
-        keys += " space wait:500 enter wait:300 enter"
+        keys += " space wait:500 enter enter wait:300 enter"  # score (two OKs), leave the review
     run(tmp_path, keys + " wait:15000", device_tables)
     after = saved(tmp_path)
     assert [p[1] for p in after["game"]["players"]] == ["human", "good"]
@@ -180,7 +178,7 @@ def test_review_adds_the_cost_of_a_hold_and_of_the_box(tmp_path, device_tables, 
     state = saved(tmp_path / "b")["game"]
     card, d2 = state["players"][0][2], state["dice"]
     assert state["rolls"] == 2 and state["held"] == 0
-    screen = run(tmp_path / "c", second + " enter", device_tables, seed)
+    screen = run(tmp_path / "c", second + " enter enter", device_tables, seed)  # OK, OK: score
     host_adv.prepare(card)
     codes, values = [0] * 32, [0] * 32
     host_adv.options(d1, 2, codes, values)

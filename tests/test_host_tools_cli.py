@@ -38,3 +38,28 @@ def test_a_bad_option_is_exit_2_and_one_line(command):
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and proc.stderr.startswith(command + ": "), proc.stderr
     assert proc.stdout == ""
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_help_is_plain_text(command):
+    proc = run(command, "--help")
+    assert "``" not in proc.stdout  # reST markup of the docstrings leaked into --help
+
+
+def test_unknown_command_is_one_line():
+    proc = run("frobnicate")
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and proc.stdout == ""
+
+
+def test_the_first_sim_builds_its_table_under_its_own_name(tmp_path, monkeypatch, capsys):
+    from host_tools import advise, sim, solve
+
+    monkeypatch.setattr(advise, "BUILD", str(tmp_path))
+    monkeypatch.setattr(solve, "build", lambda ruleset, variant: (b"table", 0.0, None))
+    tables = sim.device_tables()
+    # the menu's Zoo card has its table too; the win meter its spread table
+    assert list(tables) == ["spread-forced.bin", "strategy-forced.bin", "strategy-zoo.bin"]
+    err = capsys.readouterr().err.splitlines()
+    # it said "advise: building"; the Zoo one is quiet
+    assert [line.split()[:2] for line in err] == [["sim:", "building"]] * 2
+    assert err[0].endswith("strategy-forced.bin (once; cached) ...") and err[1].endswith("spread-forced.bin (once; cached) ...")

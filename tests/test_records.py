@@ -41,6 +41,51 @@ def test_the_same_game_and_seat_enters_once():
     assert len(scores) == 1
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 400), max_size=10), st.lists(st.integers(0, 400), min_size=1, max_size=4))
+def test_game_places_are_where_each_seat_ends(table, totals):
+    # Issue 9.4: the place shown while asking a seat's initials is computed for all seats
+    # of the game at once, and entering them in the order given lands each exactly there.
+    scores = []
+    for n in range(len(table)):
+        records.add_score(scores, table[n], "OLD", 100 + n, 0)
+    places = records.game_places(scores, totals, 7)
+    for seat, place in places:
+        records.add_score(scores, totals[seat], "S%02d" % seat, 7, seat)
+    for seat, place in places:
+        assert scores[place][1:] == ["S%02d" % seat, 7, seat]
+    entered = {e[3] for e in scores if e[2] == 7}
+    assert entered == {seat for seat, place in places}
+
+
+def test_a_better_later_seat_does_not_move_an_earlier_seats_place():
+    # The reported case: P1 was shown "Place 2" and ended 3rd behind P2's better score.
+    scores = [[300, "OLD", 1, 0], [150, "OLD", 2, 0]]
+    assert records.game_places(scores, [200, 250], 9) == [(1, 1), (0, 2)]
+    full = [[300 - n, "OLD", 100 + n, 0] for n in range(9)] + [[100, "OLD", 120, 0]]
+    assert records.game_places(full, [150, 120, 50], 9) == [(0, 9)]  # 120 pushed out by 150
+
+
+def test_games_and_player_results_are_counted_apart_and_computer_levels_kept_apart():
+    # Issue 9.5: "Games 3" after 2 games (a solo game and a 2-seat game).
+    import session
+
+    stats = records.new_stats()
+    card = R.new_card()
+    assert session.computer_name("casual") == "CPU casual" and session.computer_name("cpu") == "CPU"
+    records.add_game(stats, 1, [("P1", 200, card)])
+    records.add_game(stats, 2, [("P1", 210, card), (session.computer_name("optimal"), 250, card),
+                                (session.computer_name("casual"), 190, card)])
+    assert records.games_played(stats) == 2 and stats["all"][records.GAMES] == 4
+    assert records_view.games_played(stats) == 2
+    assert sorted(stats["names"]) == ["CPU casual", "CPU optimal", "P1"]
+    assert stats["names"]["CPU optimal"][records.BEST] == 250
+    old = {"last": 5, "all": [3, 600, 250, 0, 0], "names": {"P1": [2, 400, 250, 0, 0], "CPU": [1, 200, 200, 0, 0]}}
+    assert records.games_played(old) == 2  # a file from before "games": a lower bound
+    records.add_game(old, 6, [("P1", 100, card)])
+    assert old["games"] == 3
+
+
 def test_initials_must_be_three_letters():
     for bad in ("", "AB", "ABCD"):
         try:
@@ -168,11 +213,20 @@ def test_records_round_trip_and_wrong_shapes_start_fresh():
     again = records.Records("data", fs.reboot())
     again.load()
     assert (again.scores, again.stats, again.rolls) == (recs.scores, recs.stats, recs.rolls)
-    storage.Store("data/stats", fs).save(["not", "stats"])
-    third = records.Records("data", fs.reboot())
+    storage.Store("data/stats", fs).save(["not", "stats"])  # a valid frame, the wrong shape
+    fs = fs.reboot()
+    third = records.Records("data", fs)
     third.load()
-    assert third.problems == [("stats", storage.CORRUPT)]
-    assert third.stats == records.new_stats() and third.scores == recs.scores
+    assert third.problems == [("stats", storage.SHAPE)] and third.older == ["stats"]
+    assert third.stats == recs.stats and third.scores == recs.scores  # the older copy
+    assert "data/stats.b.bad" in fs.files
+    bad = storage.Store("data/stats", fs)
+    bad.save({"last": 1})  # both slots the wrong shape: no intact copy left, a fresh start
+    bad.save({"last": 2})
+    fourth = records.Records("data", fs.reboot())
+    fourth.load()
+    assert fourth.problems == [("stats", storage.SHAPE)] and fourth.older == []
+    assert fourth.stats == records.new_stats()
 
 
 def test_full_disk_keeps_play_going_and_reports_the_files():
@@ -193,3 +247,24 @@ def test_a_seat_already_entered_is_not_asked_again():
     assert records.score_place(scores, 300, 9, 0) == -1
     assert records.score_place(scores, 300, 9, 1) == 1
     assert records.score_place(scores, 300) == 1
+
+
+_GAME = st.tuples(st.integers(1, 1 << 30),
+                  st.lists(st.tuples(st.sampled_from(["ANN", "BOB", "CPU"] + ["P%d" % i for i in range(20)]),
+                                     st.integers(0, 1575), st.integers(0, 4)), min_size=1, max_size=4))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_GAME, max_size=25))
+def test_records_the_code_writes_always_pass_their_shape_checks(games):
+    # The load-time checks must never call a real records file damaged.
+    recs = records.Records("data", FakeFs())
+    recs.load()
+    for game_id, players in games:
+        results = [(name, total, card_with([5 * fives] + [-1] * 10 + [50, 0]))
+                   for name, total, fives in players]
+        recs.finish_game(game_id, results, [len(players)] * 6)
+        for seat in range(len(players)):
+            if records.score_place(recs.scores, players[seat][1], game_id, seat) >= 0:
+                recs.add_high_score(players[seat][1], "ABC", game_id, seat)
+    assert records.scores_ok(recs.scores) and records.stats_ok(recs.stats) and records.rolls_ok(recs.rolls)

@@ -8,6 +8,7 @@ back in CPython with the same storage/records modules.
 """
 import records
 import records_view
+import storage
 from host_tools.simulator import golden as sim_golden
 from host_tools.simulator.screen import screen_lines
 from sim_helpers import play, saved
@@ -42,16 +43,18 @@ def test_initials_then_the_records_pages(tmp_path):
     assert saved(flash, "scores") == [[total, "ZCA", saved(flash, "stats")["last"], 0]]
     assert saved(flash, "game") is None  # step 4: the finished game is forgotten
 
-    pages = "enter up enter"  # next boot: splash, "Records" (above "Start game"), OK
+    pages = "enter up enter"  # next boot: splash, "Records" (the last line: UP from "Start game"), OK
     assert run(flash, pages)[:3] == ["High scores", " 1  ZCA" + str(total).rjust(9), ""]
+    assert run(flash, pages)[7] == "OK next MENU end"
     summary = records_view.summary(saved(flash, "stats")["all"])
     shown = run(flash, pages + " enter")
-    assert shown[0] == "Stats (all)    v"  # v: DOWN shows the next name
-    assert shown[1].split() == ["Games", "1"] and shown[3].split() == ["Best", str(total)]
-    assert shown[2].split() == ["Average", "%d.%d" % (summary[1] // 10, summary[1] % 10)]
-    assert shown[5].split() == ["Up.bonus", "%d%%" % summary[4]]
+    assert shown[0] == "All players    v"  # v: DOWN shows the next name
+    assert shown[1].split() == ["Games", "1"] and shown[2].split() == ["Results", "1"]
+    assert shown[3].split() == ["Average", "%d.%d" % (summary[1] // 10, summary[1] % 10)]
+    assert shown[4].split() == ["Best", str(total)] and shown[6].split() == ["Up.bonus", "%d%%" % summary[4]]
+    assert shown[7] == "UP/DOWN who  OK>"  # the keys (issue 9.11)
     person = run(flash, pages + " enter down")
-    assert person[0].startswith("Stats P1") and person[3].split() == ["Best", str(total)]
+    assert person[0] == "P1             v" and person[3].split() == ["Best", str(total)]
 
     faces = saved(flash, "rolls")["faces"]
     assert sum(faces) == 13 * 5
@@ -108,6 +111,73 @@ def test_a_damaged_records_file_costs_only_itself(tmp_path):
     scores, rolls = saved(tmp_path, "scores"), saved(tmp_path, "rolls")
     (data / "stats.a").write_bytes(b"YZ\x01\x00garbage")
     lines = run(tmp_path, "")
-    assert lines[:4] == ["Records damaged", "stats: truncated", "kept as .bad,", "started afresh."]
+    assert lines[:5] == ["Records damaged", "stats:", "truncated,", "kept as .bad,", "started afresh."]
     assert (data / "stats.a.bad").read_bytes() == b"YZ\x01\x00garbage"
     assert saved(tmp_path, "scores") == scores and saved(tmp_path, "rolls") == rolls
+
+
+def test_zoo_records_are_their_own_table(tmp_path):
+    # A kids' solo game (11 rounds), initials Z-C-A: it enters the Zoo table only.
+    zoo_game = sim_golden.ZOO_SOLO + " space enter enter" * 11
+    total = end_total(run(tmp_path / "end", zoo_game))
+    assert total <= 130
+    flash = tmp_path / "zoo"
+    run(flash, zoo_game + INITIALS_ZCA)
+    assert saved(flash, "zoo_scores") == [[total, "ZCA", saved(flash, "zoo_stats")["last"], 0]]
+    assert saved(flash, "scores") is None and saved(flash, "stats") is None
+    assert sum(saved(flash, "rolls")["faces"]) == 11 * 5
+    standard = run(flash, "enter up enter")  # next boot, standard rules: Records
+    assert standard[:3] == ["High scores", "", "none yet"]
+    kids = run(flash, "enter" + " up" * 6 + " enter" * 4 + " down" * 4 + " enter")  # Zoo, Records
+    assert kids[:2] == ["Zoo high scores", " 1  ZCA" + str(total).rjust(9)]
+
+
+def test_scores_with_a_valid_frame_but_wrong_contents_use_the_older_copy_once(tmp_path):
+    run(tmp_path, GAME + INITIALS_ZCA)
+    data = tmp_path / "data"
+    scores = saved(tmp_path, "scores")
+    store = storage.Store(str(data / "scores"))
+    store.load()
+    store.save({"weird": [1, 2, 3]})  # correct CRC, newer sequence number: issue 10 item 7
+    lines = run(tmp_path, "")
+    assert lines[:5] == ["Records damaged", "scores:", "bad contents,", "kept as .bad,",
+                         "older copy used."]
+    assert sorted(p.name for p in data.iterdir() if p.name.startswith("scores.")) == ["scores.a", "scores.b.bad"]
+    assert saved(tmp_path, "scores") == scores
+    assert run(tmp_path, "wait:1600")[0].startswith("Setup")  # said once: the next boot is quiet
+    total = end_total(run(tmp_path, GAME))  # another game with a high score keeps the first
+    run(tmp_path, INITIALS_ZCA)
+    assert [s[0] for s in saved(tmp_path, "scores")] == sorted([total, scores[0][0]], reverse=True)
+
+
+def test_the_place_shown_for_initials_is_where_each_player_ends(tmp_path):
+    # Issue 9.4: a two-player game that ended just before a power cut (its save in phase
+    # OVER), P2 ahead of P1. Places are computed for both at once: the better seat is
+    # asked first and each sees the place it really ends in.
+    import game
+    import rules
+    import storage
+
+    def card(chance):
+        return [0] * 12 + [chance, 0]
+
+    state = {"v": 1, "rules": rules.make_ruleset().name, "phase": game.OVER, "round": 13, "current": 0,
+             "first": 0, "contenders": [0], "dice": [0] * 5, "held": 0, "rolls": 0,
+             "players": [["P1", "human", card(20)], ["P2", "human", card(30)]]}
+
+    def flash(name):
+        folder = tmp_path / name
+        (folder / "data").mkdir(parents=True)
+        storage.Store(str(folder / "data" / "game")).save(
+            {"id": 4242, "seed": [5, 0], "counts": [0] * 6, "game": state, "coach": 1})
+        storage.Store(str(folder / "data" / "scores")).save([[25, "OLD", 1, 0]])
+        return folder
+
+    first = run(flash("first"), "enter")  # the end screen is up again; OK: the high scores
+    assert first[0] == "New high score!" and first[1].split() == ["P2", "30"]
+    assert first[2].split() == ["Place", "1"]
+    second = run(flash("second"), "enter enter enter enter")  # AAA for P2, then P1
+    assert second[1].split() == ["P1", "20"] and second[2].split() == ["Place", "3"]
+    done = flash("done")
+    run(done, "enter" + " enter" * 6)
+    assert saved(done, "scores") == [[30, "AAA", 4242, 1], [25, "OLD", 1, 0], [20, "AAA", 4242, 0]]

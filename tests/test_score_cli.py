@@ -64,6 +64,12 @@ def test_plain_output_is_a_readable_table():
     (["--card", "[1, 2]", "1", "2", "3", "4", "5"], "JSON object"),
     (["--card", '{"yahtzee": 0, "yahtzee_bonus": 100}', "1", "2", "3", "4", "5"], "bonus"),
     (["--rules", "loose", "1", "2", "3", "4", "5"], "--rules"),
+    (["--rules", "zoo", "--card", '{"aces": 3}', "1", "2", "3", "4", "5"], "unknown box 'aces'"),
+    (["--rules", "zoo", "--card", '{"fish": 6}', "1", "2", "3", "4", "5"], "fish can never hold 6"),
+    (["--rules", "zoo", "1", "2", "3", "4", "7"], "1-6"),
+    (["--card", "nosuchfile.json", "1", "2", "3", "4", "5"], "nosuchfile.json not found"),  # was "not valid JSON"
+    (["--card", "/dev/zero", "1", "2", "3", "4", "5"], "not a card"),  # was a MemoryError
+    (["--card", "[" * 5000, "1", "2", "3", "4", "5"], "nested too deeply"),  # was a RecursionError
 ])
 def test_bad_input_exits_2_with_one_line(args, words):
     proc = run(*args)
@@ -71,3 +77,28 @@ def test_bad_input_exits_2_with_one_line(args, words):
     assert proc.stdout == ""
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and words in lines[0]
+
+
+def test_zoo_takes_animal_numbers_and_names_the_animals():
+    # The README's command: three elephants and two birds on a card with 17 in the upper half.
+    card = '{"fish": 3, "bird": 3, "cat": 4, "dog": 3, "horse": 4}'
+    proc = run("--rules", "zoo", "--card", card, "6", "6", "6", "2", "2")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "dice: elephant elephant elephant bird bird   rules: zoo"
+    assert "Elephant         3" in lines and "3 the same       10" in lines and "Full house       15" in lines
+    assert "All differ       0" in lines and "Zoo Yahtzy       0" in lines
+    assert not any("straight" in line.lower() or "chance" in line.lower() for line in lines)
+    assert lines[-1] == "card totals: upper 17 + bonus 0 + lower 0 = 17"
+    result = json.loads(run("--json", "--rules", "zoo", "1", "2", "3", "4", "6").stdout)
+    assert result["animals"] == ["fish", "bird", "cat", "dog", "elephant"]
+    assert result["boxes"]["all_different"] == 20 and len(result["boxes"]) == 11
+    full = json.loads(run("--json", "--rules", "zoo", "--card", card + "", "3", "3", "3", "3", "3").stdout)
+    assert full["boxes"]["zoo_yahtzy"] == 30 and full["yahtzee_bonus"] == 0
+
+
+def test_a_card_file_that_is_not_utf8_is_named(tmp_path):
+    card = tmp_path / "card.json"
+    card.write_bytes(b'{"chance": 20, "\xe9": 1}')
+    proc = run("--card", str(card), "1", "2", "3", "4", "5")
+    assert proc.returncode == 2 and proc.stderr == "score: card file %s is not UTF-8 text\n" % card  # was a traceback

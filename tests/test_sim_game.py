@@ -16,24 +16,30 @@ import game
 import host_tools
 import rules
 from host_tools.simulator.screen import screen_lines
-from sim_helpers import play
+from host_tools.simulator.unix_port import mix_seed  # the seed the simulated device gets
+from sim_helpers import play, saved
 from support import ScriptedDice
 
 SEEDS = (11, 2024)
 HUMAN_TURN = " space enter enter wait:9000"
 KEYS = "enter enter wait:12000" + HUMAN_TURN * 13
+# The kids' card picked in the menu as a parent would: from "Start game" up to the Joker
+# line, OK four times (forced -> ordered -> free -> none -> Zoo (kids)), down to "Start
+# game" (the Y.bonus line is gone on the Zoo card), OK; then 11 rounds.
+ZOO_KEYS = "enter" + " up" * 6 + " enter" * 4 + " down" * 5 + " enter wait:12000" + HUMAN_TURN * 11
+GAMES = [("forced", seed, KEYS) for seed in SEEDS] + [("zoo", 5, ZOO_KEYS)]
 
 
 def micropython_dice(seed, n=3000):
-    code = "import dice_source\nd = dice_source.DiceSource(%d)\nfor _ in range(%d):\n print(d.randint(1, 6), end='')" % (seed, n)
+    code = "import dice_source\nd = dice_source.DiceSource(%d)\nfor _ in range(%d):\n print(d.randint(1, 6), end='')" % (mix_seed(seed), n)
     proc = host_tools.run_micropython(["-c", code])
     assert proc.returncode == 0, proc.stderr
     return [int(c) for c in proc.stdout.strip()]
 
 
-def replay(seed):
+def replay(seed, choice="forced"):
     source = ScriptedDice(micropython_dice(seed))
-    ruleset = rules.make_ruleset()
+    ruleset = rules.make_ruleset(choice)
     g = game.Game(ruleset, [("P1", "human"), ("P2", "cpu")], source)
     while g.phase == game.ROLLOFF:
         g.rolloff()
@@ -43,7 +49,7 @@ def replay(seed):
         g.roll()
         if g.current == 0:
             g.options(options)
-            best = max(range(13), key=lambda b: (options[b], -b))
+            best = max(range(ruleset.n_boxes), key=lambda b: (options[b], -b))
             g.score(best)
             continue
         while True:
@@ -65,13 +71,14 @@ def end_screen_totals(lines):
     return totals
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_full_game_matches_the_engine(seed, tmp_path):
-    device = play(tmp_path, KEYS, seed=seed)
+@pytest.mark.parametrize("choice,seed,keys", GAMES)
+def test_full_game_matches_the_engine(choice, seed, keys, tmp_path):
+    device = play(tmp_path, keys, seed=seed)
     lines = screen_lines(device.oled_pixels())
     assert lines[0] == "Game over", "\n".join(lines + device.console[-10:])
     shown = end_screen_totals(lines)
-    expected = replay(seed)
+    expected = replay(seed, choice)
+    assert expected.rounds == (11 if choice == "zoo" else 13)
     ranking = {"P%d" % (player + 1): (place, total) for place, player, total in expected.ranking()}
     assert shown == ranking, (lines, ranking)
     assert all(total > 0 for _place, total in shown.values())
@@ -79,3 +86,22 @@ def test_full_game_matches_the_engine(seed, tmp_path):
     winner_line = " ".join(lines[4:7])
     for name in winners:
         assert name in winner_line
+    # Statistics are kept per card: the kids' game went to the Zoo files only.
+    stats = saved(tmp_path, "zoo_stats" if choice == "zoo" else "stats")
+    assert stats["all"][0] == 2 and stats["all"][2] == max(total for _place, total in shown.values())
+    assert saved(tmp_path, "stats" if choice == "zoo" else "zoo_stats") is None
+
+
+def test_zoo_game_with_its_table_and_an_advisor_level_cpu(tmp_path):
+    # The Zoo table on the flash: P2 (CPU casual, the menu's default) plays from the
+    # advisor (the hint screen itself: golden zoo_hint).
+    from host_tools.solver import cache as solver_cache
+
+    tables = {"strategy-zoo.bin": solver_cache.table(rules.make_ruleset("zoo"), "exact")}
+    device = play(tmp_path, ZOO_KEYS, seed=5, tables=tables, heap="256K")
+    lines = screen_lines(device.oled_pixels())
+    assert lines[0] == "Game over", "\n".join(lines + device.console[-10:])
+    shown = end_screen_totals(lines)
+    assert sorted(shown) == ["P1", "P2"] and all(0 < total <= 130 for _place, total in shown.values())
+    stats = saved(tmp_path, "zoo_stats")
+    assert stats["all"][0] == 2 and stats["names"]["CPU casual"][0] == 1  # levels apart (issue 9.5)

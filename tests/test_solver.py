@@ -71,11 +71,23 @@ def test_more_upper_points_never_lower_the_expected_score(forced):
 def test_exact_table_header_checksum_and_reader(forced, tmp_path):
     ruleset, dense, space, _s = forced
     data = solver_table.encode(dense, space, ruleset, "exact")
-    assert data[:4] == b"YZOT" and data[4] == 1 and data[5] == strategy_table.EXACT
+    assert data[:4] == b"YZOT" and data[4] == 2 and data[5] == strategy_table.EXACT and data[11] == 0
     assert struct.unpack_from("<I", data, 60)[0] == zlib.crc32(data[:60])
     assert struct.unpack_from("<I", data, 32)[0] == zlib.crc32(data[64:])
-    assert len(data) == 64 + 4096 + 2 * 536448
+    assert len(data) == 64 + 4096 + 2 * 536448 + 8192 + 64
+    assert struct.unpack_from("<II", data, 52) == (len(data), len(data) - 8256)  # size, checks
     assert len(data) <= 1408 * 1024 - 300 * 1024  # leaves room for the firmware
+    # the check region: a CRC-8 of each mask's values (seeded with its low byte), then rank rows
+    values_at, checks_at = struct.unpack_from("<I", data, 20)[0], len(data) - 8256
+    m, _u, _y = solver_table.ordered_states(space)
+    starts = np.searchsorted(m, [0, 1, 2, 4096 + 2048, 4096 + 2049])
+    for mask, first, end in ((0, starts[0], starts[1]), (1, starts[1], starts[2]), (6144, starts[3], starts[4])):
+        crc = mask & 0xFF
+        for b in data[values_at + 2 * first:values_at + 2 * end]:
+            crc ^= b
+            for _bit in range(8):  # bitwise CRC-8 (poly 0x07), independent of the lookup table
+                crc = ((crc << 1) ^ 0x07) & 0xFF if crc & 0x80 else (crc << 1) & 0xFF
+        assert data[checks_at + mask] == crc, mask
     path = tmp_path / "t.bin"
     path.write_bytes(data)
     with open(path, "rb") as f:
@@ -134,3 +146,17 @@ def test_solve_command_writes_the_table_and_rejects_bad_input(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "solve:" in err
     assert solve.main(["--exact"]) == 2
+
+
+def test_a_failed_table_write_leaves_no_tmp_behind(tmp_path, monkeypatch):
+    import os
+
+    from host_tools import solve
+
+    def full_disk(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(solve.os, "replace", full_disk)
+    with pytest.raises(OSError):
+        solve.write_atomic(str(tmp_path / "t.bin"), b"x" * 1000)
+    assert os.listdir(str(tmp_path)) == []  # the 1 MB .tmp stayed behind

@@ -255,3 +255,19 @@ def test_a_value_too_big_to_load_is_refused_when_saving():
     assert storage.Store("data/game", fs.reboot()).load() == "small"
     store.save(b"x" * (16384 - 20))
     assert storage.Store("data/game", fs.reboot()).load() == b"x" * (16384 - 20)
+
+
+def test_real_filesystem_obstacles_are_moved_aside(tmp_path):
+    # CPython's os, as the host tools use the store: a dangling link for the folder and a
+    # folder for the temp file (FakeFs in tests/shared has no links).
+    folder = tmp_path / "data"
+    os.symlink(str(tmp_path / "gone"), str(folder))
+    store = storage.Store(str(folder / "game"))
+    assert store.load() is None
+    store.save({"n": 1})
+    assert store.repaired == [str(folder)] and os.path.islink(str(folder) + ".bad")
+    os.mkdir(str(folder / "game.tmp"))
+    again = storage.Store(str(folder / "game"))
+    again.save({"n": 2})
+    assert again.repaired == [str(folder / "game.tmp")]
+    assert storage.Store(str(folder / "game")).load() == {"n": 2}

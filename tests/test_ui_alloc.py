@@ -3,7 +3,8 @@ real MicroPython, with the sim board on a scripted loopback link: the real drive
 real app, no host).
 
 Measured: idle frames on the turn screen, frames that redraw the OLED and the dice every
-time (turn, card and menu screens), and frames handling cursor key presses.
+time (turn, card and menu screens; the 4-player turn screen with its compact opponents'
+line), and frames handling cursor key presses.
 """
 from sim_helpers import alloc_probe
 
@@ -34,6 +35,15 @@ press(MENU, 20)
 a.run(frames=40)
 print("SCREEN card", a.screen)
 measure("card-redraw", 200, True)
+# Four players: the opponents' line in the compact font under the turn screen.
+import game
+g = game.Game(a.settings.ruleset(), [("P%d" % (i + 1), "human") for i in range(4)], a.hw.dice_source)
+while g.phase == game.ROLLOFF:
+    g.rolloff()
+a.resume(g)
+a.run(frames=40)
+print("SCREEN turn4", a.screen, len(a.game.players))
+measure("turn4-redraw", 200, True)
 """
 
 
@@ -45,5 +55,6 @@ def test_frame_loop_allocates_nothing_after_warm_up():
     assert "SCREEN turn %d 1" % app.TURN in lines
     assert "SCREEN card %d" % app.CARD in lines
     assert "MOVED True" in lines  # the key presses really happened in the measured frames
-    assert sorted(allocs) == ["card-redraw", "menu-redraw", "turn-idle", "turn-keys", "turn-redraw"]
+    assert "SCREEN turn4 %d 4" % app.TURN in lines
+    assert sorted(allocs) == ["card-redraw", "menu-redraw", "turn-idle", "turn-keys", "turn-redraw", "turn4-redraw"]
     assert allocs == dict.fromkeys(allocs, 0), allocs

@@ -50,3 +50,18 @@ def test_choose_box_prefers_the_obvious():
     assert computer.choose_hold(ruleset, card, [2, 3, 3, 4, 5], 1) == 0b11011  # small straight: go for large
     assert computer.choose_hold(ruleset, card, [6, 6, 1, 6, 2], 1) == 0b01011  # keep the sixes
     assert computer.choose_hold(ruleset, card, [3, 3, 2, 3, 3], 3) == -1  # no rolls left
+
+
+def test_computer_plays_the_zoo_card_by_its_table():
+    # Same code, the kids' card: 11 boxes, legal moves only (asserted in play_solo); the
+    # seats' mean is well above greedy one-roll play (about 36 on this card).
+    ruleset = rules.make_ruleset("zoo")
+    scores = [play_solo(seed, ruleset) for seed in range(150)]
+    assert sum(scores) / len(scores) > 70
+    assert max(scores) <= 130  # the best Zoo card: 30 + 10 + 90
+    card = rules.new_card(ruleset)
+    assert computer.choose_box(ruleset, card, [4, 4, 4, 4, 4]) == 10  # Zoo Yahtzy
+    assert computer.choose_box(ruleset, card, [6, 1, 3, 2, 5]) == 9  # all different
+    assert computer.choose_hold(ruleset, card, [6, 1, 3, 2, 5], 1) == -1
+    assert computer.choose_hold(ruleset, card, [6, 1, 3, 2, 2], 1) == 0b01111  # one of each
+    assert computer.choose_hold(ruleset, card, [6, 6, 1, 6, 2], 1) == 0b01011

@@ -1,4 +1,5 @@
-"""Key mashing: all buttons at once, about 50 presses a second, contact bounce, long holds.
+"""Key mashing: all buttons at once, about 50 presses a second, contact bounce, long holds,
+runs of OK alone.
 
 Runs the real app and drivers inside MicroPython (sim board on a scripted loopback link,
 virtual time). The firmware must never crash (the app only calls the game's API, which
@@ -34,8 +35,10 @@ current = [0, 0, 0]  # mask, slot end, hold end
 def script(t):
     mask, slot_end, hold_end = current
     if t >= slot_end:
-        pick = rnd(16)
-        if pick == 0:
+        pick = rnd(18)
+        if pick >= 16:
+            mask = 1 << 8  # OK alone: habitual double OKs (scoring takes two since issue 9.9)
+        elif pick == 0:
             mask = 0x3FF  # everything at once
         elif pick < 6:
             mask = 0

@@ -81,13 +81,70 @@ def test_not_micropython_mode_has_no_raw_repl(tmp_path):
     assert refused == "could not enter raw repl"
 
 
-def test_bad_dir_is_a_usage_error(tmp_path):
-    proc = subprocess.run(
-        [sys.executable, "-m", "host_tools", "virtual-pico", "--dir", str(tmp_path / "missing")],
+def test_the_readme_example_makes_its_folder(tmp_path):
+    """Issue 9 item 15: ``virtual-pico --dir /tmp/pico`` works when the folder is missing."""
+    folder = tmp_path / "pico" / "flash"
+    with virtual_pico.running(folder) as port:
+        out = mpremote(port, "exec", "open('/made.txt', 'w').write('yes')")
+    assert out.returncode == 0, out.stderr
+    assert (folder / "made.txt").read_text() == "yes"
+
+
+def test_dir_is_a_sandbox_for_every_client(tmp_path):
+    """Issue 10 item 10: ``..`` stops at the flash's top, as on a board."""
+    flash = tmp_path / "a" / "flash"
+    write(flash, "inside.txt", "inside")
+    outside = write(tmp_path, "a/outside.txt", "the host's file")
+    local = write(tmp_path, "local.txt", "from the host")
+    with virtual_pico.running(flash) as port:
+        cat = mpremote(port, "fs", "cat", ":../outside.txt")
+        copy_in = mpremote(port, "fs", "cp", str(local), ":../../escaped.txt")
+        copy_out = mpremote(port, "fs", "cp", ":../../../a/outside.txt", str(tmp_path / "fetched.txt"))
+        code = (
+            "import os\n"
+            "os.chdir('/..')\n"
+            "print(os.getcwd(), sorted(os.listdir('..')), open('../../inside.txt').read())\n"
+            "open('/../../made.txt', 'w').write('x')\n"
+            "os.mkdir('../sub')\n"
+            "os.rename('/sub/../../made.txt', '../../sub/moved.txt')\n"
+        )
+        probe = mpremote(port, "exec", code)
+    assert "the host's file" not in cat.stdout and cat.returncode != 0
+    assert copy_in.returncode == 0 and (flash / "escaped.txt").read_text() == "from the host"
+    assert copy_out.returncode != 0 and not (tmp_path / "fetched.txt").exists()
+    assert probe.returncode == 0, probe.stderr
+    assert probe.stdout.split() == ["/", "['escaped.txt',", "'inside.txt']", "inside"]
+    assert (flash / "sub" / "moved.txt").read_text() == "x"
+    assert sorted(os.listdir(tmp_path / "a")) == ["flash", "outside.txt"]
+    assert sorted(os.listdir(tmp_path)) == ["a", "local.txt"]
+    assert open(outside).read() == "the host's file"
+
+
+def _run(*args):
+    return subprocess.run(
+        [sys.executable, "-m", "host_tools", "virtual-pico"] + [str(a) for a in args],
         capture_output=True, text=True, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))), timeout=30,
     )
-    assert proc.returncode == 2
-    assert proc.stderr.strip().splitlines() == ["virtual-pico: --dir %s is not a folder" % (tmp_path / "missing")]
+
+
+def test_a_dir_that_is_a_file_is_a_usage_error_with_nothing_on_stdout(tmp_path):
+    write(tmp_path, "file", "x")
+    proc = _run("--dir", tmp_path / "file")
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr.strip().splitlines() == ["virtual-pico: --dir %s is not a folder" % (tmp_path / "file")]
+
+
+def test_an_interpreter_failing_at_start_prints_no_port(tmp_path, monkeypatch, capsys):
+    """Issue 9 item 15: a script reads the first stdout line as the port; a failure is
+    only on stderr, with a non-zero exit."""
+    import host_tools
+
+    failing = [host_tools.micropython_command(), "-c", "import sys\nsys.exit(3)"]
+    monkeypatch.setattr(virtual_pico, "interpreter_command", lambda *a, **k: failing)
+    assert virtual_pico.main(["--dir", str(tmp_path)]) == 1
+    out = capsys.readouterr()
+    assert out.out == ""
+    assert out.err == "virtual-pico: the interpreter exited with status 3 before its REPL started\n"
 
 
 def test_an_interpreter_that_cannot_start_stops_the_server_instead_of_spinning():

@@ -19,7 +19,7 @@ one chain length later (wrong chip count, broken link, no MISO).
 """
 from micropython import const
 
-from drivers.pips import FACE_PIPS, N_DICE
+from drivers.pips import ANIMAL_ROWS, FACE_PIPS, N_DICE
 
 _NOOP = const(0x00)
 _DIGIT0 = const(0x01)  # digit registers 0x01..0x08, one row each
@@ -110,6 +110,8 @@ class MAX7219Dice:
 
     Pips are 2x2 dots on a 3x3 grid at columns/rows 0-1, 3-4 and 6-7. A held die is drawn
     inverted (lit background, dark pips), which reads at a glance; face 0 is blank.
+    ``animals(True)`` draws the Zoo card's animals (drivers/pips.py) instead, held ones
+    inverted the same way.
     """
 
     def __init__(self, spi, cs, count=N_DICE, check_chain=False, brightness=_DEFAULT_INTENSITY):
@@ -119,12 +121,20 @@ class MAX7219Dice:
         self._wanted = bytearray(_ROWS * count)
         self._plain = bytearray(_ROWS * len(FACE_PIPS))  # row bytes per face
         self._held = bytearray(_ROWS * len(FACE_PIPS))
+        self.animals(False)
+
+    def animals(self, on):
+        """Pips (False) or the Zoo card's animal pictures (True) from the next ``show``;
+        the face tables are rewritten in place (no allocation)."""
         for face in range(len(FACE_PIPS)):
             pips = FACE_PIPS[face]
             for row in range(_ROWS):
                 bits = 0
-                grid_row = row // 3
-                if row % 3 != 2:  # rows 2 and 5 are the gaps between pips
+                if on:
+                    if face:
+                        bits = ANIMAL_ROWS[(face - 1) * _ROWS + row]
+                elif row % 3 != 2:  # rows 2 and 5 are the gaps between pips
+                    grid_row = row // 3
                     for col in range(3):
                         if pips >> (grid_row * 3 + col) & 1:
                             bits |= 0xC0 >> (3 * col)

@@ -13,7 +13,7 @@ about 1 mA standby per pixel (45 mA): within a 500 mA USB supply with the Pico a
 """
 from micropython import const
 
-from drivers.pips import FACE_PIPS, GRID_CELLS, N_DICE
+from drivers.pips import ANIMAL_COLOURS, FACE_PIPS, GRID_CELLS, N_DICE
 
 _MAX_CHANNEL_SUM = const(127)  # per lit pixel, at brightness 15; see the budget above
 _MAX_LEVEL = const(15)
@@ -24,6 +24,8 @@ class NeoPixelDice:
     """Same API as MAX7219Dice: ``show(faces, held_mask)``, ``brightness(0..15)``, ``power``.
 
     ``colour`` and ``held_colour`` are (r, g, b) 0..255 before the current cap.
+    ``animals(True)`` gives each face its animal's colour (drivers/pips.py) on the same
+    pips, for the Zoo card; held dice keep ``held_colour``.
     """
 
     def __init__(self, pixels, colour=(255, 255, 255), held_colour=(255, 64, 0), brightness=15, count=N_DICE):
@@ -37,7 +39,15 @@ class NeoPixelDice:
         self._on = True
         self._lit = _OFF  # scaled colours, rebuilt when brightness changes
         self._lit_held = _OFF
+        self._animals = False
+        self._level = brightness
+        self._lit_faces = [_OFF] * len(ANIMAL_COLOURS)  # per face with animals on
         self.brightness(brightness)  # also paints the strip dark
+
+    def animals(self, on):
+        """Plain pips (False) or a colour per animal on the pips (True)."""
+        self._animals = bool(on)
+        self.brightness(self._level)
 
     @staticmethod
     def scale(colour, level):
@@ -67,7 +77,12 @@ class NeoPixelDice:
     def _paint(self, die):
         state = self._shown[die]
         pips = FACE_PIPS[state & 7] if self._on else 0
-        lit = self._lit_held if state & 8 else self._lit
+        if state & 8:
+            lit = self._lit_held
+        elif self._animals:
+            lit = self._lit_faces[state & 7]
+        else:
+            lit = self._lit
         np = self._np
         first = die * GRID_CELLS
         for cell in range(GRID_CELLS):
@@ -81,8 +96,11 @@ class NeoPixelDice:
     def brightness(self, level):
         """0..15, clamped; 15 is the current-capped maximum."""
         level = 0 if level < 0 else _MAX_LEVEL if level > _MAX_LEVEL else level
+        self._level = level
         self._lit = self.scale(self._colour, level)
         self._lit_held = self.scale(self._held_colour, level)
+        for face in range(len(ANIMAL_COLOURS)):
+            self._lit_faces[face] = self.scale(ANIMAL_COLOURS[face], level)
         self._repaint()
 
     def power(self, on):

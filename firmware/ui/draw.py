@@ -67,3 +67,10 @@ def hbar(fb, row, value, full):
             width = _WIDTH - 2
         if width > 0:
             fb.fill_rect(1, y + 1, width, 2, 1)
+
+
+def percent(chance):
+    """A chance to win in the win meter's units (win_meter.ONE = 16384) as a whole
+    percent, rounded: win_meter.percent, here so the screens need not import the meter
+    at boot (its module is loaded with the first multi-player game's meter)."""
+    return (chance * 100 + 8192) >> 14

@@ -20,11 +20,12 @@ COACH = const(11)  # hints and turn reviews from the strategy table (coach.py)
 
 MAX_PLAYERS = const(4)
 HUMAN = const(0)
-CASUAL = const(3)
+CASUAL = const(4)
 # The kind strings handed to game.Game: "human", then strategy_players.LEVELS (without a
-# strategy table on the device every computer kind plays computer.py's simple strategy).
-KIND_NAMES = ("human", "optimal", "good", "casual")
-KIND_LABELS = ("Human", "CPU optimal", "CPU good", "CPU casual")
+# strategy table on the device every computer kind plays computer.py's simple strategy)
+# and "win" (strategy_win.py: plays for the win; needs the spread table too, else optimal).
+KIND_NAMES = ("human", "optimal", "win", "good", "casual")
+KIND_LABELS = ("Human", "CPU optimal", "CPU win", "CPU good", "CPU casual")
 # Coach modes: no advice; hints on request (short MENU in a turn); a review after each turn.
 COACH_OFF = const(0)
 COACH_HINT = const(1)
@@ -32,6 +33,10 @@ COACH_TURN = const(2)
 COACH_LABELS = ("off", "hint", "turn")
 SEAT_LABELS = ("P1", "P2", "P3", "P4")
 LABELS = ("Players", "", "", "", "", "Joker", "Y.bonus", "Sound", "LEDs", "Start game", "Records", "Coach")
+# The JOKER line steps through rules.CHOICES: the four joker options of the standard card,
+# then the kids' Zoo card, shown as "Rules Zoo (kids)" (it has no joker and no Y.bonus line).
+CHOICE_LABELS = ("forced", "ordered", "free", "none", "Zoo (kids)")
+RULES_LABEL = "Rules"
 ON_OFF = ("off", "on")
 
 
@@ -39,10 +44,10 @@ class Settings:
     def __init__(self, cfg):
         self.players = 2
         # Opponents start as CPU casual: one OK on a seat steps Human -> CPU optimal ->
-        # good -> casual -> Human, so a casual seat becomes human with one press.
+        # win -> good -> casual -> Human, so a casual seat becomes human with one press.
         self.kinds = bytearray((HUMAN, CASUAL, CASUAL, CASUAL))
         joker = cfg.get("rules", "forced")
-        self.joker = rules.JOKERS.index(joker) if joker in rules.JOKERS else 0
+        self.joker = rules.CHOICES.index(joker) if joker in rules.CHOICES else 0
         self.yahtzee_bonus = 1
         self.coach = COACH_HINT
         self.sound = 1
@@ -54,11 +59,19 @@ class Settings:
         """Recompute the menu lines (only when the number of players changes)."""
         items = self.items
         del items[:]
+        # "Start game" first with the players right below it, so the first screen shows
+        # who plays; the records last, one UP from "Start game".
+        items.append(START)
         items.append(PLAYERS)
         for seat in range(self.players):
             items.append(SEAT1 + seat)
-        for item in (JOKER, YBONUS, COACH, SOUND, LEDS, RECORDS, START):
-            items.append(item)
+        for item in (JOKER, YBONUS, COACH, SOUND, LEDS, RECORDS):
+            if item != YBONUS or not self.zoo():
+                items.append(item)
+
+    def zoo(self):
+        """True when the kids' Zoo card is chosen (no joker options, no Yahtzee bonus)."""
+        return rules.CHOICES[self.joker] == rules.ZOO
 
     def change(self, item, step=1):
         """Step the value of ``item`` (wrapping); returns True if the item list changed."""
@@ -70,7 +83,11 @@ class Settings:
             seat = item - SEAT1
             self.kinds[seat] = (self.kinds[seat] + step) % len(KIND_NAMES)
         elif item == JOKER:
-            self.joker = (self.joker + step) % len(rules.JOKERS)
+            was_zoo = self.zoo()
+            self.joker = (self.joker + step) % len(rules.CHOICES)
+            if self.zoo() != was_zoo:  # the Y.bonus line goes or comes back
+                self.rebuild()
+                return True
         elif item == YBONUS:
             self.yahtzee_bonus ^= 1
         elif item == COACH:
@@ -87,7 +104,7 @@ class Settings:
             self.coach = mode
 
     def ruleset(self):
-        return rules.make_ruleset(joker=rules.JOKERS[self.joker], yahtzee_bonus=bool(self.yahtzee_bonus))
+        return rules.make_ruleset(joker=rules.CHOICES[self.joker], yahtzee_bonus=bool(self.yahtzee_bonus))
 
     def player_list(self):
         """The ``(name, kind)`` list handed to game.Game."""

@@ -14,6 +14,7 @@ from ui import draw
 _BUTTON_MASK = const(0x0F)
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _ROWS = const(7)  # text rows below the header
+_SCORE_ROWS = const(6)  # high scores shown at once (the last row says the keys)
 
 
 def _header(fb, title):
@@ -116,12 +117,13 @@ SCORES = const(0)
 STATS = const(1)
 FAIRNESS = const(2)
 _PAGES = const(3)
-_STAT_LABELS = ("Games", "Average", "Best", "Yahtzees", "Up.bonus")
+_STAT_LABELS = ("Results", "Average", "Best", "Yahtzees", "Up.bonus")  # per player result
 
 
 class RecordsView:
     """The records pages: OK or ROLL turns the page (OK on the last closes), UP/DOWN
-    scroll the high scores or pick whose statistics, MENU closes."""
+    scroll the high scores or pick whose statistics, MENU closes; the pages' last row
+    says so."""
 
     def __init__(self, recs):
         self.recs = recs
@@ -142,7 +144,7 @@ class RecordsView:
             step = 1 if button == DOWN else -1
             if self.page == SCORES:
                 top = self.top + step
-                if 0 <= top <= len(self.recs.scores) - _ROWS:
+                if 0 <= top <= len(self.recs.scores) - _SCORE_ROWS:
                     self.top = top
             elif self.page == STATS:
                 self.who = (self.who + step) % len(self.names)
@@ -157,12 +159,13 @@ class RecordsView:
             self._draw_fairness(fb)
 
     def _draw_scores(self, fb):
-        _header(fb, "High scores")
+        _header(fb, "Zoo high scores" if self.recs.ruleset.faces else "High scores")  # per card
+        draw.text(fb, "OK next MENU end", 0, 7)  # the pages' keys
         scores = self.recs.scores
         if not scores:
             draw.text(fb, "none yet", 0, 2)
             return
-        for line in range(_ROWS):
+        for line in range(_SCORE_ROWS):
             index = self.top + line
             if index >= len(scores):
                 break
@@ -170,6 +173,8 @@ class RecordsView:
             draw.number(fb, index + 1, 1, line + 1)
             draw.text(fb, initials, 4, line + 1)
             draw.number(fb, total, 15, line + 1)
+        if self.top + _SCORE_ROWS < len(scores):
+            draw.text(fb, "v", 15, 0, True)
 
     def _draw_stats(self, fb):
         import records_view  # only while this view is drawn (session releases it)
@@ -177,22 +182,30 @@ class RecordsView:
         name = self.names[self.who]
         stats = self.recs.stats
         entry = stats["all"] if self.who == 0 else stats["names"][name]
-        _header(fb, "Stats " + ("(all)" if self.who == 0 else name))
+        _header(fb, "All players" if self.who == 0 else name)
         if len(self.names) > 1:
             draw.text(fb, "v", 15, 0, True)
+            draw.text(fb, "UP/DOWN who  OK>", 0, 7)
+        else:
+            draw.text(fb, "OK next MENU end", 0, 7)
         values = records_view.summary(entry)  # in _STAT_LABELS order
+        row = 1
+        if self.who == 0:  # games; each game holds a result per seat
+            draw.text(fb, "Games", 0, row)
+            draw.number(fb, records_view.games_played(stats), 15, row)
+            row += 1
         for i in range(5):
-            row = i + 1
             draw.text(fb, _STAT_LABELS[i], 0, row)
             if i == 1:  # the average in tenths, one decimal: 2453 -> "245.3"
                 draw.number(fb, values[1] // 10, 13, row)
                 draw.text(fb, ".", 14, row)
                 draw.number(fb, values[1] % 10, 15, row)
-            elif i == 4:  # upper bonus, percent of games
+            elif i == 4:  # upper bonus, percent of results
                 draw.number(fb, values[4], 14, row)
                 draw.text(fb, "%", 15, row)
             else:
                 draw.number(fb, values[i], 15, row)
+            row += 1
 
     def _draw_fairness(self, fb):
         import records_view

@@ -1,31 +1,39 @@
-"""Draws each screen of the handheld from the app's state onto the 128x64 OLED.
+"""The screens around a game (ui/__init__.py says what a screen is): the splash, the setup
+menu, the roll-off, the quit confirmation, a computer's turn summary and the end screen.
+The turn itself is ui/turn_screen.py, the card ui/scorecard.py, hint and review
+ui/coach_screens.py.
 
-Pure drawing: reads the App (app.py) and its game, never changes them. Layout is a text
-grid of 16 x 8 cells (8x8 font): row 0 is an inverted header, long lists scroll with the
-cursor. Numbers shown here come from caches the app refreshes after each game action, so a
-redraw allocates nothing.
+Drawing is on the 8x8 text grid (16 x 8 cells, ui/draw.py): row 0 is an inverted header.
+Numbers come from caches the app refreshes after each game action, so a redraw allocates
+nothing.
 """
 from micropython import const
 
-import rules
 from ui import draw
 from ui import menu
+import ui
 
-# Box labels sized for 10 columns (rules.BOX_IDS order).
+# Button ids as literals: private constants cost no RAM (imported names would).
+_ROLL = const(5)  # drivers.buttons.ROLL
+_UP = const(6)  # drivers.buttons.UP
+_DOWN = const(7)  # drivers.buttons.DOWN
+_OK = const(8)  # drivers.buttons.OK
+_MENU = const(9)  # drivers.buttons.MENU
+_PHASE_TURN = const(1)  # game.TURN
+
+# Box labels sized for 10 columns (rules.BOX_IDS order) for the standard card; another
+# card (its own box table) shows the ruleset's labels (``app.labels`` is the game's).
 BOX_LABELS = (
     "Aces", "Twos", "Threes", "Fours", "Fives", "Sixes",
     "3 of kind", "4 of kind", "Full house", "Small str", "Large str", "Yahtzee", "Chance",
 )
-_N_BOXES = const(13)
-_N_UPPER = const(6)
-_LIST_ROWS = const(6)  # turn screen: rows 1..6 list boxes, row 7 is the footer
-_CARD_ROWS = const(7)
-CARD_LINES = const(19)  # 13 boxes, upper sum, progress bar, bonus, Y.bonus, lower, total
-_UPPER = const(0)  # in app.breakdowns[seat], a rules.totals() tuple
-_GRAND = const(4)
+_GRAND = const(4)  # in app.breakdowns[seat], a rules.totals() tuple
+_MENU_ROWS = const(7)
+_STARTER_SHOW_MS = const(1500)
 
 
-def splash(app, fb):
+# The title for 1.5 s (any button: the menu now).
+def _splash_draw(app, fb):
     draw.clear(fb)
     draw.bar(fb, 0)
     draw.text(fb, "    YAHTZEE", 0, 0, True)
@@ -45,10 +53,24 @@ def splash(app, fb):
         if face == 6:
             fb.fill_rect(x + 4, 29, 2, 2, 1)
             fb.fill_rect(x + 14, 29, 2, 2, 1)
-    draw.text(fb, "press a button", 1, 6)
+    draw.text(fb, "1-4 players", 2, 6)  # the menu follows by itself (any button: now)
 
 
-def menu_screen(app, fb):
+def _splash_handle(app, button, long):
+    app.show(ui.MENU_SCREEN)
+
+
+def _splash_tick(app, now):
+    if app.timer_due(now):
+        app.show(ui.MENU_SCREEN)
+
+
+splash = (_splash_draw, _splash_handle, _splash_tick)  # draw, handle, tick
+
+
+# The setup menu (ui/menu.py): UP/DOWN move, OK or ROLL changes a value, starts the game
+# or opens the records.
+def _setup_draw(app, fb):
     settings = app.settings
     items = settings.items
     draw.clear(fb)
@@ -69,11 +91,14 @@ def menu_screen(app, fb):
             draw.text(fb, menu.SEAT_LABELS[seat], 1, row, inv)
             draw.text(fb, menu.KIND_LABELS[settings.kinds[seat]], 4, row, inv)
             continue
-        draw.text(fb, menu.LABELS[item], 1, row, inv)
+        if item == menu.JOKER and settings.zoo():
+            draw.text(fb, menu.RULES_LABEL, 0, row, inv)  # "Rules Zoo (kids)": 16 columns
+        else:
+            draw.text(fb, menu.LABELS[item], 1, row, inv)
         if item == menu.PLAYERS:
             draw.number(fb, settings.players, 15, row, inv)
         elif item == menu.JOKER:
-            label = rules.JOKERS[settings.joker]
+            label = menu.CHOICE_LABELS[settings.joker]
             draw.text(fb, label, 16 - len(label), row, inv)
         elif item == menu.COACH:
             label = menu.COACH_LABELS[settings.coach]
@@ -85,162 +110,63 @@ def menu_screen(app, fb):
         elif item == menu.LEDS:
             draw.number(fb, settings.leds, 15, row, inv)
     if top > 0:
-        draw.text(fb, "^", 15, 0, True)
+        draw.text(fb, "^", 14, 0, True)  # lines above (cols 10-13: the battery)
+    if top + 7 < len(items):
+        draw.text(fb, "v", 15, 0, True)  # and below
 
 
-def _header(app, fb, title_seat):
-    """Row 0, inverted: player name, ``Roll n/3`` and the player's running total."""
-    game = app.game
-    draw.bar(fb, 0)
-    draw.text(fb, menu.SEAT_LABELS[title_seat], 0, 0, True)
-    draw.text(fb, "Roll", 3, 0, True)
-    draw.number(fb, game.rolls, 8, 0, True)
-    draw.text(fb, "/3", 9, 0, True)
-    draw.number(fb, app.breakdowns[title_seat][_GRAND], 15, 0, True)
+def _setup_handle(app, button, long):
+    settings = app.settings
+    if button == _UP or button == _DOWN:
+        step = 1 if button == _DOWN else -1
+        app.menu_cursor = (app.menu_cursor + step) % len(settings.items)
+        _scroll_menu(app)
+    elif button == _OK or button == _ROLL:
+        item = settings.items[app.menu_cursor]
+        if item == menu.START:
+            app.new_game()
+            return
+        if item == menu.RECORDS:
+            if app.session is not None:
+                app.session.open_records(app)
+            return
+        if settings.change(item):
+            app.menu_cursor = settings.items.index(item)
+        app.apply_settings()
+        _scroll_menu(app)
+        app.changed()
+    app.dirty = True
 
 
-def _upper_goal(app, fb, col, row):
-    """``/63`` from column ``col``: the ruleset's threshold for the upper bonus."""
-    draw.text(fb, "/", col, row)
-    draw.number(fb, app.game.rules.upper_threshold, col + 2, row)
+setup = (_setup_draw, _setup_handle, None)  # draw, handle, tick
 
 
-def _footer_totals(app, fb, row, skip):
-    """The other players' totals as ``2:87 3:120``; solo: the upper section's progress."""
-    game = app.game
-    n = len(game.players)
-    if n == 1:
-        draw.text(fb, "Upper", 0, row)
-        draw.number(fb, app.breakdowns[0][_UPPER], 9, row)
-        _upper_goal(app, fb, 10, row)
-        return
-    col = 0
-    for seat in range(n):
-        if seat == skip:
-            continue
-        draw.number(fb, seat + 1, col, row)
-        draw.text(fb, ":", col + 1, row)
-        total = app.breakdowns[seat][_GRAND]
-        width = draw.digits(total)
-        draw.number(fb, total, col + 1 + width, row)
-        col += width + 3
+def _scroll_menu(app):
+    if app.menu_cursor < app.menu_top:
+        app.menu_top = app.menu_cursor
+    elif app.menu_cursor > app.menu_top + _MENU_ROWS - 1:
+        app.menu_top = app.menu_cursor - _MENU_ROWS + 1
 
 
-def _box_value(app, fb, box, row, inv):
-    """Filled box: its points. Open box after a roll: ``+points`` it would take now,
-    ``-`` where the joker rule forbids it. Before the first roll open boxes are blank."""
-    card = app.game.players[app.game.current].card
-    if card[box] >= 0:
-        draw.number(fb, card[box], 15, row, inv)
-    elif app.game.rolls > 0:
-        points = app.options[box]
-        if points < 0:
-            draw.text(fb, "-", 15, row, inv)
-        else:
-            col = draw.number(fb, points, 15, row, inv)
-            draw.text(fb, "+", col - 1, row, inv)
-
-
-def turn(app, fb):
-    game = app.game
-    draw.clear(fb)
-    _header(app, fb, game.current)
-    top = app.top
-    for line in range(_LIST_ROWS):
-        box = top + line
-        row = line + 1
-        inv = box == app.cursor and game.rolls > 0
-        if inv:
-            draw.bar(fb, row)
-        draw.text(fb, BOX_LABELS[box], 1, row, inv)
-        _box_value(app, fb, box, row, inv)
-    if top > 0:
-        draw.text(fb, "^", 0, 1)
-    if top + _LIST_ROWS < _N_BOXES:
-        draw.text(fb, "v", 0, 6)
-    if app.note and game.round == 0:
-        draw.text(fb, app.note, 0, 7)  # e.g. no strategy table: shown through round 1
-    else:
-        _footer_totals(app, fb, 7, game.current)
-
-
-def confirm_zero(app, fb):
-    draw.clear(fb)
-    draw.bar(fb, 0)
-    draw.text(fb, "Score a zero?", 0, 0, True)
-    draw.text(fb, BOX_LABELS[app.confirm_box], 2, 2)
-    draw.text(fb, "gets 0 points", 2, 3)
-    draw.text(fb, "OK    = yes", 1, 5)
-    draw.text(fb, "other = back", 1, 6)
-
-
-def confirm_quit(app, fb):
-    draw.clear(fb)
-    draw.bar(fb, 0)
-    draw.text(fb, "Quit this game?", 0, 0, True)
-    draw.text(fb, "OK    = quit", 1, 3)
-    draw.text(fb, "other = play on", 1, 4)
-
-
-def _card_line(app, fb, seat, line, row):
-    card = app.game.players[seat].card
-    if line < _N_BOXES:
-        draw.text(fb, BOX_LABELS[line], 0, row)
-        if card[line] >= 0:
-            draw.number(fb, card[line], 15, row)
-        else:
-            draw.text(fb, ".", 15, row)
-        return
-    line -= _N_BOXES
-    upper, upper_bonus, lower, ybonus, grand = app.breakdowns[seat]
-    if line == 0:
-        draw.text(fb, "Upper", 0, row)
-        draw.number(fb, upper, 12, row)
-        _upper_goal(app, fb, 13, row)
-    elif line == 1:
-        draw.hbar(fb, row, upper, app.game.rules.upper_threshold)
-    elif line == 2:
-        draw.text(fb, "Bonus", 0, row)
-        draw.number(fb, upper_bonus, 15, row)
-    elif line == 3:
-        draw.text(fb, "Y.bonus", 0, row)
-        draw.number(fb, ybonus, 15, row)
-    elif line == 4:
-        draw.text(fb, "Lower", 0, row)
-        draw.number(fb, lower, 15, row)
-    else:
-        draw.text(fb, "Total", 0, row)
-        draw.number(fb, grand, 15, row)
-
-
-def card(app, fb):
-    """The full card of one player: 13 boxes, upper subtotal with a bar to 63, bonuses."""
-    seat = app.card_seat
-    draw.clear(fb)
-    draw.bar(fb, 0)
-    draw.text(fb, menu.SEAT_LABELS[seat], 0, 0, True)
-    draw.text(fb, "card", 3, 0, True)
-    draw.number(fb, app.breakdowns[seat][_GRAND], 15, 0, True)
-    for line in range(_CARD_ROWS):
-        index = app.card_top + line
-        if index >= CARD_LINES:
-            break
-        _card_line(app, fb, seat, index, line + 1)
-
-
-def rolloff(app, fb):
+# Who starts: one die per player, ties roll again; OK skips a wait.
+def _rolloff_draw(app, fb):
     game = app.game
     draw.clear(fb)
     draw.bar(fb, 0)
     draw.text(fb, "Who starts?", 0, 0, True)
     faces = app.faces
+    animals = game.rules.faces  # the Zoo card: the animal's name instead of its number
     for seat in range(len(game.players)):
         row = seat + 1
         draw.text(fb, menu.SEAT_LABELS[seat], 1, row)
-        draw.text(fb, "die", 4, row)
-        draw.number(fb, seat + 1, 8, row)
+        if not animals:
+            draw.text(fb, "die", 4, row)
+            draw.number(fb, seat + 1, 8, row)
         if app.rolling or faces[seat] == 0:
             draw.text(fb, "-", 12, row)
+        elif animals:
+            name = animals[faces[seat] - 1]
+            draw.text(fb, name, 16 - len(name), row)
         else:
             draw.number(fb, faces[seat], 12, row)
     if app.starter >= 0:
@@ -252,7 +178,93 @@ def rolloff(app, fb):
         draw.text(fb, app.note, 0, 7)
 
 
-def end(app, fb):
+def _rolloff_handle(app, button, long):
+    if button == _OK and app.timer_on:
+        app.timer_at = app.now  # skip the wait
+    elif button == _MENU and long:
+        app.ask_quit(ui.ROLLOFF)
+
+
+def _rolloff_tick(app, now):
+    if app.rolling or not app.timer_due(now):
+        return
+    if app.starter >= 0:
+        app.start_turn()
+    elif app.game.phase == _PHASE_TURN:
+        app.starter = app.game.current
+        app.dirty = True
+        app.start_timer(now, _STARTER_SHOW_MS)
+    else:
+        app.rolloff_round()
+
+
+rolloff = (_rolloff_draw, _rolloff_handle, _rolloff_tick)  # draw, handle, tick
+
+
+# Long MENU in a game: OK quits it, anything else goes back.
+def _confirm_quit_draw(app, fb):
+    draw.clear(fb)
+    draw.bar(fb, 0)
+    draw.text(fb, "Quit this game?", 0, 0, True)
+    draw.text(fb, "OK    = quit", 1, 3)
+    draw.text(fb, "other = play on", 1, 4)
+
+
+def _confirm_quit_handle(app, button, long):
+    if button == _OK:
+        app.game = None  # quit: the save layer forgets it (changed), then the menu
+        app.changed()
+        app.show(ui.MENU_SCREEN)
+    else:
+        app.show(app.back_screen)
+
+
+confirm_quit = (_confirm_quit_draw, _confirm_quit_handle, None)  # draw, handle, tick
+
+
+# After a computer's turn: the dice it scored (also still on the LEDs), the box and its
+# points, and its total now; 1.5 s or OK.
+def _summary_draw(app, fb):
+    """After a computer's turn: the dice it scored (also still on the LEDs), the box and
+    its points, and its total now; 1.5 s or OK."""
+    seat = app.summary_seat
+    draw.clear(fb)
+    draw.bar(fb, 0)
+    draw.text(fb, menu.SEAT_LABELS[seat], 0, 0, True)
+    draw.text(fb, "scored", 3, 0, True)
+    faces = app.faces
+    letters = app.game.rules.face_letters  # the Zoo card: each animal's letter
+    for i in range(5):
+        if letters:
+            draw.text(fb, letters[faces[i] - 1], 1 + 3 * i, 2)
+        else:
+            draw.number(fb, faces[i], 1 + 3 * i, 2)
+    draw.text(fb, app.labels[app.summary_box], 0, 4)
+    draw.number(fb, app.summary_points, 15, 4)
+    draw.text(fb, "Total", 0, 5)
+    draw.number(fb, app.breakdowns[seat][_GRAND], 15, 5)
+    draw.text(fb, "OK: go on", 0, 7)
+
+
+def _summary_handle(app, button, long):
+    if button == _OK:
+        app.timer_on = False
+        app.next_turn()  # skip the rest of the 1.5 s
+    elif button == _MENU and long:
+        app.ask_quit(ui.SUMMARY)
+
+
+def _summary_tick(app, now):
+    if app.timer_due(now):
+        app.next_turn()
+
+
+summary = (_summary_draw, _summary_handle, _summary_tick)  # draw, handle, tick
+
+
+# The ranking with shared places, then the winner(s); OK: high scores first (the save
+# layer), else the menu.
+def _end_draw(app, fb):
     """Ranking with shared places, then the winner(s)."""
     game = app.game
     draw.clear(fb)
@@ -272,6 +284,7 @@ def end(app, fb):
     row = n + 2
     if n == 1:
         draw.text(fb, "Final score", 0, row)
+        draw.number(fb, ranking[0][2], 15, row)
     else:
         winners = 0
         for place, seat, total in ranking:
@@ -283,17 +296,13 @@ def end(app, fb):
             if place == 1:
                 draw.text(fb, menu.SEAT_LABELS[seat], col, row)
                 col += 3
-    draw.text(fb, "OK: new game", 0, 7)
+    draw.text(fb, app.end_ok_text, 0, 7)  # what OK does: the menu, or high scores first
 
 
-def fault(app, fb):
-    draw.clear(fb)
-    draw.bar(fb, 0)
-    draw.text(fb, "Error", 0, 0, True)
-    message = app.fault
-    row = 1
-    start = 0
-    while start < len(message) and row < 8:
-        draw.text(fb, message[start:start + 16], 0, row)
-        start += 16
-        row += 1
+def _end_handle(app, button, long):
+    # High scores first when the save layer has some to enter, else the menu.
+    if button == _OK and (app.session is None or not app.session.end_ok(app)):
+        app.show(ui.MENU_SCREEN)
+
+
+end = (_end_draw, _end_handle, None)  # draw, handle, tick

@@ -1,5 +1,11 @@
 """Optimal play: solver time, table sizes and loss, advisor memory/instructions, computer levels.
 
+Table checks (docs/strategy_table.md): the file's room on a Pico next to the compiled
+firmware, and on the unix port the median time to open a table (header, size and rank
+checks), to read one mask (load_block, CRC-8 included), the CRC-8 of a mask alone, and an
+advisor turn (prepare); ``run_checks()`` runs just these (``python -c "from
+host_tools.benches import strategy; strategy.run_checks()"``).
+
 RP2040 time estimate. The advisor's per-turn work is counted in x86-64 instructions with
 valgrind's callgrind on the MicroPython unix port (difference between runs of 1 and 6
 turns, so start-up and imports cancel). The conversion to RP2040 cycles is calibrated on
@@ -76,6 +82,95 @@ print(kept, gc.mem_alloc() - start)
 """
 
 
+_CHECKS_SCRIPT = """
+import sys, time, rules, advisor, strategy_table
+def median(xs):
+    xs.sort()
+    return xs[len(xs) // 2]
+def timed(fn, n):
+    out = []
+    for _ in range(n):
+        t = time.ticks_us()
+        fn()
+        out.append(time.ticks_diff(time.ticks_us(), t))
+    return median(out)
+path = sys.argv[1]
+files = []
+def open_table():
+    f = open(path, "rb")
+    files.append(f)
+    return strategy_table.StrategyTable(f)
+opened = timed(open_table, 21)
+for f in files:
+    f.close()
+table = open_table()
+reads = []
+for mask in range(1, 8191, 29):  # consecutive masks differ: every call reads and checks
+    t = time.ticks_us()
+    table.load_block(mask, 0)
+    reads.append(time.ticks_diff(time.ticks_us(), t))
+full = bytearray(256)
+crc = timed(lambda: strategy_table.crc8(full, 0, 256, 0), 101)
+adv = advisor.Advisor(rules.make_ruleset(), table)
+card = rules.new_card()
+def turn():
+    card[13] = 0
+    adv.prepare(card)
+print(opened, median(reads), max(reads), crc, timed(turn, 21))
+"""
+_CRC_SCRIPT = """
+import sys, strategy_table
+buf = bytearray(256)
+for _ in range(int(sys.argv[2])):
+    strategy_table.crc8(buf, 0, 256, 0)
+"""
+_PICO_FS = 1408 * 1024  # the rp2 Pico's littlefs
+_SAVES_ROOM = 100 * 1000  # what the saves and records need free (docs/formats.md: flash wear)
+
+
+def _room(table_bytes):
+    """(firmware bytes as flashed, free bytes left) next to a table on a Pico, counted
+    in whole 4 KiB littlefs blocks per file (plus 2 for the root metadata)."""
+    from host_tools.flashing import build as flash_build
+
+    files = flash_build.build(host_tools.REPO, flash_build.find_mpy_cross(), None, "pico", "forced")
+    blocks = 2 + sum((len(f.data) + 4095) // 4096 for f in files) + (table_bytes + 4095) // 4096
+    return sum(len(f.data) for f in files), _PICO_FS - 4096 * blocks
+
+
+def run_checks(tables=None):
+    """The table-check figures (see the module docstring)."""
+    from host_tools.solver import cache as solver_cache
+
+    ruleset = rules.make_ruleset()
+    for variant in ("exact", "compact"):
+        path = (tables or {}).get(variant) or solver_cache.table(ruleset, variant)
+        size = os.path.getsize(path)
+        firmware, free = _room(size)
+        print("table %-7s %d bytes (checks: 8256 = %.1f%%); on a Pico with the firmware (%d bytes as "
+              "flashed): %d KiB free of 1408 (target >= %d KB for saves)"
+              % (variant, size, 100 * 8256 / size, firmware, free // 1024, _SAVES_ROOM // 1000))
+        proc = host_tools.run_micropython(["-c", _CHECKS_SCRIPT, path], heap="192K")
+        if proc.returncode != 0:
+            raise RuntimeError(proc.stderr.strip())
+        opened, read, worst, crc, turn = (int(n) for n in proc.stdout.split())
+        print("  unix port, medians: open %d us (header, size, 64 rank rows); one mask read %d us "
+              "(max %d), of which its CRC-8 of up to 256 bytes %d us; advisor turn %d us"
+              % (opened, read, worst, crc, turn))
+
+
+def _turn_bytes(space):
+    """Bytes the bench's turn (aces and full house filled, exact table) reads and checks:
+    the whole mask of every open box."""
+    mask = 1 | 1 << 8
+    total = 0
+    for b in range(13):
+        if not mask >> b & 1:
+            after = mask | 1 << b
+            total += 2 * len(space.reach[after & 63]) * (2 if after >> 11 & 1 else 1)
+    return total
+
+
 def _instructions(script, table, turns):
     env = host_tools.micropython_env()
     cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
@@ -117,6 +212,10 @@ def run():
         kept, per_turn_alloc = proc.stdout.split()
         print("advisor memory (MicroPython unix, 64-bit objects): %s bytes kept, %s bytes allocated per turn"
               % (kept, per_turn_alloc))
+        compact_path = os.path.join(work, "strategy-forced-compact.bin")
+        with open(compact_path, "wb") as f:
+            f.write(compact)
+        run_checks({"exact": table, "compact": compact_path})
         if shutil.which("valgrind"):
             calib = os.path.join(work, "calibration.py")
             with open(calib, "w") as f:
@@ -133,6 +232,14 @@ def run():
                   % (per_turn / 1e6))
             print("  RP2040 @125 MHz estimate: %.0f ms (+-30%%: %.0f-%.0f ms; target 100 ms); later "
                   "decisions of the turn are lookups" % (ms, ms * 0.7, ms * 1.3))
+            crc_script = os.path.join(work, "crc.py")
+            with open(crc_script, "w") as f:
+                f.write(_CRC_SCRIPT)
+            per_byte = (_instructions(crc_script, table, 40) - _instructions(crc_script, table, 0)) / (40 * 256)
+            checked = _turn_bytes(space)
+            crc_ms = checked * per_byte * factor / RP2040_HZ * 1000
+            print("  of which the table checks (CRC-8 of the %d bytes read, %.0f instructions/byte): "
+                  "%.1f ms estimated" % (checked, per_byte, crc_ms))
         else:
             print("advisor instructions: valgrind not installed")
         for level in range(len(P.LEVELS)):

@@ -20,6 +20,11 @@ MPY_SUB_VERSION = 3
 SOURCE_ONLY = ("main.py", "boot.py")  # run by the port as source files at the flash root
 STRATEGY_TABLE = os.path.join("build", "strategy-{rules}.bin")  # from `python -m host_tools solve`
 DEVICE_TABLE = "/strategy-{rules}.bin"
+SPREAD_TABLE = os.path.join("build", "spread-{rules}.bin")  # from `solve --spread` (make table)
+DEVICE_SPREAD = "/spread-{rules}.bin"
+# The simulator's board (unix port only: stdin keys, terminal output); flashed only with
+# --board sim (the virtual Pico in tests). Nothing else imports them.
+SIM_ONLY = ("/boards/sim.py", "/boards/sim_extras.py")
 CONFIG_PATH = "/device.cfg"
 MPY_CACHE = os.path.join("build", "mpy-cache")  # compiled modules, keyed by content
 NATIVE_MARKERS = (b"@micropython.native", b"@micropython.viper", b"@micropython.asm_thumb")
@@ -163,6 +168,8 @@ def build(source_root, mpy_cross, arch, board, rules):
     os.makedirs(cache, exist_ok=True)
     jobs = []
     for device_path, local in source_files(source_root):
+        if board != "sim" and device_path in SIM_ONLY:
+            continue  # the desktop simulator's board: no use on a Pico (4 KiB blocks each)
         at_root = device_path.count("/") == 1
         compiled = device_path.endswith(".py") and not (at_root and device_path[1:] in SOURCE_ONLY)
         jobs.append((device_path, local, compiled))
@@ -188,6 +195,26 @@ def strategy_table(source_root, rules):
         return None
     with open(local, "rb") as table:
         return DeviceFile(DEVICE_TABLE.format(rules=rules), table.read(), local)
+
+
+def spread_table(source_root, rules):
+    """The DeviceFile of build/spread-<rules>.bin (50,240 bytes, planned after the strategy table:
+    the win meter and the CPU win level), or None when it was not built."""
+    local = os.path.join(source_root, SPREAD_TABLE.format(rules=rules))
+    if not os.path.isfile(local):
+        return None
+    with open(local, "rb") as table:
+        return DeviceFile(DEVICE_SPREAD.format(rules=rules), table.read(), local)
+
+
+def menu_tables(source_root, rules):
+    """Tables of the cards the menu offers besides ``rules``: the kids' Zoo table
+    (build/strategy-zoo.bin, 65 KB) when it was built, so the menu's Zoo card has hints
+    and computer levels on the device too. An empty list when ``rules`` is zoo."""
+    if rules == "zoo":
+        return []
+    table = strategy_table(source_root, "zoo")
+    return [table] if table is not None else []
 
 
 def default_source():

@@ -30,34 +30,57 @@ i = sys.implementation
 print(repr((i.name, tuple(i.version[:3]), getattr(i, '_mpy', None), getattr(i, '_machine', sys.platform))))
 """
 
-# Prints one line per file: F <tab> path <tab> size <tab> sha256 or -, then S bsize bfree.
-_SCAN = """import os
+# Prints one line per file: F, path as hex (a name may hold tabs or newlines), size,
+# sha256 or -; then S, block size, free blocks, total blocks.
+_SCAN = """import os, binascii
 try:
-    import hashlib, binascii
+    import hashlib
 except ImportError:
     hashlib = None
 def _walk(folder, want):
-    for entry in os.ilistdir(folder):
+    try:
+        entries = os.ilistdir(folder)
+    except OSError:
+        return  # a damaged folder: nothing in it is flash's to touch
+    for entry in entries:
         path = (folder if folder != '/' else '') + '/' + entry[0]
         if entry[1] == 0x4000:
             _walk(path, want)
             continue
-        size = os.stat(path)[6]
         digest = '-'
-        if hashlib is not None and path in want:
-            h = hashlib.sha256()
-            buf = bytearray(512)
-            with open(path, 'rb') as f:
-                while True:
-                    n = f.readinto(buf)
-                    if not n:
-                        break
-                    h.update(buf if n == 512 else buf[:n])
-            digest = binascii.hexlify(h.digest()).decode()
-        print('F\\t%%s\\t%%d\\t%%s' %% (path, size, digest))
+        try:
+            size = os.stat(path)[6]
+            if hashlib is not None and path in want:
+                h = hashlib.sha256()
+                buf = bytearray(512)
+                with open(path, 'rb') as f:
+                    while True:
+                        n = f.readinto(buf)
+                        if not n:
+                            break
+                        h.update(buf if n == 512 else buf[:n])
+                digest = binascii.hexlify(h.digest()).decode()
+        except OSError:
+            size = -1  # unreadable: reported, never taken for a file of flash's
+        print('F', binascii.hexlify(path.encode()).decode(), size, digest)
 _walk('/', %(want)r)
 s = os.statvfs('/')
-print('S\\t%%d\\t%%d' %% (s[0], s[3]))
+print('S', s[0], s[3], s[2])
+"""
+
+# A small file as hex lines, or N when it does not exist.
+_READ_TEXT = """import binascii
+try:
+    _f = open(%(path)r, 'rb')
+except OSError:
+    print('N')
+else:
+    while True:
+        _b = _f.read(256)
+        if not _b:
+            break
+        print(binascii.hexlify(_b).decode())
+    _f.close()
 """
 
 _SWITCH = """import os
@@ -124,47 +147,102 @@ class Device:
             ) from None
 
     def identify(self):
-        """(name, version tuple, _mpy or None, machine text)."""
-        return self.eval_lines(_IDENTIFY)
-
-    def eval_lines(self, code):
+        """(name, version tuple, _mpy or None, machine text), checked for shape: a device
+        can answer anything."""
         import ast
 
-        out = self.exec(code)
-        return ast.literal_eval(out.decode().strip())
+        out = self.exec_bounded(_IDENTIFY, 4096).decode("utf-8", "replace").strip()
+        try:
+            name, version, mpy, machine = ast.literal_eval(out)
+            if not (isinstance(name, str) and isinstance(version, tuple) and 2 <= len(version) <= 3
+                    and all(type(v) is int and 0 <= v < 1000 for v in version)
+                    and (mpy is None or (type(mpy) is int and 0 <= mpy <= 0xFFFF)) and isinstance(machine, str)):
+                raise ValueError(out)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            from host_tools.flashing.untrusted import printable
+
+            raise DeviceError("the device on %s answered with something that is not an identity: %s" % (self.port, printable(out[:80]))) from None
+        return name[:40], version, mpy, machine[:80]
 
     def exec(self, code):
         try:
             return self.transport.exec(code)
         except TransportExecError as exc:
             last = (exc.error_output.strip().splitlines() or ["?"])[-1]
-            if "ENOSPC" in last or "28" in last.split():
-                raise DeviceError("the device ran out of space while writing (%s)" % last) from None
+            if "ENOSPC" in last or "28" in last.replace("]", " ").split():
+                raise DeviceFull(last) from None
             raise DeviceError("the device reported an error: %s" % last) from None
         except (TransportError, OSError, serial.SerialException) as exc:
             raise DeviceLost("lost the connection to %s (%s)" % (self.port, str(exc).strip() or type(exc).__name__)) from None
 
-    def scan(self, want):
-        """({path: size}, {path: sha256 hex}, free bytes) for the whole filesystem."""
-        out = self.exec(_SCAN % {"want": set(want) or {""}}).decode()
-        sizes, hashes, free = {}, {}, None
-        for line in out.splitlines():
-            parts = line.split("\t")
-            if parts[0] == "F" and len(parts) == 4:
-                sizes[parts[1]] = int(parts[2])
-                if parts[3] != "-":
-                    hashes[parts[1]] = parts[3]
-            elif parts[0] == "S" and len(parts) == 3:
-                block, free_blocks = int(parts[1]), int(parts[2])
-                free = (block, block * free_blocks)
-        if free is None:
-            raise DeviceError("the device did not report its free space: %r" % out[-200:])
-        return sizes, hashes, free
+    def exec_bounded(self, code, limit, timeout=10, overall=120):
+        """Like ``exec`` for output a device could make endless or huge: at most ``limit``
+        bytes of output (and 4 KiB of error text) are taken, else DeviceError."""
+        taken = [bytearray(), bytearray()]
 
-    def read_text(self, path):
+        def consumer(which, most):
+            def take(data):
+                taken[which].extend(data)
+                if len(taken[which]) > most:
+                    raise _TooMuch()
+            return take
+
+        transport = self.transport
+        try:
+            transport.exec_raw_no_follow(code)
+            for which, most in ((0, limit), (1, 4096)):
+                transport.read_until(1, b"\x04", timeout=timeout, data_consumer=consumer(which, most), timeout_overall=overall)
+                if not taken[which].endswith(b"\x04"):
+                    raise DeviceLost("%s stopped answering" % self.port)
+                del taken[which][-1:]
+        except _TooMuch:
+            raise DeviceLost("the device on %s sent more than %d bytes where at most %d were expected" % (self.port, limit, limit)) from None
+        except (TransportError, OSError, serial.SerialException) as exc:
+            raise DeviceLost("lost the connection to %s (%s)" % (self.port, str(exc).strip() or type(exc).__name__)) from None
+        if taken[1]:
+            last = (bytes(taken[1]).decode("utf-8", "replace").strip().splitlines() or ["?"])[-1]
+            raise DeviceError("the device reported an error: %s" % last)
+        return bytes(taken[0])
+
+    def scan(self, want):
+        """({path: size}, {path: sha256 hex}, (block, free bytes, total bytes)) for the whole
+        filesystem. Paths that are not plain device paths (untrusted.device_path_problem)
+        count for the space but are never taken for files of ours."""
+        from host_tools.flashing import untrusted
+
+        out = self.exec_bounded(_SCAN % {"want": set(want) or {""}}, 4 * 1024 * 1024).decode("ascii", "replace")
+        sizes, hashes, space, odd = {}, {}, None, 0
+        for line in out.splitlines():
+            parts = line.split()
+            try:
+                if parts[:1] == ["F"] and len(parts) == 4:
+                    path = binascii.unhexlify(parts[1]).decode("utf-8")
+                    size = int(parts[2])
+                    if untrusted.device_path_problem(path) or size < 0:
+                        odd += max(size, 0)
+                        continue
+                    sizes[path] = size
+                    if parts[3] != "-":
+                        hashes[path] = parts[3]
+                elif parts[:1] == ["S"] and len(parts) == 4:
+                    block, free_blocks, total_blocks = int(parts[1]), int(parts[2]), int(parts[3])
+                    if block > 0 and 0 <= free_blocks <= total_blocks:
+                        space = (block, block * free_blocks, block * total_blocks)
+            except (ValueError, UnicodeDecodeError, binascii.Error):
+                continue  # a line we did not ask for, or a name that is not UTF-8: not ours
+        if space is None:
+            raise DeviceError("the device did not report its free space sensibly")
+        return sizes, hashes, space
+
+    def read_text(self, path, limit=256 * 1024):
         """Contents of a small text file, or None when it does not exist."""
-        code = "try:\n print(repr(open(%r).read()))\nexcept OSError:\n print('None')\n" % path
-        return self.eval_lines(code)
+        out = self.exec_bounded(_READ_TEXT % {"path": path}, 2 * limit + limit // 128 + 64).decode("ascii", "replace")
+        if out.strip() == "N":
+            return None
+        try:
+            return b"".join(binascii.unhexlify(line) for line in out.split()).decode("utf-8")
+        except (ValueError, binascii.Error, UnicodeDecodeError):
+            raise DeviceError("the device sent %s in a form that makes no sense" % path) from None
 
     def _dirs_code(self, path):
         """Code that makes the missing parent folders of ``path`` (each folder once per flash)."""
@@ -219,6 +297,8 @@ class Device:
 
     def release(self):
         """Leave the raw REPL and soft-reset, so a board runs its main.py again."""
+        if self.transport is None:
+            return
         try:
             self.transport.exit_raw_repl()
             self.transport.serial.write(b"\x04")
@@ -236,3 +316,11 @@ class Device:
 
 class DeviceLost(DeviceError):
     """The port went away or stopped answering in the middle of an operation."""
+
+
+class _TooMuch(Exception):
+    """Raised inside exec_bounded's reader when a device sends more than it may."""
+
+
+class DeviceFull(DeviceError):
+    """A write failed with ENOSPC: the device has less room than it reported."""

@@ -16,6 +16,7 @@ emulated RP2040). Both provide:
 """
 
 BUTTONS = ("1", "2", "3", "4", "5", "space", "up", "down", "enter", "m")  # button ids 0..9
+BUTTON_NAMES = ("HOLD1", "HOLD2", "HOLD3", "HOLD4", "HOLD5", "ROLL", "UP", "DOWN", "OK", "MENU")  # the device's
 N_DICE = 5
 N_PIXELS = 45
 

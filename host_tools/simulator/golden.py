@@ -24,18 +24,23 @@ TWO_HUMANS = "enter down down down enter up up up enter"  # splash, P2 -> Human,
 SOLO = "enter down enter enter enter up enter wait:300"  # splash, Players 2 -> 1, start
 FOUR_CPUS = "enter down enter enter down enter up up enter"  # Players 2 -> 3 -> 4, P1 -> computer, start
 SOLO_GAME = SOLO + " space enter enter" * 13  # roll once, score the first box offered
+# The kids' card: P2 -> Human, then the Joker line stepped 4 times to "Rules Zoo (kids)"
+# (the Y.bonus line goes), up to "Start game".
+ZOO_TWO_HUMANS = "enter down down down enter down enter enter enter enter up up up up enter"
+ZOO_SOLO = "enter down enter enter enter down down enter enter enter enter up up up enter wait:300"
 SCENES = {
     "menu": (1, "enter"),
     "rolloff": (4, "enter enter wait:300"),
     "turn": (4, TWO_HUMANS + " wait:4500 space 2 4"),
     "card": (4, TWO_HUMANS + " wait:4500" + " space enter enter" * 6 + " m"),
-    "card_totals": (4, TWO_HUMANS + " wait:4500" + " space enter enter" * 6 + " m" + " down" * 12),
+    "card_totals": (4, TWO_HUMANS + " wait:4500" + " space enter enter" * 6 + " m down"),  # P2's card
     "confirm_zero": (4, TWO_HUMANS + " wait:4500 space up enter"),
+    "zoo_turn": (4, ZOO_TWO_HUMANS + " wait:4500 space 2 4"),
     "end_solo": (2, SOLO_GAME),
     "end": (4, TWO_HUMANS + " wait:4500" + " space enter enter" * 26),
 }
 # Records (session.py): a solo game, OK after the end screen, initials Z-C-A, then the
-# menu's "Records" line (above "Start game") and its pages.
+# menu's "Records" line (the last: UP from "Start game", the first) and its pages.
 RECORDS = SOLO_GAME + " enter up enter down down enter enter up enter"
 SCENES.update({
     "initials": (9, SOLO_GAME + " enter up enter down"),
@@ -49,24 +54,28 @@ SOLO_REVIEW = "enter down enter enter enter up up up up up enter down down down 
 SCENES.update({
     "hint": (4, SOLO + " space wait:500 m wait:120"),
     "hint_box": (4, SOLO + " space wait:500 space wait:500 space wait:500 m wait:120"),
-    "review": (4, SOLO_REVIEW + " space wait:500 enter"),
+    "review": (4, SOLO_REVIEW + " space wait:500 enter enter"),  # OK, OK: score
+    "zoo_hint": (3, ZOO_SOLO + " space wait:500 m wait:120"),
 })
-TABLE_SCENES = ("hint", "hint_box", "review")
+# Scenes played with a strategy table on the flash: scene -> the rules of its table.
+TABLE_SCENES = {"hint": "forced", "hint_box": "forced", "review": "forced", "zoo_turn": "zoo", "zoo_hint": "zoo"}
 
 
 def scene_tables(name):
     """The strategy tables a scene's flash holds: the cached exact table for its rules."""
     if name not in TABLE_SCENES:
         return None
+    host_tools.use_firmware()  # rules is the firmware's module (also when no scene before put it on the path)
     import rules
     from host_tools.solver import cache as solver_cache
 
-    return {"strategy-forced.bin": solver_cache.table(rules.make_ruleset(), "exact")}
+    ruleset = rules.make_ruleset(TABLE_SCENES[name])
+    return {"strategy-%s.bin" % ruleset.name: solver_cache.table(ruleset, "exact")}
 
 
-def run_scene(name, flash_dir):
+def run_scene(name, flash_dir, tables=None):
     seed, keys = SCENES[name]
-    tables = scene_tables(name)
+    tables = tables or scene_tables(name)
     # With a table the advisor is compiled from source at game start: more heap (sim.py).
     device = SimDevice(seed=seed, flash_dir=flash_dir, tables=tables, heap="256K" if tables else "192K")
     try:
@@ -101,10 +110,17 @@ def regen():
 def regen_images():
     from host_tools.simulator.png import write_png
 
+    host_tools.use_firmware()
+    import rules
+    from host_tools.solver import cache as solver_cache
+
     os.makedirs(IMAGE_DIR, exist_ok=True)
-    for name in ("menu", "turn", "card", "end"):
+    # The README shows the default game as a player meets it: with the strategy table.
+    forced = {"strategy-forced.bin": solver_cache.table(rules.make_ruleset(), "exact")}
+    for name in ("menu", "turn", "card", "end", "zoo_turn"):
+        tables = scene_tables(name) or forced
         with tempfile.TemporaryDirectory() as flash:
-            device = run_scene(name, flash)
+            device = run_scene(name, flash, tables)
         path = os.path.join(IMAGE_DIR, "sim_%s.png" % name)
         write_png(path, device)
         print("wrote", path)

@@ -1,28 +1,35 @@
 """The simulator's terminal front-end: draws the five dice and the OLED, reads keys.
 
 The device's virtual clock is paced to real time here. A terminal reports key presses
-but no releases, so a key becomes a button held for KEY_MS (``M``: a long press). The
-OLED is drawn with half blocks (two pixel rows per character) when the terminal is at
-least 132 columns wide, else with braille (2 x 4 pixels per character).
+but no releases: ``keys.KeyPresses`` turns each key into a tap, queues quick taps so none
+is lost, and keeps an auto-repeating key held (``M``: a long press). The OLED is drawn
+with half blocks (two pixel rows per character) when the terminal has room for them (HALF_SIZE),
+else with braille (2 x 4 pixels per character, BRAILLE_SIZE); a smaller terminal gets one
+line saying what size is needed. ``q quit`` comes first in the help line, so it stays
+visible however the line is cut.
 """
 import os
 import select
 import shutil
 import sys
 import termios
+import textwrap
 import time
 import tty
 
 from host_tools.emulators.oled import half_blocks
 from host_tools.simulator.backend import DeviceExited
+from host_tools.simulator.keys import TAP_MS, KeyPresses
 
-KEY_MS = 90
 LONG_MS = 900
 FRAME_S = 1 / 30
 STEP_MS = 5  # device time per step: the firmware polls its buttons every 5 ms
 _KEYS = {"1": 0, "2": 1, "3": 2, "4": 3, "5": 4, " ": 5, "\x1b[A": 6, "\x1b[B": 7, "\r": 8, "\n": 8,
          "m": 9, "M": 9}
-HELP = "1-5 hold  space roll  \u2191\u2193 move  enter OK  m hint/card/back  M (long) quit game  q quit"
+HELP = "q quit  1-5 hold  space roll  \u2191\u2193 move  enter OK  m hint/card/back  M quit game"
+# (columns, rows) a layout needs: 4 dice lines, the framed OLED, the help line.
+BRAILLE_SIZE = (68, 4 + 18 + 1)
+HALF_SIZE = (132, 4 + 34 + 1)
 _RED = "\x1b[38;2;255;60;40m"
 _ORANGE = "\x1b[38;2;255;140;0m"
 _DIM = "\x1b[38;2;70;20;20m"
@@ -46,9 +53,19 @@ def _braille(pixels):
     return lines
 
 
-def frame_lines(device, columns):
-    """The whole device as coloured terminal lines."""
-    lines = [""]
+def too_small(columns, rows):
+    """The one line to show instead of the device when the terminal cannot hold it, or None."""
+    if columns >= BRAILLE_SIZE[0] and rows >= BRAILLE_SIZE[1]:
+        return None
+    return "terminal %dx%d too small: needs %dx%d (q quits)" % (
+        columns, rows, BRAILLE_SIZE[0], BRAILLE_SIZE[1])
+
+
+def frame_lines(device, columns, rows=HALF_SIZE[1] + 5):
+    """The whole device as coloured terminal lines: at most ``rows`` lines, none wider
+    than ``columns`` (assumes ``too_small`` said nothing)."""
+    half = columns >= HALF_SIZE[0] and rows >= HALF_SIZE[1]
+    lines = []
     dice = device.dice_pixels()
     for y in range(0, 8, 2):
         parts = []
@@ -64,17 +81,21 @@ def frame_lines(device, columns):
                     cells.append(_DIM + "\u00b7")
             parts.append("".join(cells))
         lines.append("  " + "   ".join(parts) + _RESET)
-    lines.append("")
     pixels = device.oled_pixels()
-    oled = half_blocks(pixels) if columns >= 132 else _braille(pixels)
+    oled = half_blocks(pixels) if half else _braille(pixels)
     width = len(oled[0])
+    spare = rows - HALF_SIZE[1] if half else rows - BRAILLE_SIZE[1]
+    if spare >= 2:  # room for air above and below the dice
+        lines.insert(0, "")
+        lines.append("")
+        spare -= 2
     lines.append(" \u250c" + "\u2500" * width + "\u2510")
     lines += [" \u2502" + _CYAN + line + _RESET + "\u2502" for line in oled]
     lines.append(" \u2514" + "\u2500" * width + "\u2518")
     freq, duty = device.tone
     sound = ("  \u266a %d Hz" % freq) if duty else ""
     lines.append(" " + HELP[:columns - 2 - len(sound)] + sound)
-    for line in device.console[-3:]:
+    for line in device.console[-3:][-spare:] if spare > 0 else ():
         lines.append(" > " + line[:columns - 4])
     return lines
 
@@ -104,7 +125,7 @@ def play(device):
     fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)
     out = sys.stdout
-    releases = {}  # button -> virtual ms when the key is let go
+    presses = KeyPresses()
     start = time.monotonic()
     last_draw = 0.0
     drawn = None
@@ -115,26 +136,30 @@ def play(device):
         while True:
             ms = STEP_MS
             target = start + (device.now + ms) / 1000.0
-            for key in _read_keys(fd, target - time.monotonic()):
+            keys = _read_keys(fd, target - time.monotonic())
+            arrived = int((time.monotonic() - start) * 1000)
+            for key in keys:
                 if key in ("q", "Q", "\x03"):
                     return 0
                 if key in _KEYS:
-                    button = _KEYS[key]
-                    releases[button] = device.now + (LONG_MS if key == "M" else KEY_MS)
-            mask = 0
-            for button, until in list(releases.items()):
-                if device.now < until:
-                    mask |= 1 << button
-                else:
-                    del releases[button]
-            device.buttons = mask
+                    presses.key(_KEYS[key], device.now, arrived, LONG_MS if key == "M" else TAP_MS)
+            device.buttons = presses.mask(device.now)
             device.run_until(device.now + ms)
             now = time.monotonic()
             if now - last_draw >= FRAME_S:
-                state = (device.frames, device.chain.latches, device.strip.writes, len(device.console), device.tone)
+                size = shutil.get_terminal_size((80, 24))
+                state = (device.frames, device.chain.latches, device.strip.writes, len(device.console), device.tone,
+                         tuple(size))
                 if state != drawn:
-                    columns = shutil.get_terminal_size((80, 24)).columns
-                    out.write("\x1b[H" + "\x1b[K\n".join(frame_lines(device, columns)) + "\x1b[K\x1b[J")
+                    if drawn is not None and drawn[-1] != state[-1]:
+                        out.write("\x1b[2J")  # resized: no leftovers of the old layout
+                    message = too_small(size.columns, size.lines)
+                    if message:
+                        wrapped = textwrap.wrap(message, max(10, size.columns - 1))
+                        out.write("\x1b[H" + "\x1b[K\n".join(wrapped) + "\x1b[K\x1b[J")
+                    else:
+                        out.write("\x1b[H" + "\x1b[K\n".join(frame_lines(device, size.columns, size.lines))
+                                  + "\x1b[K\x1b[J")
                     out.flush()
                     drawn = state
                 last_draw = now

@@ -17,18 +17,39 @@ from host_tools.emulators.sh1106 import SH1106Emulator
 from host_tools.emulators.ssd1306 import SSD1306Emulator
 from host_tools.emulators.ws2812 import WS2812Emulator
 
-from host_tools.simulator.backend import BUTTONS, N_DICE, N_PIXELS, DeviceExited, dice_pixels_of  # noqa: F401
+from host_tools.simulator.backend import (BUTTON_NAMES, BUTTONS, N_DICE, N_PIXELS, DeviceExited,  # noqa: F401
+                                          dice_pixels_of)
+
 DEFAULT_FLASH = os.path.join(os.path.expanduser("~"), ".local", "share", "pico-yahtzee", "flash")
+
+
+SEED_WRAP = 1 << 32
+
+
+def mix_seed(seed):
+    """The firmware's seed for ``--seed N``: N wraps at 2^32 (so any int is fine), then
+    an integer hash (the finalizer of MurmurHash3, a bijection on 32 bits) so that nearby
+    seeds give unrelated games, cut to 30 bits so it stays a small int on the Pico."""
+    x = seed % SEED_WRAP
+    x ^= x >> 16
+    x = x * 0x85EBCA6B & 0xFFFFFFFF
+    x ^= x >> 13
+    x = x * 0xC2B2AE35 & 0xFFFFFFFF
+    x ^= x >> 16
+    return x & 0x3FFFFFFF
 
 
 def put_table(flash_dir, name, host_path):
     """Make ``host_path`` the device file ``/name`` (a strategy table): a symlink, since
-    the firmware only reads it; a copy where links are not allowed."""
+    the firmware only reads it; a copy where links are not allowed. A regular file of
+    that name is the device's own table (flashed there): it stays as it is."""
     target = os.path.join(flash_dir, name)
-    if os.path.islink(target) or os.path.exists(target):
+    if os.path.islink(target):
         if os.path.realpath(target) == os.path.realpath(host_path):
             return
-        os.remove(target)
+        os.remove(target)  # a link an earlier run made
+    elif os.path.exists(target):
+        return
     try:
         os.symlink(os.path.abspath(host_path), target)
     except OSError:
@@ -37,18 +58,27 @@ def put_table(flash_dir, name, host_path):
         shutil.copyfile(host_path, target)
 
 
+def own_tables(flash_dir):
+    """Strategy tables in the flash folder that are the device's own (regular files, not
+    links the simulator made): ``--no-table`` cannot take them away without losing them."""
+    return sorted(name for name in os.listdir(flash_dir) if name.startswith("strategy-")
+                  and name.endswith(".bin") and not os.path.islink(os.path.join(flash_dir, name)))
+
+
 def remove_tables(flash_dir):
-    """Take every strategy table out of the flash folder (the device without one)."""
+    """Take the simulator's table links out of the flash folder (the device without a
+    table); the caller has checked ``own_tables`` first."""
     for name in os.listdir(flash_dir):
-        if name.startswith("strategy-") and name.endswith(".bin"):
-            os.remove(os.path.join(flash_dir, name))
+        path = os.path.join(flash_dir, name)
+        if name.startswith("strategy-") and name.endswith(".bin") and os.path.islink(path):
+            os.remove(path)
 
 
 class SimDevice:
     """The unix-port back-end (backend.py lists what every back-end offers)."""
 
     def __init__(self, seed=None, flash_dir=None, code_dir=None, heap="192K", oled="ssd1306",
-                 dice="max7219", extra=(), tables=None):
+                 dice="max7219", extra=(), tables=None, hold_at_boot=(0, 0)):
         self.flash_dir = os.path.abspath(flash_dir or DEFAULT_FLASH)
         os.makedirs(self.flash_dir, exist_ok=True)
         for name, host_path in (tables or {}).items():
@@ -60,6 +90,9 @@ class SimDevice:
         self.tone = (0, 0)  # (freq, duty) of the buzzer now
         self.now = 0  # virtual ms since boot
         self.buttons = 0
+        # (mask, ms): buttons held from power-on for ms of virtual time, on top of
+        # ``buttons`` (a button held while plugging in: ROLL is safe mode).
+        self.boot_mask, self.boot_until = hold_at_boot
         self.frames = 0  # how many OLED frames (data writes) arrived: a redraw counter
         self.console = []
         to_dev_r, to_dev_w = os.pipe()
@@ -74,7 +107,7 @@ class SimDevice:
         args = [host_tools.micropython_command(), "-X", "heapsize=" + heap, main, "board=sim",
                 "link=%d,%d" % (to_dev_r, from_dev_w), "oled=" + oled, "dice=" + dice]
         if seed is not None:
-            args.append("seed=%d" % seed)
+            args.append("seed=%d" % mix_seed(seed))
         args += list(extra)
         env = dict(os.environ)
         env["MICROPYPATH"] = path
@@ -123,9 +156,10 @@ class SimDevice:
 
     def answer(self, ms):
         """Let ``ms`` of virtual time pass with the current ``buttons``."""
+        levels = self.buttons | (self.boot_mask if self.now < self.boot_until else 0)
         self.now += ms
         try:
-            self._to_dev.write(struct.pack("<H", self.buttons))
+            self._to_dev.write(struct.pack("<H", levels))
         except BrokenPipeError:
             self.alive = False
             raise DeviceExited()

@@ -17,7 +17,8 @@ from host_tools.solver import table as solver_table  # noqa: E402
 
 CACHE = os.path.join(host_tools.REPO, "build", "cache")
 _SOURCES = ("firmware/rules.py", "firmware/strategy_dice.py", "firmware/strategy_table.py",
-            "host_tools/solver/core.py", "host_tools/solver/table.py")
+            "firmware/spread_table.py", "host_tools/solver/core.py", "host_tools/solver/table.py",
+            "host_tools/solver/spread.py")
 
 
 def source_hash():
@@ -53,7 +54,34 @@ def table(ruleset, variant="exact"):
     """Path of a table file for ``ruleset`` built from the cached solve."""
     path = _path(ruleset, "-%s.bin" % variant)
     if not os.path.exists(path):
-        data = solver_table.encode(dense(ruleset), solver_core.StateSpace(), ruleset, variant)
+        data = solver_table.encode(dense(ruleset), solver_core.StateSpace(ruleset), ruleset, variant)
+        with open(path + ".tmp", "wb") as f:
+            f.write(data)
+        os.replace(path + ".tmp", path)
+    return path
+
+
+def variance(ruleset):
+    """Variance of the remaining score of every state under optimal play (spread.py)."""
+    from host_tools.solver import spread
+
+    path = _path(ruleset, "-var.npy")
+    if os.path.exists(path):
+        return np.load(path)
+    _v, var = spread.solve_spread(ruleset, V=dense(ruleset))
+    os.makedirs(CACHE, exist_ok=True)
+    np.save(path + ".tmp.npy", var)
+    os.replace(path + ".tmp.npy", path)
+    return var
+
+
+def spread_table(ruleset, bands):
+    """Path of a spread table file with ``bands`` upper-subtotal bands per block."""
+    from host_tools.solver import spread
+
+    path = _path(ruleset, "-spread%d.bin" % bands)
+    if not os.path.exists(path):
+        data = spread.encode(variance(ruleset), ruleset, bands)
         with open(path + ".tmp", "wb") as f:
             f.write(data)
         os.replace(path + ".tmp", path)

@@ -1,10 +1,14 @@
 """Exact optimal-play dynamic programming for solitaire Yahtzee (host side, numpy).
 
-State at the start of a turn: used-box mask (13 bits), upper subtotal capped at the
-ruleset's threshold (63), and whether the Yahtzee box holds 50. ``V[state]`` is the
-expected score still to come under optimal play. Every point comes from the firmware's
-rules module (``rules.score_options``, ``rules.yahtzee_bonus_for``, the ruleset's upper
-threshold and bonus): this file only enumerates dice and takes maxima and averages.
+State at the start of a turn: used-box mask (one bit per box of the ruleset's card: 13,
+or 11 on the Zoo card), upper subtotal capped at the ruleset's threshold (63; 18 on the
+Zoo card), and whether the Yahtzee box holds 50 (tracked on the standard card only: the
+Zoo card has no Yahtzee bonus and no joker). ``V[state]`` is the expected score still to
+come under optimal play. Every point comes from the firmware's rules module
+(``rules.score_options``, ``rules.yahtzee_bonus_for``, the ruleset's card, upper threshold
+and bonus): this file only enumerates dice and takes maxima and averages. The dense value
+array has the standard card's size for every card (a smaller card uses its low masks and
+subtotals), so its index and the table file's layout are the same for every ruleset.
 
 Levels of the card (number of used boxes) are solved from the full card down; inside a
 level, chunks of states are independent and are shared out to worker processes that
@@ -24,8 +28,9 @@ host_tools.use_firmware()
 import rules  # noqa: E402  (firmware module)
 import strategy_dice  # noqa: E402
 
-N_MASKS = 1 << 13
-CAP = 64  # upper subtotals 0..63 (63 = threshold reached)
+N_MASKS = 1 << 13  # the dense array's masks (the largest card)
+CAP = 64  # the dense array's upper subtotals 0..63 (a threshold of at most 63)
+YZ_BIT = 11  # the table layout keeps two blocks (yz 0/1) for masks with this bit set
 NEG = -1e9
 CHUNK = 256  # states per numpy batch: (462, CHUNK) float64 blocks stay in cache
 
@@ -34,17 +39,32 @@ def dense_index(mask, up, yz):
     return (mask * CAP + up) * 2 + yz
 
 
-def upper_reach(threshold):
-    """For each of the 64 upper-box masks: sorted upper subtotals (capped) reachable."""
+def upper_points(ruleset):
+    """Points per die of each upper box: its face (standard card) or its fixed points."""
+    return [box[4] or box[3] for box in ruleset.boxes[:ruleset.n_upper]]
+
+
+def upper_reach(threshold, points=(1, 2, 3, 4, 5, 6)):
+    """For each of the 64 upper-box masks: sorted upper subtotals (capped) reachable;
+    ``points``: points per die of the six upper boxes."""
     reach = []
     for upper in range(64):
         got = {0}
         for box in range(6):
             if upper >> box & 1:
-                face = box + 1
-                got = {min(threshold, a + face * c) for a in got for c in range(6)}
+                got = {min(threshold, a + points[box] * c) for a in got for c in range(6)}
         reach.append(sorted(got))
     return reach
+
+
+def tracks_yz(ruleset):
+    """True when the value depends on the Yahtzee box holding its points (bonus, joker).
+    The table layout keeps that flag for box YZ_BIT only (the standard card's Yahtzee)."""
+    if ruleset.yahtzee_box == YZ_BIT:
+        return True
+    if ruleset.yahtzee_bonus or ruleset.joker_tiers is not None:
+        raise ValueError("a card with a Yahtzee bonus or joker needs its Yahtzee box at bit %d" % YZ_BIT)
+    return False
 
 
 class Tables:
@@ -52,9 +72,15 @@ class Tables:
 
     def __init__(self, ruleset, workers=1):
         self.rules = ruleset
-        if ruleset.upper_threshold != CAP - 1:
-            raise ValueError("solver state space assumes an upper threshold of 63")
-        self.yz_box = rules.BOX_IDS.index("yahtzee")
+        if ruleset.upper_threshold > CAP - 1 or ruleset.n_upper != 6 or ruleset.n_boxes > 13:
+            raise ValueError("solver state space needs 6 upper boxes, at most 13 boxes and a threshold <= 63")
+        self.n_boxes = ruleset.n_boxes
+        self.n_masks = 1 << ruleset.n_boxes
+        self.threshold = ruleset.upper_threshold
+        self.up_points = upper_points(ruleset)
+        self.yz_box = ruleset.yahtzee_box
+        self.yz_points = ruleset.boxes[self.yz_box][4]  # 50 (30: a Zoo Yahtzy)
+        self.track_yz = tracks_yz(ruleset)
         self.keeps = strategy_dice.Keeps()
         ks = self.keeps
         self.child = np.array(ks.child, dtype=np.intp).reshape(strategy_dice.FIRST_ROLL, 6)
@@ -72,10 +98,11 @@ class Tables:
         self.roll_prob = mult / 7776.0
         self.yz_rolls = [r for r in range(strategy_dice.N_ROLLS) if counts[r].max() == 5]
         self.yz_face = [self.roll_dice[r][0] for r in self.yz_rolls]
-        # Scores with every box open (no joker can apply): 252 x 13.
-        out = [0] * 13
-        base = np.zeros((strategy_dice.N_ROLLS, 13), dtype=np.int64)
-        card = rules.new_card()
+        # Scores with every box open (no joker can apply): 252 x boxes.
+        nb = self.n_boxes
+        out = [0] * nb
+        base = np.zeros((strategy_dice.N_ROLLS, nb), dtype=np.int64)
+        card = rules.new_card(ruleset)
         for r, dice in enumerate(self.roll_dice):
             rules.score_options(ruleset, card, dice, out)
             base[r] = out
@@ -83,20 +110,20 @@ class Tables:
         self._joker_tables(workers)
 
     def card_for(self, mask, yz50):
-        card = rules.new_card()
-        for box in range(13):
+        card = rules.new_card(self.rules)
+        for box in range(self.n_boxes):
             if mask >> box & 1:
                 card[box] = 0
         if mask >> self.yz_box & 1 and yz50:
-            card[self.yz_box] = 50
+            card[self.yz_box] = self.yz_points
         return card
 
     def joker_rows(self, masks):
         """rules.score_options / yahtzee_bonus_for for the six five-of-a-kind rolls on the
         cards of ``masks`` (Yahtzee box filled) with 0 and with 50 in the Yahtzee box."""
-        jok = np.full((len(masks), 2, 6, 13), -1, dtype=np.int64)
+        jok = np.full((len(masks), 2, 6, self.n_boxes), -1, dtype=np.int64)
         bonus = np.zeros((len(masks), 2, 6), dtype=np.int64)
-        out = [0] * 13
+        out = [0] * self.n_boxes
         for j, mask in enumerate(masks):
             for yz50 in (0, 1):
                 card = self.card_for(mask, yz50)
@@ -112,20 +139,22 @@ class Tables:
         bonus need a filled Yahtzee box (RULES.md); with it open, five of a kind scores
         like any roll, which a sample of cards checks against rules.py."""
         masks = np.arange(N_MASKS)
-        open_boxes = (masks[:, None] >> np.arange(13)[None, :] & 1) == 0
-        base = self.base[self.yz_rolls]  # (6, 13)
+        open_boxes = (masks[:, None] >> np.arange(self.n_boxes)[None, :] & 1) == 0
+        base = self.base[self.yz_rolls]  # (6, boxes)
         jok = np.where(open_boxes[:, None, None, :], base[None, None, :, :], -1)
         jok = np.repeat(jok, 2, axis=1)
         bonus = np.zeros((N_MASKS, 2, 6), dtype=np.int64)
-        sample = [m for m in range(0, N_MASKS, 97) if not m >> self.yz_box & 1]
-        out = [0] * 13
+        # Without the yz flag (no bonus, no joker) every mask must score five of a kind
+        # like any roll; checked on a sample of cards with the Yahtzee box filled too.
+        sample = [m for m in range(0, self.n_masks, 97) if not m >> self.yz_box & 1 or not self.track_yz]
+        out = [0] * self.n_boxes
         for mask in sample:
             card = self.card_for(mask, 0)
             for i, r in enumerate(self.yz_rolls):
                 rules.score_options(self.rules, card, self.roll_dice[r], out)
                 if list(jok[mask, 0, i]) != out or rules.yahtzee_bonus_for(self.rules, card, self.roll_dice[r]):
                     raise ValueError("rules.py scores five of a kind specially with the Yahtzee box open")
-        filled = [m for m in range(N_MASKS - 1) if m >> self.yz_box & 1]
+        filled = [m for m in range(self.n_masks - 1) if m >> self.yz_box & 1] if self.track_yz else []
         if workers > 1:
             parts = [filled[i::workers] for i in range(workers)]
             _shared["tables"] = self
@@ -145,12 +174,15 @@ class Tables:
 class StateSpace:
     """The reachable turn-start states, grouped by level (number of used boxes)."""
 
-    def __init__(self, yz_box=11):
-        self.reach = upper_reach(CAP - 1)
-        self.levels = [[] for _ in range(14)]
-        for mask in range(N_MASKS):
+    def __init__(self, ruleset=None):
+        ruleset = ruleset or rules.make_ruleset()
+        self.n_masks = 1 << ruleset.n_boxes
+        self.yz_box = YZ_BIT if tracks_yz(ruleset) else -1
+        self.reach = upper_reach(ruleset.upper_threshold, upper_points(ruleset))
+        self.levels = [[] for _ in range(ruleset.n_boxes + 1)]
+        for mask in range(self.n_masks):
             ups = self.reach[mask & 63]
-            for yz in ((0, 1) if mask >> yz_box & 1 else (0,)):
+            for yz in ((0, 1) if self.yz_box >= 0 and mask >> self.yz_box & 1 else (0,)):
                 self.levels[bin(mask).count("1")].append((mask, yz, ups))
         self.level_arrays = []
         for entries in self.levels:
@@ -177,9 +209,12 @@ class TurnKernel:
     def __init__(self, tables):
         self.t = tables
         nr = strategy_dice.N_ROLLS
-        self.yz_row = (tables.base[:, tables.yz_box] == 50).astype(np.intp)
+        self.nb = tables.n_boxes
+        self.th = tables.threshold
+        self.up_points = tables.up_points
+        self.yz_row = (tables.base[:, tables.yz_box] == tables.yz_points).astype(np.intp)
         self.face_counts = [tables.counts[:, f] for f in range(1, 7)]
-        self.base_cols = [tables.base[:, b].astype(np.float64)[:, None] for b in range(13)]
+        self.base_cols = [tables.base[:, b].astype(np.float64)[:, None] for b in range(self.nb)]
         self.nr = nr
         # Rolls (not five of a kind) by box: where each count 1-4 of a face shows, and
         # where a lower box scores (with its points), for _final_roll_fast.
@@ -187,7 +222,7 @@ class TurnKernel:
         self.count_rows = [[np.nonzero(plain & (tables.counts[:, b + 1] == c))[0] for c in range(6)]
                            for b in range(6)]
         self.score_rows = {}
-        for b in range(6, 13):
+        for b in range(6, self.nb):
             rows = np.nonzero(plain & (tables.base[:, b] > 0))[0]
             self.score_rows[b] = (rows, tables.base[rows, b].astype(np.float64)[:, None])
         # evaluate_policy's tracked values count upper bonuses (probability of the bonus)
@@ -195,7 +230,7 @@ class TurnKernel:
         self.count_upper_bonus = False
         self.counts6 = np.arange(6)[:, None]
         self.zero_one = np.array([0, 1])[:, None]
-        self.yz_gain = np.array([0, 50])[:, None]
+        self.yz_gain = np.array([0, tables.yz_points])[:, None]
         # (start, end, parent rows) per keep size and parent slot, skipping padded slots.
         self.parent_runs = []
         starts = strategy_dice.SIZE_START
@@ -212,19 +247,20 @@ class TurnKernel:
         where the box is used. The five-of-a-kind rows are redone by ``_yahtzee_rows``."""
         t = self.t
         up_bonus = t.rules.upper_bonus
-        for b in range(13):
+        th = self.th
+        for b in range(self.nb):
             is_open = (m >> b & 1) == 0
             if not is_open.any():
                 continue
             closed = ~is_open
             mn = m | (1 << b)
             if b < 6:
-                s = (b + 1) * self.counts6
-                u2 = np.minimum(63, u + s)
-                gain = s + up_bonus * ((u < 63) & (u + s >= 63))
+                s = self.up_points[b] * self.counts6
+                u2 = np.minimum(th, u + s)
+                gain = s + up_bonus * ((u < th) & (u + s >= th))
                 idx = dense_index(mn, u2, y)
                 rows = self.face_counts[b]
-            elif b == t.yz_box:
+            elif b == t.yz_box and t.track_yz:
                 gain = self.yz_gain
                 idx = dense_index(mn, u, self.zero_one)
                 rows = self.yz_row
@@ -234,7 +270,7 @@ class TurnKernel:
             out = []
             for i, arr in enumerate(arrays):
                 if i and self.count_upper_bonus:  # the tracked "reward": 1 per upper bonus
-                    g = arr[idx] + ((u < 63) & (u + s >= 63) if b < 6 else 0)
+                    g = arr[idx] + ((u < th) & (u + s >= th) if b < 6 else 0)
                     if gain is None:
                         g[closed] = NEG
                         out.append(np.broadcast_to(g, (self.nr, len(m))))
@@ -253,18 +289,22 @@ class TurnKernel:
 
     def _yahtzee_rows(self, m, u, y, arrays):
         """(6, N) per value array: the five-of-a-kind rolls with joker scores and bonus,
-        each a (6, 13, N) option array (NEG where the box may not be taken)."""
+        each a (6, boxes, N) option array (NEG where the box may not be taken)."""
         t = self.t
-        sc = t.joker[m, y].transpose(1, 2, 0)  # (6, 13, N)
+        th = self.th
+        sc = t.joker[m, y].transpose(1, 2, 0)  # (6, boxes, N)
         bon = t.bonus[m, y].T[:, None, :]  # (6, 1, N)
-        boxes = np.arange(13)[None, :, None]
+        boxes = np.arange(self.nb)[None, :, None]
         upper = boxes < 6
-        u2 = np.where(upper, np.minimum(63, u + sc), u)
-        gain = sc + bon + t.rules.upper_bonus * (upper & (u < 63) & (u + sc >= 63))
-        y2 = np.where(boxes == t.yz_box, (sc == 50).astype(np.int64), y)
+        u2 = np.where(upper, np.minimum(th, u + sc), u)
+        gain = sc + bon + t.rules.upper_bonus * (upper & (u < th) & (u + sc >= th))
+        if t.track_yz:
+            y2 = np.where(boxes == t.yz_box, (sc == t.yz_points).astype(np.int64), y)
+        else:
+            y2 = y
         idx = dense_index(m | (1 << boxes), u2, y2)
         bad = sc < 0
-        crossed = upper & (u < 63) & (u + sc >= 63)
+        crossed = upper & (u < th) & (u + sc >= th)
         out = []
         for i, arr in enumerate(arrays):
             v = (crossed if i and self.count_upper_bonus else gain) + arr[idx]
@@ -328,22 +368,23 @@ class TurnKernel:
         t = self.t
         rolls = K[strategy_dice.FIRST_ROLL:]
         up_bonus = t.rules.upper_bonus
+        th = self.th
         zero = np.full(len(m), NEG)
         scoring = []
-        for b in range(13):
+        for b in range(self.nb):
             is_open = (m >> b & 1) == 0
             if not is_open.any():
                 continue
             closed = ~is_open
             mn = m | (1 << b)
             if b < 6:
-                s = (b + 1) * self.counts6
-                g = s + up_bonus * ((u < 63) & (u + s >= 63)) + V[dense_index(mn, np.minimum(63, u + s), y)]
+                s = self.up_points[b] * self.counts6
+                g = s + up_bonus * ((u < th) & (u + s >= th)) + V[dense_index(mn, np.minimum(th, u + s), y)]
                 g[:, closed] = NEG
                 np.maximum(zero, g[0], out=zero)
                 for c in range(1, 5):  # five of a face is a Yahtzee roll: redone below
                     scoring.append((self.count_rows[b][c], g[c][None, :]))
-            elif b == t.yz_box:
+            elif b == t.yz_box and t.track_yz:
                 g = V[dense_index(mn, u, 0)]
                 g[closed] = NEG
                 np.maximum(zero, g, out=zero)
@@ -415,7 +456,7 @@ def solve(ruleset, guide=None, workers=None, progress=None, count_upper_bonus=Fa
     t0 = time.time()
     workers = workers or min(2, os.cpu_count() or 1)
     tables = Tables(ruleset, workers)
-    space = StateSpace(tables.yz_box)
+    space = StateSpace(ruleset)
     if progress:
         progress("score tables from rules.py: %.2f s; %d reachable states" % (time.time() - t0, space.count))
     V, buf = _shared_array(N_MASKS * CAP * 2)
@@ -425,7 +466,7 @@ def solve(ruleset, guide=None, workers=None, progress=None, count_upper_bonus=Fa
     _shared.update(kernel=kernel, space=space, V=V, Q=guide)
     pool = multiprocessing.get_context("fork").Pool(workers) if workers > 1 else None
     try:
-        for level in range(12, -1, -1):
+        for level in range(ruleset.n_boxes - 1, -1, -1):
             arrays = space.level_arrays[level]
             n = len(arrays[0])
             jobs = [(lo, min(n, lo + CHUNK), level) for lo in range(0, n, CHUNK)]

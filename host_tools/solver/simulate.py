@@ -18,13 +18,13 @@ import strategy_players as P  # noqa: E402
 def play_game(adv, level, source):
     """One game for level index ``level``; returns (final total, points lost)."""
     ruleset = adv.rules
-    card = rules.new_card()
+    card = rules.new_card(ruleset)
     codes = [0] * 32
     values = [0] * 32
-    out = [0] * 13
+    out = [0] * ruleset.n_boxes
     dice = [0] * 5
     lost = 0
-    for _turn in range(13):
+    for _turn in range(ruleset.n_boxes):
         adv.prepare(card)
         for i in range(5):
             dice[i] = source.randint(1, 6)
@@ -43,7 +43,7 @@ def play_game(adv, level, source):
         rules.score_options(ruleset, card, dice, out)
         bonus = rules.yahtzee_bonus_for(ruleset, card, dice)
         card[box] = out[box]
-        card[rules.BONUS] += bonus
+        card[ruleset.bonus_at] += bonus
     return rules.totals(ruleset, card)[4], A.to_points(lost)
 
 

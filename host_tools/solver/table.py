@@ -30,11 +30,13 @@ def rank_table(reach):
 
 
 def ordered_states(space):
-    """(mask, up, yz) arrays of every stored state in file order."""
+    """(mask, up, yz) arrays of every stored state in file order. A card of 11 boxes (the
+    Zoo card) has the first 2048 masks, none with the yz bit: its file is the same layout's
+    beginning, so the device reads it with the same index formula."""
     ms, us, ys = [], [], []
-    for mask in range(solver_core.N_MASKS):
+    for mask in range(space.n_masks):
         ups = space.reach[mask & 63]
-        for yz in ((0, 1) if mask >> 11 & 1 else (0,)):
+        for yz in ((0, 1) if space.yz_box >= 0 and mask >> space.yz_box & 1 else (0,)):
             ms.append(np.full(len(ups), mask))
             us.append(np.array(ups))
             ys.append(np.full(len(ups), yz))
@@ -46,16 +48,51 @@ def block_numbers(m, y):
     return m + ((m >> 12) << 11) + np.maximum(0, (m & 4095) - 2048) + y
 
 
-def _header(variant, ruleset, frac, n_states, values_at, blocks_at, expected, crc):
+def layout_of(space):
+    """Header byte 11 for a state space: 0 for the 13-box card, 1 for the Zoo's 11 boxes."""
+    if space.n_masks == st.N_MASKS:
+        return st.LAYOUT_VALUES
+    if space.n_masks == st.ZOO_MASKS and space.yz_box < 0:
+        return st.LAYOUT_ZOO
+    raise ValueError("no table layout for a card of %d masks" % space.n_masks)
+
+
+def _header(variant, ruleset, frac, n_states, n_blocks, layout, values_at, blocks_at, expected, crc, size, checks_at):
     name = ruleset.name.encode()
     if len(name) > 16:
         raise ValueError("ruleset name too long for the table header: %r" % ruleset.name)
-    head = struct.pack("<4sBBBBBBBBIIIIII16s", st.MAGIC, st.FORMAT_VERSION, variant,
-                       rules.JOKERS.index(ruleset.joker), 1 if ruleset.yahtzee_bonus else 0,
-                       ruleset.upper_threshold, ruleset.upper_bonus, frac, 0, n_states,
-                       st.N_BLOCKS, values_at, blocks_at, int(round(expected * 65536)), crc, name)
-    head += bytes(60 - len(head))
-    return head + struct.pack("<I", zlib.crc32(head))
+    head = bytearray(struct.pack("<4sBBBBBBBBIHBBIIII16sII", st.MAGIC, st.FORMAT_VERSION, variant,
+                                 rules.JOKERS.index(ruleset.joker), 1 if ruleset.yahtzee_bonus else 0,
+                                 ruleset.upper_threshold, ruleset.upper_bonus, frac, layout,
+                                 n_states, n_blocks, 0, 0, values_at, blocks_at, int(round(expected * 65536)),
+                                 crc, name, size, checks_at))
+    head[19] = crc8(head[20:60], crc8(head[0:19]))  # the device's check of the header
+    return bytes(head) + struct.pack("<I", zlib.crc32(head))
+
+
+def crc8(data, crc=0):
+    """``strategy_table.crc8`` over all of ``data`` (bytes), continuing from ``crc``."""
+    table = st.CRC8
+    for b in data:
+        crc = table[crc ^ b]
+    return crc
+
+
+def _checks(rank, blocks, body, m, width, n_masks):
+    """The check region: CRC-8 of each of the ``n_masks`` masks' bytes (its blocks'
+    parameters, then its values; seeded with the mask's low byte), then of each rank row
+    (seeded with its upper mask)."""
+    starts = np.searchsorted(m, np.arange(n_masks + 1))
+    out = bytearray(n_masks + 64)
+    for mask in range(n_masks):
+        crc = mask & 0xFF
+        if blocks:
+            first = 4 * st.block_number(mask, 0)
+            crc = crc8(blocks[first:first + (8 if mask >> 11 & 1 else 4)], crc)
+        out[mask] = crc8(body[width * starts[mask]:width * starts[mask + 1]], crc)
+    for upper in range(64):
+        out[n_masks + upper] = crc8(rank[upper * 64:upper * 64 + 64], upper)
+    return bytes(out)
 
 
 def encode(dense, space, ruleset, variant):
@@ -68,26 +105,57 @@ def encode(dense, space, ruleset, variant):
     while top * (1 << frac) >= 65535.5:
         frac -= 1
     values_at = st.HEADER_SIZE + st.RANK_SIZE
+    n_blocks = n_blocks_of(space)
     if variant == "exact":
         body = np.round(values * (1 << frac)).astype("<u2").tobytes()
         blocks, blocks_at = b"", 0
     else:
-        body, blocks = _compact(values, m, y, frac)
+        body, blocks = _compact(values, m, y, frac, n_blocks)
         blocks_at = values_at
         values_at = blocks_at + len(blocks)
-    payload = rank + blocks + body
-    head = _header(VARIANTS[variant], ruleset, frac, len(values), values_at, blocks_at, dense[0], zlib.crc32(payload))
+    checks = _checks(rank, blocks, body, m, 2 if variant == "exact" else 1, space.n_masks)
+    payload = rank + blocks + body + checks
+    size = st.HEADER_SIZE + len(payload)
+    head = _header(VARIANTS[variant], ruleset, frac, len(values), n_blocks, layout_of(space), values_at, blocks_at,
+                   dense[0], zlib.crc32(payload), size, size - len(checks))
     return head + payload
 
 
-def _compact(values, m, y, frac):
+def n_blocks_of(space):
+    """(mask, yz) blocks of a state space: 12,288 on the standard card, 2,048 on the Zoo's."""
+    if space.yz_box < 0:
+        return space.n_masks
+    return space.n_masks + sum(1 for mask in range(space.n_masks) if mask >> space.yz_box & 1)
+
+
+def verify(data):
+    """Checks a whole table file on the host (header, size, offsets, the CRC-32 of
+    everything after the header); ValueError naming the first damage found."""
+    if len(data) < 4 or data[:4] != st.MAGIC:
+        raise ValueError("not a strategy table (bad magic)")
+    if len(data) < st.HEADER_SIZE:
+        raise ValueError("strategy table damaged: cut in its header (%d bytes)" % len(data))
+    if data[4] != st.FORMAT_VERSION:
+        raise ValueError("strategy table format %d, expected %d (rebuild: make table)" % (data[4], st.FORMAT_VERSION))
+    if zlib.crc32(data[:60]) != struct.unpack_from("<I", data, 60)[0]:
+        raise ValueError("strategy table damaged: header checksum")
+    if data[11] not in (st.LAYOUT_VALUES, st.LAYOUT_ZOO):
+        raise ValueError("strategy table layout %d unknown" % data[11])
+    size = struct.unpack_from("<I", data, 52)[0]
+    if len(data) != size:
+        raise ValueError("strategy table damaged: %d bytes, made with %d" % (len(data), size))
+    if zlib.crc32(data[st.HEADER_SIZE:]) != struct.unpack_from("<I", data, 32)[0]:
+        raise ValueError("strategy table damaged: contents checksum")
+
+
+def _compact(values, m, y, frac, n_blocks=st.N_BLOCKS):
     """One byte per state: q with value = base + q * step per (mask, yz) block."""
     bnum = block_numbers(m, y)
-    lo = np.full(st.N_BLOCKS, np.inf)
-    hi = np.full(st.N_BLOCKS, -np.inf)
+    lo = np.full(n_blocks, np.inf)
+    hi = np.full(n_blocks, -np.inf)
     np.minimum.at(lo, bnum, values)
     np.maximum.at(hi, bnum, values)
-    if bnum.max() + 1 != st.N_BLOCKS or len(np.unique(bnum)) != st.N_BLOCKS:
+    if bnum.max() + 1 != n_blocks or len(np.unique(bnum)) != n_blocks:
         raise ValueError("block numbering does not cover the states")
     base_q = np.floor(lo * (1 << frac)).astype(np.int64)
     base = base_q / (1 << frac)
@@ -97,7 +165,7 @@ def _compact(values, m, y, frac):
         raise ValueError("a block spans more than 255 points: compact table impossible")
     step = step_q / 65536
     q = np.clip(np.round((values - base[bnum]) / step[bnum]), 0, 255).astype(np.uint8)
-    params = np.empty((st.N_BLOCKS, 2), dtype="<u2")
+    params = np.empty((n_blocks, 2), dtype="<u2")
     params[:, 0] = base_q
     params[:, 1] = step_q
     return q.tobytes(), params.tobytes()
@@ -106,9 +174,11 @@ def _compact(values, m, y, frac):
 def decode(data, space):
     """Dense value array (solver_core layout) of a table file's contents, as the device
     reads it (same integer arithmetic, converted to points at the end)."""
+    verify(data)
     head = data[:st.HEADER_SIZE]
     frac = head[10]
-    n_states, _nb, values_at, blocks_at = struct.unpack_from("<IIII", head, 12)
+    n_states, n_blocks = struct.unpack_from("<IH", head, 12)
+    values_at, blocks_at = struct.unpack_from("<II", head, 20)
     m, u, y = ordered_states(space)
     if len(m) != n_states:
         raise ValueError("state count mismatch")
@@ -117,11 +187,11 @@ def decode(data, space):
         fixed = raw << (st.FRAC - frac)
     else:
         q = np.frombuffer(data, dtype=np.uint8, count=n_states, offset=values_at).astype(np.int64)
-        params = np.frombuffer(data, dtype="<u2", count=2 * st.N_BLOCKS, offset=blocks_at).reshape(-1, 2).astype(np.int64)
+        params = np.frombuffer(data, dtype="<u2", count=2 * n_blocks, offset=blocks_at).reshape(-1, 2).astype(np.int64)
         bnum = block_numbers(m, y)
         fixed = (params[bnum, 0] << (st.FRAC - frac)) + ((q * params[bnum, 1]) << (st.FRAC - 16))
     dense = np.zeros(solver_core.N_MASKS * solver_core.CAP * 2)
     dense[solver_core.dense_index(m, u, y)] = fixed / float(1 << st.FRAC)
-    full = m == solver_core.N_MASKS - 1
+    full = m == space.n_masks - 1
     dense[solver_core.dense_index(m[full], u[full], y[full])] = 0.0
     return dense

@@ -7,6 +7,9 @@ import rules as R
 from support import ScriptedDice, SeededDice, raises
 
 FORCED = R.make_ruleset()
+ZOO = R.make_ruleset("zoo")
+# The engine knows no ruleset: the generic cases below run on both cards.
+RULESETS = (FORCED, ZOO)
 ID = R.BOX_IDS.index
 
 
@@ -171,7 +174,7 @@ def play_out(game, choose=None):
         options = game.options()
         if choose is None:
             box = 0
-            for b in range(R.N_BOXES):
+            for b in range(len(options)):
                 if options[b] > options[box]:
                     box = b
         else:
@@ -180,17 +183,43 @@ def play_out(game, choose=None):
     return game
 
 
-def test_a_game_ends_after_13_rounds_with_every_box_filled():
-    game = play_out(new_game(3, seed=7))
-    assert game.round == 13
-    for player in game.players:
-        assert R.OPEN not in player.card[:R.N_BOXES]
-    raises(G.GameError, game.roll)
+def test_a_game_ends_after_one_round_per_box_with_every_box_filled():
+    for rules, rounds in ((FORCED, 13), (ZOO, 11)):
+        game = new_game(3, seed=7, rules=rules)
+        turns = 0
+        while game.phase == G.ROLLOFF:
+            game.rolloff()
+        while game.phase != G.OVER:
+            assert game.round == turns // 3
+            game.roll()
+            options = game.options()
+            assert len(options) == rules.n_boxes
+            game.score(max(range(rules.n_boxes), key=lambda b: options[b]))
+            turns += 1
+        assert game.round == rounds and turns == 3 * rounds
+        for seat, player in enumerate(game.players):
+            assert len(player.card) == rules.n_boxes + 1
+            assert R.OPEN not in player.card[:rules.n_boxes]
+            assert game.total(seat) == R.totals(rules, player.card)[4]
+        raises(G.GameError, game.roll)
+        raises(G.GameError, game.score, 0)
 
 
 def test_more_than_four_players_work():
-    game = play_out(new_game(6, seed=3))
-    assert len(game.ranking()) == 6
+    for rules in RULESETS:
+        game = play_out(new_game(6, seed=3, rules=rules))
+        assert len(game.ranking()) == 6
+
+
+def test_zoo_game_scores_animals_and_refuses_boxes_past_its_card():
+    game = new_game(1, faces=[3, 3, 3, 5, 5] + [1, 2, 3, 4, 6], rules=ZOO)
+    game.roll()
+    assert game.options() == [0, 0, 3, 0, 2, 0, 10, 0, 15, 0, 0]
+    raises(G.GameError, game.score, 11)  # the standard card's 12th box does not exist here
+    assert game.score(ZOO.ids.index("full_house")) == (15, 0)
+    game.roll()
+    assert game.score(ZOO.ids.index("all_different")) == (20, 0)
+    assert R.totals(ZOO, game.players[0].card) == (0, 0, 35, 0, 35)
 
 
 def fixed_totals(game, totals):
@@ -218,33 +247,48 @@ def test_ranking_places_with_ties():
 
 
 def test_state_round_trip_mid_turn():
-    game = new_game(3, seed=11)
-    while game.phase == G.ROLLOFF:
-        game.rolloff()
-    for _ in range(4):
+    for rules in RULESETS:
+        game = new_game(3, seed=11, rules=rules)
+        while game.phase == G.ROLLOFF:
+            game.rolloff()
+        for _ in range(4):
+            game.roll()
+            game.score(max(range(rules.n_boxes), key=lambda b: game.options()[b]))
         game.roll()
-        game.score(max(range(R.N_BOXES), key=lambda b: game.options()[b]))
-    game.roll()
-    game.toggle_hold(2)
+        game.toggle_hold(2)
+        state = game.to_state()
+        again = G.Game.from_state(state, SeededDice(1))
+        assert again.to_state() == state
+        assert again.players[1].name == "P2" and again.rules.name == rules.name
+        assert again.rounds == rules.n_boxes
+
+
+def test_a_finished_zoo_game_round_trips_and_a_card_of_the_other_shape_is_refused():
+    game = play_out(new_game(2, seed=9, rules=ZOO))
     state = game.to_state()
-    again = G.Game.from_state(state, SeededDice(1))
-    assert again.to_state() == state
-    assert again.players[1].name == "P2"
+    assert G.Game.from_state(state, SeededDice(1)).phase == G.OVER
+    bad = dict(state)
+    bad["rules"] = "forced"  # 12-entry Zoo cards under the standard card: refused
+    raises(G.GameError, G.Game.from_state, bad, SeededDice(1))
+    bad = dict(state)
+    bad["round"] = 13
+    raises(G.GameError, G.Game.from_state, bad, SeededDice(1))
 
 
 def test_damaged_states_are_refused_by_name():
-    game = new_game(2, seed=5)
-    game.rolloff()
-    state = game.to_state()
-    cases = [("v", 99), ("rolls", 4), ("current", 7), ("dice", [1, 2, 3]), ("rules", "bogus")]
-    for key, value in cases:
+    for rules in RULESETS:
+        game = new_game(2, seed=5, rules=rules)
+        game.rolloff()
+        state = game.to_state()
+        cases = [("v", 99), ("rolls", 4), ("current", 7), ("dice", [1, 2, 3]), ("rules", "bogus")]
+        for key, value in cases:
+            bad = dict(state)
+            bad[key] = value
+            raises(G.GameError, G.Game.from_state, bad, SeededDice(1))
         bad = dict(state)
-        bad[key] = value
+        bad["players"] = [[p[0], p[1], list(p[2])] for p in state["players"]]
+        bad["players"][0][2][0] = 3  # a box filled that the round count says is still open
         raises(G.GameError, G.Game.from_state, bad, SeededDice(1))
-    bad = dict(state)
-    bad["players"] = [[p[0], p[1], list(p[2])] for p in state["players"]]
-    bad["players"][0][2][0] = 3  # a box filled that the round count says is still open
-    raises(G.GameError, G.Game.from_state, bad, SeededDice(1))
-    bad = dict(state)
-    del bad["held"]
-    raises(G.GameError, G.Game.from_state, bad, SeededDice(1))
+        bad = dict(state)
+        del bad["held"]
+        raises(G.GameError, G.Game.from_state, bad, SeededDice(1))

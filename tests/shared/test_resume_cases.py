@@ -59,3 +59,16 @@ def test_other_ranges_reseed_so_positions_stay_replayable():
     twin = DiceSource(seed=12)
     twin.randint(1, 6)
     assert twin.randint(0, 99) == pick and twin.position() == [saved[0], 0]
+
+
+def test_the_first_press_after_a_seek_keeps_the_restored_stream():
+    # Issue 9.2: on the device the Continue press is the first press; its stir must not
+    # replace the stream the save restored (an unseeded source, as on the Pico).
+    source = DiceSource(seed=8)
+    source.randint(1, 6)
+    saved = source.position()
+    after = [source.randint(1, 6) for _ in range(10)]
+    device = DiceSource()
+    device.seek(saved)
+    device.first_press(31337)
+    assert [device.randint(1, 6) for _ in range(10)] == after

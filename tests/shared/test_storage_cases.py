@@ -78,10 +78,18 @@ class FakeFs:
     def _folder(self, path):
         return path[:path.rfind("/")] if "/" in path else ""
 
+    def _check_folder(self, path):
+        folder = self._folder(path)
+        if folder in self.files:
+            raise OSError(20)  # ENOTDIR: the folder is a file
+        if folder not in self.dirs:
+            raise OSError(2)
+
     def open(self, path, mode):
+        self._check_folder(path)
+        if path in self.dirs:
+            raise OSError(21)  # EISDIR
         if "w" in mode:
-            if self._folder(path) not in self.dirs:
-                raise OSError(2)
             self.step()
             self.files[path] = bytearray()
             return _FakeFile(self, path, True)
@@ -90,22 +98,42 @@ class FakeFs:
         return _FakeFile(self, path, False)
 
     def rename(self, old, new):
+        self._check_folder(new)
+        if new in self.dirs:
+            raise OSError(21)  # a file or folder cannot replace a folder
+        if old in self.dirs:  # a folder moves with everything in it
+            self.step()
+            self.dirs = [new + d[len(old):] if d == old or d.startswith(old + "/") else d for d in self.dirs]
+            for path in [p for p in self.files if p.startswith(old + "/")]:
+                self.files[new + path[len(old):]] = self.files.pop(path)
+            return
         if old not in self.files:
             raise OSError(2)
         self.step()
         self.files[new] = self.files.pop(old)
 
     def remove(self, path):
+        if path in self.dirs:
+            raise OSError(21)
         if path not in self.files:
             raise OSError(2)
         self.step()
         del self.files[path]
 
     def mkdir(self, path):
-        if path in self.dirs:
+        if path in self.dirs or path in self.files:
             raise OSError(17)
+        self._check_folder(path)
         self.step()
         self.dirs.append(path)
+
+    def stat(self, path):
+        """Only the mode matters to the store: 0x4000 a folder, 0x8000 a file."""
+        if path in self.dirs:
+            return (0x4000, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        if path in self.files:
+            return (0x8000, 0, 0, 0, 0, 0, 0, 0, 0, len(self.files[path]))
+        raise OSError(2)
 
 
 def card_with(points):
@@ -324,8 +352,13 @@ def _snapshot(game, dice, game_id):
 
 
 def test_resume_mid_turn_continues_the_same_dice_after_any_power_cut():
+    for choice in ("forced", "zoo"):  # the save layer knows no ruleset: both cards
+        _resume_after_cuts(R.make_ruleset(choice))
+
+
+def _resume_after_cuts(ruleset):
     dice = DiceSource(seed=4242)
-    game = G.Game(R.make_ruleset(), [("ANN", "human"), ("BOB", "human")], dice)
+    game = G.Game(ruleset, [("ANN", "human"), ("BOB", "human")], dice)
     while game.phase == G.ROLLOFF:
         game.rolloff()
     fs = FakeFs(dirs=["", "data"])
@@ -354,7 +387,7 @@ def test_resume_mid_turn_continues_the_same_dice_after_any_power_cut():
         resumed_dice = DiceSource(seed=1)
         resumed_dice.restore(saved["seed"])
         resumed = G.Game.from_state(saved["game"], resumed_dice)
-        assert resumed.to_state() == final["game"]
+        assert resumed.to_state() == final["game"] and resumed.rules.name == ruleset.name
         resumed.roll()
         assert resumed.dice == expected_dice
 
@@ -412,3 +445,256 @@ def test_one_damaged_records_file_costs_only_itself():
     assert after.stats == records.new_stats()
     assert after.scores == [[200, "ANN", 11, 0]]
     assert after.rolls["faces"] == [1, 2, 3, 4, 5, 6]
+
+
+def test_zoo_records_are_kept_apart_from_the_standard_cards():
+    fs = FakeFs(dirs=["", "data"])
+    zoo = R.make_ruleset("zoo")
+    kids = records.Records("data", fs, zoo)
+    kids.load()
+    zoo_card = [5, 3, 3, 3, 3, 1, 10, 15, 15, 20, 30, 0]  # upper 18: bonus; a Zoo Yahtzy
+    kids.finish_game(21, [("ANN", 128, zoo_card)], [1, 1, 1, 1, 1, 1])
+    assert kids.add_high_score(128, "ANN", 21, 0) == 0
+    fs = fs.reboot()
+    grown = records.Records("data", fs)
+    grown.load()
+    assert grown.scores == [] and grown.stats["all"][records.GAMES] == 0
+    assert grown.rolls["faces"] == [1, 1, 1, 1, 1, 1]  # the dice are the same dice
+    grown.finish_game(22, _results(0), [2, 2, 2, 2, 2, 2])
+    grown.add_high_score(200, "ANN", 22, 0)
+    fs = fs.reboot()
+    again = records.Records("data", fs, zoo)
+    again.load()
+    assert again.problems == []
+    assert again.scores == [[128, "ANN", 21, 0]]
+    assert again.stats["all"] == [1, 128, 128, 1, 1]  # games, points, best, Zoo Yahtzys, bonus games
+    assert again.rolls["faces"] == [3, 3, 3, 3, 3, 3]
+    assert records.Records("data", fs.reboot(), R.make_ruleset("free")).stores["scores"].base == "data/scores"
+
+
+# --- intact frames, wrong contents (issue 10 item 7) -------------------------------------
+def _seven_scores():
+    return [[300 - i * 10, "AB" + "CDEFGHI"[i], 100 + i, 0] for i in range(7)]
+
+
+def test_a_valid_frame_with_wrong_contents_falls_back_to_the_older_slot_once():
+    fs = FakeFs(dirs=["", "data"])
+    storage.Store("data/scores", fs).save(_seven_scores())  # scores.a: 7 entries
+    storage.Store("data/scores", fs).save({"weird": [1, 2, 3]})  # scores.b: newer, correct CRC
+    weird = bytes(fs.files["data/scores.b"])
+    recs = records.Records("data", fs)
+    recs.load()
+    assert recs.scores == _seven_scores()
+    assert recs.problems == [("scores", storage.SHAPE)]
+    assert recs.older == ["scores"] and recs.unkept == []
+    assert bytes(fs.files["data/scores.b.bad"]) == weird  # really kept aside
+    assert "data/scores.b" not in fs.files
+    fs = fs.reboot()
+    again = records.Records("data", fs)
+    again.load()
+    assert again.problems == [] and again.scores == _seven_scores()  # said once
+    # a new high score keeps all seven: the intact slot is never overwritten by a fresh table
+    assert again.add_high_score(305, "NEW", 200, 0) == 0
+    after = records.Records("data", fs.reboot())
+    after.load()
+    assert after.scores == [[305, "NEW", 200, 0]] + _seven_scores()
+    assert after.problems == []
+
+
+def test_wrong_contents_in_both_slots_start_fresh_and_the_next_save_wins():
+    fs = FakeFs(dirs=["", "data"])
+    plain = storage.Store("data/rolls", fs)
+    plain.save({"last": 3, "faces": [1, 2, 3]})
+    plain.save(["not", "rolls"])
+    store = storage.Store("data/rolls", fs, records.rolls_ok)
+    try:
+        store.load()
+        raise AssertionError("no intact slot must raise")
+    except storage.SaveError as err:
+        assert err.reason == storage.SHAPE
+    assert sorted(store.set_aside()) == ["data/rolls.a.bad", "data/rolls.b.bad"]
+    store.save(records.new_rolls())
+    assert storage.Store("data/rolls", fs.reboot(), records.rolls_ok).load() == records.new_rolls()
+
+
+def test_each_records_shape_is_checked_as_strictly_as_its_frame():
+    good_stats = {"last": 5, "all": [2, 400, 250, 1, 1], "names": {"ANN": [2, 400, 250, 1, 1]}}
+    assert records.scores_ok(_seven_scores()) and records.scores_ok([])
+    assert records.stats_ok(good_stats) and records.stats_ok(records.new_stats())
+    assert records.rolls_ok(records.new_rolls())
+    bad_scores = ({"weird": [1, 2, 3]}, [[300, "ABC", 1]], [[300, "AB", 1, 0]],
+                  [[300, 123, 1, 0]], [[200, "ABC", 1, 0], [300, "ABD", 2, 0]],
+                  [[True, "ABC", 1, 0]], [[-5, "ABC", 1, 0]], [[300, "ABC", "x", 0]],
+                  [[300, "ABC", 1, 0]] * 11, [[9999, "ABC", 1, 0]], None, "scores")
+    for value in bad_scores:
+        assert not records.scores_ok(value), value
+    bad_stats = ({"weird": [1, 2, 3]}, {"last": 1, "all": [0, 0, 0, 0, 0]},
+                 {"last": "1", "all": [0, 0, 0, 0, 0], "names": {}},
+                 {"last": 1, "all": [0, 0, 0, 0], "names": {}},
+                 {"last": 1, "all": [0, 0, 0, 0, -1], "names": {}},
+                 {"last": 1, "all": [0, 0, 0, 0, 0], "names": {"ANN": [1, 2]}},
+                 {"last": 1, "all": [0, 0, 0, 0, 0], "names": {7: [0, 0, 0, 0, 0]}},
+                 {"last": 1, "all": [0, 0, 0, 0, 0], "names": []}, [1, 2, 3])
+    for value in bad_stats:
+        assert not records.stats_ok(value), value
+    bad_rolls = ({"weird": [1, 2, 3]}, {"last": 1, "faces": [1, 2, 3, 4, 5]},
+                 {"last": 1, "faces": [1, 2, 3, 4, 5, "6"]}, {"faces": [0] * 6},
+                 {"last": 1, "faces": [0, 0, 0, 0, 0, -1]}, {"last": None, "faces": [0] * 6})
+    for value in bad_rolls:
+        assert not records.rolls_ok(value), value
+
+
+def test_a_game_save_that_cannot_be_resumed_falls_back_to_the_older_slot():
+    import session_boot
+
+    dice = DiceSource(seed=9)
+    game = G.Game(R.make_ruleset(), [("ANN", "human")], dice)
+    game.roll()
+    good = {"id": 77, "seed": dice.position(), "counts": [1, 1, 1, 1, 1, 0], "game": game.to_state()}
+    assert session_boot.save_ok(good)
+    broken = dict(good)
+    broken["game"] = {"v": 1, "rules": "forced"}
+    for bad in (broken, {"weird": [1, 2, 3]}, [1, 2], dict(good, id=0), dict(good, counts=[1] * 5),
+                dict(good, seed=[1, 1 << 23]), dict(good, seed=5)):
+        assert not session_boot.save_ok(bad), bad
+    fs = FakeFs(dirs=["", "data"])
+    storage.Store("data/game", fs).save(good)
+    storage.Store("data/game", fs).save(broken)
+    store = storage.Store("data/game", fs, session_boot.save_ok)
+    assert store.load() == good
+    assert store.damaged == [("data/game.b", storage.SHAPE)]
+
+
+# --- obstacles on the flash (issue 10 items 6 and 9) --------------------------------------
+def test_data_being_a_file_is_moved_aside_and_saving_works_again():
+    fs = FakeFs(files={"data": bytearray(b"not a folder")})
+    store = storage.Store("data/game", fs)
+    assert store.load() is None and store.damaged == []  # nothing saved there: no false alarm
+    assert store.repair() == ["data"]  # what the session does at boot
+    assert bytes(fs.files["data.bad"]) == b"not a folder" and "data" in fs.dirs
+    store.save(game_like(1))
+    assert storage.Store("data/game", fs.reboot()).load() == game_like(1)
+    assert store.repaired == ["data"]  # for the message, until the caller clears it
+
+
+def test_a_save_repairs_what_is_in_its_way_and_retries_once():
+    for obstacle in ("data", "data/game.tmp", "data/game.a"):
+        fs = FakeFs(dirs=["", "data"])
+        if obstacle == "data":
+            fs.files["data"] = bytearray(b"x")
+            fs.dirs = [""]
+        else:
+            fs.dirs.append(obstacle)
+            fs.files[obstacle + "/inside"] = bytearray(b"kept")
+        store = storage.Store("data/game", fs)
+        store.save(game_like(2))  # no SaveError: the obstacle went aside first
+        # a folder at a slot is a damaged slot (unreadable), kept aside by the save itself
+        assert store.repaired == ([] if obstacle == "data/game.a" else [obstacle]), obstacle
+        assert storage.Store("data/game", fs.reboot()).load() == game_like(2)
+        if obstacle != "data":
+            assert bytes(fs.files[obstacle + ".bad/inside"]) == b"kept"  # moved whole, not lost
+        store.save(game_like(3))  # and every save after it works
+        assert storage.Store("data/game", fs.reboot()).load() == game_like(3)
+
+
+def test_a_folder_where_a_bad_file_should_go_is_moved_aside_first():
+    fs = saved_fs([game_like(1)])
+    _damage(fs, "data/game.a", "flip")
+    fs.dirs.append("data/game.a.bad")
+    fs.files["data/game.a.bad/note"] = bytearray(b"mine")
+    store = storage.Store("data/game", fs)
+    try:
+        store.load()
+        raise AssertionError("damage must raise")
+    except storage.SaveError as err:
+        assert err.reason == storage.CORRUPT
+    damaged_copy = bytes(fs.files["data/game.a"])
+    assert store.set_aside() == ["data/game.a.bad"]
+    assert bytes(fs.files["data/game.a.bad"]) == damaged_copy  # the message "kept as .bad" is true
+    assert bytes(fs.files["data/game.a.bad.bad/note"]) == b"mine"
+    store.save(game_like(4))
+    assert storage.Store("data/game", fs.reboot()).load() == game_like(4)
+
+
+def test_records_keep_the_older_copy_when_the_bad_one_meets_a_folder():
+    fs = FakeFs(dirs=["", "data", "data/scores.b.bad"])
+    storage.Store("data/scores", fs).save(_seven_scores())
+    storage.Store("data/scores", fs).save({"weird": [1, 2, 3]})
+    recs = records.Records("data", fs)
+    recs.load()
+    assert recs.scores == _seven_scores() and recs.older == ["scores"] and recs.unkept == []
+    assert "data/scores.b.bad.bad" in fs.dirs and "data/scores.b.bad" in fs.files
+
+
+def test_a_damaged_slot_that_cannot_be_kept_aside_never_stops_saving():
+    fs = saved_fs(states_after(0, 2))
+    _damage(fs, "data/game.b", "flip")
+    for name in ("data/game.b.bad", "data/game.b.bad.bad", "data/game.b.bad.bad.bad", "data/game.b.bad.bad.bad.bad"):
+        fs.dirs.append(name)  # a chain of folders deeper than the store follows
+    store = storage.Store("data/game", fs)
+    assert store.load() == game_like(0)
+    assert store.set_aside() == []  # could not be moved: the caller says "not moved aside"
+    store.save(game_like(7))  # replaces the damaged slot instead
+    assert storage.Store("data/game", fs.reboot()).load() == game_like(7)
+    assert storage.Store("data/game", fs.reboot()).load() == game_like(7)
+
+
+class _RefusingFs(FakeFs):
+    """A flash that refuses every rename (a filesystem beyond repair)."""
+
+    def rename(self, old, new):
+        raise OSError(5)
+
+
+def test_when_even_the_repair_fails_the_save_fails_cleanly():
+    fs = saved_fs([game_like(1)])
+    refusing = _RefusingFs(fs.files, list(fs.dirs) + ["data/game.tmp"])
+    store = storage.Store("data/game", refusing)
+    try:
+        store.save(game_like(2))
+        raise AssertionError("must fail")
+    except storage.SaveError as err:
+        assert err.reason == storage.IO
+    assert storage.Store("data/game", refusing.reboot()).load() == game_like(1)
+
+
+def test_records_that_cannot_be_kept_aside_are_replaced_and_reported_once():
+    fs = FakeFs(dirs=["", "data"])
+    storage.Store("data/scores", fs).save(_seven_scores())
+    storage.Store("data/scores", fs).save({"weird": [1, 2, 3]})
+    for name in ("data/scores.b.bad", "data/scores.b.bad.bad", "data/scores.b.bad.bad.bad",
+                 "data/scores.b.bad.bad.bad.bad"):
+        fs.dirs.append(name)  # deeper than the store follows: the bad copy cannot be kept
+    recs = records.Records("data", fs)
+    recs.load()
+    assert recs.problems == [("scores", storage.SHAPE)] and recs.unkept == ["scores"]
+    assert recs.scores == _seven_scores()
+    fs = fs.reboot()
+    again = records.Records("data", fs)
+    again.load()
+    assert again.problems == [] and again.scores == _seven_scores()  # said once, nothing lost
+
+
+def test_the_zoo_cards_records_pass_their_shape_checks_and_bad_contents_fall_back():
+    zoo = R.make_ruleset("zoo")
+    fs = FakeFs(dirs=["", "data"])
+    kids = records.Records("data", fs, zoo)
+    kids.load()
+    zoo_card = [5, 3, 3, 3, 3, 1, 10, 15, 15, 20, 30, 0]  # 11 boxes + bonus slot; total 128
+    kids.finish_game(31, [("ANN", 128, zoo_card), ("BOB", 0, [0] * 11 + [0])], [1, 2, 3, 4, 5, 6])
+    assert kids.add_high_score(128, "ANN", 31, 0) == 0
+    assert records.scores_ok(kids.scores) and records.stats_ok(kids.stats)
+    assert kids.stores["scores"].base == "data/zoo_scores" and kids.stores["stats"].base == "data/zoo_stats"
+    good = [list(entry) for entry in kids.scores]
+    # a Zoo scores file with a valid frame and wrong contents: the older copy, once
+    storage.Store("data/zoo_scores", fs).save([[128, "ANN", 31]])
+    fs = fs.reboot()
+    again = records.Records("data", fs, zoo)
+    again.load()
+    assert again.problems == [("scores", storage.SHAPE)]
+    assert "data/zoo_scores.b.bad" in fs.files and "data/scores.a" not in fs.files
+    assert again.scores == good
+    assert again.stats["all"] == [2, 128, 128, 1, 1]
+    quiet = records.Records("data", fs.reboot(), zoo)
+    quiet.load()
+    assert quiet.problems == [] and quiet.scores == good  # said once

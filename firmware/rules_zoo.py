@@ -1,0 +1,26 @@
+"""The kids' Zoo card as data (Kinder Yahtzee / Zoo Yahtzy, seed 000; docs/rules_zoo.md).
+
+Pure data in rules.py's box format, read by the same table-driven scorer. rules.py
+imports this module only when a game uses the Zoo card, so the standard game's heap does
+not carry these tables (about 2.7 KB on the device).
+"""
+from rules import DIFFERENT, FACE, FULL_HOUSE, SAME
+
+ANIMALS = ("fish", "bird", "cat", "dog", "horse", "elephant")  # faces 1..6
+# 1 point per animal; fixed points below; no straights, no chance (issue 14's reading).
+BOXES = (
+    ("fish", "Fish", FACE, 1, 1),
+    ("bird", "Bird", FACE, 2, 1),
+    ("cat", "Cat", FACE, 3, 1),
+    ("dog", "Dog", FACE, 4, 1),
+    ("horse", "Horse", FACE, 5, 1),
+    ("elephant", "Elephant", FACE, 6, 1),
+    ("three_same", "3 the same", SAME, 3, 10),
+    ("four_same", "4 the same", SAME, 4, 15),
+    ("full_house", "Full house", FULL_HOUSE, 0, 15),
+    ("all_different", "All differ", DIFFERENT, 5, 20),
+    ("zoo_yahtzy", "Zoo Yahtzy", SAME, 5, 30),
+)
+# As rules.py's cards: boxes, upper threshold ("18 of meer"), upper bonus (10), points
+# per further Yahtzee (none), face names.
+CARD = (BOXES, 18, 10, 0, ANIMALS)

@@ -1,0 +1,112 @@
+"""Reader for the spread table: the sd of the remaining score (format: docs/strategy_table.md).
+
+Next to the value table (expected remaining score per state) the spread table holds the
+standard deviation of the remaining score under the same optimal play, per block
+(used-box mask, Yahtzee box holds 50) and upper-subtotal band: one byte each. The win
+meter (win_meter.py) needs it for every player after each turn. The blocks of 8
+consecutive masks form a group with one CRC-8 in front; one group is read at a time with
+``seek`` + ``readinto`` into a buffer made once and checked on every read.
+
+Damage is refused, never used: opening checks the header's CRC-8, the file size and the
+layout it states; a group whose CRC-8 fails raises ``strategy_table.TableDamaged`` (a
+ValueError). The coach then turns the meter and the win level off (coach.py).
+"""
+from micropython import const
+
+import strategy_table
+from strategy_table import TableDamaged, crc8
+
+MAGIC = b"YZSD"
+FORMAT_VERSION = const(2)
+HEADER_SIZE = const(64)
+GROUP_MASKS = const(8)  # masks per checked group
+N_GROUPS = const(1024)  # 8192 masks / 8
+_MAX_BANDS = const(16)
+
+
+def _u32(buf, at):
+    return buf[at] | (buf[at + 1] << 8) | (buf[at + 2] << 16) | (buf[at + 3] << 24)
+
+
+def group_start(group):
+    """First block of ``group`` (masks 8 * group ..): strategy_table.block_number."""
+    if group >= N_GROUPS:
+        return strategy_table.N_BLOCKS
+    return strategy_table.block_number(group * GROUP_MASKS, 0)
+
+
+class SpreadTable:
+    """One open spread file (binary, ``seek``/``readinto``). ValueError for a file that
+    is no spread table of this format, TableDamaged for a damaged one."""
+
+    def __init__(self, f):
+        self._f = f
+        head = bytearray(HEADER_SIZE)
+        f.seek(0)
+        got = f.readinto(head)
+        if got is None or got < 4 or head[0:4] != MAGIC:
+            raise ValueError("not a spread table (bad magic)")
+        if got != HEADER_SIZE:
+            raise TableDamaged("spread table damaged: header cut")
+        if head[4] != FORMAT_VERSION:
+            raise ValueError("spread table format %d, expected %d (rebuild: make table)" % (head[4], FORMAT_VERSION))
+        if crc8(head, 12, 60, crc8(head, 0, 11, 0)) != head[11]:
+            raise TableDamaged("spread table damaged: header check")
+        self.bands = head[5]
+        if not 1 <= self.bands <= _MAX_BANDS:
+            raise TableDamaged("spread table damaged: %d bands" % self.bands)
+        self.joker_id = head[6]
+        self.yahtzee_bonus = head[7]
+        self.upper_threshold = head[8]
+        self.upper_bonus = head[9]
+        self.unit = head[10]  # stored byte = sd * unit (points)
+        if self.unit == 0:
+            raise TableDamaged("spread table damaged: unit 0")
+        self._data_at = _u32(head, 16)
+        self.sd_empty = _u32(head, 20)  # units of 2**-16 points
+        size = _u32(head, 44)
+        if (_u32(head, 12) != strategy_table.N_BLOCKS or _u32(head, 48) != N_GROUPS or self._data_at != HEADER_SIZE
+                or size != HEADER_SIZE + strategy_table.N_BLOCKS * self.bands + N_GROUPS):
+            raise TableDamaged("spread table damaged: layout")
+        if f.seek(0, 2) != size:  # cut short or grown
+            raise TableDamaged("spread table damaged: size")
+        self._buf = bytearray(1 + 2 * GROUP_MASKS * _MAX_BANDS)  # a CRC-8 and up to 16 blocks
+        self._group = -1  # the group in _buf, checked
+        self._at = 0  # where the loaded block starts in _buf
+
+    def matches(self, ruleset, jokers):
+        """True when this table was built for ``ruleset`` (``jokers``: rules.JOKERS)."""
+        return (jokers[self.joker_id] == ruleset.joker and bool(self.yahtzee_bonus) == bool(ruleset.yahtzee_bonus)
+                and self.upper_threshold == ruleset.upper_threshold and self.upper_bonus == ruleset.upper_bonus)
+
+    def load_block(self, mask, yz):
+        """Make block (mask, yz) the one ``block_sd`` reads: its group of 8 masks is read
+        (one read, skipped when already loaded) and checked: TableDamaged."""
+        group = mask >> 3
+        first = group_start(group)
+        if group != self._group:
+            self._group = -1
+            n = 1 + (group_start(group + 1) - first) * self.bands
+            f = self._f
+            f.seek(self._data_at + first * self.bands + group)
+            buf = self._buf
+            # The whole buffer is read (past the group's end is harmless and allocates
+            # nothing); the CRC covers only the group's own bytes.
+            got = f.readinto(buf)
+            if got is None or got < n:
+                raise TableDamaged("spread table damaged: cut")
+            if crc8(buf, 1, n, group & 0xFF) != buf[0]:
+                raise TableDamaged("spread table damaged: group %d" % group)
+            self._group = group
+        self._at = 1 + (strategy_table.block_number(mask, yz) - first) * self.bands
+        return self
+
+    def block_sd(self, up):
+        """sd of the loaded block at upper subtotal ``up``, in sixteenths of a point."""
+        return ((self._buf[self._at + ((up * self.bands) >> 6)] << 4) + (self.unit >> 1)) // self.unit
+
+    def sd(self, mask, up, yz):
+        """sd of the remaining score of state (mask, up, yz), sixteenths of a point."""
+        if mask >= 8191:
+            return 0
+        return self.load_block(mask, yz).block_sd(up)

@@ -1,0 +1,290 @@
+"""The ``win`` computer level: each decision maximises the chance to win, not the score.
+
+Pure apart from the two tables (value table through the advisor, spread table). Once
+per turn ``prepare(card, others)`` prices every way the turn can end: scoring points p
+in open box b leads to a known total and a known next state, whose expected remaining
+score (value table) and spread (spread table) give, through win_meter's model, the
+chance that this player finishes ahead of every opponent as they stand now (their
+totals, expected remaining scores and spreads). With one opponent that is the meter's
+own two-player chance; with two or three it is the product of the chances of beating
+each one (an approximation: it treats those events as independent).
+
+A turn's holds then maximise the expected chance exactly as the advisor maximises the
+expected score: the same keep tables, integer averages and sub-keep maxima (the
+advisor's own methods) over keys ``chance << 11 | tie``, where ``tie`` (quarter points,
+capped at 2047) is the option's expected points from here on: among options with the same
+chance the higher expected score wins, so a player far ahead or far behind still plays
+sensible Yahtzee. Buffers are made once; a turn allocates nothing.
+"""
+from array import array
+from micropython import const
+
+import rules
+import win_meter
+
+_FRAC = const(18)
+_N_KEEPS = const(462)
+_FIRST_ROLL = const(210)
+_N_ROLLS = const(252)
+_TIE_BITS = const(11)
+_TIE_MAX = const(2047)
+_LOWER_POINTS = const(51)  # lower-box points 0..50 (a Yahtzee's 50 is the largest)
+_NEG = const(-1)
+
+
+class WinLevel:
+    """Plays for the win for one ruleset, from an ``advisor.Advisor`` (its value table
+    and keep tables) and a ``spread_table.SpreadTable``."""
+
+    def __init__(self, adv, spread):
+        self.adv = adv
+        self.spread = spread
+        self._k3 = array("i", bytes(4 * _N_KEEPS))
+        self._m = array("i", bytes(4 * _N_KEEPS))
+        self._k2 = array("i", bytes(4 * _N_KEEPS))
+        self._ukey = array("i", bytes(4 * 6 * 31))  # box * 31 + points -> key
+        self._lkey = array("i", bytes(4 * 7 * _LOWER_POINTS))  # (box - 6) * 51 + points
+        self._lsd = array("i", bytes(4 * 13))  # lower box -> sd after it (sixteenths)
+        self._ysd = array("i", bytes(4 * 2))  # Yahtzee box scored 0 / 50 -> sd after
+        self._opp_c = array("i", bytes(4 * 3))  # opponents: expected final (sixteenths)
+        self._opp_s = array("i", bytes(4 * 3))  # opponents: spread, meter-scaled
+        self._n_opp = 0
+        self._sigma = array("i", bytes(4 * 3))  # per opponent: sqrt(mine^2 + theirs^2)
+        self._sigma_of = -1  # the spread ``_sigma`` was computed for
+        self._factors = win_meter.FACTORS[0]
+        self._used = 0
+        self._seen = array("h", bytes(2 * 14 * 4))  # the cards of the prepared turn
+        self._seen_n = 0
+
+    def ensure(self, card, others):
+        """``prepare(card, others)`` unless these very cards are prepared already (a
+        computer seat asks once per roll; the turn's programme is made once)."""
+        seen = self._seen
+        same = self._seen_n == len(others) + 1
+        for j in range(len(others) + 1):
+            c = card if j == 0 else others[j - 1]
+            for i in range(14):
+                if seen[j * 14 + i] != c[i]:
+                    seen[j * 14 + i] = c[i]
+                    same = False
+        if not same:
+            self.prepare(card, others)
+            self._seen_n = len(others) + 1
+
+    # -- per turn ---------------------------------------------------------------------
+    def prepare(self, card, others):
+        """The turn's dynamic programme for ``card`` against the cards in ``others``
+        (1-3 opponents, each a 14-int card)."""
+        self._seen_n = 0  # ensure() records the cards it prepared for
+        adv = self.adv
+        spread = self.spread
+        table = adv.table
+        n_opp = len(others)
+        if not 1 <= n_opp <= 3:
+            raise ValueError("1 to 3 opponents, not %d" % n_opp)
+        self._n_opp = n_opp
+        self._sigma_of = -1
+        factors = win_meter.FACTORS[n_opp - 1]
+        self._factors = factors
+        for j in range(n_opp):
+            other = others[j]
+            mask = up = used = 0
+            for b in range(13):
+                if other[b] != rules.OPEN:
+                    mask |= 1 << b
+                    used += 1
+                    if b < 6:
+                        up += other[b]
+            if up > 63:
+                up = 63
+            yz = 1 if other[rules.YAHTZEE] == 50 else 0
+            total = rules.totals(adv.rules, other)[4]
+            if mask == 8191:
+                self._opp_c[j] = total << 4
+                self._opp_s[j] = 0
+            else:
+                self._opp_c[j] = (total << 4) + win_meter.from_fixed(table.value(mask, up, yz))
+                self._opp_s[j] = (spread.sd(mask, up, yz) * factors[used] + 128) >> 8
+        adv.load(card)
+        mask = adv.mask
+        used = 0
+        for b in range(13):
+            if mask >> b & 1:
+                used += 1
+        self._used = used
+        for i in range(7 * _LOWER_POINTS):
+            self._lkey[i] = _NEG
+        for i in range(adv._n_upper):
+            b = adv._open_upper[i]
+            after = mask | (1 << b)
+            spread.load_block(after, adv.yz)
+            for c in range(6):
+                p = (b + 1) * c
+                up2 = adv.up + p
+                sd = 0 if after == 8191 else spread.block_sd(up2 if up2 < 63 else 63)
+                self._ukey[b * 31 + p] = self._key(adv._upper_gain[b * 31 + p], sd)
+        for i in range(adv._n_lower):
+            b = adv._open_lower[i]
+            after = mask | (1 << b)
+            if after == 8191:
+                self._lsd[b] = self._ysd[0] = self._ysd[1] = 0
+            elif b == rules.YAHTZEE:
+                self._ysd[0] = spread.sd(after, adv.up, 0)
+                self._ysd[1] = spread.sd(after, adv.up, 1)
+            else:
+                self._lsd[b] = spread.sd(after, adv.up, adv.yz)
+        self._final_roll()
+        adv._expect(self._k3)
+        adv._subset_max(self._k3, self._m)
+        adv._expect(self._m)
+        self._k2, self._m = self._m, self._k2
+
+    def _key(self, value, sd):
+        """Key of ending the turn with fixed-point ``value`` (points this turn plus the
+        expected remaining score after it) and spread ``sd`` (sixteenths) afterwards."""
+        adv = self.adv
+        centre = (adv.total << 4) + win_meter.from_fixed(value, _FRAC)
+        mine = (sd * self._factors[self._used + 1] + 128) >> 8
+        chance = win_meter.ONE
+        sig = self._sigma
+        if mine != self._sigma_of:  # a box's keys share one spread: one square root
+            for j in range(self._n_opp):
+                s = self._opp_s[j]
+                sig[j] = win_meter.isqrt(mine * mine + s * s)
+            self._sigma_of = mine
+        for j in range(self._n_opp):
+            sigma = sig[j]
+            d = centre - self._opp_c[j]
+            if sigma > 0:
+                p = win_meter.phi(d, sigma)
+            else:
+                p = win_meter.ONE if d > 0 else (win_meter.ONE >> 1 if d == 0 else 0)
+            chance = (chance * p) >> 14
+        tie = value >> (_FRAC - 2)  # quarter points; the card's total is the same for all
+        if tie > _TIE_MAX:
+            tie = _TIE_MAX
+        elif tie < 0:
+            tie = 0
+        return (chance << _TIE_BITS) + tie
+
+    def box_key(self, b, points, extra):
+        """Key of scoring ``points`` in open box ``b`` now, ``extra`` = Yahtzee bonus."""
+        adv = self.adv
+        if b < 6:
+            if extra == 0 and points % (b + 1) == 0 and points <= 5 * (b + 1):
+                return self._ukey[b * 31 + points]
+            after = adv.mask | (1 << b)
+            up2 = adv.up + points
+            sd = 0 if after == 8191 else self.spread.sd(after, up2 if up2 < 63 else 63, adv.yz)
+            return self._key(adv._box_value(b, points) + (extra << _FRAC), sd)
+        if b == rules.YAHTZEE:
+            return self._key(adv._box_value(b, points) + (extra << _FRAC), self._ysd[1 if points == 50 else 0])
+        if extra == 0:
+            at = (b - 6) * _LOWER_POINTS + points
+            key = self._lkey[at]
+            if key < 0:
+                key = self._key(adv._box_value(b, points), self._lsd[b])
+                self._lkey[at] = key
+            return key
+        return self._key(adv._box_value(b, points) + (extra << _FRAC), self._lsd[b])
+
+    def _final_roll(self):
+        """k3[roll] = the best key of each of the 252 rolls: the best zero, then every
+        box at the rolls where it scores (the advisor's scoring lists)."""
+        adv = self.adv
+        k3 = self._k3
+        score = adv._score
+        scoring = adv._scoring
+        starts = adv._scoring_start
+        zero = _NEG
+        for i in range(adv._n_lower):
+            v = self.box_key(adv._open_lower[i], 0, 0)
+            if v > zero:
+                zero = v
+        for i in range(adv._n_upper):
+            v = self._ukey[adv._open_upper[i] * 31]
+            if v > zero:
+                zero = v
+        for r in range(_FIRST_ROLL, _N_KEEPS):
+            k3[r] = zero
+        lkey = self._lkey
+        for i in range(adv._n_lower):
+            b = adv._open_lower[i]
+            if b == rules.YAHTZEE:
+                v = self.box_key(b, 50, 0)
+                for j in range(starts[b], starts[b + 1]):
+                    r = scoring[j]
+                    if v > k3[_FIRST_ROLL + r]:
+                        k3[_FIRST_ROLL + r] = v
+                continue
+            at = (b - 6) * _LOWER_POINTS
+            for j in range(starts[b], starts[b + 1]):
+                r = scoring[j]
+                p = score[r * 13 + b]
+                v = lkey[at + p]
+                if v < 0:  # first time these points: price them (about 26 per box)
+                    v = self.box_key(b, p, 0)
+                if v > k3[_FIRST_ROLL + r]:
+                    k3[_FIRST_ROLL + r] = v
+        ukey = self._ukey
+        for i in range(adv._n_upper):
+            b = adv._open_upper[i]
+            at = b * 31
+            for j in range(starts[b], starts[b + 1]):
+                r = scoring[j]
+                v = ukey[at + score[r * 13 + b]]
+                if v > k3[_FIRST_ROLL + r]:
+                    k3[_FIRST_ROLL + r] = v
+        if adv._joker_on:
+            out = adv._out
+            faces = adv._faces
+            for i in range(6):
+                for j in range(5):
+                    faces[j] = i + 1
+                rules.score_options(adv.rules, adv._card, faces, out)
+                extra = rules.yahtzee_bonus_for(adv.rules, adv._card, faces)
+                best = _NEG
+                for b in range(13):
+                    if out[b] >= 0:
+                        v = self.box_key(b, out[b], extra)
+                        if v > best:
+                            best = v
+                k3[_FIRST_ROLL + adv._yz_rolls[i]] = best
+
+    # -- decisions ---------------------------------------------------------------------
+    def hold(self, dice, rolls_left):
+        """The first best hold mask (bit i keeps dice[i]) with 1 or 2 rolls left; 31 =
+        keep all (score now)."""
+        k = self._k3 if rolls_left == 1 else self._k2
+        keeps = self.adv.keeps
+        best = -1
+        best_hold = 0
+        for hold in range(32):
+            v = k[keeps.of_dice(dice, hold)]
+            if v > best:
+                best = v
+                best_hold = hold
+        return best_hold
+
+    def box(self, dice):
+        """The first best box to score ``dice`` in."""
+        adv = self.adv
+        out = adv._out
+        rules.score_options(adv.rules, adv._card, dice, out)
+        extra = rules.yahtzee_bonus_for(adv.rules, adv._card, dice)
+        best = -1
+        best_box = -1
+        for b in range(13):
+            if out[b] >= 0:
+                v = self.box_key(b, out[b], extra)
+                if v > best:
+                    best = v
+                    best_box = b
+        return best_box
+
+    def chance(self, key):
+        """The chance to win (units of win_meter.ONE) inside a key."""
+        return key >> _TIE_BITS
+
+    def hold_key(self, dice, rolls_left, hold):
+        return (self._k3 if rolls_left == 1 else self._k2)[self.adv.keeps.of_dice(dice, hold)]

@@ -1,0 +1,170 @@
+"""The turn screen and its score confirmation (ui/__init__.py says what a screen is).
+
+Turn: the header (player, ``Roll n/3``, total), six rows of the box list with the points
+the dice would score, and a footer (the opponents' totals in the compact font, the solo
+upper progress, or the round-1 note). ROLL rolls, 1-5 hold, UP/DOWN move the cursor, OK
+asks to score the box (ConfirmScore: OK again scores), short MENU gives a hint (coach on)
+or the card, long MENU asks to quit. On a computer's turn ``tick`` plays it step by step.
+"""
+from micropython import const
+
+import players
+from ui import draw
+from ui import menu
+from ui import scorecard
+import ui
+
+# Button ids as literals: private constants cost no RAM (imported names would).
+_HOLD1 = const(0)  # drivers.buttons.HOLD1
+_ROLL = const(5)  # drivers.buttons.ROLL
+_UP = const(6)  # drivers.buttons.UP
+_DOWN = const(7)  # drivers.buttons.DOWN
+_OK = const(8)  # drivers.buttons.OK
+_MENU = const(9)  # drivers.buttons.MENU
+
+_LIST_ROWS = const(6)  # rows 1..6 list boxes, row 7 is the footer
+_UPPER = const(0)  # in app.breakdowns[seat], a rules.totals() tuple
+_GRAND = const(4)
+_ALL_HELD = const(0x1F)
+_CPU_STEP_MS = const(600)
+
+
+def _turn_draw(app, fb):
+    game = app.game
+    seat = game.current
+    draw.clear(fb)
+    # Row 0, inverted: player name, ``Roll n/3`` and the player's running total.
+    draw.bar(fb, 0)
+    draw.text(fb, menu.SEAT_LABELS[seat], 0, 0, True)
+    draw.text(fb, "Roll", 3, 0, True)
+    draw.number(fb, game.rolls, 8, 0, True)
+    draw.text(fb, "/3", 9, 0, True)
+    draw.number(fb, app.breakdowns[seat][_GRAND], 15, 0, True)
+    top = app.top
+    card = game.players[seat].card
+    for line in range(_LIST_ROWS):
+        box = top + line
+        row = line + 1
+        inv = box == app.cursor and game.rolls > 0
+        if inv:
+            draw.bar(fb, row)
+        draw.text(fb, app.labels[box], 1, row, inv)
+        # A filled box: its points. An open box after a roll: ``+points`` it would take
+        # now, ``-`` where the joker rule forbids it; before the first roll: blank.
+        if card[box] >= 0:
+            draw.number(fb, card[box], 15, row, inv)
+        elif game.rolls > 0:
+            points = app.options[box]
+            if points < 0:
+                draw.text(fb, "-", 15, row, inv)
+            else:
+                col = draw.number(fb, points, 15, row, inv)
+                draw.text(fb, "+", col - 1, row, inv)
+    if top > 0:
+        draw.text(fb, "^", 0, 1)
+    if top + _LIST_ROWS < game.rules.n_boxes:
+        draw.text(fb, "v", 0, 6)
+    if app.note and game.round == 0:
+        draw.text(fb, app.note, 0, 7)  # e.g. no strategy table: shown through round 1
+    elif len(game.players) > 1:  # the others' totals in the compact font: P2 174  P3 98
+        scorecard.opponents(app, fb, seat)
+    else:  # solo: the upper section's progress to its threshold, "Upper 45 /63"
+        draw.text(fb, "Upper", 0, 7)
+        draw.number(fb, app.breakdowns[0][_UPPER], 9, 7)
+        draw.text(fb, "/", 10, 7)
+        draw.number(fb, game.rules.upper_threshold, 12, 7)
+
+
+def _turn_handle(app, button, long):
+    game = app.game
+    if button == _MENU:
+        if long:
+            app.ask_quit(ui.TURN)
+        elif app.coach_mode() != menu.COACH_OFF and game.rolls > 0:
+            app.show_hint()
+        else:
+            app.show_card()
+        return
+    if app.computer_turn():
+        return  # the computer is playing this turn
+    if button == _ROLL:
+        if game.rolls < 3 and game.held != _ALL_HELD:
+            app.roll()
+        else:
+            app.beep(220, 80)  # no roll left, or nothing to roll: choose a box
+    elif button < _ROLL:  # HOLD1..HOLD5
+        if 0 < game.rolls < 3:
+            game.toggle_hold(button - _HOLD1)
+            app.sync_dice()
+            app.changed()
+    elif button == _UP or button == _DOWN:
+        if game.rolls > 0:
+            app.move_cursor(1 if button == _DOWN else -1)
+    elif button == _OK:
+        if game.rolls > 0 and app.options[app.cursor] >= 0:
+            app.ask_score(app.cursor)
+
+
+def _turn_tick(app, now):
+    if app.game is not None and app.computer_turn() and not app.rolling and app.timer_due(now):
+        _computer_step(app)
+        if app.screen == ui.TURN:
+            app.start_timer(now, _CPU_STEP_MS)
+
+
+turn = (_turn_draw, _turn_handle, _turn_tick)  # draw, handle, tick
+
+
+def _computer_step(app):
+    """One visible step of a computer turn: roll, set holds, point at a box, score."""
+    game = app.game
+    if game.rolls == 0:
+        app.roll()
+        return
+    if app.plan_rolls != game.rolls:  # decide once per roll (levels draw randomness)
+        app.plan_rolls = game.rolls
+        app.plan_mask = players.choose_hold(app.coach, game)
+        if app.plan_mask < 0:
+            app.plan_box = players.choose_box(app.coach, game, app.options)
+    mask = app.plan_mask
+    if mask < 0:
+        box = app.plan_box
+        if app.cursor != box:
+            app.cursor = box
+            app.scroll_cursor()
+            app.dirty = True
+        else:
+            app.score(box)
+        return
+    if mask != game.held:
+        app.set_holds(mask)
+    else:
+        app.roll()
+
+
+# The second step of scoring: the box, its points and the total it makes (a zero says
+# so); OK scores, any other button goes back to the turn.
+def _confirm_score_draw(app, fb):
+    """The second step of scoring: the box, its points and the total it makes; OK scores."""
+    draw.clear(fb)
+    draw.bar(fb, 0)
+    draw.text(fb, "Score a zero?" if app.confirm_points == 0 else "Score this?", 0, 0, True)
+    draw.text(fb, app.labels[app.confirm_box], 0, 2)
+    draw.number(fb, app.confirm_points, 15, 2)
+    if app.confirm_bonus:
+        draw.text(fb, "Y.bonus", 0, 3)
+        draw.number(fb, app.confirm_bonus, 15, 3)
+    draw.text(fb, "Total then", 0, 4)
+    draw.number(fb, app.confirm_total, 15, 4)
+    draw.text(fb, "OK    = score", 1, 6)
+    draw.text(fb, "other = back", 1, 7)
+
+
+def _confirm_score_handle(app, button, long):
+    if button == _OK:
+        app.score(app.confirm_box)
+    else:
+        app.show(ui.TURN)
+
+
+confirm_score = (_confirm_score_draw, _confirm_score_handle, None)  # draw, handle, tick

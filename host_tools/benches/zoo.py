@@ -1,0 +1,86 @@
+"""The kids' Zoo card: solver time and optimum, table sizes beside the standard table on a
+Pico's filesystem, and simulated games of the computer levels and the simple strategy.
+
+Sizes are counted in littlefs blocks (4096 bytes, as on the rp2 port) against the
+Pico's 1408 KiB filesystem: the compiled firmware (what ``flash`` puts there), the
+standard exact table and the Zoo exact table together.
+"""
+import math
+import os
+import random
+import tempfile
+import time
+
+import host_tools
+
+host_tools.use_firmware()
+import computer  # noqa: E402
+import game  # noqa: E402
+import rules  # noqa: E402
+import strategy_players as P  # noqa: E402
+
+from host_tools.flashing import build as flash_build  # noqa: E402
+from host_tools.solver import core as solver_core  # noqa: E402
+from host_tools.solver import simulate as solver_sim  # noqa: E402
+from host_tools.solver import table as solver_table  # noqa: E402
+
+GAMES = int(os.environ.get("BENCH_ZOO_GAMES", "2000"))
+BLOCK = 4096
+PICO_FS_KIB = 1408
+STANDARD_EXACT = 1085312  # bytes, docs/strategy_table.md
+
+
+def _blocks(n):
+    return -(-n // BLOCK)
+
+
+def _mean_sd(values):
+    mean = sum(values) / len(values)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
+    return mean, sd
+
+
+def _simple_game(ruleset, seed):
+    """One solo game of computer.py (the strategy without a table)."""
+    g = game.Game(ruleset, [("C", "cpu")], random.Random(seed))
+    options = [0] * rules.N_BOXES
+    while g.phase != game.OVER:
+        card = g.players[0].card
+        g.roll()
+        while True:
+            mask = computer.choose_hold(ruleset, card, g.dice, g.rolls)
+            if mask < 0:
+                g.score(computer.choose_box(ruleset, card, g.dice, g.options(options)))
+                break
+            g.set_held(mask)
+            g.roll()
+    return g.total(0)
+
+
+def run():
+    ruleset = rules.make_ruleset(rules.ZOO)
+    start = time.time()
+    dense, _tables, space = solver_core.solve(ruleset)
+    print("zoo solver: %d states, expected %.7f, %.2f s wall" % (space.count, dense[0], time.time() - start))
+    exact = solver_table.encode(dense, space, ruleset, "exact")
+    compact = solver_table.encode(dense, space, ruleset, "compact")
+    print("zoo table: exact %d bytes (%.1f KiB), compact %d bytes (%.1f KiB)"
+          % (len(exact), len(exact) / 1024, len(compact), len(compact) / 1024))
+    files = flash_build.build(host_tools.REPO, flash_build.find_mpy_cross(), None, "pico", "forced")
+    firmware = sum(_blocks(len(f.data)) for f in files)
+    tables = _blocks(STANDARD_EXACT) + _blocks(len(exact))
+    used = (firmware + tables) * BLOCK // 1024
+    print("on a Pico (4 KiB blocks): firmware %d KiB + standard exact %d KiB + zoo exact %d KiB = %d KiB of %d KiB"
+          % (firmware * 4, _blocks(STANDARD_EXACT) * 4, _blocks(len(exact)) * 4, used, PICO_FS_KIB))
+    with tempfile.TemporaryDirectory() as work:
+        path = os.path.join(work, "strategy-zoo.bin")
+        with open(path, "wb") as f:
+            f.write(exact)
+        for level in range(len(P.LEVELS)):
+            mean, lost, totals = solver_sim.play_games(path, ruleset, level, GAMES, seed=1400 + level)
+            _m, sd = _mean_sd(totals)
+            print("zoo %-8s %d games: mean %.2f +- %.2f (s.e.), points lost per game %.2f"
+                  % (P.LEVELS[level], GAMES, mean, sd / math.sqrt(GAMES), lost))
+    simple = [_simple_game(ruleset, seed) for seed in range(GAMES)]
+    mean, sd = _mean_sd(simple)
+    print("zoo simple strategy (computer.py, no table) %d games: mean %.2f +- %.2f" % (GAMES, mean, sd / math.sqrt(GAMES)))

@@ -1,0 +1,246 @@
+"""Every command x every kind of bad value: exit 2, exactly one line on stderr, nothing on
+stdout, no traceback, and nothing written (issue 10, item 11).
+
+``TABLE`` is the whole test: ``{command: {kind: rows}}``, where a row is the argument
+list (placeholders in braces are filled by ``Paths``, see ``PLACEHOLDERS``) and ``rows``
+may instead be ``NOT_APPLICABLE("why")`` when the command has no option of that kind.
+Every command in ``COMMANDS`` must name every kind in ``KINDS``
+(``test_every_command_covers_every_kind``), so a new command or option is added here
+by adding its rows: for example ``"pull": {"empty": [["--out", ""]], ...}``.
+"""
+import collections
+import os
+import subprocess
+import sys
+
+import pytest
+
+import host_tools
+
+KINDS = ("empty", "missing file", "folder instead of file", "unwritable", "huge number", "non-UTF-8",
+         "unknown option")
+HUGE = "99999999999999999999"
+NOT_APPLICABLE = collections.namedtuple("NOT_APPLICABLE", "why")
+DICE = ["1", "2", "3", "4", "5"]
+
+# {command: {kind: [argument list, ...] or NOT_APPLICABLE(why)}}
+TABLE = {
+    "host_tools": {  # the dispatcher itself: its "options" are the command name
+        "empty": [[""]],
+        "missing file": NOT_APPLICABLE("takes no file"),
+        "folder instead of file": NOT_APPLICABLE("takes no file"),
+        "unwritable": NOT_APPLICABLE("writes nothing"),
+        "huge number": [[HUGE]],
+        "non-UTF-8": [[b"\xff\xfe"]],
+        "unknown option": [["--frobnicate"], ["frobnicate"]],
+    },
+    "score": {
+        "empty": [["--card", ""] + DICE, [""] * 5, ["--rules", ""] + DICE, ["--rules", "zoo", "--card", ""] + DICE],
+        "missing file": [["--card", "{missing}"] + DICE],
+        "folder instead of file": [["--card", "{folder}"] + DICE],
+        "unwritable": NOT_APPLICABLE("writes nothing"),
+        "huge number": [[HUGE, "1", "1", "1", "1"], ["--card", '{"chance": %s}' % HUGE] + DICE,
+                        ["--card", "{zeros}"] + DICE, ["--card", "{deep}"] + DICE, ["--card", "{deep_text}"] + DICE,
+                        ["--rules", "zoo", HUGE, "1", "1", "1", "1"], ["--rules", "zoo", "--card", '{"fish": %s}' % HUGE] + DICE],
+        "non-UTF-8": [["--card", "{non_utf8}"] + DICE, [b"\xff", "1", "1", "1", "1"],
+                      ["--card", b"{\"\xff\": 1}"] + DICE, ["--rules", "zoo", "--card", "{non_utf8}"] + DICE],
+        "unknown option": [["--frobnicate"] + DICE, ["--json=yes"] + DICE, ["--rules", "zoo", "--frobnicate"] + DICE],
+    },
+    "advise": {
+        "empty": [["--table", ""], ["--card", ""], ["--dice"] + DICE + ["--rolls-left", ""], ["--rules", "zoo", "--table", ""],
+                  ["--opponents", ""], ["--spread", "", "--opponents", "{}"], ["--to-win"]],
+        "missing file": [["--table", "{missing}"], ["--card", "{missing}"], ["--rules", "zoo", "--table", "{missing}"],
+                         ["--opponents", "{missing}"], ["--spread", "{missing}", "--opponents", "{}"]],
+        "folder instead of file": [["--table", "{folder}"], ["--card", "{folder}"], ["--rules", "zoo", "--card", "{folder}"],
+                                   ["--opponents", "{folder}"], ["--spread", "{folder}", "--opponents", "{}", "--to-win"]],
+        "unwritable": NOT_APPLICABLE("writes nothing (its table is checked by --table rows)"),
+        "huge number": [["--dice"] + DICE + ["--rolls-left", HUGE], ["--dice", HUGE, "1", "1", "1", "1", "--rolls-left", "1"],
+                        ["--card", "{zeros}"], ["--card", "{deep}"], ["--table", "{zeros}"],
+                        ["--rules", "zoo", "--dice", HUGE, "1", "1", "1", "1", "--rolls-left", "1"],
+                        ["--rules", "zoo", "--table", "{zeros}"], ["--opponents", '{"chance": %s}' % HUGE],
+                        ["--opponents", "{}", "{}", "{}", "{}"], ["--spread", "{zeros}", "--opponents", "{}"]],
+        "non-UTF-8": [["--card", "{non_utf8}"], ["--table", "{non_utf8}"], ["--rolls-left", b"\xff", "--dice"] + DICE,
+                      ["--rules", "zoo", "--card", "{non_utf8}"], ["--opponents", "{non_utf8}"],
+                      ["--spread", "{non_utf8}", "--opponents", "{}"]],
+        "unknown option": [["--frobnicate"], ["--opponents"], ["--to-win=yes", "--opponents", "{}"],
+                           ["--rules", "zoo", "--opponents", "{}"]],  # no win meter for the Zoo card
+    },
+    "solve": {
+        "empty": [["--out", ""], ["--rules", "", "--out", "{new_file}"], ["--rules", "zoo", "--out", ""],
+                  ["--out", "{new_file}", "--spread", ""]],
+        "missing file": [["--out", "{file}/under/a/file.bin"],  # the folder for --out is a file
+                         ["--out", "{new_file}", "--spread", "{file}/under/a/spread.bin"]],
+        "folder instead of file": [["--out", "{folder}"], ["--rules", "zoo", "--out", "{folder}"],
+                                   ["--out", "{new_file}", "--spread", "{folder}"]],
+        "unwritable": [["--out", "{unwritable}/table.bin"], ["--out", "/dev/null"], ["--rules", "zoo", "--out", "{unwritable}/zoo.bin"],
+                       ["--out", "{new_file}", "--spread", "{unwritable}/spread.bin"]],
+        "huge number": NOT_APPLICABLE("takes no number"),
+        "non-UTF-8": [["--out", b"{folder}/\xff.bin"], ["--rules", b"\xff", "--out", "{new_file}"],
+                      ["--out", "{new_file}", "--spread", b"{folder}/\xff.bin"]],
+        "unknown option": [["--frobnicate", "--out", "{new_file}"], ["--out"], ["--out", "{new_file}", "--spread"],
+                           ["--rules", "zoo", "--out", "{new_file}", "--spread", "{folder}/zoo-spread.bin"]],  # 13-box cards only
+    },
+    "bench": {
+        "empty": [[""]],
+        "missing file": NOT_APPLICABLE("takes no file"),
+        "folder instead of file": NOT_APPLICABLE("takes no file"),
+        "unwritable": NOT_APPLICABLE("writes nothing"),
+        "huge number": [[HUGE]],
+        "non-UTF-8": [[b"\xff"]],
+        "unknown option": [["--frobnicate"], ["nosuchbench"]],  # a subject must exist
+    },
+    "sim": {
+        "empty": [["--flash-dir", ""], ["--heap", ""], ["--screenshot", ""], ["--code-dir", ""], ["--seed", ""],
+                  ["--battery", ""]],
+        "missing file": [["--code-dir", "{missing}"], ["--screenshot", "{missing}/shot.png"]],
+        "folder instead of file": [["--screenshot", "{folder}"], ["--code-dir", "{folder}"]],
+        "unwritable": [["--flash-dir", "{unwritable}"], ["--flash-dir", "{unwritable}/new"],
+                       ["--screenshot", "{unwritable}/shot.png"], ["--flash-dir", "{file}"]],
+        "huge number": [["--heap", "99999999999G"], ["--heap", "abc"], ["--battery", HUGE],
+                        ["--battery", "4000:3000:" + HUGE], ["--keys", "wait:" + HUGE], ["--keys", "hold:m:" + HUGE]],
+        "non-UTF-8": [["--keys", b"\xff"], ["--heap", b"\xff"], ["--flash-dir", "{file}", "--keys", b"enter \xfe"]],
+        "unknown option": [["--frobnicate"], ["--oled", "ssd1309"], ["extra"]],
+    },
+    # The device commands: rows that test one option name a valid value for the others,
+    # so only that option can be the reason for exit 2.
+    "pull": {
+        "empty": [["--dir", ""], ["--port", ""], ["--dir", "{folder}", "--out", ""]],
+        "missing file": [["--dir", "{missing}"], ["--dir", "{folder}", "--out", "{file}/under/a/file"]],
+        "folder instead of file": [["--port", "{folder}"], ["--dir", "{file}"], ["--dir", "{folder}", "--out", "{file}"]],
+        "unwritable": [["--dir", "{folder}", "--out", "{unwritable}"], ["--dir", "{folder}", "--out", "{unwritable}/copy"],
+                       ["--dir", "{root}", "--out", "{folder}/copy"]],  # the copy inside the folder it copies
+        "huge number": NOT_APPLICABLE("takes no number"),
+        "non-UTF-8": [["--dir", b"{folder}/\xff"], ["--port", b"/dev/tty\xff"]],
+        "unknown option": [["--frobnicate"], ["--dir", "{folder}", "extra"], ["--dir", "{folder}", "--port", "/dev/x"]],
+    },
+    "flash": {
+        "empty": [["--port", ""], ["--board", ""], ["--source", ""], ["--mpy-cross", ""], ["--rules", ""]],
+        "missing file": [["--source", "{missing}"], ["--mpy-cross", "{missing}"]],
+        "folder instead of file": [["--port", "{folder}"], ["--mpy-cross", "{folder}"], ["--source", "{file}"]],
+        "unwritable": NOT_APPLICABLE("writes only to the device"),
+        "huge number": NOT_APPLICABLE("takes no number"),
+        "non-UTF-8": [["--port", b"/dev/tty\xff"], ["--board", b"pico\xff"], ["--source", b"{folder}/\xff"],
+                      ["--rules", "zoo", "--port", b"/dev/tty\xff"]],
+        "unknown option": [["--frobnicate"], ["--rules", "lenient"], ["extra"], ["--repl", "--dev"]],
+    },
+    "virtual-pico": {
+        "empty": [["--dir", ""], ["--dir", "{folder}", "--flash-size", ""], ["--dir", "{folder}", "--fake-version", ""],
+                  ["--dir", "{folder}", "--fake-mpy", ""]],
+        "missing file": NOT_APPLICABLE("--dir is made when missing, the one path it takes"),
+        "folder instead of file": [["--dir", "{file}"], ["--dir", "{file}/flash"]],
+        "unwritable": [["--dir", "{unwritable}/flash"]],
+        "huge number": [["--dir", "{folder}", "--flash-size", HUGE], ["--dir", "{folder}", "--flash-size", "-5"],
+                        ["--dir", "{folder}", "--flash-size", "0"], ["--dir", "{folder}", "--fake-version", "1.999999999.0"],
+                        ["--dir", "{folder}", "--fake-version", "1.-2.3"], ["--dir", "{folder}", "--fake-mpy", HUGE]],
+        "non-UTF-8": [["--dir", b"{root}/\xff"], ["--dir", "{folder}", "--fake-version", b"1.\xff.0"]],
+        "unknown option": [["--frobnicate"], ["--dir", "{folder}", "extra"], ["--dir"]],
+    },
+}
+# sim rows run headless into a fresh flash folder unless they name their own.
+SIM_DEFAULTS = ["--headless"]
+
+
+class Paths:
+    """The files and folders the placeholders name, made once for the module."""
+
+    def __init__(self, root):
+        self.root = root
+        self.folder = os.path.join(root, "folder")
+        os.makedirs(os.path.join(self.folder, "data"))  # a flash folder for pull --dir
+        self.file = os.path.join(root, "file.txt")
+        with open(self.file, "w") as f:
+            f.write("a plain file\n")
+        self.missing = os.path.join(root, "no-such-file.json")
+        self.new_file = os.path.join(root, "out", "new.bin")
+        self.non_utf8 = os.path.join(root, "latin1.json")
+        with open(self.non_utf8, "wb") as f:
+            f.write(b'{"chance": 20, "\xe9t\xe9": 1}')
+        self.deep = os.path.join(root, "deep.json")
+        with open(self.deep, "w") as f:
+            f.write('{"a": ' * 20000)  # 120 KB of nesting
+        self.deep_text = '{"a": ' * 5000  # as the option's text itself
+        self.zeros = "/dev/zero"  # never ends: a command must not read it whole
+        self.unwritable = unwritable_folder(root)
+
+    def fill(self, args):
+        out = []
+        for arg in args:
+            for name in PLACEHOLDERS:
+                if isinstance(arg, str):
+                    arg = arg.replace("{%s}" % name, getattr(self, name))
+                else:  # bytes: an argument that is not UTF-8
+                    arg = arg.replace(b"{%s}" % name.encode(), os.fsencode(getattr(self, name)))
+            out.append(arg)
+        return out
+
+
+PLACEHOLDERS = ("folder", "file", "missing", "new_file", "non_utf8", "deep_text", "deep", "zeros", "unwritable", "root")
+
+
+def unwritable_folder(root):
+    """A folder no file can be made in: a read-only one, or for root (whom permission bits
+    do not stop) /sys, where the kernel refuses new files."""
+    folder = os.path.join(root, "read-only")
+    os.makedirs(folder)
+    os.chmod(folder, 0o555)
+    if not host_tools.writable_folder(folder):
+        return folder
+    if os.path.isdir("/sys") and not host_tools.writable_folder("/sys"):
+        return "/sys"
+    pytest.fail("cannot make an unwritable folder on this machine")
+
+
+@pytest.fixture(scope="module")
+def paths(tmp_path_factory):
+    root = tmp_path_factory.mktemp("bad-input")
+    yield Paths(str(root))
+    os.chmod(os.path.join(str(root), "read-only"), 0o755)
+
+
+def rows():
+    for command, kinds in TABLE.items():
+        for kind, cases in kinds.items():
+            if isinstance(cases, NOT_APPLICABLE):
+                continue
+            for i, args in enumerate(cases):
+                yield pytest.param(command, args, id="%s-%s-%d" % (command, kind.replace(" ", "_"), i))
+
+
+def tree(folder):
+    found = set()
+    for top, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            found.add(os.path.relpath(os.path.join(top, name), folder))
+    return found
+
+
+@pytest.mark.parametrize("command, args", list(rows()))
+def test_bad_value_is_exit_2_and_one_line(paths, tmp_path, command, args):
+    args = paths.fill(args)
+    if command == "host_tools":
+        cmd = [sys.executable, "-m", "host_tools"] + args
+    else:
+        cmd = [sys.executable, "-m", "host_tools", command] + args
+        if command == "sim":
+            cmd += SIM_DEFAULTS + (["--flash-dir", str(tmp_path / "flash")] if "--flash-dir" not in args else [])
+    before = tree(paths.root)
+    proc = subprocess.run(cmd, capture_output=True, cwd=host_tools.REPO, timeout=60)
+    stderr = proc.stderr.decode("utf-8", "replace")
+    assert proc.returncode == 2, stderr
+    assert proc.stdout == b""
+    assert stderr.count("\n") == 1 and stderr.endswith("\n"), stderr  # one line, no traceback
+    prefix = "host_tools: " if command == "host_tools" else command + ": "
+    assert stderr.startswith(prefix), stderr
+    assert all(ch.isprintable() for ch in stderr[:-1]), stderr  # escaped: nothing a terminal acts on
+    assert tree(paths.root) == before  # nothing made or left behind (no .tmp, no folders)
+    assert not (tmp_path / "flash").exists() or command != "sim" or "--flash-dir" in args
+
+
+def test_every_command_covers_every_kind():
+    from host_tools.__main__ import COMMANDS
+
+    assert set(TABLE) == set(COMMANDS) | {"host_tools"}
+    for command, kinds in TABLE.items():
+        assert tuple(kinds) == KINDS, command
+        for kind, cases in kinds.items():
+            assert isinstance(cases, NOT_APPLICABLE) or cases, (command, kind)

@@ -1,0 +1,111 @@
+"""``make`` picks a Python that can install the pins, or stops early with one line.
+
+The pins need CPython 3.11-3.13 on Linux x86_64 or macOS arm64 (README, Makefile). Each
+case copies the Makefile and requirements.txt into a fresh folder and runs ``make -n
+test`` (print, do not run) with fake interpreters: shell scripts that print the facts the
+Makefile asks a Python for (``3.9 linux x86_64``), so no real install happens.
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+import host_tools
+
+MAKE = shutil.which("make")
+
+
+def fresh_checkout(tmp_path):
+    folder = tmp_path / "clone"
+    folder.mkdir()
+    for name in ("Makefile", "requirements.txt"):
+        shutil.copy(os.path.join(host_tools.REPO, name), str(folder / name))
+    return folder
+
+
+def fake_python(folder, name, facts):
+    path = folder / name
+    path.write_text('#!/bin/sh\necho "%s"\n' % facts)
+    path.chmod(0o755)
+    return str(path)
+
+
+def make_n(folder, *args, path=None):
+    env = dict(os.environ)
+    env.pop("PYTHON", None)
+    env.pop("MAKEFLAGS", None)
+    if path is not None:
+        env["PATH"] = path
+    return subprocess.run([MAKE, "-n", "test"] + list(args), cwd=str(folder), env=env,
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("facts, words", [
+    ("3.9 linux x86_64", ("Python 3.9", "3.11-3.13")),
+    ("3.14 linux x86_64", ("Python 3.14", "3.11-3.13")),
+    ("3.12 win32 AMD64", ("win32", "WSL")),
+    ("3.12 linux aarch64", ("linux aarch64", "Linux x86_64 and macOS arm64")),
+    ("3.12 darwin x86_64", ("darwin x86_64", "Linux x86_64 and macOS arm64")),
+])
+def test_a_python_that_cannot_work_stops_with_one_line(tmp_path, facts, words):
+    folder = fresh_checkout(tmp_path)
+    proc = make_n(folder, "PYTHON=" + fake_python(tmp_path, "py", facts))
+    assert proc.returncode != 0
+    assert proc.stdout == ""  # stopped before the venv command
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    for word in words:
+        assert word in proc.stderr
+
+
+def test_a_missing_python_stops_with_one_line(tmp_path):
+    proc = make_n(fresh_checkout(tmp_path), "PYTHON=" + str(tmp_path / "nosuchpython"))
+    assert proc.returncode != 0 and proc.stdout == ""
+    assert len(proc.stderr.strip().splitlines()) == 1 and "no Python found" in proc.stderr
+
+
+def test_a_too_old_python3_is_passed_over_for_a_python3_x_that_fits(tmp_path):
+    folder = fresh_checkout(tmp_path)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake_python(bin_dir, "python3", "3.9 linux x86_64")
+    fake_python(bin_dir, "python3.12", "3.12 linux x86_64")
+    for tool in ("sh", "cksum", "cut"):  # what the Makefile itself runs, and nothing else
+        os.symlink(shutil.which(tool), str(bin_dir / tool))
+    proc = make_n(folder, path=str(bin_dir))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[0] == "python3.12 -m venv .venv"
+
+
+def test_this_python_fits(tmp_path):
+    proc = make_n(fresh_checkout(tmp_path), "PYTHON=" + sys.executable)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[0] == sys.executable + " -m venv .venv"
+
+
+def test_python_m_host_tools_works_from_any_folder_after_make(tmp_path):
+    folder = fresh_checkout(tmp_path)
+    shutil.copytree(os.path.join(host_tools.REPO, "host_tools"), str(folder / "host_tools"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder / ".venv")], check=True, timeout=120)
+    cksum = subprocess.run("cksum < requirements.txt", shell=True, cwd=str(folder), capture_output=True,
+                           text=True, check=True).stdout.split()[0]
+    (folder / ".venv" / (".installed-" + cksum)).touch()  # as if `make` had installed the pins
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    python = str(folder / ".venv" / "bin" / "python")
+    before = subprocess.run([python, "-m", "host_tools", "--help"], cwd=str(elsewhere), capture_output=True,
+                            text=True, timeout=60)
+    assert before.returncode != 0 and "No module named host_tools" in before.stderr
+    env = dict(os.environ)
+    env.pop("MAKEFLAGS", None)
+    made = subprocess.run([MAKE, "-q", "test"], cwd=str(folder), env=env, capture_output=True, timeout=60)
+    assert made.returncode == 1  # the path step is due (and, -q, nothing else ran)
+    pth_target = subprocess.run([MAKE, "-n", "test"], cwd=str(folder), env=env, capture_output=True, text=True,
+                                timeout=60).stdout.splitlines()
+    assert "pico_yahtzee.pth" in pth_target[0]
+    subprocess.run(["sh", "-c", pth_target[0]], cwd=str(folder), check=True, timeout=60)
+    after = subprocess.run([python, "-m", "host_tools", "--help"], cwd=str(elsewhere), capture_output=True,
+                           text=True, timeout=60)
+    assert after.returncode == 0 and "commands:" in after.stdout

@@ -1,0 +1,442 @@
+"""The ``win`` computer level (firmware/strategy_win.py) and its numpy twin
+(host_tools/solver/fast_win.py), which the head-to-head figures in the README use.
+
+The twin must make the device's decisions one for one; the level itself must play
+for the win where that matters (far behind late: gamble; far ahead: play safe).
+"""
+import random
+
+import numpy as np
+import pytest
+
+import advisor as A
+import rules
+import spread_table
+import strategy_table
+import strategy_win
+from host_tools.benches import win_meter as bench
+from host_tools.solver import cache as solver_cache
+from host_tools.solver import fast_play
+from host_tools.solver import fast_win
+from host_tools.solver import spread
+from support import card_with
+
+FORCED = rules.make_ruleset()
+
+
+@pytest.fixture(scope="module")
+def device():
+    with open(solver_cache.table(FORCED), "rb") as f, open(solver_cache.spread_table(FORCED, bench.DEVICE_BANDS), "rb") as g:
+        adv = A.Advisor(FORCED, strategy_table.StrategyTable(f))
+        opt = A.Advisor(FORCED, strategy_table.StrategyTable(f))
+        yield strategy_win.WinLevel(adv, spread_table.SpreadTable(g)), opt
+
+
+@pytest.fixture(scope="module")
+def host():
+    fa, _fixed, _var = bench.load(FORCED)
+    with open(solver_cache.spread_table(FORCED, bench.DEVICE_BANDS), "rb") as f:
+        sd16 = spread.decode_sixteenths(f.read())
+    return fast_win.FastWin(fa, sd16)
+
+
+def _state(card):
+    mask = up = 0
+    for b in range(13):
+        if card[b] != rules.OPEN:
+            mask |= 1 << b
+            up += card[b] if b < 6 else 0
+    return mask, min(up, 63), 1 if card[rules.YAHTZEE] == 50 else 0, rules.totals(FORCED, card)[4]
+
+
+def _score(card, dice, box):
+    out = [0] * 13
+    rules.score_options(FORCED, card, dice, out)
+    card[rules.BONUS] += rules.yahtzee_bonus_for(FORCED, card, dice)
+    card[box] = out[box]
+
+
+def test_host_twin_makes_the_device_levels_decisions(device, host):
+    """>= 1,000 decisions (holds with 2 and 1 rolls left, boxes) along two-player games
+    of the device's win level against the device's optimal advisor."""
+    level, opt = device
+    rng = random.Random(4)
+    codes, values = [0] * 32, [0] * 32
+    rows = []
+    for _game in range(10):
+        cards = [rules.new_card(), rules.new_card()]
+        for _round in range(13):
+            for seat in (0, 1):
+                card = cards[seat]
+                dice = [rng.randint(1, 6) for _ in range(5)]
+                if seat == 1:
+                    opt.prepare(card)
+                    for left in (2, 1):
+                        opt.options(dice, left, codes, values)
+                        dice = [d if codes[0] >> i & 1 else rng.randint(1, 6) for i, d in enumerate(dice)]
+                    opt.options(dice, 0, codes, values)
+                    _score(card, dice, codes[0])
+                    continue
+                level.prepare(card, [cards[1]])
+                for _probe in range(3):  # more positions per prepared turn
+                    probe = [rng.randint(1, 6) for _ in range(5)]
+                    for left in (2, 1):
+                        rows.append((_state(card), _state(cards[1]), list(probe), left, level.hold(probe, left)))
+                    rows.append((_state(card), _state(cards[1]), list(probe), 0, level.box(probe)))
+                for left in (2, 1):
+                    hold = level.hold(dice, left)
+                    dice = [d if hold >> i & 1 else rng.randint(1, 6) for i, d in enumerate(dice)]
+                _score(card, dice, level.box(dice))
+    assert len(rows) >= 1000
+    me = tuple(np.array([r[0][i] for r in rows]) for i in range(4))
+    opp = tuple(np.array([r[1][i] for r in rows]) for i in range(4))
+    codes_arr = np.array([fast_play.dice_code(r[2]) for r in rows])
+    k3, k2, ctx = host.prepare(me, [opp])
+    holds = {2: host.hold(k2, codes_arr), 1: host.hold(k3, codes_arr)}
+    boxes = host.box(ctx, codes_arr)[0]
+    got = [int(boxes[i] if r[3] == 0 else holds[r[3]][i]) for i, r in enumerate(rows)]
+    assert got == [r[4] for r in rows]
+
+
+def test_far_behind_late_it_gambles_where_optimal_plays_safe(device):
+    """Three of a kind, four of a kind and Yahtzee open, the opponent done 110 ahead:
+    with 2-2-4-5-6 optimal play keeps the 6 (points in the kinds); the win level keeps
+    the pair, the only way to the Yahtzee it needs. Ahead of a finished opponent it
+    keeps what optimal keeps."""
+    level, opt = device
+    me = card_with(aces=3, twos=6, threes=9, fours=12, fives=15, sixes=18, full_house=25,
+                   small_straight=30, large_straight=40, chance=22)
+    dice = [2, 2, 4, 5, 6]
+    codes, values = [0] * 32, [0] * 32
+    opt.prepare(me)
+    opt.options(dice, 2, codes, values)
+    assert codes[0] == 0b10000
+    ahead = card_with(aces=3, twos=6, threes=9, fours=12, fives=15, sixes=18, three_kind=30, four_kind=28,
+                      full_house=25, small_straight=30, large_straight=40, yahtzee=50, chance=24)
+    behind = card_with(aces=3, twos=6, threes=9, fours=12, fives=15, sixes=18, three_kind=0, four_kind=0,
+                       full_house=25, small_straight=30, large_straight=40, yahtzee=0, chance=10)
+    assert rules.totals(FORCED, ahead)[4] - rules.totals(FORCED, me)[4] == 110
+    assert rules.totals(FORCED, behind)[4] - rules.totals(FORCED, me)[4] == -12
+    level.prepare(me, [ahead])
+    assert level.hold(dice, 2) == 0b00011
+    level.prepare(me, [behind])
+    assert level.hold(dice, 2) == 0b10000
+
+
+# -- advise --to-win ------------------------------------------------------------------
+ME = {"aces": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18, "full_house": 25,
+      "small_straight": 30, "large_straight": 40, "chance": 22}
+THEM = {"aces": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18, "three_kind": 30,
+        "four_kind": 28, "full_house": 25, "small_straight": 30, "large_straight": 40, "yahtzee": 50, "chance": 24}
+
+
+def _readme_command(marker):
+    import os
+    import shlex
+
+    with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "README.md")) as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("$ python -m host_tools advise") and marker in line:
+                return shlex.split(line[2:])[4:]
+    raise AssertionError("README shows no advise command with %s" % marker)
+
+
+def test_readme_to_win_example(monkeypatch, tmp_path, capsys):
+    """The README's advise --to-win command, run as shown (tables from the cache)."""
+    import json
+
+    from host_tools import advise
+
+    (tmp_path / "me.json").write_text(json.dumps(ME))
+    (tmp_path / "them.json").write_text(json.dumps(THEM))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(advise, "ensure_table", lambda ruleset, **kw: solver_cache.table(ruleset))
+    monkeypatch.setattr(advise, "ensure_spread", lambda ruleset, **kw: solver_cache.spread_table(ruleset, bench.DEVICE_BANDS))
+    assert advise.main(_readme_command("--to-win")) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "chance to win now: you 0.5 %, opponent 1 99.5 %"
+    assert lines[2].split()[:2] == ["2", "2"]  # keep the pair: the Yahtzee it needs
+    assert advise.main(_readme_command("--to-win") + ["--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["best"]["hold"] == [2, 2]
+    chances = [o["chance"] for o in result["options"]]
+    assert chances == sorted(chances, reverse=True)
+    assert advise.main(_readme_command("--to-win")[:-1] + ["--json"]) == 0  # without --to-win: max score
+    assert json.loads(capsys.readouterr().out)["best"]["hold"] == [6]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--to-win"], "--to-win needs --opponents"),
+    (["--opponents", "{}", "{}", "{}", "{}"], "at most 3 opponents"),
+    (["--opponents", "{\"bogus\": 1}"], "bogus"),
+])
+def test_advise_to_win_bad_input(capsys, args, message):
+    from host_tools import advise
+
+    assert advise.main(["--table", solver_cache.table(FORCED)] + args) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1 and message in err
+
+
+# -- the seat on the device: players.py and coach.py ----------------------------------
+def test_cpu_win_seat_plays_through_players_and_coach(monkeypatch, tmp_path, host):
+    """A two-player game, CPU win against CPU optimal, through the app's own calls
+    (players.choose_hold / choose_box with coach.Coach): every move of the win seat is
+    the win level's, the game ends, and without the spread table the seat plays optimal."""
+    import os
+
+    import coach as coach_module
+    import game as game_module
+    import players
+
+    os.symlink(solver_cache.table(FORCED), tmp_path / "strategy-forced.bin")
+    os.symlink(solver_cache.spread_table(FORCED, bench.DEVICE_BANDS), tmp_path / "spread-forced.bin")
+    monkeypatch.chdir(tmp_path)
+    coach = coach_module.Coach()
+    assert coach.open(FORCED)
+    g = game_module.Game(FORCED, [("W", "win"), ("O", "optimal")], random.Random(9))
+    while g.phase == game_module.ROLLOFF:
+        g.rolloff()
+    options = [0] * 13
+    win_moves = 0
+    while g.phase != game_module.OVER:
+        coach.start_turn(g.players[g.current].card)
+        g.roll()
+        while True:
+            hold = players.choose_hold(coach, g)
+            if g.players[g.current].kind == "win":
+                win_moves += 1
+                assert coach.win is not None
+            if hold < 0:
+                g.options(options)
+                box = players.choose_box(coach, g, options)
+                assert options[box] >= 0
+                g.score(box)
+                break
+            g.set_held(hold)
+            g.roll()
+    assert win_moves >= 13
+    # the level's choice in the far-behind position, through players.py
+    me = card_with(**ME)
+    them = card_with(**THEM)
+    g2 = game_module.Game(FORCED, [("W", "win"), ("O", "optimal")], random.Random(1))
+    g2.phase = game_module.TURN
+    g2.current = 0
+    g2.players[0].card[:] = me
+    g2.players[1].card[:] = them
+    g2.dice[:] = [2, 2, 4, 5, 6]
+    g2.rolls = 1
+    assert players.choose_hold(coach, g2) == 0b00011
+    coach.close()
+    os.remove(tmp_path / "spread-forced.bin")
+    assert coach.open(FORCED)
+    assert players.choose_hold(coach, g2) == 0b10000  # no spread table: plays optimal
+
+
+def test_coach_shows_the_to_win_move_and_reviews_in_chance(monkeypatch, tmp_path):
+    """Multi-player: the hint carries the max-score move and the to-win move with their
+    chances when they differ; the review prices a max-score hold that gives up winning
+    chances in percentage points. Solo: points, as before."""
+    import os
+
+    import coach as coach_module
+    import game as game_module
+
+    os.symlink(solver_cache.table(FORCED), tmp_path / "strategy-forced.bin")
+    os.symlink(solver_cache.spread_table(FORCED, bench.DEVICE_BANDS), tmp_path / "spread-forced.bin")
+    monkeypatch.chdir(tmp_path)
+    coach = coach_module.Coach()
+    assert coach.open(FORCED)
+    g = game_module.Game(FORCED, [("A", "human"), ("B", "human")], random.Random(1))
+    g.phase = game_module.TURN
+    g.current = 0
+    g.players[0].card[:] = card_with(**ME)
+    g.players[1].card[:] = card_with(**THEM)
+    dice = [2, 2, 4, 5, 6]
+    coach.start_turn(g.players[0].card, g)
+    assert coach.hint(dice, 2) == 0b10000  # max score: keep the 6
+    assert coach.win_differs and coach.win_code == 0b00011 and coach.win_box == -1
+    assert coach.win_chance > coach.hint_chance > 0
+    coach.price_hold(dice, 2, 0b10000)  # the player keeps the 6
+    assert coach.in_chance and coach.worst_code == 0b00011
+    assert coach.lost_tenths() == (1000 * (coach.win_chance - coach.hint_chance) + 8192) >> 14
+    assert coach.hint(dice, 2) == 0b10000  # the advisor still answers after the win level ran
+    solo = game_module.Game(FORCED, [("A", "human")], random.Random(1))
+    solo.players[0].card[:] = card_with(**ME)
+    coach.start_turn(solo.players[0].card, solo)
+    coach.hint(dice, 2)
+    assert not coach.win_differs and not coach.in_chance
+    coach.price_hold(dice, 2, 0b10000)
+    assert coach.lost_tenths() == 0
+
+
+def test_card_view_shows_the_meter_in_the_simulator(tmp_path):
+    """Two humans, both tables in the flash: after six turns the card view's header shows
+    the seat's chance to win, the number the host computes with the same code."""
+    import re
+
+    import spread_table as spread_module
+    from host_tools import advise
+    from host_tools.simulator import golden as sim_golden
+    from host_tools.simulator.screen import screen_lines
+    from sim_helpers import play, saved
+
+    tables = {"strategy-forced.bin": solver_cache.table(FORCED),
+              "spread-forced.bin": solver_cache.spread_table(FORCED, bench.DEVICE_BANDS)}
+    keys = sim_golden.TWO_HUMANS + " wait:4500" + " space enter enter" * 6 + " m"
+    screen = screen_lines(play(tmp_path, keys, seed=4, heap="256K", tables=tables).oled_pixels())
+    header = re.match(r"P(\d) card +(\d+)% +(\d+)$", screen[0])
+    assert header, screen[0]
+    cards = [p[2] for p in saved(tmp_path)["game"]["players"]]
+    adv = advise.open_advisor(FORCED, tables["strategy-forced.bin"])
+    try:
+        with open(tables["spread-forced.bin"], "rb") as f:
+            chances = advise.chances(adv, spread_module.SpreadTable(f), cards)
+    finally:
+        adv.table_file.close()
+    seat = int(header.group(1)) - 1
+    assert int(header.group(2)) == W_percent(chances[seat])
+
+
+def W_percent(fraction):
+    import win_meter
+
+    return win_meter.percent(int(round(fraction * win_meter.ONE)))
+
+
+METER_PROBE = r"""
+from loopback_rig import Rig
+from drivers.buttons import ROLL, MENU
+import game as game_module
+
+rig = Rig({"seed": "5"})
+a, press, measure = rig.app, rig.press, rig.measure
+a.run(frames=400)
+a.settings.players = 2
+a.settings.kinds[1] = 0  # two humans
+a.settings.rebuild()
+a.new_game()
+while a.game.phase == game_module.ROLLOFF:
+    a.game.rolloff()
+a.start_turn()
+press(ROLL, 20)
+a.run(frames=200)
+a.win_known = True  # the meter as coach.meter leaves it (no tables in this rig)
+a.win_chance[0] = 9000
+a.win_chance[1] = 7384
+print("SCREEN turn", a.screen, a.game.rolls)
+measure("turn-redraw", 200, True)
+press(MENU, 20)
+a.run(frames=40)
+print("SCREEN card", a.screen)
+measure("card-redraw", 200, True)
+"""
+
+
+def test_meter_on_screen_allocates_nothing():
+    """The turn screen's footer and the card header with the meter shown: frames that
+    redraw every time allocate nothing (real MicroPython, loopback rig)."""
+    import app
+    from sim_helpers import alloc_probe
+
+    lines, allocs = alloc_probe(METER_PROBE, heap="192K")
+    assert "SCREEN turn %d 1" % app.TURN in lines
+    assert "SCREEN card %d" % app.CARD in lines
+    assert allocs == {"turn-redraw": 0, "card-redraw": 0}, allocs
+
+
+def test_damaged_spread_table_turns_the_meter_and_the_win_level_off(monkeypatch, tmp_path):
+    """A spread table with a flipped byte in a group the game reads: the coach drops it
+    (meter off, hints and CPU win play on without it) instead of using a wrong figure;
+    a header flip is refused at open. The value table and the game go on."""
+    import os
+
+    import coach as coach_module
+    import game as game_module
+    import players
+
+    with open(solver_cache.spread_table(FORCED, bench.DEVICE_BANDS), "rb") as f:
+        good = f.read()
+    os.symlink(solver_cache.table(FORCED), tmp_path / "strategy-forced.bin")
+    monkeypatch.chdir(tmp_path)
+    g = game_module.Game(FORCED, [("W", "win"), ("O", "optimal")], random.Random(1))
+    g.phase = game_module.TURN
+    g.current = 0
+    g.players[0].card[:] = card_with(**ME)
+    g.players[1].card[:] = card_with(**THEM)
+    g.dice[:] = [2, 2, 4, 5, 6]
+    g.rolls = 1
+    breakdowns = [rules.totals(FORCED, p.card) for p in g.players]
+    out = [0] * 4
+
+    def fresh_coach(data):
+        (tmp_path / "spread-forced.bin").write_bytes(data)
+        coach = coach_module.Coach()
+        assert coach.open(FORCED)
+        return coach
+
+    coach = fresh_coach(good)
+    assert coach.meter(g, breakdowns, out) and coach.win_level() is not None
+    coach.close()
+    # damage in the group of the seat's mask (the meter reads it) and in the group after
+    # scoring 3 of a kind (the win level's turn programme reads it); the opponent is done
+    mask = sum(1 << b for b in range(13) if g.players[0].card[b] != rules.OPEN)
+    bad = bytearray(good)
+    for group in {mask >> 3, (mask | 1 << rules.BOX_IDS.index("three_kind")) >> 3}:
+        bad[spread_table.HEADER_SIZE + spread_table.group_start(group) * good[5] + group + 1] ^= 0x40
+    coach = fresh_coach(bytes(bad))
+    assert coach.start_turn(g.players[0].card, g) and coach.in_chance  # the value table is fine
+    assert coach.hint(g.dice, 2) >= 0  # the hint's win level meets the damaged group
+    assert not coach.in_chance and not coach.win_differs and coach.win is None  # dropped
+    assert not coach.meter(g, breakdowns, out) and coach.win_level() is None
+    assert players.choose_hold(coach, g) == 0b10000  # plays optimal, as without the table
+    coach.close()
+    coach = fresh_coach(bytes(bad))
+    assert not coach.meter(g, breakdowns, out)  # the meter meets it first: off as well
+    assert coach.win_level() is None
+    coach.close()
+    head = bytearray(good)
+    head[9] ^= 0x02
+    coach = fresh_coach(bytes(head))
+    assert coach.win_level() is None and not coach.meter(g, breakdowns, out)
+    coach.close()
+
+
+def test_zoo_card_has_no_meter_and_cpu_win_plays_optimal(monkeypatch, tmp_path):
+    """The spread table, the meter and the win level are for the 13-box cards: in a Zoo
+    game (even with a file named spread-zoo.bin) the coach offers neither, a CPU win
+    seat plays the Zoo table's optimal moves and the game ends normally."""
+    import os
+
+    import coach as coach_module
+    import game as game_module
+    import players
+    import strategy_players
+
+    zoo = rules.make_ruleset(rules.ZOO)
+    os.symlink(solver_cache.table(zoo), tmp_path / "strategy-zoo.bin")
+    os.symlink(solver_cache.spread_table(FORCED, bench.DEVICE_BANDS), tmp_path / "spread-zoo.bin")
+    monkeypatch.chdir(tmp_path)
+    coach = coach_module.Coach()
+    assert coach.open(zoo)
+    g = game_module.Game(zoo, [("W", "win"), ("O", "optimal")], random.Random(3))
+    while g.phase == game_module.ROLLOFF:
+        g.rolloff()
+    breakdowns = [rules.totals(zoo, p.card) for p in g.players]
+    assert not coach.meter(g, breakdowns, [0] * 4) and coach.win_level() is None
+    assert players.level(coach, "win") == strategy_players.level_index("optimal")
+    options = [0] * rules.N_BOXES
+    while g.phase != game_module.OVER:
+        assert coach.start_turn(g.players[g.current].card, g) and not coach.in_chance
+        g.roll()
+        while True:
+            hold = players.choose_hold(coach, g)
+            if hold < 0:
+                g.options(options)
+                g.score(players.choose_box(coach, g, options))
+                break
+            g.set_held(hold)
+            g.roll()
+    assert coach.win is None and all(p.card[b] != rules.OPEN for p in g.players for b in range(zoo.n_boxes))
+    coach.close()
