@@ -49,6 +49,21 @@ def parse_args(argv):
     args = p.parse_args(argv)
     if args.battery is not None and not 0 <= args.battery <= 12000:
         raise host_tools.UsageError("--battery %d: give VSYS in millivolts, 0..12000" % args.battery)
+    for option, value in (("--firmware", args.firmware), ("--flash-image", args.flash_image), ("--bootrom", args.bootrom)):
+        if value == "":
+            raise host_tools.UsageError("%s is empty: name a file" % option)
+        if value is not None and not host_tools.is_utf8(value):
+            raise host_tools.UsageError("%s %s: the name is not UTF-8" % (option, value))
+        if value is not None and os.path.isdir(value):
+            raise host_tools.UsageError("%s %s is a folder: name a file" % (option, value))
+    if not args.headless:
+        for option, value in (("--keys", args.keys), ("--screenshot", args.screenshot), ("--print-screen", args.print_screen)):
+            if value:
+                raise host_tools.UsageError("%s goes with --headless" % option)
+    # The flash image is written (the firmware loaded, then the chip's own writes).
+    host_tools.check_output_file("--flash-image", args.flash_image, make_folders=True)
+    if args.screenshot is not None:
+        host_tools.check_output_file("--screenshot", args.screenshot)
     return args
 
 

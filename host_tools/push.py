@@ -28,6 +28,12 @@ def main(argv):
         return 2
     except SystemExit as exc:  # --help
         return 2 if exc.code else 0
+    from host_tools.flashing import untrusted
+
+    problem = untrusted.port_problem(args.port) or untrusted.text_problem("--from", args.folder)
+    if problem:
+        print("push: %s" % problem, file=sys.stderr)
+        return 2
     try:
         files = restore.local_files(args.folder)
     except restore.BadCopy as exc:

@@ -29,11 +29,17 @@ def parse_args(argv):
     host_tools.use_firmware()
     import rules  # the firmware's own list of joker options
 
-    parser.add_argument("--rules", default="forced", choices=rules.JOKERS, help="default joker rule (device.cfg) and table")
+    parser.add_argument("--rules", default="forced", choices=rules.CHOICES, help="default rules: a joker option or zoo (device.cfg) and table")
     parser.add_argument("--compact", action="store_true", help="use the compact strategy table (needed on a Pico W), building it if needed")
     parser.add_argument("--source", help="folder holding firmware/, boards/ and build/ (default: this checkout)")
     parser.add_argument("--out", required=True, help="the .uf2 file to write")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    for option, value in (("--firmware", args.firmware), ("--source", args.source)):
+        if value == "":
+            raise UsageError("%s is empty: name a %s" % (option, "file" if option == "--firmware" else "folder"))
+        if value is not None and not host_tools.is_utf8(value):
+            raise UsageError("%s %s: the name is not UTF-8" % (option, value))
+    return args
 
 
 def main(argv):

@@ -173,7 +173,7 @@ def test_boot_and_play_by_gpio_shows_the_unix_simulators_frames(seeded, tmp_path
             assert chip.oled_pixels() == sim.oled_pixels(), keys
             assert dice_state(chip) == dice_state(sim), keys
             if keys == "space":  # rolled: the MAX7219 faces are the game's dice
-                assert all(1 <= face <= 6 for face, _held in dice_state(chip))
+                assert all(1 <= face <= 6 for face, _held, _animal in dice_state(chip))
                 rolled += 1
         assert rolled == 2
         assert chip.dice_kind == "max7219"
@@ -270,7 +270,7 @@ def test_a_missing_oled_is_named_and_shown_on_the_dice(flashed, tmp_path):
     finally:
         chip.close()
     assert "OLED not found at I2C 0x3C" in console
-    assert dice == [(1, True)] * 5  # all dice "held" ones: main.py's sign for a missing OLED
+    assert dice == [(1, True, False)] * 5  # all dice "held" ones (plain pips): main.py's sign for a missing OLED
 
 
 def test_idle_dims_blanks_and_lightsleeps_then_a_button_wakes(flashed, tmp_path):
@@ -307,7 +307,7 @@ def test_the_ws2812_board_lights_the_dice_pixels(seeded, tmp_path):
         assert chip.dice_kind == "neopixel"
         assert chip.strip.writes > 0
         assert dice_state(chip) == dice_state(sim)
-        assert all(1 <= face <= 6 for face, _held in dice_state(chip))
+        assert all(1 <= face <= 6 for face, _held, _animal in dice_state(chip))
     finally:
         chip.close()
         sim.close()

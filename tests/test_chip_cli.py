@@ -15,8 +15,8 @@ from host_tools.simulator import chip as sim_chip
 from host_tools.simulator import chip_image
 
 
-def uf2_block(family, addr=0x10000000, flags=0x2000, payload=b"\x00" * 256, magic_end=0x0AB16F30):
-    head = struct.pack("<8I", 0x0A324655, 0x9E5D5157, flags, addr, len(payload), 0, 1, family)
+def uf2_block(family, addr=0x10000000, flags=0x2000, payload=b"\x00" * 256, magic_end=0x0AB16F30, number=0, count=1):
+    head = struct.pack("<8I", 0x0A324655, 0x9E5D5157, flags, addr, len(payload), number, count, family)
     return head + payload.ljust(476, b"\x00") + struct.pack("<I", magic_end)
 
 
@@ -51,7 +51,7 @@ def test_a_file_that_is_not_a_uf2(tmp_path, capsys, bootrom):
 
 def test_an_rp2350_uf2_is_refused_by_name(tmp_path, capsys, bootrom):
     pico2 = tmp_path / "RPI_PICO2.uf2"
-    pico2.write_bytes(uf2_block(0xE48BFF59) * 2)
+    pico2.write_bytes(uf2_block(0xE48BFF59, number=0, count=2) + uf2_block(0xE48BFF59, 0x10000100, number=1, count=2))
     status, _out, err = run(capsys, "--firmware", pico2, "--flash-image", tmp_path / "f.bin", "--bootrom", bootrom)
     assert status == 2
     assert "RP2350 ARM-S, not the RP2040" in one_line(err)

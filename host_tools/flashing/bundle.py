@@ -57,12 +57,19 @@ def read_firmware(path):
 
 def check_output(path):
     """Refuse an output path that cannot be written before doing any work."""
+    if path == "":
+        raise BundleError("--out is empty: name the .uf2 file to write")
+    if not host_tools.is_utf8(path):
+        raise BundleError("--out %s: the name is not UTF-8" % path)
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
         raise BundleError("cannot write %s: it is a folder" % path)
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise BundleError("cannot write %s: it is not a regular file" % path)
     if not os.path.isdir(folder):
         raise BundleError("cannot write %s: the folder %s does not exist" % (path, folder))
-    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+    # tried for real: permission bits do not tell for root or read-only mounts
+    if not host_tools.writable_folder(folder) or (os.path.exists(path) and not os.access(path, os.W_OK)):
         raise BundleError("cannot write %s: permission denied" % path)
 
 
@@ -112,14 +119,24 @@ def _need_free_blocks():
     return -(-flash.RESERVE_BYTES // fs_image.BLOCK) + 1
 
 
-def device_files(source, arch, board, rules, table):
-    """Every file ``flash`` leaves on the device: its build, the table, the manifest."""
+def device_files(source, arch, board, rules, table, extra=(), built=None):
+    """Every file ``flash`` leaves on the device: its build (``built`` when already made),
+    the table, the tables after it that fit (``extra``), the manifest."""
     from host_tools import flash
 
-    mpy_cross = flash_build.find_mpy_cross()
-    flash_build.check_mpy_cross(mpy_cross)
-    ours = flash_build.build(source, mpy_cross, arch, board, rules) + [table]
+    if built is None:
+        mpy_cross = flash_build.find_mpy_cross()
+        flash_build.check_mpy_cross(mpy_cross)
+        built = flash_build.build(source, mpy_cross, arch, board, rules)
+    ours = list(built) + [table] + list(extra)
     return ours + [flash_build.DeviceFile(MANIFEST, flash.manifest_text(ours).encode())]
+
+
+def extra_tables(source, rules):
+    """What ``flash`` plans after the strategy table, in its order, each when it was built:
+    the spread table (win meter, CPU win), then the menu's Zoo table."""
+    spread = flash_build.spread_table(source, rules)
+    return ([spread] if spread is not None else []) + flash_build.menu_tables(source, rules)
 
 
 def make(source, firmware_path, board, rules, compact, out, say=print):
@@ -157,6 +174,19 @@ def make(source, firmware_path, board, rules, compact, out, say=print):
             "the %s strategy table %s (%d KiB) does not fit %s's %d KiB filesystem beside the game (%d KiB must stay free for saves); the one that fits: %s"
             % (variant, flash_build.STRATEGY_TABLE.format(rules=rules), len(table.data) // 1024, layout.build, layout.fs_bytes // 1024, flash.RESERVE_BYTES // 1024, smaller)
         )
+    # Then, as flash does, each further table that still leaves a later flash its room.
+    kept, built = [], everything[:-2]  # (everything: the build, the table, the manifest)
+    for more in extra_tables(source, rules):
+        trial = device_files(source, firmware.arch, board, rules, table, kept + [more], built=built)
+        try:
+            trial_image, trial_touched, trial_free = fs_image.build(trial, layout.block_count)
+        except fs_image.FilesystemFull:
+            trial_free = -1
+        if trial_free >= _need_free_blocks() * fs_image.BLOCK:
+            kept.append(more)
+            everything, image, touched, free = trial, trial_image, trial_touched, trial_free
+        else:
+            say("uf2: %s (%d KiB) does not fit beside the game: left out, as flash would" % (more.path, len(more.data) // 1024))
     touched |= {0, 1}  # the superblock pair, whatever an older filesystem left there
     fs_blocks = {layout.fs_start + n * fs_image.BLOCK: image[n * fs_image.BLOCK : (n + 1) * fs_image.BLOCK] for n in sorted(touched)}
     data = uf2.write(firmware, fs_blocks)

@@ -8,7 +8,6 @@ block is written, firmware and filesystem alike, so a UF2 that also carries a li
 image boots with those files. Each problem raises ChipFileError with one line.
 """
 import os
-import struct
 
 import host_tools
 
@@ -16,9 +15,6 @@ FLASH_BASE = 0x10000000
 FLASH_SIZE = 2 * 1024 * 1024  # the Pico's W25Q16
 SECTOR = 4096
 BOOTROM_SIZE = 16 * 1024
-UF2_MAGIC = (0x0A324655, 0x9E5D5157, 0x0AB16F30)
-UF2_FAMILY_FLAG = 0x00002000
-UF2_NOT_MAIN_FLASH = 0x00000001
 RP2040_FAMILY = 0xE48BFF56
 FAMILIES = {  # family ids of the UF2 spec, named in the error for a wrong chip
     0xE48BFF57: "RP2XXX absolute", 0xE48BFF58: "RP2XXX data", 0xE48BFF59: "RP2350 ARM-S",
@@ -63,34 +59,34 @@ def find_file(name):
 
 
 def read_uf2(path):
-    """[(flash offset, bytes), ...] of an RP2040 UF2 for the main flash."""
+    """[(flash offset, bytes), ...] of an RP2040 UF2 for the main flash. The format and
+    its damage checks are flashing/uf2.parse's (the one UF2 reader); this adds what the
+    emulated Pico needs: the RP2040 family and blocks inside its 2 MiB flash."""
+    from host_tools.flashing import uf2
+
     try:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as exc:
         raise ChipFileError("%s: cannot read the firmware (%s)" % (path, exc.strerror or exc)) from None
-    if not data or len(data) % 512:
-        raise ChipFileError("%s is not a UF2 file (its size is not a multiple of 512 bytes): get the .uf2 from %s"
-                            % (path, FIRMWARE_URL))
+    try:
+        parsed = uf2.parse(data, "it")
+    except uf2.Uf2Error as exc:
+        raise ChipFileError("%s is not a UF2 file the Pico can load (%s): get the .uf2 from %s"
+                            % (path, exc, FIRMWARE_URL)) from None
     blocks = []
-    for start in range(0, len(data), 512):
-        block = data[start:start + 512]
-        magic0, magic1, flags, addr, size, _no, _count, family = struct.unpack_from("<8I", block)
-        (magic_end,) = struct.unpack_from("<I", block, 508)
-        if (magic0, magic1, magic_end) != UF2_MAGIC:
-            raise ChipFileError("%s is not a UF2 file (block %d has no UF2 magic): get the .uf2 from %s"
-                                % (path, start // 512, FIRMWARE_URL))
-        if flags & UF2_FAMILY_FLAG and family != RP2040_FAMILY:
-            name = FAMILIES.get(family, "unknown family 0x%08x" % family)
+    for index, block in enumerate(parsed):
+        if block.family is not None and block.family != RP2040_FAMILY:
+            name = FAMILIES.get(block.family, "unknown family 0x%08x" % block.family)
             raise ChipFileError("%s is a UF2 for %s, not the RP2040 (family 0xe48bff56): the emulated Pico needs "
                                 "the RPI_PICO firmware, %s" % (path, name, FIRMWARE_URL))
-        if flags & UF2_NOT_MAIN_FLASH:
+        if block.flags & uf2.FLAG_NOT_MAIN_FLASH:
             continue
-        offset = addr - FLASH_BASE
-        if size > 476 or offset < 0 or offset + size > FLASH_SIZE:
+        offset = block.address - FLASH_BASE
+        if offset < 0 or offset + len(block.payload) > FLASH_SIZE:
             raise ChipFileError("%s: block %d writes 0x%08x..+%d, outside the Pico's 2 MiB flash"
-                                % (path, start // 512, addr, size))
-        blocks.append((offset, block[32:32 + size]))
+                                % (path, index, block.address, len(block.payload)))
+        blocks.append((offset, block.payload))
     return blocks
 
 
