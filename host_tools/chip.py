@@ -105,14 +105,15 @@ def main(argv):
     except ChipError as exc:  # Node or rp2040js missing: the machine, not the input
         print("chip: %s" % exc, file=sys.stderr)
         return 1
-    print(device.open_pty(), flush=True)
-    if args.headless:
-        return run_headless(device, args)
-    if sys.stdin.isatty():
+    port = device.open_pty()
+    if args.headless or sys.stdin.isatty():
+        print(port, flush=True)
+        if args.headless:
+            return run_headless(device, args)
         from host_tools.simulator import term as sim_term
 
         return sim_term.play(device)
-    return serve(device)
+    return serve(device, port)
 
 
 def run_headless(device, args):
@@ -137,10 +138,13 @@ def run_headless(device, args):
     return status
 
 
-def serve(device):
-    """No terminal: run the chip paced by the wall clock and serve its port until ^C."""
+def serve(device, port):
+    """No terminal: run the chip paced by the wall clock and serve its port until ^C. The
+    path is printed once the port is up, as a Pico's port appears once enumerated."""
     try:
         device.run_free()
+        device.wait_port()
+        print(port, flush=True)
         while device.alive:
             time.sleep(0.2)
     except KeyboardInterrupt:

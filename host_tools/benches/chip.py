@@ -89,7 +89,10 @@ def lowest_heap(image):
         chip.buttons = 1 << ROLL  # safe mode: the REPL stays free for the probe
         chip.run_to_clock(2500)
         chip.buttons = 0
+        frames = chip.frames
         chip.write_serial(b"\r\x05" + _LOWEST.encode().replace(b"\n", b"\r") + b"\x04")
+        while chip.frames == frames and chip.clock_ms < 30000:  # main.main() draws its splash
+            chip.run_to_clock(chip.clock_ms + 50)
         chip.boot(limit_ms=chip.clock_ms + 20000)
         presses, end = sim_keys.parse(sim_golden.FOUR_CPUS + " wait:%d" % GAME_MS)
         levels = sim_keys.levels(presses)

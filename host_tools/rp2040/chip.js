@@ -484,6 +484,7 @@ process.stdin.on('data', (data) => {
   schedule(0);
 });
 process.stdin.on('end', () => quit(true));
+process.on('SIGINT', () => {}); // ^C in a terminal reaches the whole group: Python says when to stop
 
 function command(kind, payload) {
   if (kind === 'U') hostData(payload);
