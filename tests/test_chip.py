@@ -158,9 +158,10 @@ def test_a_flash_cut_off_half_way_still_boots_the_previous_game(flashed, tmp_pat
 
 
 # ---------------------------------------------------------------- playing by GPIO
-# (keys, wait ms) steps; the waits cover the chip's own work (about 1 s to start a game on
+# (keys, wait ms) steps; the waits cover the chip's own work (leaving the splash imports the
+# menu's screens, over 300 ms on an RP2040; about 1 s to start a game on
 # an RP2040, which the unix port's virtual clock does not count).
-PLAY = [("enter", 300), ("down down down enter up up up enter", 2500), ("enter", 1500), ("space", 1500),
+PLAY = [("enter", 2500), ("down down down enter up up up enter", 2500), ("enter", 1500), ("space", 1500),
         ("2 4", 300), ("space", 1500), ("enter", 300), ("enter", 1500)]
 
 
@@ -195,8 +196,9 @@ def test_boot_and_play_by_gpio_shows_the_unix_simulators_frames(seeded, tmp_path
         sim.close()
 
 
-# Menu: P2's line (down x3) from computer to human (enter) to optimal (enter), start.
-HUMAN_VS_OPTIMAL = "enter wait:300 down down down enter enter up up up enter wait:2500 enter wait:1500"
+# Menu (after the splash): P2's line (down x3) from computer to human (enter) to optimal
+# (enter), start.
+HUMAN_VS_OPTIMAL = "down down down enter enter up up up enter wait:2500 enter wait:1500"
 HUMAN_TURN = "space wait:1500 enter wait:300 enter wait:300"  # roll once, score the first box
 
 
@@ -216,12 +218,21 @@ def press(chip, script):
     chip.run_until(end, sim_keys.levels(presses))
 
 
+def start_human_vs_optimal(chip):
+    """From the splash: OK, then (once the menu's screens are loaded: over 300 ms on the
+    chip, no time on the unix port) the menu keys of HUMAN_VS_OPTIMAL."""
+    press(chip, "enter")
+    first = wait_for(chip, lambda line: line.startswith("Setup"), 10000)
+    assert first.startswith("Setup"), lines(chip)
+    press(chip, HUMAN_VS_OPTIMAL)
+
+
 def test_a_full_game_against_the_optimal_computer_ends_and_pull_reads_the_records(seeded, tmp_path):
     image = copy_of(seeded, tmp_path)
     chip = ChipDevice(image)
     try:
         chip.boot()
-        press(chip, HUMAN_VS_OPTIMAL)
+        start_human_vs_optimal(chip)
         for round_no in range(13):  # P1 starts with these dice (seed 4)
             first = wait_for(chip, lambda line: line.startswith("P1 Roll 0/3"), 30000)
             assert first.startswith("P1 Roll 0/3"), (round_no, lines(chip))
@@ -245,8 +256,7 @@ def test_power_cuts_during_saves_always_resume(seeded, tmp_path):
     rng = random.Random(12)
     chip = ChipDevice(image)
     chip.boot()
-    presses, end = sim_keys.parse(HUMAN_VS_OPTIMAL)
-    chip.run_until(end, sim_keys.levels(presses))
+    start_human_vs_optimal(chip)
     chip.close()
     cuts_in_saves = 0
     window = None  # (first, last) ms after the press when the save writes the flash
@@ -254,11 +264,11 @@ def test_power_cuts_during_saves_always_resume(seeded, tmp_path):
         chip = ChipDevice(image)
         try:
             chip.boot()
-            chip.run_until(300)
+            wait_for(chip, lambda line: "Saved game" in line, 10000)  # the save is read first
             shown = lines(chip)
             assert "Saved game" in shown[0] and any("Continue" in line for line in shown), (attempt, shown)
             chip.buttons = 1 << OK  # Continue
-            chip.run_until(360)
+            chip.run_until(chip.now + 60)
             chip.buttons = 0
             chip.boot(limit_ms=chip.clock_ms + 10000)  # the game is back when the CPU rests again
             assert "Roll" in lines(chip)[0], (attempt, lines(chip))

@@ -164,6 +164,10 @@ def build(files, blocks):
             raise ImageError("MicroPython's littlefs could not build the image: %s" % last)
         words = proc.stdout.split()
         block_size, free_blocks = int(words[1]), int(words[2])
+        if free_blocks >= 1 << 31:
+            # littlefs reports a full filesystem's "free" as count - used, which its count of
+            # used blocks can exceed; MicroPython prints that as an unsigned 32-bit number
+            free_blocks -= 1 << 32
         with open(image, "rb") as f:
             data = f.read()
         with open(image + ".touched", "rb") as f:
