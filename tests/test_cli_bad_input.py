@@ -135,6 +135,45 @@ TABLE = {
         "non-UTF-8": [["--dir", b"{root}/\xff"], ["--dir", "{folder}", "--fake-version", b"1.\xff.0"]],
         "unknown option": [["--frobnicate"], ["--dir", "{folder}", "extra"], ["--dir"]],
     },
+    "chip": {  # every row fails before the emulator starts or a flash image is written
+        "empty": [["--firmware", ""], ["--flash-image", ""], ["--bootrom", ""], ["--battery", ""]],
+        "missing file": [["--firmware", "{missing}"], ["--bootrom", "{missing}"],
+                         ["--flash-image", "{file}/under/a/flash.bin"]],
+        "folder instead of file": [["--firmware", "{folder}"], ["--bootrom", "{folder}"], ["--flash-image", "{folder}"],
+                                   ["--headless", "--screenshot", "{folder}"]],
+        "unwritable": [["--flash-image", "{unwritable}/flash.bin"], ["--headless", "--screenshot", "{unwritable}/shot.png"],
+                       ["--flash-image", "/dev/null"]],
+        "huge number": [["--battery", HUGE], ["--battery", "-5"], ["--headless", "--keys", "wait:" + HUGE]],
+        "non-UTF-8": [["--firmware", "{non_utf8}"],  # not a UF2 at all
+                      ["--firmware", b"{folder}/\xff.uf2"], ["--flash-image", b"{folder}/\xff.bin"],
+                      ["--headless", "--keys", b"\xff"]],
+        "unknown option": [["--frobnicate"], ["--oled", "ssd1309"], ["extra"], ["--screenshot", "{folder}/shot.png"]],
+    },
+    "uf2": {  # rows name a valid --out, so only the bad option can be the reason
+        "empty": [["--out", ""], ["--firmware", "", "--out", "{folder}/game.uf2"], ["--board", "", "--out", "{folder}/game.uf2"],
+                  ["--source", "", "--out", "{folder}/game.uf2"], ["--rules", "", "--out", "{folder}/game.uf2"]],
+        "missing file": [["--firmware", "{missing}", "--out", "{folder}/game.uf2"], ["--out", "{file}/under/a/game.uf2"],
+                         ["--source", "{missing}", "--out", "{folder}/game.uf2"]],
+        "folder instead of file": [["--firmware", "{folder}", "--out", "{folder}/game.uf2"], ["--out", "{folder}"],
+                                   ["--source", "{file}", "--out", "{folder}/game.uf2"]],
+        "unwritable": [["--out", "{unwritable}/game.uf2"], ["--out", "/dev/null"]],
+        "huge number": NOT_APPLICABLE("takes no number"),
+        "non-UTF-8": [["--firmware", "{non_utf8}", "--out", "{folder}/game.uf2"], ["--out", b"{folder}/\xff.uf2"],
+                      ["--board", b"pico\xff", "--out", "{folder}/game.uf2"], ["--source", b"{folder}/\xff", "--out", "{folder}/game.uf2"]],
+        "unknown option": [["--frobnicate", "--out", "{folder}/game.uf2"], ["--out"], ["--rules", "lenient", "--out", "{folder}/game.uf2"],
+                           ["extra", "--out", "{folder}/game.uf2"], ["--board", "nosuch", "--out", "{folder}/game.uf2"]],
+    },
+    "push": {  # rows name a valid --from (a copy as pull makes it), so only the bad option counts
+        "empty": [["--port", "", "--from", "{pulled}"], ["--port", "/dev/null", "--from", ""]],
+        "missing file": [["--port", "/dev/null", "--from", "{missing}"]],
+        "folder instead of file": [["--port", "{folder}", "--from", "{pulled}"], ["--port", "/dev/null", "--from", "{file}"],
+                                   ["--port", "/dev/null", "--from", "{folder}"]],  # a data/ with no saves or records
+        "unwritable": NOT_APPLICABLE("writes only to the device"),
+        "huge number": NOT_APPLICABLE("takes no number"),
+        "non-UTF-8": [["--port", b"/dev/tty\xff", "--from", "{pulled}"], ["--port", "/dev/null", "--from", b"{folder}/\xff"]],
+        "unknown option": [["--frobnicate", "--port", "/dev/null", "--from", "{pulled}"], ["--from", "{pulled}"],
+                           ["--port", "/dev/null", "--from", "{pulled}", "extra"]],
+    },
 }
 # sim rows run headless into a fresh flash folder unless they name their own.
 SIM_DEFAULTS = ["--headless"]
@@ -161,6 +200,10 @@ class Paths:
         self.deep_text = '{"a": ' * 5000  # as the option's text itself
         self.zeros = "/dev/zero"  # never ends: a command must not read it whole
         self.unwritable = unwritable_folder(root)
+        self.pulled = os.path.join(root, "pulled")  # what pull --out makes, for push
+        os.makedirs(os.path.join(self.pulled, "data"))
+        with open(os.path.join(self.pulled, "data", "scores.a"), "wb") as f:
+            f.write(b"a record")
 
     def fill(self, args):
         out = []
@@ -174,7 +217,7 @@ class Paths:
         return out
 
 
-PLACEHOLDERS = ("folder", "file", "missing", "new_file", "non_utf8", "deep_text", "deep", "zeros", "unwritable", "root")
+PLACEHOLDERS = ("folder", "file", "missing", "new_file", "non_utf8", "deep_text", "deep", "zeros", "unwritable", "root", "pulled")
 
 
 def unwritable_folder(root):

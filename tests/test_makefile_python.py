@@ -20,7 +20,9 @@ MAKE = shutil.which("make")
 def fresh_checkout(tmp_path):
     folder = tmp_path / "clone"
     folder.mkdir()
-    for name in ("Makefile", "requirements.txt"):
+    # and rp2040js's pins: make test installs the emulated Pico's Node packages too
+    for name in ("Makefile", "requirements.txt", "host_tools/rp2040/package.json", "host_tools/rp2040/package-lock.json"):
+        os.makedirs(os.path.dirname(str(folder / name)), exist_ok=True)
         shutil.copy(os.path.join(host_tools.REPO, name), str(folder / name))
     return folder
 
@@ -87,7 +89,7 @@ def test_this_python_fits(tmp_path):
 def test_python_m_host_tools_works_from_any_folder_after_make(tmp_path):
     folder = fresh_checkout(tmp_path)
     shutil.copytree(os.path.join(host_tools.REPO, "host_tools"), str(folder / "host_tools"),
-                    ignore=shutil.ignore_patterns("__pycache__"))
+                    ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder / ".venv")], check=True, timeout=120)
     cksum = subprocess.run("cksum < requirements.txt", shell=True, cwd=str(folder), capture_output=True,
                            text=True, check=True).stdout.split()[0]

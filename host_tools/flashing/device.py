@@ -19,6 +19,8 @@ PARKED = "/main.py.flashoff"  # main.py parked here while files are switched
 MANIFEST = "/flash_manifest.txt"  # what the last complete flash put on the device
 PROBE_TIMEOUT = 4  # seconds to wait for the raw REPL banner
 _CHUNK = 3072  # raw bytes per exec: 4 KiB of base64 text, small for a Pico's heap
+KEEP_ALIVE = 32 * 1024  # scan: a "." line per this many bytes hashed (see _SCAN)
+SCAN_OVERALL = 600  # seconds a whole scan may take; silence is bounded by the keep-alives
 
 
 class DeviceError(Exception):
@@ -31,7 +33,10 @@ print(repr((i.name, tuple(i.version[:3]), getattr(i, '_mpy', None), getattr(i, '
 """
 
 # Prints one line per file: F, path as hex (a name may hold tabs or newlines), size,
-# sha256 or -; then S, block size, free blocks, total blocks.
+# sha256 or -; then S, block size, free blocks, total blocks. While it hashes a big file
+# (a 1 MB strategy table takes seconds on a Pico, longer on a loaded emulated one) it
+# prints a "." line every KEEP_ALIVE bytes, so the host's silence timeout (mpremote's
+# read_until, 10 s) measures a stuck device, not a long hash; the parser skips them.
 _SCAN = """import os, binascii
 try:
     import hashlib
@@ -53,12 +58,16 @@ def _walk(folder, want):
             if hashlib is not None and path in want:
                 h = hashlib.sha256()
                 buf = bytearray(512)
+                count = 0
                 with open(path, 'rb') as f:
                     while True:
                         n = f.readinto(buf)
                         if not n:
                             break
                         h.update(buf if n == 512 else buf[:n])
+                        count += 1
+                        if count %% %(keep_alive)d == 0:
+                            print('.')
                 digest = binascii.hexlify(h.digest()).decode()
         except OSError:
             size = -1  # unreadable: reported, never taken for a file of flash's
@@ -210,7 +219,8 @@ class Device:
         count for the space but are never taken for files of ours."""
         from host_tools.flashing import untrusted
 
-        out = self.exec_bounded(_SCAN % {"want": set(want) or {""}}, 4 * 1024 * 1024).decode("ascii", "replace")
+        code = _SCAN % {"want": set(want) or {""}, "keep_alive": KEEP_ALIVE // 512}
+        out = self.exec_bounded(code, 4 * 1024 * 1024, overall=SCAN_OVERALL).decode("ascii", "replace")
         sizes, hashes, space, odd = {}, {}, None, 0
         for line in out.splitlines():
             parts = line.split()

@@ -5,7 +5,7 @@ Names are the interactive keys (``1``..``5``, ``space``, ``up``, ``down``, ``ent
 press; MS at most MAX_MS, an hour). A plain key is held PRESS_MS and released for GAP_MS, long enough for the
 firmware's 25 ms debounce, short of its 600 ms long press.
 """
-from host_tools.simulator.unix_port import BUTTONS
+from host_tools.simulator.backend import BUTTONS
 
 PRESS_MS = 60
 GAP_MS = 90
@@ -55,7 +55,8 @@ def _ms(text):
 
 
 def levels(presses):
-    """A function ms -> button bit mask for the presses."""
+    """A function ms -> button bit mask for the presses; its ``edges`` attribute lists the
+    times the mask may change (a back-end can step from edge to edge)."""
 
     def at(ms):
         mask = 0
@@ -64,6 +65,7 @@ def levels(presses):
                 mask |= 1 << button
         return mask
 
+    at.edges = sorted({t for start, end, _ in presses for t in (start, end)})
     return at
 
 

@@ -18,11 +18,12 @@ import time
 import tty
 
 from host_tools.emulators.oled import half_blocks
+from host_tools.simulator.backend import DeviceExited
 from host_tools.simulator.keys import TAP_MS, KeyPresses
-from host_tools.simulator.unix_port import DeviceExited
 
 LONG_MS = 900
 FRAME_S = 1 / 30
+STEP_MS = 5  # device time per step: the firmware polls its buttons every 5 ms
 _KEYS = {"1": 0, "2": 1, "3": 2, "4": 3, "5": 4, " ": 5, "\x1b[A": 6, "\x1b[B": 7, "\r": 8, "\n": 8,
          "m": 9, "M": 9}
 HELP = "q quit  1-5 hold  space roll  \u2191\u2193 move  enter OK  m hint/card/back  M quit game"
@@ -133,7 +134,7 @@ def play(device):
         tty.setcbreak(fd)
         out.write("\x1b[?25l\x1b[2J")
         while True:
-            ms = device.next_wait()
+            ms = STEP_MS
             target = start + (device.now + ms) / 1000.0
             keys = _read_keys(fd, target - time.monotonic())
             arrived = int((time.monotonic() - start) * 1000)
@@ -143,7 +144,7 @@ def play(device):
                 if key in _KEYS:
                     presses.key(_KEYS[key], device.now, arrived, LONG_MS if key == "M" else TAP_MS)
             device.buttons = presses.mask(device.now)
-            device.answer(ms)
+            device.run_until(device.now + ms)
             now = time.monotonic()
             if now - last_draw >= FRAME_S:
                 size = shutil.get_terminal_size((80, 24))

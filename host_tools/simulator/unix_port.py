@@ -17,10 +17,9 @@ from host_tools.emulators.sh1106 import SH1106Emulator
 from host_tools.emulators.ssd1306 import SSD1306Emulator
 from host_tools.emulators.ws2812 import WS2812Emulator
 
-BUTTONS = ("1", "2", "3", "4", "5", "space", "up", "down", "enter", "m")  # button ids 0..9
-BUTTON_NAMES = ("HOLD1", "HOLD2", "HOLD3", "HOLD4", "HOLD5", "ROLL", "UP", "DOWN", "OK", "MENU")  # the device's
-N_DICE = 5
-N_PIXELS = 45
+from host_tools.simulator.backend import (BUTTON_NAMES, BUTTONS, N_DICE, N_PIXELS, DeviceExited,  # noqa: F401
+                                          dice_pixels_of)
+
 DEFAULT_FLASH = os.path.join(os.path.expanduser("~"), ".local", "share", "pico-yahtzee", "flash")
 
 
@@ -75,11 +74,9 @@ def remove_tables(flash_dir):
             os.remove(path)
 
 
-class DeviceExited(Exception):
-    """The firmware process ended (it returned to the REPL, crashed or was killed)."""
-
-
 class SimDevice:
+    """The unix-port back-end (backend.py lists what every back-end offers)."""
+
     def __init__(self, seed=None, flash_dir=None, code_dir=None, heap="256K", oled="ssd1306",
                  dice="max7219", extra=(), tables=None, hold_at_boot=(0, 0)):
         self.flash_dir = os.path.abspath(flash_dir or DEFAULT_FLASH)
@@ -196,27 +193,4 @@ class SimDevice:
 
     def dice_pixels(self):
         """For each die an 8x8 grid of (r, g, b) as the LEDs light it (dark = (0, 0, 0))."""
-        dice = []
-        if self.dice_kind == "neopixel":
-            for die in range(N_DICE):
-                grid = [[(0, 0, 0)] * 8 for _ in range(8)]
-                for cell in range(9):
-                    rgb = self.strip.pixels[9 * die + cell]
-                    row, col = divmod(cell, 3)
-                    for y in range(row * 3, row * 3 + 2):
-                        for x in range(col * 3, col * 3 + 2):
-                            grid[y][x] = _boost(rgb)
-                dice.append(grid)
-            return dice
-        for chip in self.chain.chips:
-            level = 90 + chip.intensity * 11
-            dice.append([[(level, 0, 0) if p == 1 else (0, 0, 0) for p in row] for row in chip.rows()])
-        return dice
-
-
-def _boost(rgb):
-    """WS2812 values are current-capped (<= 127 per pixel); scale up for a visible screen."""
-    top = max(rgb)
-    if top == 0:
-        return rgb
-    return tuple(min(255, c * 255 // top) for c in rgb)
+        return dice_pixels_of(self.dice_kind, self.chain, self.strip)

@@ -1,0 +1,221 @@
+"""One UF2 to install everything: MicroPython plus the filesystem ``flash`` would leave.
+
+The files are exactly those of ``host_tools flash`` (``build.build``, the strategy table,
+``/flash_manifest.txt`` as ``flash.manifest_text`` writes it), so a ``make flash`` after
+installing the UF2 finds every hash equal and copies nothing. The filesystem image is
+made and then checked by MicroPython's own littlefs (``fs_image``); the UF2 is read back,
+its filesystem region laid over a flash that is not erased, and mounted like the rp2
+port does at boot, before the file is written.
+"""
+import os
+import time
+
+import host_tools
+from host_tools.flashing import build as flash_build
+from host_tools.flashing import fs_image, uf2
+from host_tools.flashing.device import MANIFEST
+
+FIRMWARE_DIR = os.path.join("build", "micropython")  # where --firmware is looked for by default
+
+
+class BundleError(Exception):
+    """The UF2 cannot be made as asked; one line for the user (exit 2: change the input)."""
+
+
+class Made:
+    """What ``make`` wrote: sizes and layout for the summary lines."""
+
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+
+def default_firmware(source):
+    """The one ``.uf2`` in build/micropython/ (downloaded there by the maker)."""
+    folder = os.path.join(source, FIRMWARE_DIR)
+    found = sorted(n for n in os.listdir(folder) if n.lower().endswith(".uf2")) if os.path.isdir(folder) else []
+    if len(found) == 1:
+        return os.path.join(folder, found[0])
+    if found:
+        raise BundleError("%d firmware files in %s (%s): pick one with --firmware FILE" % (len(found), FIRMWARE_DIR, ", ".join(found)))
+    raise BundleError(
+        "no MicroPython firmware: download the .uf2 for your board (https://micropython.org/download/RPI_PICO/, "
+        "RPI_PICO_W, RPI_PICO2) into %s/ or pass --firmware FILE" % FIRMWARE_DIR
+    )
+
+
+def read_firmware(path):
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as exc:
+        raise BundleError("cannot read the firmware %s: %s" % (path, exc.strerror or exc)) from None
+    try:
+        return uf2.read_firmware(data, path)
+    except uf2.Uf2Error as exc:
+        raise BundleError(str(exc)) from None
+
+
+def check_output(path):
+    """Refuse an output path that cannot be written before doing any work."""
+    if path == "":
+        raise BundleError("--out is empty: name the .uf2 file to write")
+    if not host_tools.is_utf8(path):
+        raise BundleError("--out %s: the name is not UTF-8" % path)
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise BundleError("cannot write %s: it is a folder" % path)
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise BundleError("cannot write %s: it is not a regular file" % path)
+    if not os.path.isdir(folder):
+        raise BundleError("cannot write %s: the folder %s does not exist" % (path, folder))
+    # tried for real: permission bits do not tell for root or read-only mounts
+    if not host_tools.writable_folder(folder) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise BundleError("cannot write %s: permission denied" % path)
+
+
+def _table_variant(data):
+    host_tools.use_firmware()
+    import strategy_table
+
+    return {strategy_table.EXACT: "exact", strategy_table.COMPACT: "compact"}.get(data[5] if len(data) > 5 else None, "unknown")
+
+
+def strategy_table(source, rules, compact, say):
+    """The table ``flash`` would copy (build/strategy-<rules>.bin); built first when it is
+    missing, as ``make flash`` does, or when --compact asks for the compact one."""
+    table = flash_build.strategy_table(source, rules)
+    want = "compact" if compact else None
+    if table is not None and (want is None or _table_variant(table.data) == want):
+        return table
+    variant = want or "exact"
+    path = os.path.join(source, flash_build.STRATEGY_TABLE.format(rules=rules))
+    say("building the %s strategy table %s (make table%s)" % (variant, flash_build.STRATEGY_TABLE.format(rules=rules), " COMPACT=1" if compact else ""))
+    from host_tools import solve
+
+    ruleset = _ruleset(rules)
+    if os.path.realpath(source) == os.path.realpath(host_tools.REPO):
+        from host_tools.solver import cache  # this checkout's solve, cached under build/cache
+
+        with open(cache.table(ruleset, variant), "rb") as f:
+            data = f.read()
+    else:  # another tree's rules.py: solve it (a few seconds)
+        data, _expected, _loss = solve.build(ruleset, variant, measure_loss=False)
+    solve.write_atomic(path, data)
+    return flash_build.strategy_table(source, rules)
+
+
+def _ruleset(name):
+    host_tools.use_firmware()
+    import rules
+
+    return rules.make_ruleset(joker=name)
+
+
+def _need_free_blocks():
+    """Free blocks a later ``flash`` needs with nothing to copy: its reserve for saves plus
+    one for the manifest (flash.Plan.decide), else it stops with 'not enough space'."""
+    from host_tools import flash
+
+    return -(-flash.RESERVE_BYTES // fs_image.BLOCK) + 1
+
+
+def device_files(source, arch, board, rules, table, extra=(), built=None):
+    """Every file ``flash`` leaves on the device: its build (``built`` when already made),
+    the table, the tables after it that fit (``extra``), the manifest."""
+    from host_tools import flash
+
+    if built is None:
+        mpy_cross = flash_build.find_mpy_cross()
+        flash_build.check_mpy_cross(mpy_cross)
+        built = flash_build.build(source, mpy_cross, arch, board, rules)
+    ours = list(built) + [table] + list(extra)
+    return ours + [flash_build.DeviceFile(MANIFEST, flash.manifest_text(ours).encode())]
+
+
+def extra_tables(source, rules):
+    """What ``flash`` plans after the strategy table, in its order, each when it was built:
+    the spread table (win meter, CPU win), then the menu's Zoo table."""
+    spread = flash_build.spread_table(source, rules)
+    return ([spread] if spread is not None else []) + flash_build.menu_tables(source, rules)
+
+
+def make(source, firmware_path, board, rules, compact, out, say=print):
+    """Write the UF2 to ``out``; returns a Made. BundleError for input to change;
+    BuildError / fs_image.ImageError for a failure of the tools."""
+    from host_tools import flash
+
+    started = time.monotonic()
+    check_output(out)
+    boards = flash_build.board_names(source)
+    if boards and board not in boards:
+        raise BundleError("unknown board %r: boards/ has %s" % (board, ", ".join(boards)))
+    firmware_path = firmware_path or default_firmware(source)
+    if os.path.realpath(firmware_path) == os.path.realpath(out):
+        raise BundleError("--out %s is the firmware file itself: write the new UF2 elsewhere" % out)
+    firmware = read_firmware(firmware_path)
+    layout = firmware.layout
+    if board not in layout.game_boards:
+        fitting = [lay.build for lay in uf2.LAYOUTS if board in lay.game_boards]
+        raise BundleError(
+            "board %s needs the %s firmware, but %s is MicroPython for %s: pass that board's UF2 with --firmware"
+            % (board, " or ".join(fitting) or "?", firmware_path, layout.build)
+        )
+    say("uf2: %s %s for %s (%s), code 0x%08X-0x%08X" % (firmware.program, firmware.version, layout.build, uf2.FAMILY_NAMES[firmware.family], uf2.FLASH_BASE, firmware.code_end))
+    table = strategy_table(source, rules, compact, lambda text: say("uf2: " + text))
+    everything = device_files(source, firmware.arch, board, rules, table)
+    variant = _table_variant(table.data)
+    try:
+        image, touched, free = fs_image.build(everything, layout.block_count)
+    except fs_image.FilesystemFull:
+        free = -1
+    if free < _need_free_blocks() * fs_image.BLOCK:
+        smaller = "the compact table: add --compact (make uf2 COMPACT=1, or make table COMPACT=1 first)" if variant != "compact" else "none: this firmware's filesystem is too small for the game"
+        raise BundleError(
+            "the %s strategy table %s (%d KiB) does not fit %s's %d KiB filesystem beside the game (%d KiB must stay free for saves); the one that fits: %s"
+            % (variant, flash_build.STRATEGY_TABLE.format(rules=rules), len(table.data) // 1024, layout.build, layout.fs_bytes // 1024, flash.RESERVE_BYTES // 1024, smaller)
+        )
+    # Then, as flash does, each further table that still leaves a later flash its room.
+    kept, built = [], everything[:-2]  # (everything: the build, the table, the manifest)
+    for more in extra_tables(source, rules):
+        trial = device_files(source, firmware.arch, board, rules, table, kept + [more], built=built)
+        try:
+            trial_image, trial_touched, trial_free = fs_image.build(trial, layout.block_count)
+        except fs_image.FilesystemFull:
+            trial_free = -1
+        if trial_free >= _need_free_blocks() * fs_image.BLOCK:
+            kept.append(more)
+            everything, image, touched, free = trial, trial_image, trial_touched, trial_free
+        else:
+            say("uf2: %s (%d KiB) does not fit beside the game: left out, as flash would" % (more.path, len(more.data) // 1024))
+    touched |= {0, 1}  # the superblock pair, whatever an older filesystem left there
+    fs_blocks = {layout.fs_start + n * fs_image.BLOCK: image[n * fs_image.BLOCK : (n + 1) * fs_image.BLOCK] for n in sorted(touched)}
+    data = uf2.write(firmware, fs_blocks)
+    verify(data, layout, everything)
+    temp = out + ".tmp"
+    try:
+        with open(temp, "wb") as f:
+            f.write(data)
+        os.replace(temp, out)
+    except OSError as exc:
+        try:
+            os.remove(temp)
+        except OSError:
+            pass
+        raise BundleError("cannot write %s: %s" % (out, exc.strerror or exc)) from None
+    return Made(
+        firmware=firmware, layout=layout, files=everything, table=table, variant=variant, free=free,
+        size=len(data), blocks=len(data) // uf2.BLOCK, fs_written=len(touched) * fs_image.BLOCK, seconds=time.monotonic() - started,
+    )
+
+
+def verify(data, layout, files, fill=None):
+    """Read ``data`` back as the bootrom would, lay its filesystem blocks over a flash
+    holding ``fill`` (default: zeros, i.e. not erased) and mount it as the rp2 port does:
+    every file must be there with its hash, and nothing else."""
+    blocks = uf2.parse(data, "the new UF2")
+    region = uf2.region(blocks, layout, fill if fill is not None else bytes(layout.fs_bytes))
+    found, _stat = fs_image.read(region)
+    want = {f.path: (len(f.data), f.sha256) for f in files}
+    if found != want:
+        wrong = sorted(set(found.items()) ^ set(want.items()))
+        raise fs_image.ImageError("the image read back differs from the files (%s)" % ", ".join(p for p, _ in wrong[:3]))

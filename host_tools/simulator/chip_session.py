@@ -1,0 +1,97 @@
+"""Ready-made emulated Picos for the chip tests and benches: flash the game, edit files.
+
+``fixture_files()`` finds the official UF2 and the bootrom (build/rp2/, else ../shared/rp2/
+checked against its SHA256SUMS) or says which file is missing and where to get it.
+``flash_game(image, ...)`` erases a flash image, loads the UF2 and runs ``python -m
+host_tools flash --port <pty>`` against the emulated Pico, exactly as a maker does with a
+real one. ``serving(image)`` runs a chip with its USB port on a pty (for mpremote, flash,
+pull); ``device_exec(port, code)`` runs Python on it over the raw REPL (mpremote).
+"""
+import contextlib
+import hashlib
+import os
+import subprocess
+import sys
+
+import host_tools
+from host_tools.simulator import chip as sim_chip
+from host_tools.simulator import chip_image
+
+FETCH_HINT = ("../shared/rp2/ beside the checkout (CI), or put the files in build/rp2/: %s from %s and %s from %s"
+              % (chip_image.FIRMWARE_NAME, chip_image.FIRMWARE_URL, chip_image.BOOTROM_NAME, chip_image.BOOTROM_URL))
+
+
+def fixture_files():
+    """``(firmware, bootrom, problem)``: the two paths, or a one-line ``problem`` naming the
+    missing file and where to get it (the chip tier's one skip reason)."""
+    found = {}
+    for name in (chip_image.FIRMWARE_NAME, chip_image.BOOTROM_NAME):
+        path = chip_image.find_file(name)
+        if path is None:
+            return None, None, "%s not found: needs %s" % (name, FETCH_HINT)
+        found[name] = path
+    shared = chip_image.shared_rp2_dir()
+    sums = os.path.join(shared, "SHA256SUMS") if shared else None
+    if sums and os.path.isfile(sums):
+        with open(sums, encoding="utf-8") as f:
+            for line in f:
+                digest, _, name = line.strip().partition("  ")
+                path = found.get(name)
+                if path and os.path.dirname(path) == shared:
+                    with open(path, "rb") as g:
+                        if hashlib.sha256(g.read()).hexdigest() != digest:
+                            raise ValueError("%s does not match %s" % (path, sums))
+    return found[chip_image.FIRMWARE_NAME], found[chip_image.BOOTROM_NAME], None
+
+
+def ensure_node():
+    """rp2040js in build/rp2040 (``npm ci`` when missing, as ``make chip-deps`` does)."""
+    try:
+        sim_chip.node_command()
+    except sim_chip.ChipError:
+        sim_chip.install_node_modules()
+        sim_chip.node_command()
+
+
+@contextlib.contextmanager
+def serving(image, **options):
+    """A chip running freely on ``image`` with its USB port on a pty: yields (device, port)."""
+    device = sim_chip.ChipDevice(image, **options)
+    try:
+        port = device.open_pty()
+        device.run_free()
+        device.wait_port()
+        yield device, port
+    finally:
+        device.close()
+
+
+def run_host_tool(command, *args, timeout=600):
+    cmd = [sys.executable, "-m", "host_tools", command] + [str(a) for a in args]
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=host_tools.REPO, timeout=timeout)
+
+
+def flash_game(image, firmware, board="pico", source=None, fresh=True, timeout=900):
+    """Load ``firmware`` into ``image`` (erased first when ``fresh``) and run ``host_tools
+    flash`` against the chip; returns the CompletedProcess."""
+    chip_image.prepare_image(image, firmware=firmware if fresh else None, fresh=fresh)
+    args = ["--port", None, "--board", board] + (["--source", source] if source else [])
+    with serving(image) as (_device, port):
+        args[1] = port
+        return run_host_tool("flash", *args, timeout=timeout)
+
+
+def device_exec(port, code, timeout=120):
+    """Run ``code`` on the device over the raw REPL (interrupting the game); returns stdout."""
+    cmd = host_tools.mpremote_command("connect", port, "exec", code)
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    if done.returncode:
+        raise RuntimeError("mpremote exec failed: %s" % (done.stderr.strip() or done.stdout.strip()))
+    return done.stdout
+
+
+def set_config(image, **values):
+    """Add ``key=value`` lines to the device's /device.cfg (e.g. ``seed=4``, ``board=...``)."""
+    with serving(image) as (_device, port):
+        text = "".join("%s=%s\n" % item for item in values.items())
+        device_exec(port, "f = open('device.cfg', 'a')\nf.write(%r)\nf.close()" % text)

@@ -1,0 +1,379 @@
+"""``host_tools uf2``: one UF2 with MicroPython's blocks plus a littlefs2 image of what
+``flash`` writes; and ``push``, which puts a ``pull`` copy of the records back.
+
+The firmware here is a small stand-in UF2 written by ``firmware_uf2`` in the format of
+the official builds (blocks, family id, pico-sdk binary info naming the program and the
+board), so each case can be for any board or damaged on purpose. The filesystem image is
+checked by mounting it with MicroPython's own littlefs, and a ``make flash`` onto the
+image's files (on the virtual Pico) must copy nothing.
+"""
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+
+import pytest
+
+import host_tools
+from host_tools import push, uf2 as uf2_command, virtual_pico
+from host_tools.flash import manifest_text
+from host_tools.flashing import build as flash_build
+from host_tools.flashing import fs_image, uf2
+from host_tools.flashing.testing import TINY_FILES, copy_checkout, run_flash, tiny_tree, write
+
+PICO, PICO_W, PICO2 = uf2.LAYOUTS
+ESP32_S2 = 0xBFDD4EEB  # another chip's UF2 family id (uf2families.json)
+
+
+def firmware_uf2(board="pico", family=uf2.RP2040, program="MicroPython", version="v1.28.0", pages=24, extra=()):
+    """A firmware UF2 shaped like the official ones: code from 0x10000000 with the binary
+    info marker in the first sector, ID_AND_STRING entries for program, version, board."""
+    image = bytearray(os.urandom(pages * uf2.PAYLOAD))
+    base = uf2.FLASH_BASE
+    strings = {0x02031C86: program, 0x11A9BC3A: version, 0xB63CFFBB: board}
+    entries, at_entry, at_text = [], 0x500, 0x700
+    for ident, text in strings.items():
+        raw = text.encode() + b"\0"
+        image[at_text : at_text + len(raw)] = raw
+        struct.pack_into("<HHII", image, at_entry, 6, 0x5052, ident, base + at_text)
+        entries.append(base + at_entry)
+        at_entry += 12
+        at_text += len(raw)
+    struct.pack_into("<%dI" % len(entries), image, 0x400, *entries)
+    struct.pack_into("<3I", image, 0x300, 0, 0, 0)  # an empty RAM mapping table
+    struct.pack_into("<5I", image, 0x1D4, 0x7188EBF2, base + 0x400, base + 0x400 + 4 * len(entries), base + 0x300, 0xE71AA390)
+    addresses = [base + i * uf2.PAYLOAD for i in range(pages)] + list(extra)
+    out = bytearray()
+    for number, address in enumerate(addresses):
+        offset = address - base
+        payload = bytes(image[offset : offset + uf2.PAYLOAD]) if offset < len(image) else os.urandom(uf2.PAYLOAD)
+        out += uf2._pack(uf2.FLAG_FAMILY_ID, address, payload, number, len(addresses), family)
+    return bytes(out)
+
+
+def table_file(variant, size):
+    """A stand-in strategy table: the header's variant byte and ``size`` bytes."""
+    data = bytearray(os.urandom(size))
+    data[:4] = b"YZOT"
+    data[5] = {"exact": 1, "compact": 2}[variant]
+    return bytes(data)
+
+
+@pytest.fixture
+def source(tmp_path):
+    """A tiny source tree with boards pico and pico2 and a 100 KB exact table."""
+    src = tiny_tree(tmp_path / "src")
+    write(src, "boards/pico2.py", "def build(config):\n    return 'pico2'\n")
+    write(src, flash_build.STRATEGY_TABLE.format(rules="forced"), table_file("exact", 100000))
+    return src
+
+
+def run_uf2(*args):
+    """``python -m host_tools uf2 ARGS`` as a maker runs it."""
+    cmd = [sys.executable, "-m", "host_tools", "uf2"] + [str(a) for a in args]
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=host_tools.REPO, timeout=300)
+
+
+def flashed_files(src, board="pico", arch="armv6m", rules="forced"):
+    """{path: bytes} that ``flash`` puts on a device: its file list, table and manifest."""
+    files = flash_build.build(str(src), flash_build.find_mpy_cross(), arch, board, rules)
+    files.append(flash_build.strategy_table(str(src), rules))
+    want = {f.path: f.data for f in files}
+    want["/flash_manifest.txt"] = manifest_text(files).encode()
+    return want
+
+
+def device_files(data, layout, copy_to=None, fill=None):
+    """Files of the UF2's filesystem, read the way the rp2 port mounts it at boot."""
+    region = uf2.region(uf2.parse(data), layout, fill if fill is not None else b"\xff" * layout.fs_bytes)
+    found, stat = fs_image.read(region, copy_to)
+    return found, stat
+
+
+def test_the_uf2_holds_the_firmware_then_what_flash_writes(tmp_path, source):
+    firmware = tmp_path / "RPI_PICO-v1.28.0.uf2"
+    firmware.write_bytes(firmware_uf2())
+    out = tmp_path / "game.uf2"
+    done = run_uf2("--firmware", firmware, "--source", source, "--out", out)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert "REPLACES everything on the Pico, its records and saved game too" in lines[-1]
+    assert "pull --port PORT before" in lines[-1] and "push --port PORT after" in lines[-1]
+    data = out.read_bytes()
+    blocks = uf2.parse(data)
+    assert {b.family for b in blocks} == {uf2.RP2040}
+    assert [b.number for b in blocks] == list(range(len(blocks)))
+    original = uf2.parse(firmware.read_bytes())
+    assert [(b.address, b.payload) for b in blocks[: len(original)]] == [(b.address, b.payload) for b in original]
+    fs_part = blocks[len(original) :]
+    assert all(PICO.fs_start <= b.address < PICO.fs_end for b in fs_part)
+    assert PICO.fs_start == 0x100A0000 and PICO.fs_end == 0x10200000 and PICO.block_count == 352
+    # over a flash that still holds an older filesystem with other files, as a used Pico does
+    old, _touched, _free = fs_image.build([flash_build.DeviceFile("/data/scores.a", b"old" * 3000)] + [flash_build.DeviceFile("/x%d.py" % i, os.urandom(9000)) for i in range(40)], PICO.block_count)
+    found, (block, count, free) = device_files(data, PICO, fill=old)
+    want = flashed_files(source)
+    assert len(want) == TINY_FILES - 1 + 3  # without boards/sim (flash leaves it off a Pico); + boards/pico2, the table and the manifest
+    assert found == {path: (len(body), flash_build.DeviceFile(path, body).sha256) for path, body in want.items()}
+    assert (block, count) == (4096, 352)
+    assert "%d KiB free" % (free * block // 1024) in done.stdout
+    assert uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--out", str(tmp_path / "again.uf2")]) == 0
+    assert (tmp_path / "again.uf2").read_bytes() == data  # same inputs, same file (README)
+
+
+def test_make_flash_after_installing_the_uf2_copies_nothing(tmp_path, source):
+    firmware = tmp_path / "fw.uf2"
+    firmware.write_bytes(firmware_uf2())
+    out = tmp_path / "game.uf2"
+    assert uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--out", str(out)]) == 0
+    pico = tmp_path / "pico"
+    pico.mkdir()
+    device_files(out.read_bytes(), PICO, copy_to=pico)
+    with virtual_pico.running(pico, "--flash-size", str(PICO.fs_bytes)) as port:
+        done = run_flash("--port", port, "--board", "pico", "--source", source, "--no-reset")
+    assert done.returncode == 0, done.stderr
+    # all of it: the tiny tree without boards/sim, + boards/pico2 and the table
+    assert re.search(r": 0 copied, %d skipped, 0 removed, 0 bytes" % (TINY_FILES - 1 + 2), done.stdout.splitlines()[-1]), done.stdout
+
+
+def test_pico_w_refuses_the_exact_table_and_names_the_compact_one(tmp_path, source, capsys):
+    firmware = tmp_path / "RPI_PICO_W.uf2"
+    firmware.write_bytes(firmware_uf2(board="pico_w"))
+    table = os.path.join(source, flash_build.STRATEGY_TABLE.format(rules="forced"))
+    write(source, flash_build.STRATEGY_TABLE.format(rules="forced"), table_file("exact", 1077056))
+    out = tmp_path / "w.uf2"
+    assert uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "does not fit RPI_PICO_W's 848 KiB filesystem" in err and "--compact" in err
+    assert not out.exists()
+    write(source, flash_build.STRATEGY_TABLE.format(rules="forced"), table_file("compact", 589760))
+    assert uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--compact", "--out", str(out)]) == 0
+    assert "0x1012C000-0x10200000 (848 KiB, 212 blocks" in capsys.readouterr().out
+    found, _stat = device_files(out.read_bytes(), PICO_W)
+    with open(table, "rb") as f:
+        assert found["/strategy-forced.bin"][0] == len(f.read()) == 589760
+
+
+def test_pico2_image_sits_at_its_own_offset_with_the_rp2350_family(tmp_path, source):
+    firmware = tmp_path / "RPI_PICO2.uf2"
+    firmware.write_bytes(firmware_uf2(board="pico2", family=uf2.RP2350_ARM_S))
+    out = tmp_path / "p2.uf2"
+    assert uf2_command.main(["--firmware", str(firmware), "--board", "pico2", "--source", str(source), "--out", str(out)]) == 0
+    data = out.read_bytes()
+    blocks = uf2.parse(data)
+    assert {b.family for b in blocks} == {uf2.RP2350_ARM_S}
+    assert PICO2.fs_start == 0x10100000 and PICO2.block_count == 768
+    assert min(b.address for b in blocks if b.address >= PICO2.fs_start) == PICO2.fs_start
+    found, _stat = device_files(data, PICO2)
+    assert found["/device.cfg"][1] == flash_build.DeviceFile("/device.cfg", flashed_files(source, "pico2", "armv7emsp")["/device.cfg"]).sha256
+
+
+def test_a_pico2_firmware_keeps_its_rp2350_e10_block_unchanged(tmp_path, source):
+    e10 = uf2._pack(uf2.FLAG_FAMILY_ID, 0x10FFFF00, b"\xef" * 256, 0, 2, uf2.ABSOLUTE)  # as picotool writes it
+    firmware = tmp_path / "RPI_PICO2.uf2"
+    firmware.write_bytes(e10 + firmware_uf2(board="pico2", family=uf2.RP2350_ARM_S))
+    out = tmp_path / "p2.uf2"
+    assert uf2_command.main(["--firmware", str(firmware), "--board", "pico2", "--source", str(source), "--out", str(out)]) == 0
+    data = out.read_bytes()
+    assert data[: uf2.BLOCK] == e10
+    assert {b.family for b in uf2.parse(data)[1:]} == {uf2.RP2350_ARM_S}
+
+
+def _damaged(kind):
+    good = firmware_uf2()
+    if kind == "truncated":
+        return good[:-100]
+    if kind == "missing block":
+        return good[:512 * 3] + good[512 * 4 :]
+    if kind == "bad magic":
+        return good[:512 * 5] + b"\0" * 8 + good[512 * 5 + 8 :]
+    raise ValueError(kind)
+
+
+BAD_FIRMWARE = [
+    ("another chip", lambda: firmware_uf2(family=ESP32_S2), [], "not for a Raspberry Pi Pico"),
+    ("another rp2 board", lambda: firmware_uf2(board="adafruit_feather_rp2040"), [], "for the board 'adafruit_feather_rp2040'"),
+    ("not MicroPython", lambda: firmware_uf2(program="blink"), [], "is not MicroPython"),
+    ("Pico 2 firmware, Pico game board", lambda: firmware_uf2(board="pico2", family=uf2.RP2350_ARM_S), [], "board pico needs the RPI_PICO or RPI_PICO_W firmware"),
+    ("Pico firmware, Pico 2 game board", lambda: firmware_uf2(), ["--board", "pico2"], "board pico2 needs the RPI_PICO2 firmware"),
+    ("truncated", lambda: _damaged("truncated"), [], "not a whole number of 512-byte UF2 blocks"),
+    ("a block missing", lambda: _damaged("missing block"), [], "blocks missing or repeated"),
+    ("bad magic", lambda: _damaged("bad magic"), [], "no UF2 magic numbers"),
+    ("blocks in the filesystem", lambda: firmware_uf2(extra=[0x100A0000, 0x100A0100]), [], "inside the RPI_PICO filesystem region 0x100A0000-0x10200000"),
+    ("overlapping blocks", lambda: firmware_uf2(extra=[0x10000200]), [], "two blocks write flash address 0x10000200"),
+    ("empty file", lambda: b"", [], "is empty"),
+]
+
+
+@pytest.mark.parametrize("case", BAD_FIRMWARE, ids=[c[0] for c in BAD_FIRMWARE])
+def test_a_bad_firmware_uf2_is_one_line_and_exit_2(tmp_path, source, capsys, case):
+    _name, make, options, message = case
+    firmware = tmp_path / "fw.uf2"
+    firmware.write_bytes(make())
+    out = tmp_path / "game.uf2"
+    assert uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--out", str(out)] + options) == 2
+    captured = capsys.readouterr()
+    assert captured.err.count("\n") == 1 and message in captured.err, captured.err
+    assert captured.err.startswith("uf2: ") and not captured.out
+    assert not out.exists()
+
+
+BAD_INPUT = [
+    ("output folder missing", lambda t: ["--out", t / "nowhere" / "game.uf2"], "the folder"),
+    ("output is a folder", lambda t: ["--out", t], "it is a folder"),
+    ("output not writable", lambda t: ["--out", "/proc/self/game.uf2"], "cannot write /proc/self/game.uf2"),
+    ("output over the firmware", lambda t: ["--firmware", t / "fw.uf2", "--out", t / "fw.uf2"], "is the firmware file itself"),
+    ("firmware missing", lambda t: ["--firmware", t / "none.uf2", "--out", t / "g.uf2"], "cannot read the firmware"),
+    ("no --out", lambda t: [], "--out"),
+    ("unknown rules", lambda t: ["--rules", "kind", "--out", t / "g.uf2"], "--rules"),
+    ("unknown board", lambda t: ["--board", "toaster", "--out", t / "g.uf2"], "unknown board 'toaster'"),
+]
+
+
+@pytest.mark.parametrize("case", BAD_INPUT, ids=[c[0] for c in BAD_INPUT])
+def test_bad_options_and_unwritable_output_are_one_line_and_exit_2(tmp_path, source, capsys, case):
+    _name, options, message = case
+    firmware = tmp_path / "fw.uf2"
+    firmware.write_bytes(firmware_uf2())
+    args = [str(a) for a in options(tmp_path)]
+    if "--firmware" not in args:
+        args = ["--firmware", str(firmware)] + args
+    assert uf2_command.main(args + ["--source", str(source)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err, err
+
+
+def test_push_puts_back_what_pull_copied_before_the_uf2_replaced_it(tmp_path, source, capsys):
+    from host_tools import pull
+    from test_pull import _device_folder  # a data/ folder written by the firmware in MicroPython
+
+    old = _device_folder(tmp_path)  # the Pico before the install: a game under way, records
+    with virtual_pico.running(old) as port:
+        assert pull.main(["--port", port, "--out", str(tmp_path / "copy")]) == 0
+    before = capsys.readouterr().out
+    firmware = tmp_path / "fw.uf2"
+    firmware.write_bytes(firmware_uf2())
+    out = tmp_path / "game.uf2"
+    assert uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--out", str(out)]) == 0
+    capsys.readouterr()
+    new = tmp_path / "new"
+    new.mkdir()
+    device_files(out.read_bytes(), PICO, copy_to=new)  # the Pico right after the install
+    assert not (new / "data").exists()
+    write(new, "data/game.b", b"a newer game started since")  # must not outrank the restored save
+    with virtual_pico.running(new) as port:
+        assert push.main(["--port", port, "--from", str(tmp_path / "copy")]) == 0
+        said = capsys.readouterr().out
+        assert pull.main(["--port", port, "--out", str(tmp_path / "again")]) == 0
+    assert sorted(os.listdir(new / "data")) == sorted(os.listdir(old / "data"))
+    for name in os.listdir(old / "data"):
+        assert (new / "data" / name).read_bytes() == (old / "data" / name).read_bytes()
+    assert said.startswith("push: done on ") and "1 removed" in said
+    assert capsys.readouterr().out.replace("again", "copy") == before
+    assert (new / "main.py").exists()  # the game's files stay
+
+
+def test_push_refuses_a_folder_that_is_not_a_pull_copy(tmp_path, capsys):
+    assert push.main(["--port", "/dev/null", "--from", str(tmp_path)]) == 2
+    assert "has no data/ folder" in capsys.readouterr().err
+    write(tmp_path, "data/notes.txt", "hello")
+    assert push.main(["--port", "/dev/null", "--from", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "holds no saves or records" in err
+    assert push.main(["--from", str(tmp_path)]) == 2
+    assert "--port" in capsys.readouterr().err
+    write(tmp_path, "data/scores.a", b"x")
+    assert push.main(["--port", str(tmp_path / "no-such-port"), "--from", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "does not exist" in err
+
+
+def _readme_commands():
+    """The command lines of the README's 'Making the file' block."""
+    with open(os.path.join(host_tools.REPO, "README.md")) as f:
+        text = f.read()
+    section = text[text.index("## For players: install from one file") :]
+    section = section[section.index("Making the file") :]
+    start = section.index("```\n") + 4
+    return section[start : section.index("```", start)].strip().splitlines()
+
+
+def test_the_readme_commands_write_one_file_per_board(tmp_path, device_tables):
+    import rules
+    from host_tools.solver import cache as solver_cache
+
+    repo = tmp_path / "checkout"  # a copy, so the compact table does not replace this checkout's
+    copy_checkout(repo)
+    shutil.copytree(os.path.join(host_tools.REPO, "host_tools"), repo / "host_tools", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(os.path.join(host_tools.REPO, "Makefile"), repo / "Makefile")
+    solver_cache.dense(rules.make_ruleset())  # solved once per source version, shared by the tests
+    solved = solver_cache._path(rules.make_ruleset(), ".npy")
+    os.makedirs(repo / "build" / "cache")
+    os.symlink(solved, repo / "build" / "cache" / os.path.basename(solved))  # same sources, same key
+    shutil.copy(device_tables["strategy-forced.bin"], repo / "build" / "strategy-forced.bin")
+    compiled = os.path.join(host_tools.REPO, flash_build.MPY_CACHE)  # keyed by content: safe to share
+    os.makedirs(compiled, exist_ok=True)
+    os.symlink(compiled, repo / flash_build.MPY_CACHE)
+    (repo / "RPI_PICO-v1.28.0.uf2").write_bytes(firmware_uf2())
+    (repo / "RPI_PICO_W-v1.28.0.uf2").write_bytes(firmware_uf2(board="pico_w"))
+    (repo / "RPI_PICO2-v1.28.0.uf2").write_bytes(firmware_uf2(board="pico2", family=uf2.RP2350_ARM_S))
+    lines = _readme_commands()
+    python_lines = [line for line in lines if line.startswith("python -m host_tools uf2 ")]
+    assert len(python_lines) == 3
+    # The Pico W line builds the compact table into build/, which the Pico 2 line then
+    # takes. Since the firmware and data10's checked compact table (598,016 bytes) grew,
+    # the game and that table leave a Pico W's 848 KiB one 4 KiB block short of what flash
+    # keeps free (README): the line is refused with one line, naming that nothing fits.
+    exact = os.path.getsize(device_tables["strategy-forced.bin"])
+    for line, layout in zip(python_lines, (PICO, PICO_W, PICO2)):
+        words = line.split()
+        done = subprocess.run([sys.executable] + words[1:], capture_output=True, text=True, cwd=repo, timeout=300)
+        out = repo / words[words.index("--out") + 1]
+        if layout is PICO_W:
+            assert done.returncode == 2, line + "\n" + done.stdout
+            assert done.stderr.count("\n") == 1 and "does not fit RPI_PICO_W's 848 KiB filesystem" in done.stderr
+            assert "the one that fits: none" in done.stderr and not out.exists()
+            continue
+        assert done.returncode == 0, line + "\n" + done.stderr
+        found, _stat = device_files(out.read_bytes(), layout)
+        assert "/main.py" in found and "/flash_manifest.txt" in found
+        table_size = exact if layout is PICO else os.path.getsize(repo / "build" / "strategy-forced.bin")
+        assert table_size == exact or table_size < 600000  # the Pico 2 line: the compact table
+        assert found["/strategy-forced.bin"][0] == table_size
+    make_line = [line for line in lines if line.startswith("make uf2 ")]
+    assert make_line == ["make uf2 FIRMWARE=RPI_PICO-v1.28.0.uf2 [BOARD=...] [RULES=...] [COMPACT=1] [OUT=...]"]
+    shown = subprocess.run(["make", "-n", "uf2", "FIRMWARE=RPI_PICO-v1.28.0.uf2", "STAMP=", "PTH="], capture_output=True, text=True, cwd=repo)
+    command = shown.stdout.strip().splitlines()[-1].split()
+    assert command[1:] == ["-m", "host_tools", "uf2", "--firmware", "RPI_PICO-v1.28.0.uf2", "--out", "build/pico-yahtzee-pico.uf2"]
+
+
+def test_without_firmware_the_one_in_build_micropython_is_used(tmp_path, source, capsys):
+    out = tmp_path / "game.uf2"
+    assert uf2_command.main(["--source", str(source), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no MicroPython firmware" in err and "build/micropython" in err
+    write(source, "build/micropython/RPI_PICO_W-v1.28.0.uf2", firmware_uf2(board="pico_w"))
+    write(source, flash_build.STRATEGY_TABLE.format(rules="forced"), table_file("compact", 300000))
+    assert uf2_command.main(["--source", str(source), "--out", str(out)]) == 0
+    assert "for RPI_PICO_W (RP2040)" in capsys.readouterr().out
+    write(source, "build/micropython/RPI_PICO-v1.28.0.uf2", firmware_uf2())
+    assert uf2_command.main(["--source", str(source), "--out", str(out)]) == 2
+    assert "2 firmware files in build/micropython" in capsys.readouterr().err
+
+
+def test_the_check_refuses_a_region_the_pico_could_not_mount():
+    with pytest.raises(fs_image.ImageError, match="does not mount as on the Pico"):
+        fs_image.read(b"\xff" * (16 * fs_image.BLOCK))
+
+
+def test_the_check_refuses_an_image_that_lacks_a_file(tmp_path):
+    from host_tools.flashing import bundle
+
+    files = [flash_build.DeviceFile("/main.py", b"print(1)\n"), flash_build.DeviceFile("/data/x.a", b"1")]
+    image, touched, _free = fs_image.build(files[:1], PICO.block_count)
+    firmware = uf2.read_firmware(firmware_uf2(), "fw")
+    data = uf2.write(firmware, {PICO.fs_start + n * 4096: image[n * 4096 : (n + 1) * 4096] for n in touched})
+    bundle.verify(data, PICO, files[:1])
+    with pytest.raises(fs_image.ImageError, match="differs from the files"):
+        bundle.verify(data, PICO, files)
