@@ -34,10 +34,18 @@ def fake_python(folder, name, facts):
     return str(path)
 
 
-def make_n(folder, *args, path=None):
+def outside_make():
+    """This environment without an outer make's variables: CI runs pytest under `make
+    test`, and a nested make would print "Entering directory" lines around its output."""
     env = dict(os.environ)
+    for name in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "MAKEOVERRIDES"):
+        env.pop(name, None)
+    return env
+
+
+def make_n(folder, *args, path=None):
+    env = outside_make()
     env.pop("PYTHON", None)
-    env.pop("MAKEFLAGS", None)
     if path is not None:
         env["PATH"] = path
     return subprocess.run([MAKE, "-n", "test"] + list(args), cwd=str(folder), env=env,
@@ -100,8 +108,7 @@ def test_python_m_host_tools_works_from_any_folder_after_make(tmp_path):
     before = subprocess.run([python, "-m", "host_tools", "--help"], cwd=str(elsewhere), capture_output=True,
                             text=True, timeout=60)
     assert before.returncode != 0 and "No module named host_tools" in before.stderr
-    env = dict(os.environ)
-    env.pop("MAKEFLAGS", None)
+    env = outside_make()
     made = subprocess.run([MAKE, "-q", "test"], cwd=str(folder), env=env, capture_output=True, timeout=60)
     assert made.returncode == 1  # the path step is due (and, -q, nothing else ran)
     pth_target = subprocess.run([MAKE, "-n", "test"], cwd=str(folder), env=env, capture_output=True, text=True,

@@ -343,7 +343,11 @@ def test_the_readme_commands_write_one_file_per_board(tmp_path, device_tables):
         assert found["/strategy-forced.bin"][0] == table_size
     make_line = [line for line in lines if line.startswith("make uf2 ")]
     assert make_line == ["make uf2 FIRMWARE=RPI_PICO-v1.28.0.uf2 [BOARD=...] [RULES=...] [COMPACT=1] [OUT=...]"]
-    shown = subprocess.run(["make", "-n", "uf2", "FIRMWARE=RPI_PICO-v1.28.0.uf2", "STAMP=", "PTH="], capture_output=True, text=True, cwd=repo)
+    env = dict(os.environ)
+    for name in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "MAKEOVERRIDES"):  # CI runs pytest under make
+        env.pop(name, None)
+    shown = subprocess.run(["make", "-n", "uf2", "FIRMWARE=RPI_PICO-v1.28.0.uf2", "STAMP=", "PTH="], capture_output=True,
+                           text=True, cwd=repo, env=env)
     command = shown.stdout.strip().splitlines()[-1].split()
     assert command[1:] == ["-m", "host_tools", "uf2", "--firmware", "RPI_PICO-v1.28.0.uf2", "--out", "build/pico-yahtzee-pico.uf2"]
 
