@@ -219,16 +219,9 @@ def _jsonable(value):
 
 def check_out(out, folder):
     """One line naming what is wrong with ``--out``, or None; nothing is written."""
-    problem = untrusted.text_problem("--out", out)
+    problem = untrusted.folder_problem("--out", out)
     if problem:
         return problem
-    if os.path.exists(out) and not os.path.isdir(out):
-        return "--out %s is not a folder" % untrusted.shown(out)
-    probe = untrusted.nearest_existing(out)
-    if not os.path.isdir(probe):
-        return "--out %s: %s is not a folder" % (untrusted.shown(out), untrusted.shown(probe))
-    if not host_tools.writable_folder(probe):
-        return "--out %s: nothing can be written in %s" % (untrusted.shown(out), untrusted.shown(probe))
     if folder is not None:
         flash = os.path.realpath(folder)
         here = os.path.realpath(out)

@@ -369,16 +369,9 @@ def parse_args(argv):
 
 def check_dir(folder):
     """Makes ``folder`` when missing; one line naming the problem, or None."""
-    problem = untrusted.text_problem("--dir", folder)  # MicroPython needs a UTF-8 path
+    problem = untrusted.folder_problem("--dir", folder)  # MicroPython needs a UTF-8 path
     if problem:
         return problem
-    if os.path.exists(folder) and not os.path.isdir(folder):
-        return "--dir %s is not a folder" % untrusted.shown(folder)
-    probe = untrusted.nearest_existing(folder)
-    if not os.path.isdir(probe):
-        return "--dir %s: %s is not a folder" % (untrusted.shown(folder), untrusted.shown(probe))
-    if not host_tools.writable_folder(probe):
-        return "--dir %s: nothing can be written in %s" % (untrusted.shown(folder), untrusted.shown(probe))
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError as exc:

@@ -12,6 +12,8 @@ import binascii
 import os
 import stat
 
+import host_tools
+
 MAX_NAME = 64  # characters in a name; the firmware's names are under 16
 MAX_FILE = 64 * 1024  # bytes per file; the firmware's files are a few KiB
 MAX_TOTAL = 1024 * 1024  # bytes in all
@@ -94,6 +96,22 @@ def port_problem(port):
         return problem
     if os.path.isdir(port):
         return "--port %s is a folder, not a serial port" % shown(port)
+    return None
+
+
+def folder_problem(option, folder):
+    """One line naming why ``folder`` (given as ``option``) cannot be a folder this tool
+    writes in (not UTF-8, a file, under a file, not writable), or None; nothing is made."""
+    problem = text_problem(option, folder)
+    if problem:
+        return problem
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        return "%s %s is not a folder" % (option, shown(folder))
+    probe = nearest_existing(folder)
+    if not os.path.isdir(probe):
+        return "%s %s: %s is not a folder" % (option, shown(folder), shown(probe))
+    if not host_tools.writable_folder(probe):
+        return "%s %s: nothing can be written in %s" % (option, shown(folder), shown(probe))
     return None
 
 
