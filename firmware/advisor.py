@@ -88,10 +88,9 @@ class Advisor:
                     n += 1
         keeps.key = None  # only needed while building; 1.8 KB back (keeps.faces unusable now)
         # Per-turn successor values (fixed point, points of the box included).
-        self._lower_gain = array("i", bytes(4 * nb))  # box -> value after scoring 0 there
+        self._lower_gain = array("i", bytes(4 * nb))  # box -> value of scoring 0 there
         self._upper_gain = array("i", bytes(4 * 6 * 31))  # box * 31 + points -> value
         self._yz_gain = array("i", bytes(4 * 2))  # Yahtzee box scored 0 / 50
-        self._joker = array("i", bytes(4 * 6))  # best value of each five-of-a-kind roll
         self._open_lower = bytearray(7)
         self._open_upper = bytearray(6)
         self._k3 = array("i", bytes(4 * _N_KEEPS))  # keep -> value with no roll after it
@@ -193,6 +192,7 @@ class Advisor:
             elif b == yz_box:
                 table.load_block(after, 0)
                 self._yz_gain[0] = table.block_value(up)
+                self._lower_gain[b] = self._yz_gain[0]  # its 0, like the other lower boxes
                 table.load_block(after, 1)
                 self._yz_gain[1] = (self._yz_points << FRAC) + table.block_value(up)
                 self._open_lower[n_lower] = b
@@ -207,19 +207,18 @@ class Advisor:
         # A joker or bonus needs a filled Yahtzee box (RULES.md); otherwise five of a kind
         # is an ordinary roll and the tables above already score it.
         self._joker_on = self._track_yz and mask >> self._yzb & 1
-        if self._joker_on:
-            self._joker_rows()
 
-    def _box_value(self, b, points):
-        """Fixed-point value of scoring ``points`` in open box ``b`` now."""
+    def _price(self, b, points, extra):
+        """Fixed-point value of scoring ``points`` in open box ``b`` now, ``extra`` = the
+        Yahtzee bonus it brings (also the pricing ``_best_rolls`` asks of its pricer)."""
         if b < 6:
             per_die = self._per_die[b]
             if points % per_die == 0 and points <= 5 * per_die:
-                return self._upper_gain[b * 31 + points]
-            return self._upper_odd(b, points)
+                return self._upper_gain[b * 31 + points] + (extra << FRAC)
+            return self._upper_odd(b, points) + (extra << FRAC)
         if b == self._yzb and self._track_yz:
-            return self._yz_gain[1 if points == self._yz_points else 0]
-        return (points << FRAC) + self._lower_gain[b]
+            return self._yz_gain[1 if points == self._yz_points else 0] + (extra << FRAC)
+        return (points + extra << FRAC) + self._lower_gain[b]
 
     def _upper_odd(self, b, points):
         # An upper box scoring something other than face x count (no ruleset does so
@@ -233,56 +232,16 @@ class Advisor:
             up2 = th
         return (gain << FRAC) + self.table.value(self.mask | (1 << b), up2, self.yz)
 
-    def _joker_rows(self):
-        """Five-of-a-kind rolls: the rules module decides joker boxes, points and bonus."""
-        out = self._out
-        faces = self._faces
-        for i in range(6):
-            for j in range(5):
-                faces[j] = i + 1
-            rules.score_options(self.rules, self._card, faces, out)
-            extra = rules.yahtzee_bonus_for(self.rules, self._card, faces) << FRAC
-            best = _NEG
-            for b in range(self._nb):
-                if out[b] >= 0:
-                    v = self._box_value(b, out[b]) + extra
-                    if v > best:
-                        best = v
-            self._joker[i] = best
-
-    def _final_roll(self):
-        """k3[roll] = value of the best box for each of the 252 rolls.
-
-        Scoring 0 in a box is worth a constant per box, so every roll starts from the best
-        zero; each box then visits only the rolls where it scores (``_scoring`` lists,
-        about 1,200 visits instead of 252 x open boxes).
-        """
-        k3 = self._k3
+    def _lower_into(self, k3, yz_box):
+        """k3[roll] := max(k3[roll], value of scoring the roll in an open lower box other
+        than ``yz_box``) at the rolls where it scores: the points plus a per-box constant."""
         score = self._score
         scoring = self._scoring
         starts = self._scoring_start
         nb = self._nb
-        yz_box = self._yzb if self._track_yz else -1
-        zero = _NEG
-        for i in range(self._n_lower):
-            b = self._open_lower[i]
-            v = self._yz_gain[0] if b == yz_box else self._lower_gain[b]
-            if v > zero:
-                zero = v
-        for i in range(self._n_upper):
-            v = self._upper_gain[self._open_upper[i] * 31]
-            if v > zero:
-                zero = v
-        for r in range(_FIRST_ROLL, _N_KEEPS):
-            k3[r] = zero
         for i in range(self._n_lower):
             b = self._open_lower[i]
             if b == yz_box:
-                v = self._yz_gain[1]
-                for j in range(starts[b], starts[b + 1]):
-                    r = scoring[j]
-                    if v > k3[_FIRST_ROLL + r]:
-                        k3[_FIRST_ROLL + r] = v
                 continue
             gain = self._lower_gain[b]
             for j in range(starts[b], starts[b + 1]):
@@ -290,18 +249,72 @@ class Advisor:
                 v = (score[r * nb + b] << FRAC) + gain
                 if v > k3[_FIRST_ROLL + r]:
                     k3[_FIRST_ROLL + r] = v
-        upper_gain = self._upper_gain
+
+    def _final_roll(self):
+        """k3[roll] = value of the best box for each of the 252 rolls."""
+        self._best_rolls(self._k3, self._upper_gain, self._lower_gain, self)
+
+    def _best_rolls(self, k3, upper, lower0, pricer):
+        """k3[roll] := the best price of each of the 252 rolls, for the turn ``load`` read.
+
+        One computation for two pricings: values here, chance-to-win keys in the to-win
+        level (strategy_win.py). ``upper[b * 31 + points]`` prices the upper boxes and
+        ``lower0[b]`` a 0 in lower box ``b``; ``pricer._price(b, points, extra)`` any box
+        (the Yahtzee box's 50, the joker rolls) and ``pricer._lower_into(k3, yz_box)`` the
+        rolls where the other open lower boxes score (one call: calls cost).
+        Scoring 0 in a box is worth a constant per box, so every roll starts from the best
+        zero; each box then visits only the rolls where it scores (``_scoring`` lists,
+        about 1,200 visits instead of 252 x open boxes). Five-of-a-kind rolls are redone
+        last: the rules module decides joker boxes, points and bonus (RULES.md: only with
+        a filled Yahtzee box; otherwise they are ordinary rolls).
+        """
+        score = self._score
+        scoring = self._scoring
+        starts = self._scoring_start
+        nb = self._nb
+        yz_box = self._yzb if self._track_yz else -1
+        zero = _NEG
+        for i in range(self._n_lower):
+            v = lower0[self._open_lower[i]]
+            if v > zero:
+                zero = v
+        for i in range(self._n_upper):
+            v = upper[self._open_upper[i] * 31]
+            if v > zero:
+                zero = v
+        for r in range(_FIRST_ROLL, _N_KEEPS):
+            k3[r] = zero
+        pricer._lower_into(k3, yz_box)
+        if yz_box >= 0 and not self.mask >> yz_box & 1:
+            v = pricer._price(yz_box, self._yz_points, 0)
+            for j in range(starts[yz_box], starts[yz_box + 1]):
+                r = scoring[j]
+                if v > k3[_FIRST_ROLL + r]:
+                    k3[_FIRST_ROLL + r] = v
         for i in range(self._n_upper):
             b = self._open_upper[i]
             at = b * 31
             for j in range(starts[b], starts[b + 1]):
                 r = scoring[j]
-                v = upper_gain[at + score[r * nb + b]]
+                v = upper[at + score[r * nb + b]]
                 if v > k3[_FIRST_ROLL + r]:
                     k3[_FIRST_ROLL + r] = v
-        if self._joker_on:
-            for i in range(6):
-                k3[_FIRST_ROLL + self._yz_rolls[i]] = self._joker[i]
+        if not self._joker_on:
+            return
+        out = self._out
+        faces = self._faces
+        for i in range(6):
+            for j in range(5):
+                faces[j] = i + 1
+            rules.score_options(self.rules, self._card, faces, out)
+            extra = rules.yahtzee_bonus_for(self.rules, self._card, faces)
+            best = _NEG
+            for b in range(nb):
+                if out[b] >= 0:
+                    v = pricer._price(b, out[b], extra)
+                    if v > best:
+                        best = v
+            k3[_FIRST_ROLL + self._yz_rolls[i]] = best
 
     def _expect(self, k):
         """k[keep] for keeps of 0-4 dice := the average over one more die (exact ints)."""
@@ -360,10 +373,10 @@ class Advisor:
         if rolls_left == 0:
             out = self._out
             rules.score_options(self.rules, self._card, dice, out)
-            extra = rules.yahtzee_bonus_for(self.rules, self._card, dice) << FRAC
+            extra = rules.yahtzee_bonus_for(self.rules, self._card, dice)
             for b in range(self._nb):
                 if out[b] >= 0:
-                    n = _insert(codes, values, n, b, base + extra + self._box_value(b, out[b]))
+                    n = _insert(codes, values, n, b, base + self._price(b, out[b], extra))
             return n
         if rolls_left == 1:
             k = self._k3

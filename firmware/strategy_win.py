@@ -45,6 +45,7 @@ class WinLevel:
         self._ukey = array("i", bytes(4 * 6 * 31))  # box * 31 + points -> key
         self._lkey = array("i", bytes(4 * 7 * _LOWER_POINTS))  # (box - 6) * 51 + points
         self._lsd = array("i", bytes(4 * 13))  # lower box -> sd after it (sixteenths)
+        self._lzero = array("i", bytes(4 * 13))  # lower box -> key of scoring 0 there
         self._ysd = array("i", bytes(4 * 2))  # Yahtzee box scored 0 / 50 -> sd after
         self._opp_c = array("i", bytes(4 * 3))  # opponents: expected final (sixteenths)
         self._opp_s = array("i", bytes(4 * 3))  # opponents: spread, meter-scaled
@@ -133,7 +134,10 @@ class WinLevel:
                 self._ysd[1] = spread.sd(after, adv.up, 1)
             else:
                 self._lsd[b] = spread.sd(after, adv.up, adv.yz)
-        self._final_roll()
+        for i in range(adv._n_lower):
+            b = adv._open_lower[i]
+            self._lzero[b] = self.box_key(b, 0, 0)
+        adv._best_rolls(self._k3, self._ukey, self._lzero, self)  # k3[roll]: the best key of each roll
         adv._expect(self._k3)
         adv._subset_max(self._k3, self._m)
         adv._expect(self._m)
@@ -176,80 +180,42 @@ class WinLevel:
             after = adv.mask | (1 << b)
             up2 = adv.up + points
             sd = 0 if after == 8191 else self.spread.sd(after, up2 if up2 < 63 else 63, adv.yz)
-            return self._key(adv._box_value(b, points) + (extra << _FRAC), sd)
+            return self._key(adv._price(b, points, extra), sd)
         if b == rules.YAHTZEE:
-            return self._key(adv._box_value(b, points) + (extra << _FRAC), self._ysd[1 if points == 50 else 0])
+            return self._key(adv._price(b, points, extra), self._ysd[1 if points == 50 else 0])
         if extra == 0:
             at = (b - 6) * _LOWER_POINTS + points
             key = self._lkey[at]
             if key < 0:
-                key = self._key(adv._box_value(b, points), self._lsd[b])
+                key = self._key(adv._price(b, points, 0), self._lsd[b])
                 self._lkey[at] = key
             return key
-        return self._key(adv._box_value(b, points) + (extra << _FRAC), self._lsd[b])
+        return self._key(adv._price(b, points, extra), self._lsd[b])
 
-    def _final_roll(self):
-        """k3[roll] = the best key of each of the 252 rolls: the best zero, then every
-        box at the rolls where it scores (the advisor's scoring lists)."""
+    _price = box_key  # the pricing advisor._best_rolls asks of its pricer
+
+    def _lower_into(self, k3, yz_box):
+        """k3[roll] := max(k3[roll], key of scoring the roll in an open lower box other
+        than ``yz_box``) at the rolls where it scores; each distinct points value of a box
+        is priced once (about 26 per box) and remembered in ``_lkey``."""
         adv = self.adv
-        k3 = self._k3
+        lkey = self._lkey
         score = adv._score
         scoring = adv._scoring
         starts = adv._scoring_start
-        zero = _NEG
-        for i in range(adv._n_lower):
-            v = self.box_key(adv._open_lower[i], 0, 0)
-            if v > zero:
-                zero = v
-        for i in range(adv._n_upper):
-            v = self._ukey[adv._open_upper[i] * 31]
-            if v > zero:
-                zero = v
-        for r in range(_FIRST_ROLL, _N_KEEPS):
-            k3[r] = zero
-        lkey = self._lkey
         for i in range(adv._n_lower):
             b = adv._open_lower[i]
-            if b == rules.YAHTZEE:
-                v = self.box_key(b, 50, 0)
-                for j in range(starts[b], starts[b + 1]):
-                    r = scoring[j]
-                    if v > k3[_FIRST_ROLL + r]:
-                        k3[_FIRST_ROLL + r] = v
+            if b == yz_box:
                 continue
             at = (b - 6) * _LOWER_POINTS
             for j in range(starts[b], starts[b + 1]):
                 r = scoring[j]
                 p = score[r * 13 + b]
                 v = lkey[at + p]
-                if v < 0:  # first time these points: price them (about 26 per box)
+                if v < 0:
                     v = self.box_key(b, p, 0)
                 if v > k3[_FIRST_ROLL + r]:
                     k3[_FIRST_ROLL + r] = v
-        ukey = self._ukey
-        for i in range(adv._n_upper):
-            b = adv._open_upper[i]
-            at = b * 31
-            for j in range(starts[b], starts[b + 1]):
-                r = scoring[j]
-                v = ukey[at + score[r * 13 + b]]
-                if v > k3[_FIRST_ROLL + r]:
-                    k3[_FIRST_ROLL + r] = v
-        if adv._joker_on:
-            out = adv._out
-            faces = adv._faces
-            for i in range(6):
-                for j in range(5):
-                    faces[j] = i + 1
-                rules.score_options(adv.rules, adv._card, faces, out)
-                extra = rules.yahtzee_bonus_for(adv.rules, adv._card, faces)
-                best = _NEG
-                for b in range(13):
-                    if out[b] >= 0:
-                        v = self.box_key(b, out[b], extra)
-                        if v > best:
-                            best = v
-                k3[_FIRST_ROLL + adv._yz_rolls[i]] = best
 
     # -- decisions ---------------------------------------------------------------------
     def hold(self, dice, rolls_left):
