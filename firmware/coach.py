@@ -184,23 +184,8 @@ class Coach:
         try:
             for seat in range(n):
                 card = game.players[seat].card
-                mask = up = used = 0
-                for b in range(13):
-                    if card[b] >= 0:
-                        mask |= 1 << b
-                        used += 1
-                        if b < 6:
-                            up += card[b]
-                if up > 63:
-                    up = 63
-                yz = 1 if card[11] == 50 else 0
                 self._m_total[seat] = breakdowns[seat][4]
-                self._m_used[seat] = used
-                if mask == 8191:
-                    self._m_mean[seat] = self._m_sd[seat] = 0
-                else:
-                    self._m_mean[seat] = win_meter.from_fixed(table.value(mask, up, yz))
-                    self._m_sd[seat] = spread.sd(mask, up, yz)
+                self._m_used[seat] = win_meter.outlook(table, spread, card, self._m_mean, self._m_sd, seat)
         except (ValueError, OSError) as exc:
             self.drop_spread(exc)
             return False

@@ -89,23 +89,9 @@ class WinLevel:
         self._factors = factors
         for j in range(n_opp):
             other = others[j]
-            mask = up = used = 0
-            for b in range(13):
-                if other[b] != rules.OPEN:
-                    mask |= 1 << b
-                    used += 1
-                    if b < 6:
-                        up += other[b]
-            if up > 63:
-                up = 63
-            yz = 1 if other[rules.YAHTZEE] == 50 else 0
-            total = rules.totals(adv.rules, other)[4]
-            if mask == 8191:
-                self._opp_c[j] = total << 4
-                self._opp_s[j] = 0
-            else:
-                self._opp_c[j] = (total << 4) + win_meter.from_fixed(table.value(mask, up, yz))
-                self._opp_s[j] = (spread.sd(mask, up, yz) * factors[used] + 128) >> 8
+            used = win_meter.outlook(table, spread, other, self._opp_c, self._opp_s, j)
+            self._opp_c[j] += rules.totals(adv.rules, other)[4] << 4
+            self._opp_s[j] = (self._opp_s[j] * factors[used] + 128) >> 8
         adv.load(card)
         mask = adv.mask
         used = 0

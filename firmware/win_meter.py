@@ -53,6 +53,29 @@ def from_fixed(value, frac=18):
     return (value + (1 << (frac - 5))) >> (frac - 4)
 
 
+def outlook(table, spread, card, means, sds, i):
+    """A standard card's model inputs from the tables, into ``means[i]`` (its expected
+    remaining score in sixteenths: strategy table) and ``sds[i]`` (its spread, unscaled:
+    spread table), both 0 once the card is full; returns how many boxes it has used (the
+    column of ``FACTORS``). The coach's meter and the to-win level both read cards so."""
+    mask = up = used = 0
+    for b in range(13):
+        if card[b] >= 0:  # rules.OPEN is -1 (this module imports nothing)
+            mask |= 1 << b
+            used += 1
+            if b < 6:
+                up += card[b]
+    if mask == 8191:
+        means[i] = sds[i] = 0
+        return used
+    if up > 63:
+        up = 63
+    yz = 1 if card[11] == 50 else 0  # the Yahtzee box holds 50: the table's flag
+    means[i] = from_fixed(table.value(mask, up, yz))
+    sds[i] = spread.sd(mask, up, yz)
+    return used
+
+
 def isqrt(n):
     """Integer square root (floor) of a non-negative int."""
     if n < 2:
