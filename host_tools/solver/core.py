@@ -242,22 +242,30 @@ class TurnKernel:
                     self.parent_runs.append((s, e, rows))
 
     # -- final roll: choose the box ------------------------------------------------
+    def _open_boxes(self, m):
+        """Yield (box, closed, masks after scoring it) for every box that is open in at
+        least one of the states ``m`` (``closed``: where it is not)."""
+        for b in range(self.nb):
+            is_open = (m >> b & 1) == 0
+            if is_open.any():
+                yield b, ~is_open, m | (1 << b)
+
+    def _upper_scores(self, b, u):
+        """Upper box ``b`` scored with 0..5 of its dice, (6, N) each: the points, the
+        capped subtotal after them, and whether they reach the bonus threshold now."""
+        th = self.th
+        s = self.up_points[b] * self.counts6
+        return s, np.minimum(th, u + s), (u < th) & (u + s >= th)
+
     def _box_options(self, m, u, y, arrays):
         """Yield (box, [(252, N) value of scoring this box, one per value array]); NEG
         where the box is used. The five-of-a-kind rows are redone by ``_yahtzee_rows``."""
         t = self.t
         up_bonus = t.rules.upper_bonus
-        th = self.th
-        for b in range(self.nb):
-            is_open = (m >> b & 1) == 0
-            if not is_open.any():
-                continue
-            closed = ~is_open
-            mn = m | (1 << b)
+        for b, closed, mn in self._open_boxes(m):
             if b < 6:
-                s = self.up_points[b] * self.counts6
-                u2 = np.minimum(th, u + s)
-                gain = s + up_bonus * ((u < th) & (u + s >= th))
+                s, u2, crossed = self._upper_scores(b, u)
+                gain = s + up_bonus * crossed
                 idx = dense_index(mn, u2, y)
                 rows = self.face_counts[b]
             elif b == t.yz_box and t.track_yz:
@@ -270,7 +278,7 @@ class TurnKernel:
             out = []
             for i, arr in enumerate(arrays):
                 if i and self.count_upper_bonus:  # the tracked "reward": 1 per upper bonus
-                    g = arr[idx] + ((u < th) & (u + s >= th) if b < 6 else 0)
+                    g = arr[idx] + (crossed if b < 6 else 0)
                     if gain is None:
                         g[closed] = NEG
                         out.append(np.broadcast_to(g, (self.nr, len(m))))
@@ -368,18 +376,12 @@ class TurnKernel:
         t = self.t
         rolls = K[strategy_dice.FIRST_ROLL:]
         up_bonus = t.rules.upper_bonus
-        th = self.th
         zero = np.full(len(m), NEG)
         scoring = []
-        for b in range(self.nb):
-            is_open = (m >> b & 1) == 0
-            if not is_open.any():
-                continue
-            closed = ~is_open
-            mn = m | (1 << b)
+        for b, closed, mn in self._open_boxes(m):
             if b < 6:
-                s = self.up_points[b] * self.counts6
-                g = s + up_bonus * ((u < th) & (u + s >= th)) + V[dense_index(mn, np.minimum(th, u + s), y)]
+                s, u2, crossed = self._upper_scores(b, u)
+                g = s + up_bonus * crossed + V[dense_index(mn, u2, y)]
                 g[:, closed] = NEG
                 np.maximum(zero, g[0], out=zero)
                 for c in range(1, 5):  # five of a face is a Yahtzee roll: redone below
@@ -448,6 +450,29 @@ def _work(job):
     return hi - lo
 
 
+def by_level(ruleset, space, work, workers, progress, label, t0):
+    """Run ``work((lo, hi, level))`` over every reachable state in chunks, the last level
+    (fullest cards) first: a state's value needs only the levels after it. ``workers`` > 1
+    forks a pool (``work`` reads what it needs from a module's ``_shared``); ``progress``
+    gets one line per level, ``label`` first."""
+    pool = multiprocessing.get_context("fork").Pool(workers) if workers > 1 else None
+    try:
+        for level in range(ruleset.n_boxes - 1, -1, -1):
+            n = len(space.level_arrays[level][0])
+            jobs = [(lo, min(n, lo + CHUNK), level) for lo in range(0, n, CHUNK)]
+            if pool is None:
+                for job in jobs:
+                    work(job)
+            else:
+                pool.map(work, jobs, chunksize=4)
+            if progress:
+                progress("%s %2d: %6d states  %.2f s" % (label, level, n, time.time() - t0))
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+
+
 def solve(ruleset, guide=None, workers=None, progress=None, count_upper_bonus=False):
     """Optimal values (or, with ``guide``, the true values of play that maximises the
     guide array) for every reachable state. Returns (dense V, tables, space). With
@@ -464,23 +489,7 @@ def solve(ruleset, guide=None, workers=None, progress=None, count_upper_bonus=Fa
     kernel = TurnKernel(tables)
     kernel.count_upper_bonus = count_upper_bonus and guide is not None
     _shared.update(kernel=kernel, space=space, V=V, Q=guide)
-    pool = multiprocessing.get_context("fork").Pool(workers) if workers > 1 else None
-    try:
-        for level in range(ruleset.n_boxes - 1, -1, -1):
-            arrays = space.level_arrays[level]
-            n = len(arrays[0])
-            jobs = [(lo, min(n, lo + CHUNK), level) for lo in range(0, n, CHUNK)]
-            if pool is None:
-                for job in jobs:
-                    _work(job)
-            else:
-                pool.map(_work, jobs, chunksize=4)
-            if progress:
-                progress("level %2d: %6d states  %.2f s" % (level, n, time.time() - t0))
-    finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
+    by_level(ruleset, space, _work, workers, progress, "level", t0)
     result = np.array(V)
     _shared.clear()
     del V

@@ -63,7 +63,6 @@ def solve_spread(ruleset, V=None, workers=None, progress=None):
     t0 = time.time()
     if V is None:
         V, _t, _s = core.solve(ruleset, workers=workers, progress=progress)
-    import multiprocessing
     import os
 
     workers = workers or min(2, os.cpu_count() or 1)
@@ -73,22 +72,7 @@ def solve_spread(ruleset, V=None, workers=None, progress=None):
     S, buf = core._shared_array(core.N_MASKS * core.CAP * 2)
     S[:] = V  # a full card: V = 0, Var = 0
     _shared.update(kernel=kernel, space=space, V=np.asarray(V, dtype=np.float64), S=S)
-    pool = multiprocessing.get_context("fork").Pool(workers) if workers > 1 else None
-    try:
-        for level in range(ruleset.n_boxes - 1, -1, -1):
-            n = len(space.level_arrays[level][0])
-            jobs = [(lo, min(n, lo + core.CHUNK), level) for lo in range(0, n, core.CHUNK)]
-            if pool is None:
-                for job in jobs:
-                    _work(job)
-            else:
-                pool.map(_work, jobs, chunksize=4)
-            if progress:
-                progress("spread level %2d: %6d states  %.2f s" % (level, n, time.time() - t0))
-    finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
+    core.by_level(ruleset, space, _work, workers, progress, "spread level", t0)
     var = np.array(S) - V
     _shared.clear()
     del S
