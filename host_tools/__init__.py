@@ -82,6 +82,19 @@ def argument_parser(prog, description):
     return _Parser(prog="python -m host_tools " + prog, description=description.replace("``", ""))
 
 
+def parse_command(name, parse_args, argv, show=str):
+    """``parse_args(argv)`` for the command ``name``, as every command's ``main`` starts:
+    (args, None), or (None, exit status) after --help (0) or a usage error (2, its one
+    line on stderr, the message passed through ``show``, e.g. untrusted.printable)."""
+    try:
+        return parse_args(argv), None
+    except UsageError as exc:
+        print("%s: %s (see --help)" % (name, show(str(exc))), file=sys.stderr)
+        return None, 2
+    except SystemExit as exc:  # --help, or argparse's own exit
+        return None, 2 if exc.code else 0
+
+
 def writable_folder(folder):
     """True when a file can be made in ``folder``: tried for real (a probe file made and
     removed), since permission bits do not tell for root or read-only mounts."""

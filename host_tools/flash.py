@@ -393,13 +393,9 @@ def check_options(args):
 
 
 def main(argv):
-    try:
-        args = parse_args(argv)
-    except UsageError as exc:
-        print("flash: %s (see --help)" % exc, file=sys.stderr)
-        return 2
-    except SystemExit as exc:  # --help
-        return 2 if exc.code else 0
+    args, status = host_tools.parse_command("flash", parse_args, argv)
+    if args is None:
+        return status
     problem = check_options(args)
     if problem:
         print("flash: %s" % problem, file=sys.stderr)

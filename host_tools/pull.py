@@ -248,13 +248,9 @@ def check_source(args):
 
 
 def main(argv):
-    try:
-        args = parse_args(argv)
-    except host_tools.UsageError as exc:
-        print("pull: %s (see --help)" % untrusted.printable(str(exc)), file=sys.stderr)
-        return 2
-    except SystemExit as exc:  # --help
-        return 2 if exc.code else 0
+    args, status = host_tools.parse_command("pull", parse_args, argv, show=untrusted.printable)
+    if args is None:
+        return status
     problem = check_source(args) or check_out(args.out, args.dir)
     if problem:
         print("pull: %s" % problem, file=sys.stderr)

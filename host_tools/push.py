@@ -21,13 +21,9 @@ def parse_args(argv):
 
 
 def main(argv):
-    try:
-        args = parse_args(argv)
-    except host_tools.UsageError as exc:
-        print("push: %s (see --help)" % exc, file=sys.stderr)
-        return 2
-    except SystemExit as exc:  # --help
-        return 2 if exc.code else 0
+    args, status = host_tools.parse_command("push", parse_args, argv)
+    if args is None:
+        return status
     from host_tools.flashing import untrusted
 
     problem = untrusted.port_problem(args.port) or untrusted.text_problem("--from", args.folder)

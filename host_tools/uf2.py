@@ -43,13 +43,9 @@ def parse_args(argv):
 
 
 def main(argv):
-    try:
-        args = parse_args(argv)
-    except UsageError as exc:
-        print("uf2: %s (see --help)" % exc, file=sys.stderr)
-        return 2
-    except SystemExit as exc:  # --help
-        return 2 if exc.code else 0
+    args, status = host_tools.parse_command("uf2", parse_args, argv)
+    if args is None:
+        return status
     from host_tools.flashing import build as flash_build
 
     source = args.source or flash_build.default_source()

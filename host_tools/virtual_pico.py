@@ -380,13 +380,9 @@ def check_dir(folder):
 
 
 def main(argv):
-    try:
-        args = parse_args(argv)
-    except host_tools.UsageError as exc:
-        print("virtual-pico: %s (see --help)" % exc, file=sys.stderr)
-        return 2
-    except SystemExit as exc:  # --help
-        return 2 if exc.code else 0
+    args, status = host_tools.parse_command("virtual-pico", parse_args, argv)
+    if args is None:
+        return status
     problem = check_dir(args.dir)
     if problem:
         print("virtual-pico: %s" % problem, file=sys.stderr)
