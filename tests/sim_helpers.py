@@ -9,6 +9,10 @@
 - ``alloc_probe(probe, heap, **run_options)``: run an allocation probe built on
   tests/shared/loopback_rig.py (``rig.measure`` prints ``ALLOC label bytes``) inside
   MicroPython; returns its output lines and ``{label: bytes}``.
+- ``APP_ON_LOOPBACK``: MicroPython source that builds the sim board on a loopback link
+  (seed 3) and the real app, runs two frames and defines ``dump()``, which draws a frame
+  and prints the frame buffer as ``FB <hex>`` (for screens the key scripts cannot reach
+  easily: tests add their own state and read the dump back).
 """
 import os
 
@@ -18,6 +22,20 @@ from host_tools import sim
 from host_tools.simulator.unix_port import SimDevice
 
 SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shared")
+
+APP_ON_LOOPBACK = r"""
+import game, rules
+from boards import sim
+import app
+link = sim.Loopback()
+hw = sim.build({"link": link, "seed": "3"})
+a = app.App(hw, {})
+a.run(frames=2)
+
+def dump():
+    a.frame(hw.ticks_ms())
+    print("FB", bytes(hw.oled.buffer).hex())
+"""
 
 
 def play(flash, keys, **options):

@@ -20,6 +20,7 @@ from host_tools.solver import cache as solver_cache
 from host_tools.solver import core as solver_core
 from host_tools.solver import simulate as solver_sim
 from host_tools.solver import table as solver_table
+from strategy_helpers import OUTCOMES, ROLLS, open_advisor
 from support import card_with
 
 FORCED = rules.make_ruleset()
@@ -32,25 +33,11 @@ def table_path():
 
 
 @pytest.fixture(scope="module")
-def adv(table_path):
-    f = open(table_path, "rb")
-    yield A.Advisor(FORCED, strategy_table.StrategyTable(f))
-    f.close()
+def adv():
+    yield from open_advisor(FORCED)
 
 
 # -- independent brute force ---------------------------------------------------------
-def _outcomes(n):
-    dist = {}
-    for faces in itertools.product(range(1, 7), repeat=n):
-        key = tuple(sorted(faces))
-        dist[key] = dist.get(key, 0) + 1
-    return [(k, c / 6.0 ** n) for k, c in dist.items()]
-
-
-OUTCOMES = [_outcomes(n) for n in range(6)]
-ROLLS = [k for k, _p in OUTCOMES[5]]
-
-
 def _subkeeps(roll):
     return {tuple(sorted(c)) for n in range(6) for c in itertools.combinations(roll, n)}
 

@@ -17,6 +17,7 @@ from host_tools.solver import cache as solver_cache
 from host_tools.solver import core as solver_core
 from host_tools.solver import simulate as solver_sim
 from host_tools.solver import table as solver_table
+from strategy_helpers import open_advisor
 
 ZOO = rules.make_ruleset("zoo")
 
@@ -27,10 +28,8 @@ def zoo_table():
 
 
 @pytest.fixture(scope="module")
-def adv(zoo_table):
-    f = open(zoo_table, "rb")
-    yield A.Advisor(ZOO, strategy_table.StrategyTable(f))
-    f.close()
+def adv():
+    yield from open_advisor(ZOO)
 
 
 def _random_card(rng):

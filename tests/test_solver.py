@@ -13,6 +13,7 @@ from host_tools.solver import cache as solver_cache
 from host_tools.solver import core as solver_core
 from host_tools.solver import table as solver_table
 from host_tools import solve
+from strategy_helpers import assert_refused
 
 PUBLISHED = {
     ("forced", True): 254.5877287,
@@ -105,11 +106,7 @@ def test_exact_table_header_checksum_and_reader(forced, tmp_path):
 
 
 def test_reader_rejects_a_wrong_file(tmp_path):
-    path = tmp_path / "bad.bin"
-    path.write_bytes(b"NOPE" + bytes(200))
-    with open(path, "rb") as f:
-        with pytest.raises(ValueError):
-            strategy_table.StrategyTable(f)
+    assert_refused(strategy_table.StrategyTable, tmp_path / "bad.bin", b"NOPE" + bytes(200))
 
 
 def test_host_block_numbers_match_the_device_reader():

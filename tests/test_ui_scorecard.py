@@ -5,20 +5,9 @@ the simulator's reader, which decodes the compact font with the firmware's own t
 """
 import host_tools
 from host_tools.simulator.screen import compact_lines, text_lines
+from sim_helpers import APP_ON_LOOPBACK
 
-SETUP = r"""
-import game, rules
-from boards import sim
-import app
-link = sim.Loopback()
-hw = sim.build({"link": link, "seed": "3"})
-a = app.App(hw, {})
-a.run(frames=2)
-
-def dump():
-    a.frame(hw.ticks_ms())
-    print("FB", bytes(hw.oled.buffer).hex())
-
+SETUP = APP_ON_LOOPBACK + r"""
 def card(points):
     return list(points) + [-1] * (13 - len(points)) + [0]
 """

@@ -4,20 +4,9 @@ and the quit confirmation (a long MENU press). Drawn by the real app inside Micr
 """
 import host_tools
 from host_tools.simulator.screen import text_lines
+from sim_helpers import APP_ON_LOOPBACK
 
-SETUP = r"""
-import game, rules
-from boards import sim
-import app
-link = sim.Loopback()
-hw = sim.build({"link": link, "seed": "3"})
-a = app.App(hw, {})
-a.run(frames=2)
-
-def dump():
-    a.frame(hw.ticks_ms())
-    print("FB", bytes(hw.oled.buffer).hex())
-"""
+SETUP = APP_ON_LOOPBACK
 
 TIE = SETUP + r"""
 zero = [0] * 13 + [0]

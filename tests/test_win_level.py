@@ -19,6 +19,7 @@ from host_tools.solver import cache as solver_cache
 from host_tools.solver import fast_play
 from host_tools.solver import fast_win
 from host_tools.solver import spread
+from strategy_helpers import card_state
 from support import card_with
 
 FORCED = rules.make_ruleset()
@@ -41,12 +42,7 @@ def host():
 
 
 def _state(card):
-    mask = up = 0
-    for b in range(13):
-        if card[b] != rules.OPEN:
-            mask |= 1 << b
-            up += card[b] if b < 6 else 0
-    return mask, min(up, 63), 1 if card[rules.YAHTZEE] == 50 else 0, rules.totals(FORCED, card)[4]
+    return card_state(card) + (rules.totals(FORCED, card)[4],)
 
 
 def _score(card, dice, box):
@@ -130,6 +126,68 @@ THEM = {"aces": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18
         "four_kind": 28, "full_house": 25, "small_straight": 30, "large_straight": 40, "yahtzee": 50, "chance": 24}
 
 
+def _link_tables(tmp_path, monkeypatch, ruleset, spread=True):
+    """Make ``tmp_path`` the current folder, holding ``ruleset``'s strategy table and
+    (``spread``) the standard spread table, under the names the device looks for."""
+    import os
+
+    os.symlink(solver_cache.table(ruleset), tmp_path / ("strategy-%s.bin" % ruleset.name))
+    if spread:
+        os.symlink(solver_cache.spread_table(FORCED, bench.DEVICE_BANDS), tmp_path / ("spread-%s.bin" % ruleset.name))
+    monkeypatch.chdir(tmp_path)
+
+
+def _open_coach(ruleset):
+    import coach as coach_module
+
+    coach = coach_module.Coach()
+    assert coach.open(ruleset)
+    return coach
+
+
+def _game(ruleset, seats, seed, far_behind=False):
+    """A game past its roll-off; ``far_behind``: seat 0 to move on the ME card with
+    2-2-4-5-6 and one roll left, seat 1 done on THEM (110 ahead)."""
+    import game as game_module
+
+    g = game_module.Game(ruleset, seats, random.Random(seed))
+    if far_behind:
+        g.phase = game_module.TURN
+        g.current = 0
+        g.players[0].card[:] = card_with(**ME)
+        g.players[1].card[:] = card_with(**THEM)
+        g.dice[:] = [2, 2, 4, 5, 6]
+        g.rolls = 1
+    while g.phase == game_module.ROLLOFF:
+        g.rolloff()
+    return g
+
+
+def _play_out(g, coach, each_turn, each_move=None):
+    """Play ``g`` to its end with the app's own calls (players.choose_hold/choose_box);
+    ``each_turn(g)`` starts the coach's turn, ``each_move(g)`` runs after every hold
+    decision."""
+    import game as game_module
+    import players
+
+    options = [0] * rules.N_BOXES
+    while g.phase != game_module.OVER:
+        each_turn(g)
+        g.roll()
+        while True:
+            hold = players.choose_hold(coach, g)
+            if each_move is not None:
+                each_move(g)
+            if hold < 0:
+                g.options(options)
+                box = players.choose_box(coach, g, options)
+                assert options[box] >= 0
+                g.score(box)
+                break
+            g.set_held(hold)
+            g.roll()
+
+
 def _readme_command(marker):
     import os
     import shlex
@@ -186,47 +244,22 @@ def test_cpu_win_seat_plays_through_players_and_coach(monkeypatch, tmp_path, hos
     the win level's, the game ends, and without the spread table the seat plays optimal."""
     import os
 
-    import coach as coach_module
-    import game as game_module
     import players
 
-    os.symlink(solver_cache.table(FORCED), tmp_path / "strategy-forced.bin")
-    os.symlink(solver_cache.spread_table(FORCED, bench.DEVICE_BANDS), tmp_path / "spread-forced.bin")
-    monkeypatch.chdir(tmp_path)
-    coach = coach_module.Coach()
-    assert coach.open(FORCED)
-    g = game_module.Game(FORCED, [("W", "win"), ("O", "optimal")], random.Random(9))
-    while g.phase == game_module.ROLLOFF:
-        g.rolloff()
-    options = [0] * 13
-    win_moves = 0
-    while g.phase != game_module.OVER:
-        coach.start_turn(g.players[g.current].card)
-        g.roll()
-        while True:
-            hold = players.choose_hold(coach, g)
-            if g.players[g.current].kind == "win":
-                win_moves += 1
-                assert coach.win is not None
-            if hold < 0:
-                g.options(options)
-                box = players.choose_box(coach, g, options)
-                assert options[box] >= 0
-                g.score(box)
-                break
-            g.set_held(hold)
-            g.roll()
-    assert win_moves >= 13
+    _link_tables(tmp_path, monkeypatch, FORCED)
+    coach = _open_coach(FORCED)
+    g = _game(FORCED, [("W", "win"), ("O", "optimal")], 9)
+    win_moves = []
+
+    def each_move(g):
+        if g.players[g.current].kind == "win":
+            win_moves.append(1)
+            assert coach.win is not None
+
+    _play_out(g, coach, lambda g: coach.start_turn(g.players[g.current].card), each_move)
+    assert len(win_moves) >= 13
     # the level's choice in the far-behind position, through players.py
-    me = card_with(**ME)
-    them = card_with(**THEM)
-    g2 = game_module.Game(FORCED, [("W", "win"), ("O", "optimal")], random.Random(1))
-    g2.phase = game_module.TURN
-    g2.current = 0
-    g2.players[0].card[:] = me
-    g2.players[1].card[:] = them
-    g2.dice[:] = [2, 2, 4, 5, 6]
-    g2.rolls = 1
+    g2 = _game(FORCED, [("W", "win"), ("O", "optimal")], 1, far_behind=True)
     assert players.choose_hold(coach, g2) == 0b00011
     coach.close()
     os.remove(tmp_path / "spread-forced.bin")
@@ -238,21 +271,11 @@ def test_coach_shows_the_to_win_move_and_reviews_in_chance(monkeypatch, tmp_path
     """Multi-player: the hint carries the max-score move and the to-win move with their
     chances when they differ; the review prices a max-score hold that gives up winning
     chances in percentage points. Solo: points, as before."""
-    import os
-
-    import coach as coach_module
     import game as game_module
 
-    os.symlink(solver_cache.table(FORCED), tmp_path / "strategy-forced.bin")
-    os.symlink(solver_cache.spread_table(FORCED, bench.DEVICE_BANDS), tmp_path / "spread-forced.bin")
-    monkeypatch.chdir(tmp_path)
-    coach = coach_module.Coach()
-    assert coach.open(FORCED)
-    g = game_module.Game(FORCED, [("A", "human"), ("B", "human")], random.Random(1))
-    g.phase = game_module.TURN
-    g.current = 0
-    g.players[0].card[:] = card_with(**ME)
-    g.players[1].card[:] = card_with(**THEM)
+    _link_tables(tmp_path, monkeypatch, FORCED)
+    coach = _open_coach(FORCED)
+    g = _game(FORCED, [("A", "human"), ("B", "human")], 1, far_behind=True)
     dice = [2, 2, 4, 5, 6]
     coach.start_turn(g.players[0].card, g)
     assert coach.hint(dice, 2) == 0b10000  # max score: keep the 6
@@ -350,31 +373,18 @@ def test_damaged_spread_table_turns_the_meter_and_the_win_level_off(monkeypatch,
     """A spread table with a flipped byte in a group the game reads: the coach drops it
     (meter off, hints and CPU win play on without it) instead of using a wrong figure;
     a header flip is refused at open. The value table and the game go on."""
-    import os
-
-    import coach as coach_module
-    import game as game_module
     import players
 
     with open(solver_cache.spread_table(FORCED, bench.DEVICE_BANDS), "rb") as f:
         good = f.read()
-    os.symlink(solver_cache.table(FORCED), tmp_path / "strategy-forced.bin")
-    monkeypatch.chdir(tmp_path)
-    g = game_module.Game(FORCED, [("W", "win"), ("O", "optimal")], random.Random(1))
-    g.phase = game_module.TURN
-    g.current = 0
-    g.players[0].card[:] = card_with(**ME)
-    g.players[1].card[:] = card_with(**THEM)
-    g.dice[:] = [2, 2, 4, 5, 6]
-    g.rolls = 1
+    _link_tables(tmp_path, monkeypatch, FORCED, spread=False)
+    g = _game(FORCED, [("W", "win"), ("O", "optimal")], 1, far_behind=True)
     breakdowns = [rules.totals(FORCED, p.card) for p in g.players]
     out = [0] * 4
 
     def fresh_coach(data):
         (tmp_path / "spread-forced.bin").write_bytes(data)
-        coach = coach_module.Coach()
-        assert coach.open(FORCED)
-        return coach
+        return _open_coach(FORCED)
 
     coach = fresh_coach(good)
     assert coach.meter(g, breakdowns, out) and coach.win_level() is not None
@@ -407,36 +417,20 @@ def test_zoo_card_has_no_meter_and_cpu_win_plays_optimal(monkeypatch, tmp_path):
     """The spread table, the meter and the win level are for the 13-box cards: in a Zoo
     game (even with a file named spread-zoo.bin) the coach offers neither, a CPU win
     seat plays the Zoo table's optimal moves and the game ends normally."""
-    import os
-
-    import coach as coach_module
-    import game as game_module
     import players
     import strategy_players
 
     zoo = rules.make_ruleset(rules.ZOO)
-    os.symlink(solver_cache.table(zoo), tmp_path / "strategy-zoo.bin")
-    os.symlink(solver_cache.spread_table(FORCED, bench.DEVICE_BANDS), tmp_path / "spread-zoo.bin")
-    monkeypatch.chdir(tmp_path)
-    coach = coach_module.Coach()
-    assert coach.open(zoo)
-    g = game_module.Game(zoo, [("W", "win"), ("O", "optimal")], random.Random(3))
-    while g.phase == game_module.ROLLOFF:
-        g.rolloff()
+    _link_tables(tmp_path, monkeypatch, zoo)  # spread-zoo.bin: the standard card's
+    coach = _open_coach(zoo)
+    g = _game(zoo, [("W", "win"), ("O", "optimal")], 3)
     breakdowns = [rules.totals(zoo, p.card) for p in g.players]
     assert not coach.meter(g, breakdowns, [0] * 4) and coach.win_level() is None
     assert players.level(coach, "win") == strategy_players.level_index("optimal")
-    options = [0] * rules.N_BOXES
-    while g.phase != game_module.OVER:
+
+    def each_turn(g):
         assert coach.start_turn(g.players[g.current].card, g) and not coach.in_chance
-        g.roll()
-        while True:
-            hold = players.choose_hold(coach, g)
-            if hold < 0:
-                g.options(options)
-                g.score(players.choose_box(coach, g, options))
-                break
-            g.set_held(hold)
-            g.roll()
+
+    _play_out(g, coach, each_turn)
     assert coach.win is None and all(p.card[b] != rules.OPEN for p in g.players for b in range(zoo.n_boxes))
     coach.close()

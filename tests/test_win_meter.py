@@ -24,6 +24,7 @@ from host_tools.solver import core as solver_core
 from host_tools.solver import fast_play
 from host_tools.solver import meter
 from host_tools.solver import spread
+from strategy_helpers import OUTCOMES, ROLLS, assert_refused, card_state as _state
 from support import card_with
 
 FORCED = rules.make_ruleset()
@@ -41,18 +42,6 @@ def spread_path():
 
 
 # -- the spread recursion ----------------------------------------------------------
-def _outcomes(n):
-    dist = {}
-    for faces in itertools.product(range(1, 7), repeat=n):
-        key = tuple(sorted(faces))
-        dist[key] = dist.get(key, 0) + 1
-    return [(k, c / 6.0 ** n) for k, c in dist.items()]
-
-
-OUTCOMES = [_outcomes(n) for n in range(6)]
-ROLLS = [k for k, _p in OUTCOMES[5]]
-
-
 def _mean(dist):
     return sum(v * p for v, p in dist.items())
 
@@ -117,15 +106,6 @@ LATE = [
     card_with(aces=3, twos=6, threes=9, fours=12, fives=15, sixes=18, three_kind=20, four_kind=0,
               full_house=25, small_straight=30, large_straight=40),
 ]
-
-
-def _state(card):
-    mask = up = 0
-    for b in range(13):
-        if card[b] != rules.OPEN:
-            mask |= 1 << b
-            up += card[b] if b < 6 else 0
-    return mask, min(up, 63), 1 if card[rules.YAHTZEE] == 50 else 0
 
 
 @pytest.mark.parametrize("case", range(len(LATE)))
@@ -244,11 +224,7 @@ def test_spread_table_reader_equals_host_decoder(spread_path):
 
 
 def test_spread_table_rejects_other_files(tmp_path):
-    bad = tmp_path / "x.bin"
-    bad.write_bytes(b"YZOT" + bytes(60))
-    with open(bad, "rb") as f:
-        with pytest.raises(ValueError):
-            spread_table.SpreadTable(f)
+    assert_refused(spread_table.SpreadTable, tmp_path / "x.bin", b"YZOT" + bytes(60))
 
 
 # -- what a player sees ------------------------------------------------------------
