@@ -4,7 +4,10 @@ Pure functions over the advisor's option list (values best first, fixed point): 
 adds random noise of a calibrated size to every option's expected total and takes the
 largest, so it mostly plays well and sometimes picks a close second, rarely a blunder.
 Noise sizes were calibrated on the host (host_tools/benches/strategy.py, which prints the
-measured averages) to cost about 10 and 30 points per game against optimal play.
+measured averages) to cost about 10 and 30 points per game against optimal play on the
+standard card. Another card scales them by what optimal play scores on it (the table's
+value of the empty card, ``advisor.card_value()``) over the standard card's: the same noise
+on the 85-point Zoo card made ``good`` play below the simple strategy (docs/rules_zoo.md).
 The random source is injected: anything with ``randint(a, b)`` (the game's dice source).
 """
 from micropython import const
@@ -12,12 +15,18 @@ from micropython import const
 import strategy_table
 
 LEVELS = ("optimal", "good", "casual")
-# Noise span in tenths of a point per level (uniform 0..span added to each option's value).
+# Noise span in tenths of a point per level on the standard card (uniform 0..span added
+# to each option's value; scaled on other cards, see choose).
 NOISE = (0, 40, 87)
 # Measured expected points lost per game against optimal play (bench_strategy).
 EXPECTED_LOSS = (0, 10, 30)
 _FRAC = strategy_table.FRAC
 _RANDOM_BITS = const(10)
+# The standard card's optimal expected score in sixteenths of a point (254.59): the card
+# NOISE was calibrated on. Scales in 1/256: forced, free and ordered round to 256 (the
+# calibrated noise exactly), none 255, without Yahtzee bonuses 247, Zoo 85.
+_STANDARD_SIXTEENTHS = const(4073)
+STANDARD_VALUE = _STANDARD_SIXTEENTHS << (_FRAC - 4)  # the same, fixed point
 
 
 def level_index(level):
@@ -28,14 +37,17 @@ def level_index(level):
     raise ValueError("unknown computer level %r (levels: %s)" % (level, ", ".join(LEVELS)))
 
 
-def choose(level, values, n, source):
+def choose(level, values, n, source, card_value=STANDARD_VALUE):
     """Index of the option a ``level`` (index into LEVELS) player takes among the first
-    ``n`` of ``values`` (best first). Optimal always takes index 0 and draws nothing."""
+    ``n`` of ``values`` (best first) on a card where optimal play scores ``card_value``
+    (fixed point; advisor.card_value()). Optimal always takes index 0 and draws nothing."""
     span = NOISE[level]
     if span == 0 or n < 2:
         return 0
-    # One step of the 10-bit draw, in fixed point; times 1023 it stays a small int.
-    unit = (span << (_FRAC - _RANDOM_BITS)) // 10
+    # The card's scale in 1/256 (256 on the standard card), then one step of the 10-bit
+    # draw in fixed point: exactly the unscaled step at 256; times 1023 a small int.
+    scale = ((card_value >> (_FRAC - 4)) * 256 + (_STANDARD_SIXTEENTHS >> 1)) // _STANDARD_SIXTEENTHS
+    unit = ((span << (_FRAC - _RANDOM_BITS)) * scale) // (10 << 8)
     best = 0
     best_value = values[0] + source.randint(0, (1 << _RANDOM_BITS) - 1) * unit
     for i in range(1, n):
@@ -51,7 +63,7 @@ def choose_hold(advisor, level, card, dice, rolls_left, source, codes, values):
     ``codes``/``values``: option buffers of 32 entries made once by the caller."""
     advisor.ensure(card)
     n = advisor.options(dice, rolls_left, codes, values)
-    pick = codes[choose(level, values, n, source)]
+    pick = codes[choose(level, values, n, source, advisor.card_value())]
     return -1 if pick == 31 else pick
 
 
@@ -59,4 +71,4 @@ def choose_box(advisor, level, card, dice, source, codes, values):
     """The box index to fill with ``dice`` (the turn's last decision)."""
     advisor.ensure(card)
     n = advisor.options(dice, 0, codes, values)
-    return codes[choose(level, values, n, source)]
+    return codes[choose(level, values, n, source, advisor.card_value())]

@@ -40,7 +40,7 @@ def _mean_sd(values):
     return mean, sd
 
 
-def _simple_game(ruleset, seed):
+def simple_game(ruleset, seed):
     """One solo game of computer.py (the strategy without a table)."""
     g = game.Game(ruleset, [("C", "cpu")], random.Random(seed))
     options = [0] * rules.N_BOXES
@@ -81,6 +81,6 @@ def run():
             _m, sd = _mean_sd(totals)
             print("zoo %-8s %d games: mean %.2f +- %.2f (s.e.), points lost per game %.2f"
                   % (P.LEVELS[level], GAMES, mean, sd / math.sqrt(GAMES), lost))
-    simple = [_simple_game(ruleset, seed) for seed in range(GAMES)]
+    simple = [simple_game(ruleset, seed) for seed in range(GAMES)]
     mean, sd = _mean_sd(simple)
     print("zoo simple strategy (computer.py, no table) %d games: mean %.2f +- %.2f" % (GAMES, mean, sd / math.sqrt(GAMES)))

@@ -30,14 +30,14 @@ def play_game(adv, level, source):
             dice[i] = source.randint(1, 6)
         for rolls_left in (2, 1):
             n = adv.options(dice, rolls_left, codes, values)
-            pick = P.choose(level, values, n, source)
+            pick = P.choose(level, values, n, source, adv.card_value())
             lost += values[0] - values[pick]
             hold = codes[pick]
             for i in range(5):
                 if not hold >> i & 1:
                     dice[i] = source.randint(1, 6)
         n = adv.options(dice, 0, codes, values)
-        pick = P.choose(level, values, n, source)
+        pick = P.choose(level, values, n, source, adv.card_value())
         lost += values[0] - values[pick]
         box = codes[pick]
         rules.score_options(ruleset, card, dice, out)
