@@ -110,7 +110,7 @@ class Advisor:
     def prepare(self, card):
         """Run the turn's dynamic programming for ``card`` (rules.new_card(ruleset))."""
         self.load(card)
-        self._final_roll()
+        self._best_rolls(self._k3, self._upper_gain, self._lower_gain, self)  # k3: best box per roll
         self._expect(self._k3)
         self._subset_max(self._k3, self._m)
         self._expect(self._m)  # rows 210.. hold E2 (best per roll), rows below become K2
@@ -250,10 +250,6 @@ class Advisor:
                 v = (score[r * nb + b] << FRAC) + gain
                 if v > k3[_FIRST_ROLL + r]:
                     k3[_FIRST_ROLL + r] = v
-
-    def _final_roll(self):
-        """k3[roll] = value of the best box for each of the 252 rolls."""
-        self._best_rolls(self._k3, self._upper_gain, self._lower_gain, self)
 
     def _best_rolls(self, k3, upper, lower0, pricer):
         """k3[roll] := the best price of each of the 252 rolls, for the turn ``load`` read.
