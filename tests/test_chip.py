@@ -6,9 +6,15 @@ The UF2 and the RP2040 bootrom come from ../shared/rp2/ (CI; checked against its
 SHA256SUMS) or build/rp2/; without them the whole module is skipped with one reason that
 names the missing file and where to get it - the only skip in the project.
 
-Time budget: the game is flashed once for the module (about a minute: 1.1 MB with the
-exact table over the emulated USB); every other test starts from a copy of that flash
-image. While the CPU sleeps the emulated clock jumps ahead, so idle minutes cost little.
+Time budget (issue 12: the chip tier adds at most 5 minutes to ``make test`` on 2 cores):
+the game is flashed once per session (tests/chip_fixtures.py, ``chip_flashed``: about 1.5
+minutes, 1.2 MB with the exact table over the emulated USB); every other test starts from
+a copy of that image. One full game is played with the flash journaled, and the power
+cuts are rebuilt from it, then restarted two at a time; the idle test's three emulated
+minutes run on a second chip from the module's start. While the CPU sleeps the emulated
+clock jumps ahead, but the firmware's 5 ms frame loop keeps it about 15 % busy, and
+rp2040js runs at 20-30 % of a Pico's speed: a boot to the saved-game offer is about 2 s
+of RP2040 work.
 """
 import json
 import os
