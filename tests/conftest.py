@@ -32,3 +32,6 @@ def device_tables():
     from host_tools.solver import cache as solver_cache
 
     return {"strategy-forced.bin": solver_cache.table(rules.make_ruleset(), "exact")}
+
+
+from chip_fixtures import chip_flashed, chip_seeded  # noqa: E402,F401  (the chip tier's shared images)

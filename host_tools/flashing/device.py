@@ -9,6 +9,7 @@ import binascii
 import contextlib
 import io
 import os
+import time
 
 import serial
 from mpremote.transport import TransportError, TransportExecError
@@ -18,6 +19,7 @@ STAGED = ".flashnew"  # suffix of a staged file; renamed over the real one at th
 PARKED = "/main.py.flashoff"  # main.py parked here while files are switched
 MANIFEST = "/flash_manifest.txt"  # what the last complete flash put on the device
 PROBE_TIMEOUT = 4  # seconds to wait for the raw REPL banner
+INTERRUPT_EVERY = 0.5  # seconds between Ctrl-Cs while the board does not answer (see connect)
 _CHUNK = 3072  # raw bytes per exec: 4 KiB of base64 text, small for a Pico's heap
 KEEP_ALIVE = 32 * 1024  # scan: a "." line per this many bytes hashed (see _SCAN)
 SCAN_OVERALL = 600  # seconds a whole scan may take; silence is bounded by the keep-alives
@@ -146,6 +148,7 @@ class Device:
         said = io.StringIO()
         try:
             with contextlib.redirect_stdout(said):  # mpremote prints what it got on failure
+                self._interrupt()
                 self.transport.enter_raw_repl(soft_reset=True, timeout_overall=PROBE_TIMEOUT)
         except (TransportError, OSError) as exc:
             heard = said.getvalue().strip() or str(exc)
@@ -154,6 +157,30 @@ class Device:
                 "the device on %s does not answer like MicroPython (no raw REPL; it sent %s): "
                 "install MicroPython 1.23 or newer, see README 'Building the device'" % (self.port, heard[:60])
             ) from None
+
+    def _interrupt(self):
+        """Ctrl-C (then Ctrl-A) until the raw REPL answers, for up to PROBE_TIMEOUT seconds.
+
+        One Ctrl-C is not enough right after a reset: from the reset until main.py runs,
+        MicroPython takes Ctrl-C as plain input, so the game starts anyway and the board
+        never answers. ``pull`` and ``push`` end with such a restart (the game runs again),
+        so a ``flash`` straight after them sent its one Ctrl-C into that window - a few ms on
+        a Pico, seconds on the emulated one (issue 12). Raises TransportError on silence."""
+        deadline = time.monotonic() + PROBE_TIMEOUT
+        heard = ""  # the first answer that was not the banner, for the error message
+        while True:
+            left = deadline - time.monotonic()
+            said = io.StringIO()
+            try:
+                with contextlib.redirect_stdout(said):  # mpremote prints what it got on failure
+                    self.transport.enter_raw_repl(soft_reset=False, timeout_overall=max(0.05, min(INTERRUPT_EVERY, left)))
+                return
+            except TransportError:
+                if not heard or heard == "b''":
+                    heard = said.getvalue().strip()
+                if time.monotonic() >= deadline:
+                    print(heard)
+                    raise
 
     def identify(self):
         """(name, version tuple, _mpy or None, machine text), checked for shape: a device

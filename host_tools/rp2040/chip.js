@@ -15,11 +15,14 @@
 // Python -> chip: U serial bytes; B u32 mask of GPIOs driven low (buttons pressed);
 //   A u16 ADC3 value (12 bit); R f64 run until this emulated microsecond, then answer r;
 //   G run freely (as fast as possible, or paced by the wall clock with --realtime);
+//   J u8 1/0: report every flash erase and page program (w) from now on / stop;
 //   Q write the flash and quit; X quit at once without writing the last writes (power cut).
 // chip -> Python: u serial bytes; i I2C write (address, bytes); s SPI0 bytes; c GP17 level;
 //   n WS2812 bytes (GP22, latched); t PWM on GP16 (u32 Hz, u16 duty); r f64 emulated us, f64 us the CPU was busy, f64 flash erases + programs;
 //   k the same three figures as r, after each slice while running freely;
 //   o the USB serial port is open (enumerated, line state set); x a reset (u8: 1 watchdog);
+//   w a flash operation while J is on: f64 emulated us, u8 E (erase) or P (program), u32 flash
+//     offset, u32 length, then the programmed bytes (P): what a power cut at any moment keeps;
 //   l a log line.
 'use strict';
 const fs = require('fs');
@@ -48,6 +51,19 @@ const flashImage = new Uint8Array(FLASH_SIZE);
 fs.readSync(flashFd, flashImage, 0, FLASH_SIZE, 0);
 const dirtySectors = new Set();
 let flashOps = 0; // erases and page programs so far: tells a caller when saves happen
+let journal = false; // J: each flash operation is reported as it completes (w)
+
+// A flash operation, for a caller that rebuilds the flash as a power cut at any moment
+// leaves it (the operations are instant here, so a cut keeps exactly those done before it).
+function journalOp(kind, offset, length, data) {
+  if (!journal) return;
+  const head = Buffer.alloc(17);
+  head.writeDoubleLE(nowMicros(), 0);
+  head.write(kind, 8, 'latin1');
+  head.writeUInt32LE(offset, 9);
+  head.writeUInt32LE(length, 13);
+  send('w', data ? Buffer.concat([head, Buffer.from(data)]) : head);
+}
 
 // ------------------------------------------------------------------ output to Python
 let outChunks = [];
@@ -131,12 +147,14 @@ class NorFlash {
       this.writeEnabled = false;
     } else if (cmd === 0x02) {
       flashOps++;
+      if (b.length > 4 && this.writeEnabled) journalOp('P', this.address(), b.length - 4, b.slice(4));
       this.writeEnabled = false;
     }
     this.bytes = [];
   }
   erase(start, size) {
     flashOps++;
+    journalOp('E', start, size, null);
     this.mem.fill(0xff, start, start + size);
     for (let s = start; s < start + size; s += SECTOR) dirtySectors.add(s / SECTOR);
   }
@@ -440,6 +458,7 @@ function runSlice() {
     if (target !== null && clock.nanos >= target * 1000 - baseNanos - 0.5) {
       target = null;
       flushParts();
+      flushFlash(chip.flash); // before r: once Python hears of the stop, the file is current
       send('r', timeReport());
       break;
     }
@@ -495,6 +514,7 @@ function command(kind, payload) {
     adc3 = payload.readUInt16LE(0);
     chip.adc.channelValues[3] = adc3;
   } else if (kind === 'R') target = payload.readDoubleLE(0);
+  else if (kind === 'J') journal = payload[0] === 1;
   else if (kind === 'G') {
     free = true;
     wallBase = nowMicros() - (Date.now() - wallStart) * 1000;

@@ -96,6 +96,7 @@ class ChipDevice:
         self.clock_ms = 0.0  # emulated ms since power-on
         self.busy_ms = 0.0  # of which the CPU ran (not asleep waiting for an interrupt)
         self.flash_ops = 0  # flash sector erases + page programs so far (saves in progress)
+        self.journal = []  # (emulated ms, b"E"/b"P", offset, length, bytes) while journal_flash is on
         self.serial = bytearray()  # everything the device wrote on its USB serial port
         self.logs = []
         self.alive = True
@@ -186,6 +187,9 @@ class ChipDevice:
         elif kind == b"x":
             self.resets += 1
             self.port_open.clear()
+        elif kind == b"w":
+            at_us, op, offset, length = struct.unpack("<dcII", payload[:17])
+            self.journal.append((at_us / 1000, op, offset, length, bytes(payload[17:])))
         elif kind == b"l":
             self.logs.append(payload.decode("utf-8", "replace"))
 
@@ -261,6 +265,12 @@ class ChipDevice:
 
     def chain_shown(self):
         return any(any(row) for chip in self.chain.chips for row in chip.rows())
+
+    def journal_flash(self, on=True):
+        """Record every flash erase and page program from now on in ``journal`` (with its
+        emulated time), so chip_image.cut_at can rebuild the flash a power cut at any
+        later moment would leave, without stopping the chip there."""
+        self._send(b"J", bytes([1 if on else 0]))
 
     def run_free(self):
         """Let the chip run on its own (paced by the wall clock with ``realtime``)."""

@@ -139,6 +139,24 @@ def prepare_image(path, firmware=None, fresh=False):
     os.replace(tmp, path)
 
 
+def cut_at(image, journal, clock_ms):
+    """The flash a power cut at ``clock_ms`` (emulated ms since power-on) leaves: ``image``
+    (the flash when the chip's ``journal`` began) with the journal's erases and page
+    programs done before that moment applied. The emulated NOR flash does each operation
+    at once, so this is exactly what stopping the chip at ``clock_ms`` writes."""
+    flash = bytearray(image)
+    for at_ms, op, offset, length, data in journal:
+        if at_ms > clock_ms:
+            break
+        if op == b"E":
+            flash[offset:offset + length] = b"\xff" * length
+        else:  # a page program: bits go 1 -> 0, the address wraps inside its 256-byte page
+            page = offset & ~0xFF
+            for i, value in enumerate(data):
+                flash[page | ((offset + i) & 0xFF)] &= value
+    return flash
+
+
 def check_bootrom(path):
     if path is None or not os.path.isfile(path):
         raise ChipFileError("bootrom %s not found: put %s in build/rp2/ (from %s) or pass --bootrom FILE"
