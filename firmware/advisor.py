@@ -11,6 +11,7 @@ and a bonus at 63, or the Zoo card's 11 boxes (1 point per animal, bonus at 18, 
 Yahtzee flag: no bonus and no joker there).
 """
 from array import array
+import micropython
 from micropython import const
 
 import rules
@@ -303,6 +304,9 @@ class Advisor:
             for i in range(6):
                 k3[_FIRST_ROLL + self._yz_rolls[i]] = self._joker[i]
 
+    # Native code (same integer results): the two loops of every turn's programme, shared
+    # with the win level (strategy_win.py has the measurement on the emulated RP2040).
+    @micropython.native
     def _expect(self, k):
         """k[keep] for keeps of 0-4 dice := the average over one more die (exact ints)."""
         child = self.keeps.child
@@ -311,6 +315,7 @@ class Advisor:
             k[i] = (k[child[c]] + k[child[c + 1]] + k[child[c + 2]] + k[child[c + 3]]
                     + k[child[c + 4]] + k[child[c + 5]] + _HALF6) // 6
 
+    @micropython.native
     def _subset_max(self, k, m):
         """m[keep] := max of k over the keep and all its sub-keeps."""
         parent = self.keeps.parent
