@@ -79,11 +79,15 @@ print('ADVISOR', ' '.join(str(t) for t in times))
 # decision ensure() prepares the turn against the opponents' cards as they stand, as
 # players._win does; the rest of the turn is lookups (hold, box).
 _WIN = """
-import gc, random, time, rules, advisor, strategy_table, spread_table, strategy_win
+import gc, random, time, rules, advisor, strategy_table, spread_table
 R = rules.make_ruleset()
 adv = advisor.Advisor(R, strategy_table.StrategyTable(open('strategy-%s.bin' % R.name, 'rb')))
 sp = spread_table.SpreadTable(open('spread-%s.bin' % R.name, 'rb'))
 gc.collect()
+before = gc.mem_alloc()
+import strategy_win
+gc.collect()
+print('WINCODE', gc.mem_alloc() - before)
 before = gc.mem_alloc()
 level = strategy_win.WinLevel(adv, sp)
 gc.collect()
@@ -290,6 +294,9 @@ def win_decisions(out, say):
         "(a real Pico: up to 13 %% slower, about %.0f ms), slowest %.1f ms; target <= %d ms emulated: %s%s"
         % (median, median * 1.13, max(every) / 1000, WIN_TARGET_MS, met(median <= WIN_TARGET_MS),
            "" if max(every) <= WIN_TARGET_MS * 1000 else " (the slowest decision misses it)"))
+    code = _number(r"WINCODE (\d+)", out)
+    if code:
+        say("CPU win code: importing strategy_win takes %d bytes of heap (its bytecode and native code)" % code[0])
     memory = kept[0] + worst_alloc
     say("CPU win working memory: %d bytes kept by the level (beside the advisor's) + at most %d allocated by "
         "a decision = %d bytes (%.1f KB); target <= %d: %s"
