@@ -43,10 +43,13 @@ ADVISOR_TARGET_MS = 100
 WIN_TARGET_MS = 120
 WIN_MEMORY_TARGET = 30 * 1024
 # Menu after the splash: Players 2 -> 3 -> 4, then P1 (human) -> CPU optimal and P2-P4
-# (CPU casual) -> Human -> CPU optimal, up to "Start game". 300 ms between presses: on
-# the chip the menu's work takes emulated time and a press made meanwhile is missed (at
-# the default 150 ms pace a seat stayed Human and the game waited in round 1 until the
-# display slept: the earlier bench game that never ended).
+# (CPU casual) -> Human -> CPU optimal, up to "Start game". 300 ms between presses, the pace
+# at which the chip shows all four seats as CPU optimal (checked on its screen).
+# KNOWN PROBLEM, cause not found yet: in this probed run (below) the first computer never
+# moves ("P1 Roll 0/3" until the display sleeps), also with the probe installed as main.py
+# instead of pasted, and with either the heap probe or the game catch alone; the same key
+# script on an unprobed boot plays to "Game over" in about 280 s emulated. The bench then
+# says target MISSED and the round reached.
 FOUR_OPTIMAL = " wait:300 ".join(("enter down enter enter down enter down enter enter down enter enter down enter enter"
                                   " up up up up up enter").split())
 ROUND1_MS = 12000  # emulated, after the start: round 1 shows whether the advisor loaded
