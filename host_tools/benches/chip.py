@@ -47,8 +47,10 @@ WIN_MEMORY_TARGET = 30 * 1024
 # at which the chip shows all four seats as CPU optimal (checked on its screen).
 # KNOWN PROBLEM, cause not found yet: in this probed run (below) the first computer never
 # moves ("P1 Roll 0/3" until the display sleeps), also with the probe installed as main.py
-# instead of pasted, and with either the heap probe or the game catch alone; the same key
-# script on an unprobed boot plays to "Game over" in about 280 s emulated. The bench then
+# instead of pasted, with either the heap probe or the game catch alone, and even with a
+# main.py that only imports the game's main.py under another name and calls its main();
+# the game's own main.py, same flash and key script, plays to "Game over" in about 280 s
+# emulated. So the difference is main() not running as __main__, not the probe. The bench then
 # says target MISSED and the round reached.
 FOUR_OPTIMAL = " wait:300 ".join(("enter down enter enter down enter down enter enter down enter enter down enter enter"
                                   " up up up up up enter").split())
