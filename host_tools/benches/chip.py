@@ -46,12 +46,12 @@ WIN_MEMORY_TARGET = 30 * 1024
 # (CPU casual) -> Human -> CPU optimal, up to "Start game". 300 ms between presses, the pace
 # at which the chip shows all four seats as CPU optimal (checked on its screen).
 # KNOWN PROBLEM, cause not found yet: in this probed run (below) the first computer never
-# moves ("P1 Roll 0/3" until the display sleeps), also with the probe installed as main.py
-# instead of pasted, with either the heap probe or the game catch alone, and even with a
-# main.py that only imports the game's main.py under another name and calls its main();
-# the game's own main.py, same flash and key script, plays to "Game over" in about 280 s
-# emulated. So the difference is main() not running as __main__, not the probe. The bench then
-# says target MISSED and the round reached.
+# moves ("P1 Roll 0/3" until the display sleeps). It stalls the same with the probe pasted
+# after a safe-mode boot (below), with main.py replaced by a wrapper (even a bare one that
+# imports the game's main.py under another name and calls its main()), and with the probe
+# put in front of the game's own main.py; the unmodified main.py, same flash and key
+# script, plays to "Game over" in about 280 s emulated. The bench then says target MISSED
+# and the round reached.
 FOUR_OPTIMAL = " wait:300 ".join(("enter down enter enter down enter down enter enter down enter enter down enter enter"
                                   " up up up up up enter").split())
 ROUND1_MS = 12000  # emulated, after the start: round 1 shows whether the advisor loaded
