@@ -11,6 +11,7 @@ and a bonus at 63, or the Zoo card's 11 boxes (1 point per animal, bonus at 18, 
 Yahtzee flag: no bonus and no joker there).
 """
 from array import array
+import micropython
 from micropython import const
 
 import rules
@@ -251,6 +252,7 @@ class Advisor:
                 if v > k3[_FIRST_ROLL + r]:
                     k3[_FIRST_ROLL + r] = v
 
+    @micropython.native
     def _best_rolls(self, k3, upper, lower0, pricer):
         """k3[roll] := the best price of each of the 252 rolls, for the turn ``load`` read.
 
@@ -313,6 +315,9 @@ class Advisor:
                         best = v
             k3[_FIRST_ROLL + self._yz_rolls[i]] = best
 
+    # Native code (same integer results): the two loops of every turn's programme, shared
+    # with the win level (strategy_win.py has the measurement on the emulated RP2040).
+    @micropython.native
     def _expect(self, k):
         """k[keep] for keeps of 0-4 dice := the average over one more die (exact ints)."""
         child = self.keeps.child
@@ -321,6 +326,7 @@ class Advisor:
             k[i] = (k[child[c]] + k[child[c + 1]] + k[child[c + 2]] + k[child[c + 3]]
                     + k[child[c + 4]] + k[child[c + 5]] + _HALF6) // 6
 
+    @micropython.native
     def _subset_max(self, k, m):
         """m[keep] := max of k over the keep and all its sub-keeps."""
         parent = self.keeps.parent

@@ -17,6 +17,7 @@ chance the higher expected score wins, so a player far ahead or far behind still
 sensible Yahtzee. Buffers are made once; a turn allocates nothing.
 """
 from array import array
+import micropython
 from micropython import const
 
 import rules
@@ -73,6 +74,13 @@ class WinLevel:
             self._seen_n = len(others) + 1
 
     # -- per turn ---------------------------------------------------------------------
+    # prepare, _key, box_key and _lower_into (with the advisor's _best_rolls, _expect and
+    # _subset_max) are native code: the same integer arithmetic, compiled for the device by flash.
+    # Measured on the emulated RP2040 (bench chip, 117 first decisions of seeded 2-4
+    # player games): median 124.4 -> 92.6 ms, slowest 178.5 -> 138.2 ms; the loops alone
+    # (the final-roll pricing, _expect, _subset_max) gave 106.2 ms. Cost: the .mpy grows from 3.2 to
+    # 8.8 KB (native code is loaded into RAM when the level is first used).
+    @micropython.native
     def prepare(self, card, others):
         """The turn's dynamic programme for ``card`` against the cards in ``others``
         (1-3 opponents, each a 14-int card)."""
@@ -129,6 +137,7 @@ class WinLevel:
         adv._expect(self._m)
         self._k2, self._m = self._m, self._k2
 
+    @micropython.native
     def _key(self, value, sd):
         """Key of ending the turn with fixed-point ``value`` (points this turn plus the
         expected remaining score after it) and spread ``sd`` (sixteenths) afterwards."""
@@ -157,6 +166,7 @@ class WinLevel:
             tie = 0
         return (chance << _TIE_BITS) + tie
 
+    @micropython.native
     def box_key(self, b, points, extra):
         """Key of scoring ``points`` in open box ``b`` now, ``extra`` = Yahtzee bonus."""
         adv = self.adv
@@ -180,6 +190,7 @@ class WinLevel:
 
     _price = box_key  # the pricing advisor._best_rolls asks of its pricer
 
+    @micropython.native
     def _lower_into(self, k3, yz_box):
         """k3[roll] := max(k3[roll], key of scoring the roll in an open lower box other
         than ``yz_box``) at the rolls where it scores; each distinct points value of a box

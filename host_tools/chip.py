@@ -46,6 +46,8 @@ def parse_args(argv):
     p.add_argument("--keys", default="", help="headless key script (as sim)")
     p.add_argument("--screenshot", help="headless: write a PNG of the device here")
     p.add_argument("--print-screen", action="store_true", help="headless: print dice and OLED as text")
+    p.add_argument("--regen-images", action="store_true",
+                   help="rewrite the README's pictures (docs/img/) on a fresh emulated Pico and exit")
     args = p.parse_args(argv)
     if args.battery is not None and not 0 <= args.battery <= 12000:
         raise host_tools.UsageError("--battery %d: give VSYS in millivolts, 0..12000" % args.battery)
@@ -96,6 +98,8 @@ def main(argv):
 
     try:
         args = parse_args(argv)
+        if args.regen_images:
+            return regen_images(args)
         if args.headless:
             sim_keys.parse(args.keys)
         device = start(args)
@@ -114,6 +118,27 @@ def main(argv):
 
         return sim_term.play(device)
     return serve(device, port)
+
+
+def regen_images(args):
+    """docs/img/ from this back-end: the game installed from its one-file UF2 (tables as the
+    pictures need them), each scene played headless (simulator/golden.py)."""
+    from host_tools.simulator import chip as sim_chip
+    from host_tools.simulator import golden as sim_golden
+
+    firmware = args.firmware or chip_image.find_file(chip_image.FIRMWARE_NAME)
+    if firmware is None:
+        raise chip_image.ChipFileError("no firmware: put %s in build/rp2/ (from %s) or pass --firmware UF2"
+                                       % (chip_image.FIRMWARE_NAME, chip_image.FIRMWARE_URL))
+    chip_image.read_uf2(firmware)
+    chip_image.check_bootrom(args.bootrom or chip_image.find_file(chip_image.BOOTROM_NAME))
+    sim_chip.node_command()
+    try:
+        sim_golden.regen_images_chip(firmware)
+    except RuntimeError as exc:  # a step on the chip failed (uf2, the seed's boot)
+        print("chip: %s" % exc, file=sys.stderr)
+        return 1
+    return 0
 
 
 def run_headless(device, args):

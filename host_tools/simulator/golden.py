@@ -3,8 +3,11 @@
 ``SCENES`` are key scripts with a seed; each renders to a text file in tests/golden/
 (the dice line, the OLED as text and the OLED's pixels in half blocks), which
 tests/test_sim_golden.py compares. Regenerate after an intended UI change with
-``python -m host_tools sim --regen-golden``; the README's pictures (docs/img/) with
-``python -m host_tools sim --regen-images``.
+``python -m host_tools sim --regen-golden``. The README's pictures (docs/img/) come from
+the chip back-end, the official MicroPython on an emulated RP2040 (``python -m host_tools
+chip --regen-images``): the same scenes, the game installed from the one-file UF2 (``uf2``,
+as ``make flash`` leaves it) with the tables the unix-port pictures use, the seed in
+device.cfg. ``python -m host_tools sim --regen-images`` renders them on the unix port.
 """
 import os
 import tempfile
@@ -24,20 +27,25 @@ TWO_HUMANS = "enter down down down enter up up up enter"  # splash, P2 -> Human,
 SOLO = "enter down enter enter enter up enter wait:300"  # splash, Players 2 -> 1, start
 FOUR_CPUS = "enter down enter enter down enter up up enter"  # Players 2 -> 3 -> 4, P1 -> computer, start
 SOLO_GAME = SOLO + " space enter enter" * 13  # roll once, score the first box offered
+# A human's turn (roll once, score the first box offered) at a pace the chip keeps up
+# with: there the firmware's work (a turn's preparation, each save to flash) takes
+# emulated time, and a 60 ms press made meanwhile is missed, as on a Pico. The unix
+# port's clock stands still while the firmware works: the same frames either way.
+HUMAN_TURN = " space wait:1500 enter wait:300 enter wait:300"
 # The kids' card: P2 -> Human, then the Joker line stepped 4 times to "Rules Zoo (kids)"
 # (the Y.bonus line goes), up to "Start game".
 ZOO_TWO_HUMANS = "enter down down down enter down enter enter enter enter up up up up enter"
 ZOO_SOLO = "enter down enter enter enter down down enter enter enter enter up up up enter wait:300"
 SCENES = {
-    "menu": (1, "enter"),
+    "menu": (4, "enter"),  # seed 4 as the turn scene: one seeded flash for both pictures (no dice here)
     "rolloff": (4, "enter enter wait:300"),
     "turn": (4, TWO_HUMANS + " wait:4500 space 2 4"),
-    "card": (4, TWO_HUMANS + " wait:4500" + " space enter enter" * 6 + " m"),
-    "card_totals": (4, TWO_HUMANS + " wait:4500" + " space enter enter" * 6 + " m down"),  # P2's card
+    "card": (4, TWO_HUMANS + " wait:4500" + HUMAN_TURN * 6 + " m"),
+    "card_totals": (4, TWO_HUMANS + " wait:4500" + HUMAN_TURN * 6 + " m down"),  # P2's card
     "confirm_zero": (4, TWO_HUMANS + " wait:4500 space up enter"),
     "zoo_turn": (4, ZOO_TWO_HUMANS + " wait:4500 space 2 4"),
     "end_solo": (2, SOLO_GAME),
-    "end": (4, TWO_HUMANS + " wait:4500" + " space enter enter" * 26),
+    "end": (4, TWO_HUMANS + " wait:4500" + HUMAN_TURN * 26),
 }
 # Records (session.py): a solo game, OK after the end screen, initials Z-C-A, then the
 # menu's "Records" line (the last: UP from "Start game", the first) and its pages.
@@ -108,20 +116,109 @@ def regen():
         print("wrote", golden_path(name))
 
 
-def regen_images():
-    from host_tools.simulator.png import write_png
+IMAGES = ("menu", "turn", "card", "end", "zoo_turn")  # docs/img/sim_<name>.png, in the README
 
+
+def image_path(name):
+    return os.path.join(IMAGE_DIR, "sim_%s.png" % name)
+
+
+def image_tables(name):
+    """The tables of a README picture's flash: the README shows the default game as a
+    player meets it, with the strategy table (the Zoo scene: the Zoo table)."""
     host_tools.use_firmware()
     import rules
     from host_tools.solver import cache as solver_cache
 
+    return scene_tables(name) or {"strategy-forced.bin": solver_cache.table(rules.make_ruleset(), "exact")}
+
+
+def regen_images():
+    """The README's pictures on the unix-port back-end."""
+    from host_tools.simulator.png import write_png
+
     os.makedirs(IMAGE_DIR, exist_ok=True)
-    # The README shows the default game as a player meets it: with the strategy table.
-    forced = {"strategy-forced.bin": solver_cache.table(rules.make_ruleset(), "exact")}
-    for name in ("menu", "turn", "card", "end", "zoo_turn"):
-        tables = scene_tables(name) or forced
+    for name in IMAGES:
         with tempfile.TemporaryDirectory() as flash:
-            device = run_scene(name, flash, tables)
-        path = os.path.join(IMAGE_DIR, "sim_%s.png" % name)
-        write_png(path, device)
-        print("wrote", path)
+            device = run_scene(name, flash, image_tables(name))
+        write_png(image_path(name), device)
+        print("wrote", image_path(name))
+
+
+# ------------------------------------------------------------------ the chip back-end
+def chip_image(folder, firmware, names=IMAGES):
+    """A flash image (in ``folder``) of an emulated Pico holding the game as the one-file
+    UF2 installs it (``uf2`` from this checkout's firmware/ and boards/), with every table
+    the scenes ``names`` use (the forced exact table, and the Zoo table where a Zoo scene
+    is among them; ``uf2`` keeps the Zoo table when it fits, as flash does); returns its
+    path. ChipFileError / RuntimeError with one line when a step fails."""
+    from host_tools.simulator import chip_image as chip_files
+    from host_tools.simulator import chip_session
+
+    source = os.path.join(folder, "source")
+    os.makedirs(os.path.join(source, "build"))
+    for top in ("firmware", "boards"):
+        os.symlink(os.path.join(host_tools.REPO, top), os.path.join(source, top))
+    for name in names:
+        for table, path in image_tables(name).items():
+            link = os.path.join(source, "build", table)
+            if not os.path.lexists(link):
+                os.symlink(path, link)
+    uf2_path = os.path.join(folder, "game.uf2")
+    made = chip_session.run_host_tool("uf2", "--source", source, "--firmware", firmware, "--out", uf2_path)
+    if made.returncode:
+        raise RuntimeError("uf2 failed: %s" % (made.stderr.strip() or made.stdout.strip()))
+    image = os.path.join(folder, "flash.bin")
+    chip_files.prepare_image(image, firmware=uf2_path, fresh=True)
+    return image
+
+
+def seeded_image(image, seed, folder):
+    """A copy of ``image`` with ``sim --seed``'s firmware seed for ``seed`` in device.cfg
+    (the same dice as the unix port); one boot of the chip."""
+    import shutil
+
+    from host_tools.simulator import chip_session
+    from host_tools.simulator.unix_port import mix_seed
+
+    copy = os.path.join(folder, "seed-%d.bin" % seed)
+    shutil.copyfile(image, copy)
+    chip_session.set_config(copy, seed=mix_seed(seed))
+    return copy
+
+
+def chip_scene(name, seeded, folder):
+    """Play scene ``name`` on an emulated Pico booting a copy of ``seeded`` (seeded_image
+    with the scene's seed); returns the stopped ChipDevice, whose emulators hold the last
+    frame. Key times count from the first OLED frame, as on the unix port."""
+    import shutil
+
+    from host_tools import sim
+    from host_tools.simulator.chip import ChipDevice
+
+    _seed, keys = SCENES[name]
+    copy = os.path.join(folder, "%s.bin" % name)
+    shutil.copyfile(seeded, copy)
+    device = ChipDevice(copy)
+    try:
+        device.boot()
+        sim.run_headless(device, keys)
+    finally:
+        device.close()
+    return device
+
+
+def regen_images_chip(firmware, names=IMAGES):
+    """The README's pictures on the chip back-end (``chip --regen-images``)."""
+    from host_tools.simulator.png import write_png
+
+    os.makedirs(IMAGE_DIR, exist_ok=True)
+    with tempfile.TemporaryDirectory() as folder:
+        image = chip_image(folder, firmware, names)
+        seeded = {}
+        for name in names:
+            seed = SCENES[name][0]
+            if seed not in seeded:
+                seeded[seed] = seeded_image(image, seed, folder)
+            write_png(image_path(name), chip_scene(name, seeded[seed], folder))
+            print("wrote", image_path(name), flush=True)
