@@ -18,8 +18,8 @@ from array import array
 from micropython import const
 
 MAGIC = b"YZOT"
-FORMAT_VERSION = const(2)
-EXACT = const(1)  # u16 per state
+FORMAT_VERSION = const(3)
+EXACT = const(1)  # per block a u16 base, then value - base in ``bits`` bits per state
 COMPACT = const(2)  # u8 per state + per-block (base, step)
 LAYOUT_VALUES = const(0)  # header byte 11: the 13-box value table described in the doc
 LAYOUT_ZOO = const(1)  # the Zoo card's 11-box value table: the first 2048 masks of layout 0
@@ -35,6 +35,8 @@ _YAHTZEE_LOWER_BIT = const(5)  # box 11 is bit 5 of the lower mask (boxes 6..12)
 _YAHTZEE_BIT = const(11)
 _COMPACT_STEP_FRAC = const(16)
 _LOWER_SLOTS = const(192)  # 128 lower masks, the 64 with the Yahtzee box count twice
+MAX_BITS = const(16)  # exact: bits per stored value - base (13 for the default rules)
+BASE_BITS = const(16)  # exact: each block starts with its base (u16) in the bit stream
 
 # CRC-8, polynomial x^8 + x^2 + x + 1 (0x07), MSB first, no final XOR: one lookup per
 # byte. It catches every error within 8 consecutive bits, so any one damaged byte.
@@ -121,6 +123,10 @@ class StrategyTable:
         if self._frac > FRAC:
             raise ValueError("strategy table value precision too fine")
         self.n_states = _u32(head, 12)
+        self._bits = head[18]  # exact: bits per value; 0 for compact
+        if (self.variant == EXACT) != (1 <= self._bits <= MAX_BITS):
+            raise TableDamaged("damaged: %d bits per value" % self._bits)
+        self._value_mask = (1 << self._bits) - 1
         self._values_at = _u32(head, 20)
         self._blocks_at = _u32(head, 24)
         self.expected_empty = _u32(head, 28)  # units of 2**-16 points
@@ -131,8 +137,11 @@ class StrategyTable:
         self._checks_at = _u32(head, 56)
         if f.seek(0, 2) != size:  # cut short or grown
             raise TableDamaged("damaged: size")
-        width = 2 if self.variant == EXACT else 1
-        if (self._values_at + width * self.n_states > size or self._checks_at + n_masks + 64 > size
+        if self.variant == EXACT:
+            values_size = (BASE_BITS * n_blocks + self._bits * self.n_states + 7) >> 3
+        else:
+            values_size = self.n_states
+        if (self._values_at + values_size > size or self._checks_at + n_masks + 64 > size
                 or (self.variant == COMPACT and self._blocks_at + 4 * n_blocks > size)):
             raise TableDamaged("damaged: offsets")
         # Per upper mask: number of reachable subtotals and the running sum before it. The
@@ -162,10 +171,16 @@ class StrategyTable:
         self._buf = bytearray(1)
         self._rank_row = bytearray(64)
         self._rank_upper = -1
-        self._block = bytearray(256)  # one mask: up to 2 blocks of 64 values of 2 bytes
+        # One mask: up to 2 blocks of a base and 64 values of at most 16 bits (260 bytes),
+        # a first byte shared with the mask before, and 2 bytes that a 3-byte read of the
+        # last value may touch.
+        self._block = bytearray(264)
         self._params = bytearray(8)  # compact: (base, step) of the mask's 1-2 blocks
         self._mask = -1  # the mask whose values are in _block, checked
         self._yz_at = 0  # where block yz of that mask starts in _block (states)
+        self._bit0 = 0  # exact: bit of _block where the mask's first block starts
+        self._value_bit = 0  # exact: bit of _block where the loaded block's first value is
+        self._base = 0  # exact: the loaded block's base, units 2**-frac
 
     def matches(self, ruleset, jokers):
         """True when this table was built for ``ruleset`` (``jokers``: rules.JOKERS)."""
@@ -196,8 +211,15 @@ class StrategyTable:
             n = self.count[upper] << (mask >> _YAHTZEE_BIT & 1)  # states of the mask
             crc = mask & 0xFF
             if self.variant == EXACT:
-                f.seek(self._values_at + 2 * self.block_start(mask, 0))
-                n *= 2
+                # The bit stream holds, block by block, a 16-bit base then each state's
+                # value - base in ``bits`` bits: block b's state i (file order) is at bit
+                # 16 * (b + 1) + bits * i, so the mask's bytes are found without a table.
+                bits = self._bits
+                start = BASE_BITS * block_number(mask, 0) + bits * self.block_start(mask, 0)
+                end = start + (BASE_BITS << (mask >> _YAHTZEE_BIT & 1)) + bits * n
+                self._bit0 = start & 7
+                f.seek(self._values_at + (start >> 3))
+                n = ((end + 7) >> 3) - (start >> 3)  # bytes, the shared first and last too
             else:
                 # Whole buffers are read (past the mask's end is harmless and allocates
                 # nothing); the CRC covers only the mask's own bytes.
@@ -213,16 +235,29 @@ class StrategyTable:
                 raise TableDamaged("damaged: mask %d" % mask)
             self._mask = mask
         self._yz_at = yz * self.count[upper]
+        if self.variant == EXACT:
+            at = self._bit0 + yz * (BASE_BITS + self._bits * self.count[upper])
+            self._base = self._bits_at(at) & 0xFFFF
+            self._value_bit = at + BASE_BITS
+
+    def _bits_at(self, bit):
+        """The 24 bits of _block from ``bit`` on (low bits first), a small int."""
+        block = self._block
+        i = bit >> 3
+        return (block[i] | (block[i + 1] << 8) | (block[i + 2] << 16)) >> (bit & 7)
 
     def block_value(self, up):
         """Value at subtotal ``up`` of the block last loaded, units of 2**-FRAC points."""
         rank = self._rank_row[up]
         if rank == _UNREACHABLE:
             raise ValueError("unreachable upper subtotal %d" % up)
-        at = self._yz_at + rank
         block = self._block
         if self.variant == EXACT:
-            return (block[2 * at] | (block[2 * at + 1] << 8)) << (FRAC - self._frac)
+            bit = self._value_bit + self._bits * rank
+            i = bit >> 3
+            value = ((block[i] | (block[i + 1] << 8) | (block[i + 2] << 16)) >> (bit & 7)) & self._value_mask
+            return (self._base + value) << (FRAC - self._frac)
+        at = self._yz_at + rank
         params = self._params
         p = 4 if self._yz_at else 0
         base = (params[p] | (params[p + 1] << 8)) << (FRAC - self._frac)

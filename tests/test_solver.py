@@ -1,4 +1,5 @@
 """The table builder: published optimal scores, state counts, the table file format."""
+import io
 import struct
 import time
 import zlib
@@ -71,19 +72,25 @@ def test_more_upper_points_never_lower_the_expected_score(forced):
 def test_exact_table_header_checksum_and_reader(forced, tmp_path):
     ruleset, dense, space, _s = forced
     data = solver_table.encode(dense, space, ruleset, "exact")
-    assert data[:4] == b"YZOT" and data[4] == 2 and data[5] == strategy_table.EXACT and data[11] == 0
+    assert data[:4] == b"YZOT" and data[4] == 3 and data[5] == strategy_table.EXACT and data[11] == 0
     assert struct.unpack_from("<I", data, 60)[0] == zlib.crc32(data[:60])
     assert struct.unpack_from("<I", data, 32)[0] == zlib.crc32(data[64:])
-    assert len(data) == 64 + 4096 + 2 * 536448 + 8192 + 64
+    bits = data[18]  # per block a 16-bit base, then value - base in 13 bits per state
+    assert bits == 13
+    assert len(data) == 64 + 4096 + (16 * 12288 + bits * 536448 + 7) // 8 + 8192 + 64 == 908720
     assert struct.unpack_from("<II", data, 52) == (len(data), len(data) - 8256)  # size, checks
     assert len(data) <= 1408 * 1024 - 300 * 1024  # leaves room for the firmware
-    # the check region: a CRC-8 of each mask's values (seeded with its low byte), then rank rows
+    # the check region: a CRC-8 of the bytes each mask's bit stream touches (seeded with
+    # its low byte), then rank rows
     values_at, checks_at = struct.unpack_from("<I", data, 20)[0], len(data) - 8256
-    m, _u, _y = solver_table.ordered_states(space)
+    m, _u, y = solver_table.ordered_states(space)
     starts = np.searchsorted(m, [0, 1, 2, 4096 + 2048, 4096 + 2049])
-    for mask, first, end in ((0, starts[0], starts[1]), (1, starts[1], starts[2]), (6144, starts[3], starts[4])):
+    blocks = solver_table.block_numbers(m[starts], 0)  # each mask's first block
+    for k, mask in ((0, 0), (1, 1), (3, 6144)):
+        first = 16 * int(blocks[k]) + bits * int(starts[k])
+        end = 16 * int(blocks[k + 1]) + bits * int(starts[k + 1])
         crc = mask & 0xFF
-        for b in data[values_at + 2 * first:values_at + 2 * end]:
+        for b in data[values_at + first // 8:values_at + (end + 7) // 8]:
             crc ^= b
             for _bit in range(8):  # bitwise CRC-8 (poly 0x07), independent of the lookup table
                 crc = ((crc << 1) ^ 0x07) & 0xFF if crc & 0x80 else (crc << 1) & 0xFF
@@ -102,6 +109,31 @@ def test_exact_table_header_checksum_and_reader(forced, tmp_path):
             assert table.index(int(m[i]), int(u[i]), int(y[i])) == i
             got = table.value(int(m[i]), int(u[i]), int(y[i])) / 2.0 ** strategy_table.FRAC
             assert abs(got - dense[solver_core.dense_index(m[i], u[i], y[i])]) <= 2.0 ** -(data[10] + 1) + 1e-12
+
+
+def test_every_value_of_the_packed_exact_table_is_the_solvers(forced):
+    """Format 3 packs each block's values as value - base in 13 bits: every one of the
+    536,448 values, decoded by the host and by the device reader, is the solver's value
+    at 2**-7 points, bit for bit (the u16 of format 2), so every decision is unchanged."""
+    ruleset, dense, space, _s = forced
+    data = solver_table.encode(dense, space, ruleset, "exact")
+    frac = data[10]
+    m, u, y = solver_table.ordered_states(space)
+    want = np.round(dense[solver_core.dense_index(m, u, y)] * (1 << frac)).astype(np.int64)
+    assert want.max() < 65536
+    assert np.array_equal(solver_table.unpacked(data, m, y), want)
+    table = strategy_table.StrategyTable(io.BytesIO(data))
+    got = np.empty(len(m), dtype=np.int64)
+    i = 0
+    shift = strategy_table.FRAC - frac
+    for mask in range(solver_core.N_MASKS):
+        ups = space.reach[mask & 63]
+        for yz in ((0, 1) if mask >> 11 & 1 else (0,)):
+            table.load_block(mask, yz)
+            for up in ups:
+                got[i] = table.block_value(up) >> shift
+                i += 1
+    assert i == len(m) and np.array_equal(got, want)
 
 
 def test_reader_rejects_a_wrong_file(tmp_path):

@@ -57,14 +57,15 @@ def layout_of(space):
     raise ValueError("no table layout for a card of %d masks" % space.n_masks)
 
 
-def _header(variant, ruleset, frac, n_states, n_blocks, layout, values_at, blocks_at, expected, crc, size, checks_at):
+def _header(variant, ruleset, frac, n_states, n_blocks, layout, values_at, blocks_at, expected, crc, size, checks_at,
+            bits):
     name = ruleset.name.encode()
     if len(name) > 16:
         raise ValueError("ruleset name too long for the table header: %r" % ruleset.name)
     head = bytearray(struct.pack("<4sBBBBBBBBIHBBIIII16sII", st.MAGIC, st.FORMAT_VERSION, variant,
                                  rules.JOKERS.index(ruleset.joker), 1 if ruleset.yahtzee_bonus else 0,
                                  ruleset.upper_threshold, ruleset.upper_bonus, frac, layout,
-                                 n_states, n_blocks, 0, 0, values_at, blocks_at, int(round(expected * 65536)),
+                                 n_states, n_blocks, bits, 0, values_at, blocks_at, int(round(expected * 65536)),
                                  crc, name, size, checks_at))
     head[19] = crc8(head[20:60], crc8(head[0:19]))  # the device's check of the header
     return bytes(head) + struct.pack("<I", zlib.crc32(head))
@@ -78,18 +79,23 @@ def crc8(data, crc=0):
     return crc
 
 
-def _checks(rank, blocks, body, m, width, n_masks):
-    """The check region: CRC-8 of each of the ``n_masks`` masks' bytes (its blocks'
-    parameters, then its values; seeded with the mask's low byte), then of each rank row
-    (seeded with its upper mask)."""
+def _checks(rank, blocks, body, m, bits, n_masks):
+    """The check region: CRC-8 of each of the ``n_masks`` masks' bytes (compact: its
+    blocks' parameters, then its values; exact: the bytes its bit stream touches, the
+    first and last shared with its neighbours; seeded with the mask's low byte), then of
+    each rank row (seeded with its upper mask)."""
     starts = np.searchsorted(m, np.arange(n_masks + 1))
     out = bytearray(n_masks + 64)
     for mask in range(n_masks):
         crc = mask & 0xFF
-        if blocks:
-            first = 4 * st.block_number(mask, 0)
-            crc = crc8(blocks[first:first + (8 if mask >> 11 & 1 else 4)], crc)
-        out[mask] = crc8(body[width * starts[mask]:width * starts[mask + 1]], crc)
+        if bits:
+            start = st.BASE_BITS * st.block_number(mask, 0) + bits * int(starts[mask])
+            end = st.BASE_BITS * st.block_number(mask + 1, 0) + bits * int(starts[mask + 1])
+            out[mask] = crc8(body[start >> 3:(end + 7) >> 3], crc)
+            continue
+        first = 4 * st.block_number(mask, 0)
+        crc = crc8(blocks[first:first + (8 if mask >> 11 & 1 else 4)], crc)
+        out[mask] = crc8(body[starts[mask]:starts[mask + 1]], crc)
     for upper in range(64):
         out[n_masks + upper] = crc8(rank[upper * 64:upper * 64 + 64], upper)
     return bytes(out)
@@ -107,18 +113,42 @@ def encode(dense, space, ruleset, variant):
     values_at = st.HEADER_SIZE + st.RANK_SIZE
     n_blocks = n_blocks_of(space)
     if variant == "exact":
-        body = np.round(values * (1 << frac)).astype("<u2").tobytes()
+        body, bits = _packed(np.round(values * (1 << frac)).astype(np.int64), block_numbers(m, y), n_blocks)
         blocks, blocks_at = b"", 0
     else:
         body, blocks = _compact(values, m, y, frac, n_blocks)
-        blocks_at = values_at
+        blocks_at, bits = values_at, 0
         values_at = blocks_at + len(blocks)
-    checks = _checks(rank, blocks, body, m, 2 if variant == "exact" else 1, space.n_masks)
+    checks = _checks(rank, blocks, body, m, bits, space.n_masks)
     payload = rank + blocks + body + checks
     size = st.HEADER_SIZE + len(payload)
     head = _header(VARIANTS[variant], ruleset, frac, len(values), n_blocks, layout_of(space), values_at, blocks_at,
-                   dense[0], zlib.crc32(payload), size, size - len(checks))
+                   dense[0], zlib.crc32(payload), size, size - len(checks), bits)
     return head + payload
+
+
+def _packed(fixed, bnum, n_blocks):
+    """Exact values (ints, units 2**-frac; file order; ``bnum`` their blocks) as the bit
+    stream the device reads: per block its minimum as a 16-bit base, then each value -
+    base in the fewest bits that hold every block's largest difference (13 for the
+    default rules), low bits first. Same values bit for bit; (bytes, bits)."""
+    base = np.full(n_blocks, np.iinfo(np.int64).max)
+    top = np.zeros(n_blocks, dtype=np.int64)
+    np.minimum.at(base, bnum, fixed)
+    np.maximum.at(top, bnum, fixed)
+    if fixed.max() > 65535:
+        raise ValueError("an exact value does not fit 16 bits")
+    bits = max(1, int((top - base).max()).bit_length())
+    if bits > st.MAX_BITS:
+        raise ValueError("a block spans %d bits: more than the reader's %d" % (bits, st.MAX_BITS))
+    # Field widths and contents, in stream order: base of block 0, its values, base of 1 ...
+    first = np.searchsorted(bnum, np.arange(n_blocks))
+    fields = np.insert(fixed - base[bnum], first, base)
+    widths = np.insert(np.full(len(fixed), bits), first, st.BASE_BITS)
+    shifts = np.arange(st.BASE_BITS)
+    stream = ((fields[:, None] >> shifts) & 1).astype(np.uint8)
+    stream = stream[shifts[None, :] < widths[:, None]]  # row-major: field by field, low bit first
+    return np.packbits(stream, bitorder="little").tobytes(), bits
 
 
 def n_blocks_of(space):
@@ -171,6 +201,23 @@ def _compact(values, m, y, frac, n_blocks=st.N_BLOCKS):
     return q.tobytes(), params.tobytes()
 
 
+def unpacked(data, m, y):
+    """An exact table's stored values (ints, units 2**-frac, file order; ``m``, ``y`` the
+    states' masks and yz flags) decoded from its bit stream as the device does."""
+    bits, values_at = data[18], struct.unpack_from("<I", data, 20)[0]
+    bnum = block_numbers(m, y)
+    stream = np.frombuffer(data, dtype=np.uint8, offset=values_at).astype(np.int64)
+
+    def field(bit, width):
+        i = bit >> 3
+        word = stream[i] | (stream[i + 1] << 8) | (stream[i + 2] << 16)
+        return (word >> (bit & 7)) & ((1 << width) - 1)
+
+    first = np.searchsorted(bnum, np.arange(bnum.max() + 1))  # each block's first state
+    base = field(st.BASE_BITS * np.arange(len(first)) + bits * first, st.BASE_BITS)
+    return base[bnum] + field(st.BASE_BITS * (bnum + 1) + bits * np.arange(len(m)), bits)
+
+
 def decode(data, space):
     """Dense value array (solver_core layout) of a table file's contents, as the device
     reads it (same integer arithmetic, converted to points at the end)."""
@@ -183,8 +230,7 @@ def decode(data, space):
     if len(m) != n_states:
         raise ValueError("state count mismatch")
     if head[5] == st.EXACT:
-        raw = np.frombuffer(data, dtype="<u2", count=n_states, offset=values_at).astype(np.int64)
-        fixed = raw << (st.FRAC - frac)
+        fixed = unpacked(data, m, y) << (st.FRAC - frac)
     else:
         q = np.frombuffer(data, dtype=np.uint8, count=n_states, offset=values_at).astype(np.int64)
         params = np.frombuffer(data, dtype="<u2", count=2 * n_blocks, offset=blocks_at).reshape(-1, 2).astype(np.int64)
