@@ -22,6 +22,7 @@ import sys
 import pytest
 
 import host_tools
+from host_tools.flashing import build as flash_build
 from host_tools.flashing.testing import copy_checkout
 from host_tools.simulator import chip_session
 from host_tools.simulator import keys as sim_keys
@@ -351,7 +352,11 @@ def test_idle_dims_blanks_and_lightsleeps_then_a_button_wakes(flashed, tmp_path)
 
 def test_the_ws2812_board_lights_the_dice_pixels(seeded, tmp_path):
     image = copy_of(seeded, tmp_path)
-    chip_session.set_config(image, board="pico_neopixel")
+    own = ("/boards/pico_neopixel.mpy", "/drivers/neopixel_dice.mpy")  # not on a flash for board pico
+    files = [f for f in flash_build.build(host_tools.REPO, flash_build.find_mpy_cross(), None, "pico_neopixel", "forced")
+             if f.path in own]
+    assert len(files) == 2
+    chip_session.set_config(image, files=files, board="pico_neopixel")
     chip = ChipDevice(image)
     sim = SimDevice(seed=SEED, flash_dir=str(tmp_path / "simflash"), tables=SIM_TABLES,
                     heap="256K", dice="neopixel")

@@ -114,7 +114,8 @@ def test_the_uf2_holds_the_firmware_then_what_flash_writes(tmp_path, source):
     old, _touched, _free = fs_image.build([flash_build.DeviceFile("/data/scores.a", b"old" * 3000)] + [flash_build.DeviceFile("/x%d.py" % i, os.urandom(9000)) for i in range(40)], PICO.block_count)
     found, (block, count, free) = device_files(data, PICO, fill=old)
     want = flashed_files(source)
-    assert len(want) == TINY_FILES - 1 + 3  # without boards/sim (flash leaves it off a Pico); + boards/pico2, the table and the manifest
+    # without boards/sim and boards/pico2 (flash copies only board pico's modules); + the table and the manifest
+    assert len(want) == TINY_FILES - 1 + 2 and "/boards/pico2.mpy" not in want and "/boards/pico.mpy" in want
     assert found == {path: (len(body), flash_build.DeviceFile(path, body).sha256) for path, body in want.items()}
     assert (block, count) == (4096, 352)
     assert "%d KiB free" % (free * block // 1024) in done.stdout
@@ -133,8 +134,8 @@ def test_make_flash_after_installing_the_uf2_copies_nothing(tmp_path, source):
     with virtual_pico.running(pico, "--flash-size", str(PICO.fs_bytes)) as port:
         done = run_flash("--port", port, "--board", "pico", "--source", source, "--no-reset")
     assert done.returncode == 0, done.stderr
-    # all of it: the tiny tree without boards/sim, + boards/pico2 and the table
-    assert re.search(r": 0 copied, %d skipped, 0 removed, 0 bytes" % (TINY_FILES - 1 + 2), done.stdout.splitlines()[-1]), done.stdout
+    # all of it: the tiny tree without boards/sim (and boards/pico2, another board), + the table
+    assert re.search(r": 0 copied, %d skipped, 0 removed, 0 bytes" % (TINY_FILES - 1 + 1), done.stdout.splitlines()[-1]), done.stdout
 
 
 def test_pico_w_refuses_the_exact_table_and_names_the_compact_one(tmp_path, source, capsys):
@@ -322,19 +323,13 @@ def test_the_readme_commands_write_one_file_per_board(tmp_path, device_tables):
     python_lines = [line for line in lines if line.startswith("python -m host_tools uf2 ")]
     assert len(python_lines) == 3
     # The Pico W line builds the compact table into build/, which the Pico 2 line then
-    # takes. Since the firmware and data10's checked compact table (598,016 bytes) grew,
-    # the game and that table leave a Pico W's 848 KiB one 4 KiB block short of what flash
-    # keeps free (README): the line is refused with one line, naming that nothing fits.
+    # takes. Since flash copies only the board's own modules (issue 15 item 2) the game
+    # and the compact table fit a Pico W's 848 KiB again (README: what stays free).
     exact = os.path.getsize(device_tables["strategy-forced.bin"])
     for line, layout in zip(python_lines, (PICO, PICO_W, PICO2)):
         words = line.split()
         done = subprocess.run([sys.executable] + words[1:], capture_output=True, text=True, cwd=repo, timeout=300)
         out = repo / words[words.index("--out") + 1]
-        if layout is PICO_W:
-            assert done.returncode == 2, line + "\n" + done.stdout
-            assert done.stderr.count("\n") == 1 and "does not fit RPI_PICO_W's 848 KiB filesystem" in done.stderr
-            assert "the one that fits: none" in done.stderr and not out.exists()
-            continue
         assert done.returncode == 0, line + "\n" + done.stderr
         found, _stat = device_files(out.read_bytes(), layout)
         assert "/main.py" in found and "/flash_manifest.txt" in found
