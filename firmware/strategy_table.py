@@ -72,6 +72,25 @@ def crc8(data, start, end, crc):
     return crc
 
 
+def read_header(f, magic, version, crc_at, kind, damaged):
+    """The 64-byte header of table file ``f`` (this module's and spread_table's), checked:
+    ``magic`` (else ValueError "not a <kind>"), all 64 bytes there, format ``version``
+    (else ValueError naming the rebuild), and the CRC-8 at byte ``crc_at`` of the other
+    bytes 0..59 (TableDamaged, its message starting with ``damaged``)."""
+    head = bytearray(HEADER_SIZE)
+    f.seek(0)
+    got = f.readinto(head)
+    if got is None or got < 4 or head[0:4] != magic:
+        raise ValueError("not a %s (bad magic)" % kind)
+    if got != HEADER_SIZE:
+        raise TableDamaged(damaged + "header cut")
+    if head[4] != version:
+        raise ValueError("%s format %d, expected %d (rebuild: make table)" % (kind, head[4], version))
+    if crc8(head, crc_at + 1, 60, crc8(head, 0, crc_at, 0)) != head[crc_at]:
+        raise TableDamaged(damaged + "header check")
+    return head
+
+
 def _u16(buf, at):
     return buf[at] | (buf[at + 1] << 8)
 
@@ -93,17 +112,7 @@ class StrategyTable:
 
     def __init__(self, f):
         self._f = f
-        head = bytearray(HEADER_SIZE)
-        f.seek(0)
-        got = f.readinto(head)
-        if got is None or got < 4 or head[0:4] != MAGIC:
-            raise ValueError("not a strategy table (bad magic)")
-        if got != HEADER_SIZE:
-            raise TableDamaged("damaged: header cut")
-        if head[4] != FORMAT_VERSION:
-            raise ValueError("strategy table format %d, expected %d (rebuild: make table)" % (head[4], FORMAT_VERSION))
-        if crc8(head, 20, 60, crc8(head, 0, 19, 0)) != head[19]:
-            raise TableDamaged("damaged: header check")
+        head = read_header(f, MAGIC, FORMAT_VERSION, 19, "strategy table", "damaged: ")
         self.variant = head[5]
         self.layout = head[11]
         if self.variant not in (EXACT, COMPACT) or self.layout not in (LAYOUT_VALUES, LAYOUT_ZOO):
