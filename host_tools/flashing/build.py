@@ -264,7 +264,7 @@ def spread_table(source_root, rules):
 
 def menu_tables(source_root, rules):
     """Tables of the cards the menu offers besides ``rules``: the kids' Zoo table
-    (build/strategy-zoo.bin, 65 KB) when it was built, so the menu's Zoo card has hints
+    (build/strategy-zoo.bin, 55 KB) when it was built, so the menu's Zoo card has hints
     and computer levels on the device too. An empty list when ``rules`` is zoo."""
     if rules == "zoo":
         return []
