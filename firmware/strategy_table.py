@@ -4,7 +4,8 @@ The table holds V(state), the expected points still to come under optimal play, 
 every reachable turn-start state (used-box mask, upper subtotal capped at 63, whether
 the Yahtzee box holds 50; the Zoo card's table, layout 1, is the same layout's first
 2048 masks, subtotals capped at 18, no Yahtzee flag). The file is never loaded: each
-lookup reads one mask's values (at most 256 bytes) into a buffer made once. Values come
+lookup reads one mask's values (at most 213 bytes exact, 136 compact) into a buffer made
+once. Values come
 back as fixed-point ints in
 units of 2**-FRAC points, so callers never touch floats.
 
