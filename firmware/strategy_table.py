@@ -5,9 +5,8 @@ every reachable turn-start state (used-box mask, upper subtotal capped at 63, wh
 the Yahtzee box holds 50; the Zoo card's table, layout 1, is the same layout's first
 2048 masks, subtotals capped at 18, no Yahtzee flag). The file is never loaded: each
 lookup reads one mask's values (at most 213 bytes exact, 136 compact) into a buffer made
-once. Values come
-back as fixed-point ints in
-units of 2**-FRAC points, so callers never touch floats.
+once. Values come back as fixed-point ints in units of 2**-FRAC points, so callers never
+touch floats.
 
 Damage is refused, never used: opening checks the header's CRC-8, the file size the
 header states, the offsets and the rank table (a CRC-8 per row); every read of a mask's
