@@ -75,7 +75,7 @@ clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis
 
 # make table [RULES=forced] [COMPACT=1]: optimal-strategy value table for the device,
-# build/strategy-<rules>.bin (exact, ~887 KiB; COMPACT=1: ~584 KiB for the Pico W) and the
+# build/strategy-<rules>.bin (exact, ~887 KiB; COMPACT=1: ~453 KiB for the Pico W) and the
 # spread table build/spread-<rules>.bin (49 KiB; the win meter and the CPU win level).
 # `make flash` builds the exact table first when there is none (about 5-10 s).
 TABLE_RULES = $(or $(RULES),forced)
