@@ -75,7 +75,7 @@ clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis
 
 # make table [RULES=forced] [COMPACT=1]: optimal-strategy value table for the device,
-# build/strategy-<rules>.bin (exact, ~1.04 MiB; COMPACT=1: ~584 KiB for the Pico W) and the
+# build/strategy-<rules>.bin (exact, ~887 KiB; COMPACT=1: ~453 KiB for the Pico W) and the
 # spread table build/spread-<rules>.bin (49 KiB; the win meter and the CPU win level).
 # `make flash` builds the exact table first when there is none (about 5-10 s).
 TABLE_RULES = $(or $(RULES),forced)
@@ -102,7 +102,7 @@ endif
 # firmware straight from this checkout (mpremote mount), nothing copied to the Pico.
 FLASHARGS = $(if $(PORT),--port $(PORT)) $(if $(BOARD),--board $(BOARD)) $(if $(RULES),--rules $(RULES))
 
-# The kids' Zoo table (65 KB, under a second) goes along, for the menu's Zoo card;
+# The kids' Zoo table (55 KB, under a second) goes along, for the menu's Zoo card;
 # rebuilt, like the main table, when the table format's code changes.
 ZOO_TABLE_FILE = build/strategy-zoo.bin
 ifneq ($(TABLE_RULES),zoo)

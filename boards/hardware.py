@@ -44,16 +44,6 @@ def _never_down(button):
     return False
 
 
-def oled_panel(i2c, addr, model):
-    """The OLED driver for a board's ``oled`` option on ``i2c``: ``"sh1106"``, else the
-    SSD1306 (only the chosen driver's code is loaded)."""
-    if model == "sh1106":
-        from drivers.sh1106 import SH1106 as Panel
-    else:
-        from drivers.ssd1306 import SSD1306 as Panel
-    return Panel(i2c, addr)
-
-
 class NoOLED(framebuf.FrameBuffer):
     """A frame buffer with nowhere to go: keeps the UI running without a panel."""
 

@@ -6,4 +6,8 @@ from boards import rp2_reference
 
 
 def build(config):
-    return rp2_reference.build(config, oled="sh1106", dice="max7219")
+    # The parts are named here and only here: flash copies the drivers this file imports.
+    from drivers.sh1106 import SH1106
+    from drivers.max7219 import MAX7219Dice
+
+    return rp2_reference.build(config, oled=SH1106, dice=MAX7219Dice)

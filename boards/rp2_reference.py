@@ -57,14 +57,17 @@ def vsys_reader(ADC, Pin, wireless):
     return read
 
 
-def build(config, oled="ssd1306", dice="max7219", machine_name=None):
-    """The hardware object for the reference wiring with the given OLED and dice parts;
-    its clock is Hardware's default, time.ticks_ms / time.sleep_ms. ``machine_name``:
-    ``sys.implementation._machine`` unless given (tests)."""
+def build(config, oled, dice, machine_name=None):
+    """The hardware object for the reference wiring with the given OLED and dice drivers
+    (classes, imported by the board module: ``oled`` takes ``(i2c, addr)``, ``dice`` is
+    wired by its ``BUS``, "spi" or "ws2812"); its clock is Hardware's default,
+    time.ticks_ms / time.sleep_ms. ``machine_name``: ``sys.implementation._machine``
+    unless given (tests). No driver is named here: flash copies only the drivers the
+    board module imports (host_tools/flashing/build.py)."""
     import sys
     from machine import ADC, I2C, PWM, Pin
 
-    from boards.hardware import Hardware, NoDice, NoOLED, oled_panel
+    from boards.hardware import Hardware, NoDice, NoOLED
     from drivers.buttons import Buttons
     from drivers.buzzer import Buzzer
     from dice_source import DiceSource
@@ -73,19 +76,17 @@ def build(config, oled="ssd1306", dice="max7219", machine_name=None):
     # Big buffers first, while the heap is still unfragmented: OLED frame, dice rows.
     i2c = I2C(_I2C_ID, sda=Pin(_I2C_SDA), scl=Pin(_I2C_SCL), freq=_I2C_FREQ)
 
-    hw.oled = hw.part(lambda: oled_panel(i2c, _OLED_ADDR, oled), NoOLED)
+    hw.oled = hw.part(lambda: oled(i2c, _OLED_ADDR), NoOLED)
 
     def make_dice():
-        if dice == "neopixel":
+        if dice.BUS == "ws2812":
             import neopixel
-            from drivers.neopixel_dice import NeoPixelDice
 
-            return NeoPixelDice(neopixel.NeoPixel(Pin(_NEOPIXEL), _N_PIXELS))
+            return dice(neopixel.NeoPixel(Pin(_NEOPIXEL), _N_PIXELS))
         from machine import SPI
-        from drivers.max7219 import MAX7219Dice
 
         spi = SPI(_SPI_ID, baudrate=_SPI_BAUD, sck=Pin(_SPI_SCK), mosi=Pin(_SPI_MOSI))
-        return MAX7219Dice(spi, Pin(_SPI_CS, Pin.OUT, value=1))
+        return dice(spi, Pin(_SPI_CS, Pin.OUT, value=1))
 
     hw.dice = hw.part(make_dice, NoDice)
     pins = [Pin(_FIRST_BUTTON + i, Pin.IN, Pin.PULL_UP) for i in range(_N_BUTTONS)]

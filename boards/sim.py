@@ -19,7 +19,7 @@ as the pipes allow. Without ``link`` (tests) the board runs on a scripted ``Loop
 from micropython import const
 import time
 
-from boards.hardware import Hardware, NoDice, NoOLED, oled_panel
+from boards.hardware import Hardware, NoDice, NoOLED
 from dice_source import DiceSource
 
 _OUT_SIZE = const(1040)  # one OLED frame (1024 bytes) and its message header fit; sim-only RAM
@@ -243,6 +243,17 @@ def make_link(config):
         return link  # a link object handed in by a test
     fd_in, fd_out = link.split(",")
     return PipeLink(int(fd_in), int(fd_out))
+
+
+def oled_panel(i2c, addr, model):
+    """The OLED driver for the sim board's ``oled`` option on ``i2c``: ``"sh1106"``, else
+    the SSD1306 (only the chosen driver's code is loaded). The Pico boards name their
+    driver in their own module instead (flash copies only what a board imports)."""
+    if model == "sh1106":
+        from drivers.sh1106 import SH1106 as Panel
+    else:
+        from drivers.ssd1306 import SSD1306 as Panel
+    return Panel(i2c, addr)
 
 
 def build(config):

@@ -77,8 +77,15 @@ def main():
     gc.collect()
     try:
         board = load_board(cfg)
+    except ImportError as exc:
+        # device.cfg names a board whose module is not here: flash copies only the board it
+        # was given (and the drivers that board imports). One line, the REPL stays free.
+        name = cfg.get("board")
+        print("board %r is not on this device (%s): make flash BOARD=%s" % (name, exc, name))
+        return None
+    try:
         hw = board.build(cfg)
-    except Exception as exc:  # missing board file or unknown board: report, keep the REPL
+    except Exception as exc:  # a board that fails to build (driver missing...): report, keep the REPL
         print("board %r failed:" % cfg.get("board"))
         sys.print_exception(exc)
         return None

@@ -41,17 +41,7 @@ class SpreadTable:
 
     def __init__(self, f):
         self._f = f
-        head = bytearray(HEADER_SIZE)
-        f.seek(0)
-        got = f.readinto(head)
-        if got is None or got < 4 or head[0:4] != MAGIC:
-            raise ValueError("not a spread table (bad magic)")
-        if got != HEADER_SIZE:
-            raise TableDamaged("spread table damaged: header cut")
-        if head[4] != FORMAT_VERSION:
-            raise ValueError("spread table format %d, expected %d (rebuild: make table)" % (head[4], FORMAT_VERSION))
-        if crc8(head, 12, 60, crc8(head, 0, 11, 0)) != head[11]:
-            raise TableDamaged("spread table damaged: header check")
+        head = strategy_table.read_header(f, MAGIC, FORMAT_VERSION, 11, "spread table", "spread table damaged: ")
         self.bands = head[5]
         if not 1 <= self.bands <= _MAX_BANDS:
             raise TableDamaged("spread table damaged: %d bands" % self.bands)

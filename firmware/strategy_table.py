@@ -4,9 +4,9 @@ The table holds V(state), the expected points still to come under optimal play, 
 every reachable turn-start state (used-box mask, upper subtotal capped at 63, whether
 the Yahtzee box holds 50; the Zoo card's table, layout 1, is the same layout's first
 2048 masks, subtotals capped at 18, no Yahtzee flag). The file is never loaded: each
-lookup reads one mask's values (at most 256 bytes) into a buffer made once. Values come
-back as fixed-point ints in
-units of 2**-FRAC points, so callers never touch floats.
+lookup reads one mask's values (at most 213 bytes exact, 105 compact) into a buffer made
+once. Values come back as fixed-point ints in units of 2**-FRAC points, so callers never
+touch floats.
 
 Damage is refused, never used: opening checks the header's CRC-8, the file size the
 header states, the offsets and the rank table (a CRC-8 per row); every read of a mask's
@@ -18,9 +18,9 @@ from array import array
 from micropython import const
 
 MAGIC = b"YZOT"
-FORMAT_VERSION = const(2)
-EXACT = const(1)  # u16 per state
-COMPACT = const(2)  # u8 per state + per-block (base, step)
+FORMAT_VERSION = const(3)
+EXACT = const(1)  # per block a u16 base, then value - base in ``bits`` bits per state
+COMPACT = const(2)  # per-block (base, step), then q in ``bits`` bits per state
 LAYOUT_VALUES = const(0)  # header byte 11: the 13-box value table described in the doc
 LAYOUT_ZOO = const(1)  # the Zoo card's 11-box value table: the first 2048 masks of layout 0
 FRAC = const(18)  # fixed-point fraction bits of every value handed out
@@ -35,6 +35,8 @@ _YAHTZEE_LOWER_BIT = const(5)  # box 11 is bit 5 of the lower mask (boxes 6..12)
 _YAHTZEE_BIT = const(11)
 _COMPACT_STEP_FRAC = const(16)
 _LOWER_SLOTS = const(192)  # 128 lower masks, the 64 with the Yahtzee box count twice
+MAX_BITS = const(16)  # bits per stored field: exact value - base (13), compact q (6)
+BASE_BITS = const(16)  # exact: each block starts with its base (u16) in the bit stream
 
 # CRC-8, polynomial x^8 + x^2 + x + 1 (0x07), MSB first, no final XOR: one lookup per
 # byte. It catches every error within 8 consecutive bits, so any one damaged byte.
@@ -70,6 +72,25 @@ def crc8(data, start, end, crc):
     return crc
 
 
+def read_header(f, magic, version, crc_at, kind, damaged):
+    """The 64-byte header of table file ``f`` (this module's and spread_table's), checked:
+    ``magic`` (else ValueError "not a <kind>"), all 64 bytes there, format ``version``
+    (else ValueError naming the rebuild), and the CRC-8 at byte ``crc_at`` of the other
+    bytes 0..59 (TableDamaged, its message starting with ``damaged``)."""
+    head = bytearray(HEADER_SIZE)
+    f.seek(0)
+    got = f.readinto(head)
+    if got is None or got < 4 or head[0:4] != magic:
+        raise ValueError("not a %s (bad magic)" % kind)
+    if got != HEADER_SIZE:
+        raise TableDamaged(damaged + "header cut")
+    if head[4] != version:
+        raise ValueError("%s format %d, expected %d (rebuild: make table)" % (kind, head[4], version))
+    if crc8(head, crc_at + 1, 60, crc8(head, 0, crc_at, 0)) != head[crc_at]:
+        raise TableDamaged(damaged + "header check")
+    return head
+
+
 def _u16(buf, at):
     return buf[at] | (buf[at + 1] << 8)
 
@@ -91,17 +112,7 @@ class StrategyTable:
 
     def __init__(self, f):
         self._f = f
-        head = bytearray(HEADER_SIZE)
-        f.seek(0)
-        got = f.readinto(head)
-        if got is None or got < 4 or head[0:4] != MAGIC:
-            raise ValueError("not a strategy table (bad magic)")
-        if got != HEADER_SIZE:
-            raise TableDamaged("damaged: header cut")
-        if head[4] != FORMAT_VERSION:
-            raise ValueError("strategy table format %d, expected %d (rebuild: make table)" % (head[4], FORMAT_VERSION))
-        if crc8(head, 20, 60, crc8(head, 0, 19, 0)) != head[19]:
-            raise TableDamaged("damaged: header check")
+        head = read_header(f, MAGIC, FORMAT_VERSION, 19, "strategy table", "damaged: ")
         self.variant = head[5]
         self.layout = head[11]
         if self.variant not in (EXACT, COMPACT) or self.layout not in (LAYOUT_VALUES, LAYOUT_ZOO):
@@ -121,6 +132,12 @@ class StrategyTable:
         if self._frac > FRAC:
             raise ValueError("strategy table value precision too fine")
         self.n_states = _u32(head, 12)
+        self._bits = head[18]  # bits per stored value - base (exact) or q (compact)
+        if not 1 <= self._bits <= MAX_BITS:
+            raise TableDamaged("damaged: %d bits per value" % self._bits)
+        # Both variants store a bit stream; the exact one starts each block with its base.
+        self._head_bits = BASE_BITS if self.variant == EXACT else 0
+        self._value_mask = (1 << self._bits) - 1
         self._values_at = _u32(head, 20)
         self._blocks_at = _u32(head, 24)
         self.expected_empty = _u32(head, 28)  # units of 2**-16 points
@@ -131,8 +148,8 @@ class StrategyTable:
         self._checks_at = _u32(head, 56)
         if f.seek(0, 2) != size:  # cut short or grown
             raise TableDamaged("damaged: size")
-        width = 2 if self.variant == EXACT else 1
-        if (self._values_at + width * self.n_states > size or self._checks_at + n_masks + 64 > size
+        values_size = (self._head_bits * n_blocks + self._bits * self.n_states + 7) >> 3
+        if (self._values_at + values_size > size or self._checks_at + n_masks + 64 > size
                 or (self.variant == COMPACT and self._blocks_at + 4 * n_blocks > size)):
             raise TableDamaged("damaged: offsets")
         # Per upper mask: number of reachable subtotals and the running sum before it. The
@@ -162,10 +179,16 @@ class StrategyTable:
         self._buf = bytearray(1)
         self._rank_row = bytearray(64)
         self._rank_upper = -1
-        self._block = bytearray(256)  # one mask: up to 2 blocks of 64 values of 2 bytes
+        # One mask: up to 2 blocks of a base and 64 values of at most 16 bits (260 bytes),
+        # a first byte shared with the mask before, and 2 bytes that a 3-byte read of the
+        # last value may touch.
+        self._block = bytearray(264)
         self._params = bytearray(8)  # compact: (base, step) of the mask's 1-2 blocks
         self._mask = -1  # the mask whose values are in _block, checked
-        self._yz_at = 0  # where block yz of that mask starts in _block (states)
+        self._bit0 = 0  # bit of _block where the mask's first block starts
+        self._value_bit = 0  # bit of _block where the loaded block's first value is
+        self._base = 0  # the loaded block's base, units 2**-frac
+        self._step = 0  # compact: the loaded block's step, units 2**-16 points
 
     def matches(self, ruleset, jokers):
         """True when this table was built for ``ruleset`` (``jokers``: rules.JOKERS)."""
@@ -195,16 +218,23 @@ class StrategyTable:
             self._mask = -1
             n = self.count[upper] << (mask >> _YAHTZEE_BIT & 1)  # states of the mask
             crc = mask & 0xFF
-            if self.variant == EXACT:
-                f.seek(self._values_at + 2 * self.block_start(mask, 0))
-                n *= 2
-            else:
-                # Whole buffers are read (past the mask's end is harmless and allocates
-                # nothing); the CRC covers only the mask's own bytes.
+            if self.variant == COMPACT:
+                # Whole buffer read (past the mask's blocks is harmless and allocates
+                # nothing); the CRC covers only the mask's own (base, step) pairs.
                 f.seek(self._blocks_at + 4 * block_number(mask, 0))
                 f.readinto(self._params)
                 crc = crc8(self._params, 0, 4 << (mask >> _YAHTZEE_BIT & 1), crc)
-                f.seek(self._values_at + self.block_start(mask, 0))
+            # The bit stream holds, block by block, ``head_bits`` (exact: the 16-bit base;
+            # compact: none) then each state's field in ``bits`` bits: block b's state i
+            # (file order) is at bit head_bits * (b + 1) + bits * i, so the mask's bytes
+            # are found without a table.
+            bits = self._bits
+            head_bits = self._head_bits
+            start = head_bits * block_number(mask, 0) + bits * self.block_start(mask, 0)
+            end = start + (head_bits << (mask >> _YAHTZEE_BIT & 1)) + bits * n
+            self._bit0 = start & 7
+            f.seek(self._values_at + (start >> 3))
+            n = ((end + 7) >> 3) - (start >> 3)  # bytes, the shared first and last too
             block = self._block
             f.readinto(block)
             f.seek(self._checks_at + mask)
@@ -212,21 +242,35 @@ class StrategyTable:
             if crc8(block, 0, n, crc) != self._buf[0]:
                 raise TableDamaged("damaged: mask %d" % mask)
             self._mask = mask
-        self._yz_at = yz * self.count[upper]
+        at = self._bit0 + yz * (self._head_bits + self._bits * self.count[upper])
+        if self.variant == EXACT:
+            self._base = self._bits_at(at) & 0xFFFF
+            at += BASE_BITS
+        else:
+            params = self._params
+            p = yz << 2
+            self._base = params[p] | (params[p + 1] << 8)
+            self._step = params[p + 2] | (params[p + 3] << 8)
+        self._value_bit = at
+
+    def _bits_at(self, bit):
+        """The 24 bits of _block from ``bit`` on (low bits first), a small int."""
+        block = self._block
+        i = bit >> 3
+        return (block[i] | (block[i + 1] << 8) | (block[i + 2] << 16)) >> (bit & 7)
 
     def block_value(self, up):
         """Value at subtotal ``up`` of the block last loaded, units of 2**-FRAC points."""
         rank = self._rank_row[up]
         if rank == _UNREACHABLE:
             raise ValueError("unreachable upper subtotal %d" % up)
-        at = self._yz_at + rank
+        bit = self._value_bit + self._bits * rank
         block = self._block
+        i = bit >> 3
+        value = ((block[i] | (block[i + 1] << 8) | (block[i + 2] << 16)) >> (bit & 7)) & self._value_mask
         if self.variant == EXACT:
-            return (block[2 * at] | (block[2 * at + 1] << 8)) << (FRAC - self._frac)
-        params = self._params
-        p = 4 if self._yz_at else 0
-        base = (params[p] | (params[p + 1] << 8)) << (FRAC - self._frac)
-        return base + ((block[at] * (params[p + 2] | (params[p + 3] << 8))) << (FRAC - _COMPACT_STEP_FRAC))
+            return (self._base + value) << (FRAC - self._frac)
+        return (self._base << (FRAC - self._frac)) + ((value * self._step) << (FRAC - _COMPACT_STEP_FRAC))
 
     def index(self, mask, up, yz):
         """Position of state (mask, up, yz) among the stored states."""

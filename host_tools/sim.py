@@ -153,7 +153,7 @@ def check_folders(args):
 def device_tables():
     """``{device name: host path}`` of the strategy tables to give the simulated device:
     build/strategy-forced.bin, build/spread-forced.bin (the win meter and the CPU win
-    level) and build/strategy-zoo.bin (the menu's kids' card; 65 KB, under a second),
+    level) and build/strategy-zoo.bin (the menu's kids' card; 55 KB, under a second),
     built once when missing, and any other exact or spread table there."""
     from host_tools import advise
     import rules

@@ -17,15 +17,20 @@ from host_tools.solver import table as solver_table
 from host_tools import score
 
 SPREAD_BANDS = 4  # upper-subtotal bands per block: chosen by docs/win_meter.md
+# --bits: below 6 a block's span (up to 63 points: the upper bonus and more) does not fit
+# 2**bits - 1 steps of the u16 step; above 16 the reader's fields end.
+MIN_COMPACT_BITS = 6
+MAX_COMPACT_BITS = 16
 
 
-def build(ruleset, variant="exact", progress=None, measure_loss=None, keep=None):
+def build(ruleset, variant="exact", progress=None, measure_loss=None, keep=None, bits=None):
     """Solve ``ruleset`` and return (file bytes, expected score, loss or None); the
-    solved value array goes into ``keep["dense"]`` when a dict is given."""
+    solved value array goes into ``keep["dense"]`` when a dict is given; ``bits``: the
+    compact table's bits per state (None: solver_table.COMPACT_BITS)."""
     dense, _tables, space = solver_core.solve(ruleset, progress=progress)
     if keep is not None:
         keep["dense"] = dense
-    data = solver_table.encode(dense, space, ruleset, variant)
+    data = solver_table.encode(dense, space, ruleset, variant, compact_bits=bits)
     loss = None
     if measure_loss if measure_loss is not None else variant == "compact":
         guide = solver_table.decode(data, space)
@@ -55,8 +60,10 @@ def main(argv):
     parser = host_tools.argument_parser("solve", __doc__.splitlines()[0])
     score.add_rules_options(parser)
     kind = parser.add_mutually_exclusive_group()
-    kind.add_argument("--exact", dest="variant", action="store_const", const="exact", help="2 bytes/state (default)")
-    kind.add_argument("--compact", dest="variant", action="store_const", const="compact", help="1 byte/state, for the Pico W")
+    kind.add_argument("--exact", dest="variant", action="store_const", const="exact", help="13 bits/state (default)")
+    kind.add_argument("--compact", dest="variant", action="store_const", const="compact", help="%d bits/state, for the Pico W" % solver_table.COMPACT_BITS)
+    parser.add_argument("--bits", type=int, metavar="N", help="compact table: bits per state, %d-%d (default %d)"
+                        % (MIN_COMPACT_BITS, MAX_COMPACT_BITS, solver_table.COMPACT_BITS))
     parser.add_argument("--loss", action="store_true", help="also measure the exact table's decision loss")
     parser.add_argument("--out", required=True, help="table file to write")
     parser.add_argument("--spread", metavar="FILE", help="also write the spread table (sd of the remaining score, "
@@ -64,6 +71,12 @@ def main(argv):
     try:
         args = parser.parse_args(argv)
         ruleset = score.ruleset_from(args)
+        if args.bits is not None:
+            if args.variant != "compact":
+                raise host_tools.UsageError("--bits: only for the compact table (--compact)")
+            if not MIN_COMPACT_BITS <= args.bits <= MAX_COMPACT_BITS:
+                raise host_tools.UsageError("--bits: %d bits per state; choose %d to %d"
+                                            % (args.bits, MIN_COMPACT_BITS, MAX_COMPACT_BITS))
         host_tools.check_output_file("--out", args.out, make_folders=True)  # before a solve of seconds
         if args.spread is not None:
             if ruleset.n_boxes != 13:
@@ -79,9 +92,15 @@ def main(argv):
     def progress(text):
         print("  " + text, flush=True)
 
-    print("solving %s (%s table)" % (ruleset.name, variant), flush=True)
+    print("solving %s (%s table%s)" % (ruleset.name, variant, ", %d bits per state" % (args.bits or solver_table.COMPACT_BITS)
+                                        if variant == "compact" else ""), flush=True)
     keep = {}
-    data, expected, loss = build(ruleset, variant, progress, measure_loss=args.loss or variant == "compact", keep=keep)
+    try:
+        data, expected, loss = build(ruleset, variant, progress, measure_loss=args.loss or variant == "compact",
+                                     keep=keep, bits=args.bits)
+    except ValueError as exc:  # the values do not fit the chosen encoding
+        print("solve: %s" % exc, file=sys.stderr)
+        return 1
     try:
         write_atomic(args.out, data)
     except OSError as exc:  # checked before the solve, but the disk may have filled since

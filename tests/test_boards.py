@@ -200,7 +200,9 @@ def test_pico_w_reads_the_battery_with_the_wireless_chip_deselected(machine, wir
     body = """
 import sys
 from boards import rp2_reference
-hw = rp2_reference.build({}, machine_name=%r)
+from drivers.ssd1306 import SSD1306
+from drivers.max7219 import MAX7219Dice
+hw = rp2_reference.build({}, SSD1306, MAX7219Dice, machine_name=%r)
 first = hw.battery_mv()
 levels[25] = 0
 modes[29] = "ALT"
@@ -285,6 +287,40 @@ def test_unknown_board_or_missing_files_keep_the_repl(tmp_path):
     (tmp_path / "device.cfg").write_text("board=no_such_board\n")
     lines, calls, msgs = run_probe("import main\nprint('RESULT', main.main())\n", tmp_path)
     assert "RESULT None" in lines and any("no_such_board" in line for line in lines)
+
+
+def test_a_board_switch_to_a_board_not_flashed_says_so_in_one_line(tmp_path):
+    """flash --board pico copies only pico's board modules and drivers; a device.cfg edited
+    to name another board then gets one line naming the board and the fix, no traceback."""
+    from host_tools.flashing import build as flash_build
+
+    pairs = flash_build.source_files(host_tools.REPO)
+    needed = flash_build.board_modules(pairs, "pico") | {"/boards/sim.py", "/boards/sim_extras.py"}  # the probe's fakes
+    code = tmp_path / "code"
+    for device_path, local in pairs:
+        if device_path.startswith(flash_build.BOARD_FOLDERS) and device_path not in needed:
+            continue  # as flash leaves them out
+        target = code / device_path[1:]
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(local, str(target))
+    assert not (code / "boards" / "pico_sh1106.py").exists() and not (code / "drivers" / "sh1106.py").exists()
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    script = FAKE_RP2 % {"no_oled": False, "roll_held": False, "wireless": False} + "import main\nprint('RESULT', main.main())\n"
+    env = dict(os.environ, MICROPYPATH=str(code))
+    for board in ("pico_sh1106", "pico"):
+        (flash / "device.cfg").write_text("board=%s\n" % board)
+        app = "import app\napp.App.run = lambda self, frames=-1: print('GAME RUNS')\n"
+        proc = subprocess.run([host_tools.micropython_command(), "-c", script.replace("import main", app + "import main", 1)],
+                              cwd=str(flash), env=env, capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0 and "Traceback" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+        said = [line for line in proc.stdout.splitlines() if line.startswith("board ")]
+        if board == "pico":  # the flashed board itself builds and the game starts
+            assert said == [] and "GAME RUNS" in proc.stdout
+            continue
+        assert "RESULT None" in proc.stdout and "GAME RUNS" not in proc.stdout
+        assert said == ["board 'pico_sh1106' is not on this device (no module named 'boards.pico_sh1106'): "
+                        "make flash BOARD=pico_sh1106"]
 
 
 def test_interrupted_flash_without_app_reports_on_the_oled(tmp_path):

@@ -27,6 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 import host_tools
+from host_tools.flashing import build as flash_build
 from host_tools.flashing.testing import copy_checkout
 from host_tools.simulator import chip_image, chip_session
 from host_tools.simulator import keys as sim_keys
@@ -383,7 +384,11 @@ def test_idle_dims_blanks_and_lightsleeps_then_a_button_wakes(idle_run):
 
 def test_the_ws2812_board_lights_the_dice_pixels(chip_seeded, tmp_path):
     image = copy_of(chip_seeded, tmp_path)
-    chip_session.set_config(image, board="pico_neopixel")
+    own = ("/boards/pico_neopixel.mpy", "/drivers/neopixel_dice.mpy")  # not on a flash for board pico
+    files = [f for f in flash_build.build(host_tools.REPO, flash_build.find_mpy_cross(), None, "pico_neopixel", "forced")
+             if f.path in own]
+    assert len(files) == 2
+    chip_session.set_config(image, files=files, board="pico_neopixel")
     chip = ChipDevice(image)
     sim = SimDevice(seed=SEED, flash_dir=str(tmp_path / "simflash"), tables=SIM_TABLES,
                     heap="256K", dice="neopixel")

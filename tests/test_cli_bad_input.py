@@ -67,18 +67,20 @@ TABLE = {
     },
     "solve": {
         "empty": [["--out", ""], ["--rules", "", "--out", "{new_file}"], ["--rules", "zoo", "--out", ""],
-                  ["--out", "{new_file}", "--spread", ""]],
+                  ["--out", "{new_file}", "--spread", ""], ["--compact", "--bits", "", "--out", "{new_file}"]],
         "missing file": [["--out", "{file}/under/a/file.bin"],  # the folder for --out is a file
                          ["--out", "{new_file}", "--spread", "{file}/under/a/spread.bin"]],
         "folder instead of file": [["--out", "{folder}"], ["--rules", "zoo", "--out", "{folder}"],
                                    ["--out", "{new_file}", "--spread", "{folder}"]],
         "unwritable": [["--out", "{unwritable}/table.bin"], ["--out", "/dev/null"], ["--rules", "zoo", "--out", "{unwritable}/zoo.bin"],
                        ["--out", "{new_file}", "--spread", "{unwritable}/spread.bin"]],
-        "huge number": NOT_APPLICABLE("takes no number"),
+        "huge number": [["--compact", "--bits", HUGE, "--out", "{new_file}"],
+                        ["--compact", "--bits", "5", "--out", "{new_file}"]],  # too few for a block's span
         "non-UTF-8": [["--out", b"{folder}/\xff.bin"], ["--rules", b"\xff", "--out", "{new_file}"],
                       ["--out", "{new_file}", "--spread", b"{folder}/\xff.bin"]],
         "unknown option": [["--frobnicate", "--out", "{new_file}"], ["--out"], ["--out", "{new_file}", "--spread"],
-                           ["--rules", "zoo", "--out", "{new_file}", "--spread", "{folder}/zoo-spread.bin"]],  # 13-box cards only
+                           ["--rules", "zoo", "--out", "{new_file}", "--spread", "{folder}/zoo-spread.bin"],  # 13-box cards only
+                           ["--bits", "7", "--out", "{new_file}"]],  # --bits is the compact table's
     },
     "bench": {
         "empty": [[""]],

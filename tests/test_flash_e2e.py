@@ -38,11 +38,15 @@ def test_flash_the_firmware_then_only_what_changed(tmp_path):
     src = copy_checkout(tmp_path / "src")
     device = tmp_path / "flash"
     write(device, "saves/scores.a", b"\x07saved game")  # written by the game, not by flash
-    expected = flash_build.source_files(str(src))
     board = "sim"
+    pairs = flash_build.source_files(str(src))
+    needed = flash_build.board_modules(pairs, board)  # the sim board's modules and drivers: no pico*.py
+    expected = [(p, local) for p, local in pairs if not p.startswith(flash_build.BOARD_FOLDERS) or p in needed]
+    assert len(pairs) - len(expected) == 5  # pico, pico2, pico_sh1106, pico_neopixel, rp2_reference
     with virtual_pico.running(device) as port:
         first = run_flash("--port", port, "--board", board, "--source", src)
         assert summary(first) == (len(expected) + 1, 0, 0)  # + device.cfg
+        assert not (device / "boards" / "pico.mpy").exists()
         for device_path, local in expected:
             name = device_path.lstrip("/")
             if name in ("main.py", "boot.py"):
@@ -68,6 +72,24 @@ def test_flash_the_firmware_then_only_what_changed(tmp_path):
         assert config.load(str(device / "device.cfg"), argv=())["rules"] == "free"
     assert (device / "saves" / "scores.a").read_bytes() == b"\x07saved game"
     assert not [p for p in tree_hashes(device) if p.endswith(".flashnew")]
+
+
+def test_a_board_switch_copies_the_new_boards_parts_and_removes_the_old_ones(tmp_path):
+    """flash copies only the board's own modules and drivers (issue 15 item 2): switching a
+    Pico from board pico to pico_neopixel copies that board's module and dice driver and
+    removes pico's (manifest entries, unchanged), never a file the game wrote."""
+    src = copy_checkout(tmp_path / "src")
+    device = tmp_path / "flash"
+    write(device, "boards/notes.txt", b"mine")  # not flash's: stays
+    with virtual_pico.running(device) as port:
+        assert run_flash("--port", port, "--board", "pico", "--source", src, "--no-reset").returncode == 0
+        assert (device / "drivers" / "max7219.mpy").exists() and not (device / "drivers" / "neopixel_dice.mpy").exists()
+        switch = run_flash("--port", port, "--board", "pico_neopixel", "--source", src, "--no-reset")
+    assert switch.returncode == 0, switch.stderr
+    assert sorted(copied_paths(switch)) == ["/boards/pico_neopixel.mpy", "/device.cfg", "/drivers/neopixel_dice.mpy"]
+    removed = sorted(line.split()[1] for line in switch.stdout.splitlines() if line.startswith("  remove "))
+    assert removed == ["/boards/pico.mpy", "/drivers/max7219.mpy"]
+    assert summary(switch)[2] == 2 and (device / "boards" / "notes.txt").read_bytes() == b"mine"
 
 
 ONE_TURN = "enter down enter enter enter up enter wait:300 space enter enter"  # 1 player: roll, score

@@ -1,9 +1,11 @@
 """The flash tool's decisions without a device: .mpy versions, compile flags, plans, manifests."""
+import glob
 import os
 import stat
 
 import pytest
 
+import host_tools
 from host_tools.flashing import build as flash_build
 from host_tools import flash
 from host_tools.flashing.build import BuildError, DeviceFile
@@ -177,11 +179,34 @@ def test_the_simulator_board_is_flashed_only_for_the_simulator(tmp_path):
     them out (2 blocks), --board sim (the virtual Pico) keeps them."""
     src = tiny_tree(tmp_path)
     write(src, "boards/sim_extras.py", "X = 1\n")
+    write(src, "boards/sim.py", "from boards import pico, sim_extras\n\n\ndef build(config):\n    return 'sim'\n")
     mpy_cross = flash_build.find_mpy_cross()
     pico = {f.path for f in flash_build.build(str(src), mpy_cross, None, "pico", "forced")}
     sim = {f.path for f in flash_build.build(str(src), mpy_cross, None, "sim", "forced")}
     assert sim - pico == {"/boards/sim.mpy", "/boards/sim_extras.mpy"}
     assert "/boards/pico.mpy" in pico
+
+
+def test_a_flash_copies_only_its_boards_modules_and_drivers():
+    """Issue 15 item 2: the board's file is the one source of truth. A Pico flash leaves
+    out the other boards and the drivers pico.py does not import (4 KiB block each); each
+    board gets exactly its OLED and dice drivers, found from its imports."""
+    mpy_cross = flash_build.find_mpy_cross()
+    parts = {}
+    for board in ("pico", "pico2", "pico_sh1106", "pico_neopixel", "sim"):
+        paths = {f.path for f in flash_build.build(host_tools.REPO, mpy_cross, None, board, "forced")}
+        parts[board] = {p for p in paths if p.startswith(("/boards/", "/drivers/"))}
+        assert "/app.mpy" in paths and "/main.py" in paths  # the game itself always goes
+    common = {"/boards/hardware.mpy", "/boards/rp2_reference.mpy", "/drivers/__init__.mpy", "/drivers/buttons.mpy",
+              "/drivers/buzzer.mpy", "/drivers/oled.mpy", "/drivers/pips.mpy"}
+    assert parts["pico"] == common | {"/boards/pico.mpy", "/drivers/ssd1306.mpy", "/drivers/max7219.mpy"}
+    assert parts["pico2"] == common | {"/boards/pico2.mpy", "/drivers/ssd1306.mpy", "/drivers/max7219.mpy"}
+    assert parts["pico_sh1106"] == common | {"/boards/pico_sh1106.mpy", "/drivers/sh1106.mpy", "/drivers/max7219.mpy"}
+    assert parts["pico_neopixel"] == common | {"/boards/pico_neopixel.mpy", "/drivers/ssd1306.mpy",
+                                               "/drivers/neopixel_dice.mpy"}
+    everything = {"/" + os.path.relpath(p, host_tools.FIRMWARE).replace(os.sep, "/")[:-3] + ".mpy"
+                  for p in glob.glob(os.path.join(host_tools.FIRMWARE, "drivers", "*.py"))}
+    assert parts["sim"] == everything | {"/boards/hardware.mpy", "/boards/sim.mpy", "/boards/sim_extras.mpy"}
 
 
 def test_leftover_staged_copies_count_as_free_space():

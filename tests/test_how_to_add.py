@@ -19,7 +19,10 @@ from boards import rp2_reference
 
 
 def build(config):
-    return rp2_reference.build(config, oled="sh1106", dice="neopixel")
+    from drivers.sh1106 import SH1106
+    from drivers.neopixel_dice import NeoPixelDice
+
+    return rp2_reference.build(config, oled=SH1106, dice=NeoPixelDice)
 '''
 
 NEW_COMMAND = '''"""Say hello (an example command)."""

@@ -51,9 +51,14 @@ def _flip(data, at, bits=0x01):
 
 
 def _first_value_of_mask(data, mask):
+    """Where ``mask``'s bytes start: exact, its block's base in the bit stream (byte 18
+    holds the bits per value); compact, its first u8 value."""
     table = _reader(data)
-    width = 2 if table.variant == strategy_table.EXACT else 1
-    return struct.unpack_from("<I", data, 20)[0] + width * table.block_start(mask, 0)
+    values_at = struct.unpack_from("<I", data, 20)[0]
+    if table.variant == strategy_table.EXACT:
+        bit = strategy_table.BASE_BITS * strategy_table.block_number(mask, 0) + data[18] * table.block_start(mask, 0)
+        return values_at + (bit >> 3)
+    return values_at + table.block_start(mask, 0)
 
 
 def damaged(data, kind):

@@ -294,9 +294,11 @@ def test_coach_shows_the_to_win_move_and_reviews_in_chance(monkeypatch, tmp_path
     assert coach.lost_tenths() == 0
 
 
-def test_card_view_shows_the_meter_in_the_simulator(tmp_path):
+@pytest.mark.parametrize("variant", ["exact", "compact"])
+def test_card_view_shows_the_meter_in_the_simulator(tmp_path, variant):
     """Two humans, both tables in the flash: after six turns the card view's header shows
-    the seat's chance to win, the number the host computes with the same code."""
+    the seat's chance to win, the number the host computes with the same code. Also
+    with the compact table a Pico W holds (6-bit values: the meter's means come from it)."""
     import re
 
     import spread_table as spread_module
@@ -305,7 +307,7 @@ def test_card_view_shows_the_meter_in_the_simulator(tmp_path):
     from host_tools.simulator.screen import screen_lines
     from sim_helpers import play, saved
 
-    tables = {"strategy-forced.bin": solver_cache.table(FORCED),
+    tables = {"strategy-forced.bin": solver_cache.table(FORCED, variant),
               "spread-forced.bin": solver_cache.spread_table(FORCED, bench.DEVICE_BANDS)}
     keys = sim_golden.TWO_HUMANS + " wait:4500" + " space enter enter" * 6 + " m"
     screen = screen_lines(play(tmp_path, keys, seed=4, heap="256K", tables=tables).oled_pixels())

@@ -114,6 +114,8 @@ class MAX7219Dice:
     inverted the same way.
     """
 
+    BUS = "spi"  # built with (spi, cs): how a board wires it (boards/rp2_reference.py)
+
     def __init__(self, spi, cs, count=N_DICE, check_chain=False, brightness=_DEFAULT_INTENSITY):
         self._chain = MAX7219Chain(spi, cs, count, check_chain, brightness)
         self._count = count

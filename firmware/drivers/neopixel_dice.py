@@ -28,6 +28,8 @@ class NeoPixelDice:
     pips, for the Zoo card; held dice keep ``held_colour``.
     """
 
+    BUS = "ws2812"  # built with a ready neopixel.NeoPixel: how a board wires it
+
     def __init__(self, pixels, colour=(255, 255, 255), held_colour=(255, 64, 0), brightness=15, count=N_DICE):
         if len(pixels) < GRID_CELLS * count:
             raise ValueError("NeoPixel dice need %d pixels" % (GRID_CELLS * count))

@@ -5,6 +5,7 @@ Layout on the device: ``firmware/x.py`` -> ``/x.mpy``, ``firmware/drivers/y.py``
 source (the rp2 port only runs them as .py). Other files under firmware/ are copied as
 they are. ``/device.cfg`` and the strategy table come from the command line and build/.
 """
+import ast
 import concurrent.futures
 import hashlib
 import os
@@ -22,9 +23,10 @@ STRATEGY_TABLE = os.path.join("build", "strategy-{rules}.bin")  # from `python -
 DEVICE_TABLE = "/strategy-{rules}.bin"
 SPREAD_TABLE = os.path.join("build", "spread-{rules}.bin")  # from `solve --spread` (make table)
 DEVICE_SPREAD = "/spread-{rules}.bin"
-# The simulator's board (unix port only: stdin keys, terminal output); flashed only with
-# --board sim (the virtual Pico in tests). Nothing else imports them.
-SIM_ONLY = ("/boards/sim.py", "/boards/sim_extras.py")
+# Folders whose modules are copied only when the board needs them: the board's module and
+# what it imports from these folders, followed statically (board_modules). Everything else
+# under firmware/ is the game and always copied.
+BOARD_FOLDERS = ("/boards/", "/drivers/")
 CONFIG_PATH = "/device.cfg"
 MPY_CACHE = os.path.join("build", "mpy-cache")  # compiled modules, keyed by content
 NATIVE_MARKERS = (b"@micropython.native", b"@micropython.viper", b"@micropython.asm_thumb")
@@ -135,6 +137,57 @@ def board_names(source_root):
     return names
 
 
+def _imported(local):
+    """Dotted names of every module ``local`` imports, at any depth (function-level
+    imports too: the boards import their parts inside ``build``)."""
+    with open(local, "rb") as source:
+        text = source.read()
+    try:
+        tree = ast.parse(text, local)
+    except (SyntaxError, ValueError):
+        return set()  # mpy-cross names the file and the line when it compiles it
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+            names.update(node.module + "." + alias.name for alias in node.names)  # from pkg import module
+    return names
+
+
+def board_modules(pairs, board):
+    """The device paths under BOARD_FOLDERS that ``board`` needs: its module
+    ``/boards/<board>.py`` and every module of those folders that it, or any module it
+    reaches, or any game module (firmware/ outside them: app.py imports drivers.buttons)
+    imports; a package's ``__init__.py`` with any of its modules. The board's file is the
+    one source of truth: a driver no one imports is not copied (4 KiB littlefs block
+    each)."""
+    local_of = dict(pairs)
+    path_of = {}
+    for device_path in local_of:
+        if device_path.endswith(".py"):
+            dotted = device_path[1:-3].replace("/", ".")
+            path_of[dotted[:-len(".__init__")] if dotted.endswith(".__init__") else dotted] = device_path
+    todo = ["/boards/%s.py" % board]
+    todo += [p for p in local_of if p.endswith(".py") and not p.startswith(BOARD_FOLDERS)]
+    seen = set()
+    while todo:
+        device_path = todo.pop()
+        if device_path in seen or device_path not in local_of:
+            continue
+        seen.add(device_path)
+        for name in _imported(local_of[device_path]):
+            if name in path_of:
+                todo.append(path_of[name])
+            package = name.rpartition(".")[0]
+            while package:  # importing drivers.pips runs drivers/__init__.py first
+                if package in path_of:
+                    todo.append(path_of[package])
+                package = package.rpartition(".")[0]
+    return {p for p in seen if p.startswith(BOARD_FOLDERS)}
+
+
 def _compile(mpy_cross, local, device_path, arch, cache):
     """The .mpy bytes of one module; cached by source hash, name and arch in ``cache``."""
     with open(local, "rb") as source:
@@ -167,9 +220,11 @@ def build(source_root, mpy_cross, arch, board, rules):
     cache = os.path.join(source_root, MPY_CACHE)
     os.makedirs(cache, exist_ok=True)
     jobs = []
-    for device_path, local in source_files(source_root):
-        if board != "sim" and device_path in SIM_ONLY:
-            continue  # the desktop simulator's board: no use on a Pico (4 KiB blocks each)
+    pairs = source_files(source_root)
+    needed = board_modules(pairs, board)
+    for device_path, local in pairs:
+        if device_path.startswith(BOARD_FOLDERS) and device_path not in needed:
+            continue  # another board's module or driver: no use here (4 KiB littlefs block each)
         at_root = device_path.count("/") == 1
         compiled = device_path.endswith(".py") and not (at_root and device_path[1:] in SOURCE_ONLY)
         jobs.append((device_path, local, compiled))
@@ -209,7 +264,7 @@ def spread_table(source_root, rules):
 
 def menu_tables(source_root, rules):
     """Tables of the cards the menu offers besides ``rules``: the kids' Zoo table
-    (build/strategy-zoo.bin, 65 KB) when it was built, so the menu's Zoo card has hints
+    (build/strategy-zoo.bin, 55 KB) when it was built, so the menu's Zoo card has hints
     and computer levels on the device too. An empty list when ``rules`` is zoo."""
     if rules == "zoo":
         return []

@@ -19,14 +19,15 @@ TINY_MAIN = "import version\nprint('game', version.NUMBER)\n"
 
 def tiny_tree(root, number=1):
     """A minimal source tree: main.py, version.py, a drivers package, boards sim and pico
-    plus a helper module; flashed, it is TINY_FILES files with device.cfg."""
+    plus a helper module; flashed, it is TINY_FILES files with device.cfg (board sim; flash
+    copies the board modules and drivers a board imports: board pico leaves boards/sim out)."""
     files = {
         "firmware/main.py": TINY_MAIN,
         "firmware/version.py": "NUMBER = %d\n" % number,
         "firmware/drivers/__init__.py": "",
         "firmware/drivers/pips.py": "PIPS = (1, 2, 3)\n",
-        "boards/sim.py": "def build(config):\n    return 'sim'\n",
-        "boards/pico.py": "def build(config):\n    return 'pico'\n",
+        "boards/sim.py": "from boards import helper, pico\n\n\ndef build(config):\n    return 'sim'\n",
+        "boards/pico.py": "import drivers.pips\nfrom boards import helper\n\n\ndef build(config):\n    return 'pico'\n",
         "boards/helper.py": "SHARED = 1\n",
     }
     for path, text in files.items():

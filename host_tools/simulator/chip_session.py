@@ -90,8 +90,13 @@ def device_exec(port, code, timeout=120):
     return done.stdout
 
 
-def set_config(image, **values):
-    """Add ``key=value`` lines to the device's /device.cfg (e.g. ``seed=4``, ``board=...``)."""
+def set_config(image, files=(), **values):
+    """Add ``key=value`` lines to the device's /device.cfg (e.g. ``seed=4``, ``board=...``);
+    ``files`` (flashing.build.DeviceFile) are written too: a board switch needs the board's
+    own modules, which a flash for another board does not copy."""
     with serving(image) as (_device, port):
         text = "".join("%s=%s\n" % item for item in values.items())
-        device_exec(port, "f = open('device.cfg', 'a')\nf.write(%r)\nf.close()" % text)
+        code = "f = open('device.cfg', 'a')\nf.write(%r)\nf.close()\n" % text
+        for device_file in files:
+            code += "f = open(%r, 'wb')\nf.write(%r)\nf.close()\n" % (device_file.path, device_file.data)
+        device_exec(port, code)

@@ -19,6 +19,10 @@ from host_tools.solver import core as solver_core  # noqa: E402
 
 EXACT_FRAC_MAX = 8  # u16 at 2**-8 points covers 0..255.99; coarser only if a value needs it
 VARIANTS = {"exact": st.EXACT, "compact": st.COMPACT}
+# Compact variant: bits per state's q. Chosen by measurement (docs/strategy_table.md): the
+# smallest width whose decisions lose a negligible amount (< 0.02 points per game) and
+# whose table leaves the Pico W room for the spread table and 100 KB of saves.
+COMPACT_BITS = 6
 
 
 def rank_table(reach):
@@ -57,14 +61,15 @@ def layout_of(space):
     raise ValueError("no table layout for a card of %d masks" % space.n_masks)
 
 
-def _header(variant, ruleset, frac, n_states, n_blocks, layout, values_at, blocks_at, expected, crc, size, checks_at):
+def _header(variant, ruleset, frac, n_states, n_blocks, layout, values_at, blocks_at, expected, crc, size, checks_at,
+            bits):
     name = ruleset.name.encode()
     if len(name) > 16:
         raise ValueError("ruleset name too long for the table header: %r" % ruleset.name)
     head = bytearray(struct.pack("<4sBBBBBBBBIHBBIIII16sII", st.MAGIC, st.FORMAT_VERSION, variant,
                                  rules.JOKERS.index(ruleset.joker), 1 if ruleset.yahtzee_bonus else 0,
                                  ruleset.upper_threshold, ruleset.upper_bonus, frac, layout,
-                                 n_states, n_blocks, 0, 0, values_at, blocks_at, int(round(expected * 65536)),
+                                 n_states, n_blocks, bits, 0, values_at, blocks_at, int(round(expected * 65536)),
                                  crc, name, size, checks_at))
     head[19] = crc8(head[20:60], crc8(head[0:19]))  # the device's check of the header
     return bytes(head) + struct.pack("<I", zlib.crc32(head))
@@ -78,10 +83,12 @@ def crc8(data, crc=0):
     return crc
 
 
-def _checks(rank, blocks, body, m, width, n_masks):
-    """The check region: CRC-8 of each of the ``n_masks`` masks' bytes (its blocks'
-    parameters, then its values; seeded with the mask's low byte), then of each rank row
-    (seeded with its upper mask)."""
+def _checks(rank, blocks, body, m, bits, n_masks, head_bits):
+    """The check region: CRC-8 of each of the ``n_masks`` masks' bytes (compact: its
+    blocks' parameters, then its values; both: the bytes its part of the bit stream
+    touches - ``head_bits`` per block then ``bits`` per state - the first and last shared
+    with its neighbours; seeded with the mask's low byte), then of each rank row (seeded
+    with its upper mask)."""
     starts = np.searchsorted(m, np.arange(n_masks + 1))
     out = bytearray(n_masks + 64)
     for mask in range(n_masks):
@@ -89,14 +96,17 @@ def _checks(rank, blocks, body, m, width, n_masks):
         if blocks:
             first = 4 * st.block_number(mask, 0)
             crc = crc8(blocks[first:first + (8 if mask >> 11 & 1 else 4)], crc)
-        out[mask] = crc8(body[width * starts[mask]:width * starts[mask + 1]], crc)
+        start = head_bits * st.block_number(mask, 0) + bits * int(starts[mask])
+        end = head_bits * st.block_number(mask + 1, 0) + bits * int(starts[mask + 1])
+        out[mask] = crc8(body[start >> 3:(end + 7) >> 3], crc)
     for upper in range(64):
         out[n_masks + upper] = crc8(rank[upper * 64:upper * 64 + 64], upper)
     return bytes(out)
 
 
-def encode(dense, space, ruleset, variant):
-    """The complete file bytes for ``dense`` values (solver_core layout)."""
+def encode(dense, space, ruleset, variant, compact_bits=None):
+    """The complete file bytes for ``dense`` values (solver_core layout); the compact
+    variant stores each state's q in ``compact_bits`` bits (default ``COMPACT_BITS``)."""
     m, u, y = ordered_states(space)
     values = dense[solver_core.dense_index(m, u, y)]
     rank = bytes(rank_table(space.reach))
@@ -106,19 +116,52 @@ def encode(dense, space, ruleset, variant):
         frac -= 1
     values_at = st.HEADER_SIZE + st.RANK_SIZE
     n_blocks = n_blocks_of(space)
+    bnum = block_numbers(m, y)
     if variant == "exact":
-        body = np.round(values * (1 << frac)).astype("<u2").tobytes()
+        body, bits = _packed(np.round(values * (1 << frac)).astype(np.int64), bnum, n_blocks)
         blocks, blocks_at = b"", 0
     else:
-        body, blocks = _compact(values, m, y, frac, n_blocks)
+        bits = compact_bits if compact_bits is not None else COMPACT_BITS
+        q, blocks = _compact(values, bnum, frac, n_blocks, bits)
+        body = _bit_stream(q, np.full(len(q), bits))
         blocks_at = values_at
         values_at = blocks_at + len(blocks)
-    checks = _checks(rank, blocks, body, m, 2 if variant == "exact" else 1, space.n_masks)
+    checks = _checks(rank, blocks, body, m, bits, space.n_masks, st.BASE_BITS if variant == "exact" else 0)
     payload = rank + blocks + body + checks
     size = st.HEADER_SIZE + len(payload)
     head = _header(VARIANTS[variant], ruleset, frac, len(values), n_blocks, layout_of(space), values_at, blocks_at,
-                   dense[0], zlib.crc32(payload), size, size - len(checks))
+                   dense[0], zlib.crc32(payload), size, size - len(checks), bits)
     return head + payload
+
+
+def _bit_stream(fields, widths):
+    """``fields`` (ints) packed one after another in ``widths`` bits each, low bit first:
+    the bit stream both variants store their values in."""
+    shifts = np.arange(st.MAX_BITS)
+    stream = ((fields[:, None] >> shifts) & 1).astype(np.uint8)
+    stream = stream[shifts[None, :] < widths[:, None]]  # row-major: field by field, low bit first
+    return np.packbits(stream, bitorder="little").tobytes()
+
+
+def _packed(fixed, bnum, n_blocks):
+    """Exact values (ints, units 2**-frac; file order; ``bnum`` their blocks) as the bit
+    stream the device reads: per block its minimum as a 16-bit base, then each value -
+    base in the fewest bits that hold every block's largest difference (13 for the
+    default rules), low bits first. Same values bit for bit; (bytes, bits)."""
+    base = np.full(n_blocks, np.iinfo(np.int64).max)
+    top = np.zeros(n_blocks, dtype=np.int64)
+    np.minimum.at(base, bnum, fixed)
+    np.maximum.at(top, bnum, fixed)
+    if fixed.max() > 65535:
+        raise ValueError("an exact value does not fit 16 bits")
+    bits = max(1, int((top - base).max()).bit_length())
+    if bits > st.MAX_BITS:
+        raise ValueError("a block spans %d bits: more than the reader's %d" % (bits, st.MAX_BITS))
+    # Field widths and contents, in stream order: base of block 0, its values, base of 1 ...
+    first = np.searchsorted(bnum, np.arange(n_blocks))
+    fields = np.insert(fixed - base[bnum], first, base)
+    widths = np.insert(np.full(len(fixed), bits), first, st.BASE_BITS)
+    return _bit_stream(fields, widths), bits
 
 
 def n_blocks_of(space):
@@ -148,9 +191,10 @@ def verify(data):
         raise ValueError("strategy table damaged: contents checksum")
 
 
-def _compact(values, m, y, frac, n_blocks=st.N_BLOCKS):
-    """One byte per state: q with value = base + q * step per (mask, yz) block."""
-    bnum = block_numbers(m, y)
+def _compact(values, bnum, frac, n_blocks, bits):
+    """Per state a q of ``bits`` bits with value = base + q * step per (mask, yz) block
+    (``bnum`` the states' blocks): (q array, per-block (base u16, step u16) bytes)."""
+    levels = (1 << bits) - 1
     lo = np.full(n_blocks, np.inf)
     hi = np.full(n_blocks, -np.inf)
     np.minimum.at(lo, bnum, values)
@@ -159,16 +203,38 @@ def _compact(values, m, y, frac, n_blocks=st.N_BLOCKS):
         raise ValueError("block numbering does not cover the states")
     base_q = np.floor(lo * (1 << frac)).astype(np.int64)
     base = base_q / (1 << frac)
-    step_q = np.ceil((hi - base) / 255 * 65536).astype(np.int64)
+    step_q = np.ceil((hi - base) / levels * 65536).astype(np.int64)
     step_q = np.maximum(step_q, 1)
     if step_q.max() > 65535:
-        raise ValueError("a block spans more than 255 points: compact table impossible")
+        raise ValueError("a block's values span too much for a compact table of %d bits" % bits)
     step = step_q / 65536
-    q = np.clip(np.round((values - base[bnum]) / step[bnum]), 0, 255).astype(np.uint8)
+    q = np.clip(np.round((values - base[bnum]) / step[bnum]), 0, levels).astype(np.int64)
     params = np.empty((n_blocks, 2), dtype="<u2")
     params[:, 0] = base_q
     params[:, 1] = step_q
-    return q.tobytes(), params.tobytes()
+    return q, params.tobytes()
+
+
+def unpacked(data, m, y):
+    """A table's stored fields (ints, file order; ``m``, ``y`` the states' masks and yz
+    flags) decoded from its bit stream as the device does: exact, the values in units of
+    2**-frac; compact, each state's q."""
+    bits, values_at = data[18], struct.unpack_from("<I", data, 20)[0]
+    head_bits = st.BASE_BITS if data[5] == st.EXACT else 0
+    bnum = block_numbers(m, y)
+    stream = np.frombuffer(data, dtype=np.uint8, offset=values_at).astype(np.int64)
+
+    def field(bit, width):
+        i = bit >> 3
+        word = stream[i] | (stream[i + 1] << 8) | (stream[i + 2] << 16)
+        return (word >> (bit & 7)) & ((1 << width) - 1)
+
+    stored = field(head_bits * (bnum + 1) + bits * np.arange(len(m)), bits)
+    if not head_bits:
+        return stored
+    first = np.searchsorted(bnum, np.arange(bnum.max() + 1))  # each block's first state
+    base = field(st.BASE_BITS * np.arange(len(first)) + bits * first, st.BASE_BITS)
+    return base[bnum] + stored
 
 
 def decode(data, space):
@@ -183,10 +249,9 @@ def decode(data, space):
     if len(m) != n_states:
         raise ValueError("state count mismatch")
     if head[5] == st.EXACT:
-        raw = np.frombuffer(data, dtype="<u2", count=n_states, offset=values_at).astype(np.int64)
-        fixed = raw << (st.FRAC - frac)
+        fixed = unpacked(data, m, y) << (st.FRAC - frac)
     else:
-        q = np.frombuffer(data, dtype=np.uint8, count=n_states, offset=values_at).astype(np.int64)
+        q = unpacked(data, m, y)
         params = np.frombuffer(data, dtype="<u2", count=2 * n_blocks, offset=blocks_at).reshape(-1, 2).astype(np.int64)
         bnum = block_numbers(m, y)
         fixed = (params[bnum, 0] << (st.FRAC - frac)) + ((q * params[bnum, 1]) << (st.FRAC - 16))
