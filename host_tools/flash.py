@@ -32,6 +32,19 @@ RPI_VID = 0x2E8A  # Raspberry Pi's USB vendor id (Pico, Pico W, Pico 2 running M
 MIN_VERSION = (1, 23)  # first MicroPython that loads .mpy v6.3
 FIRMWARE_HELP = "install MicroPython 1.23 or newer (1.28 recommended) from https://micropython.org/download/RPI_PICO/ (Pico 2: RPI_PICO2), see README 'Building the device'"
 RESERVE_BYTES = 16 * 1024  # left free after flashing, for saves and records
+# A table for the menu's other card (the Zoo table) is a bonus: it goes only when this
+# much stays free for saves beside it (issue 15: at least 100 KB for saves), so on a
+# Pico W it does not eat the room the game's saves and records grow into.
+MENU_TABLE_KEEP_BYTES = 100 * 1000
+
+
+def keep_free_beside(path):
+    """Bytes that must stay free once a table flash adds after the game's own (device
+    ``path``) is on the flash: the spread table needs only the saves' reserve, a menu
+    table (another card's strategy table) more."""
+    return RESERVE_BYTES if _is_spread(path) else MENU_TABLE_KEEP_BYTES
+
+
 DEV_DIR = os.path.join("build", "dev")
 
 
@@ -181,14 +194,17 @@ class Plan:
         for table in tables:  # the main table first, then the menu's other card's
             changed = self.hashes.get(table.path) != table.sha256
             table_need = blocks(len(table.data)) if changed else 0
+            # blocks a new menu table must leave free beyond the reserve (one already on the
+            # device stays: saves that grew since must not make a reflash drop it)
+            keep_more = 0 if table is self.table or not changed else max(0, blocks(keep_free_beside(table.path)) - reserve)
             candidates = spare + ([table.path] if changed and table.path in self.sizes else [])
             extra, more = [], room
             for path in candidates:
-                if need + table_need <= more:
+                if need + table_need + keep_more <= more:
                     break
                 extra.append(path)
                 more += blocks(self.sizes[path])
-            if need + table_need <= more:
+            if need + table_need + keep_more <= more:
                 ours.append(table)
                 pre_remove += extra
                 spare = [p for p in spare if p not in extra]
@@ -197,7 +213,7 @@ class Plan:
                 if changed:
                     copy.append(table)
             else:
-                note = self._table_note(table, blocks, kib, reserve, room - need, None if total is None else total // block)
+                note = self._table_note(table, blocks, kib, reserve + keep_more, room - need - keep_more, None if total is None else total // block)
                 if table is self.table:
                     self.table_note = note
                 else:

@@ -2,6 +2,7 @@
 import glob
 import os
 import stat
+import subprocess
 
 import pytest
 
@@ -64,6 +65,17 @@ def test_native_code_is_compiled_for_the_device_arch(tmp_path):
     files = {f.path: f for f in flash_build.build(str(src), mpy_cross, "armv6m", "sim", "forced")}
     assert files["/fast.mpy"].data[2] >> 2 == 4  # header byte 2: arch armv6m in the high bits
     assert files["/version.mpy"].data[2] >> 2 == 0
+    # a device without a native emitter gets the same function as bytecode (same lines)
+    plain = {f.path: f for f in flash_build.build(str(src), mpy_cross, None, "sim", "forced")}
+    assert plain["/fast.mpy"].data[2] >> 2 == 0
+    loaded = tmp_path / "loaded"
+    loaded.mkdir()
+    (loaded / "fast.mpy").write_bytes(plain["/fast.mpy"].data)
+    run = subprocess.run([host_tools.micropython_command(), "-c", "import sys; sys.path.insert(0, %r); import fast; print(fast.f(41))" % str(loaded)],
+                         capture_output=True, text=True)
+    assert run.stdout.strip() == "42", run.stderr
+    # viper has no bytecode twin: refused with one line
+    write(src, "firmware/fast.py", "import micropython\n@micropython.viper\ndef f(x: int) -> int:\n    return x + 1\n")
     with pytest.raises(BuildError, match="native code"):
         flash_build.build(str(src), mpy_cross, None, "sim", "forced")
 
@@ -243,11 +255,16 @@ def test_plan_adds_the_zoo_table_after_the_main_one_when_both_fit():
         result.decide(BLOCK, free_blocks * BLOCK)
         return result
 
-    both = plan(2 + 3 + 2 + reserve)
+    menu_keep = -(-flash.MENU_TABLE_KEEP_BYTES // BLOCK)  # a menu table leaves >= 100 KB for saves
+    both = plan(2 + 3 + 2 + menu_keep)
     assert main in both.copy and zoo in both.copy and both.extra_notes == []
-    only_main = plan(2 + 3 + 1 + reserve)  # the main table first; the Zoo one does not fit after it
+    only_main = plan(2 + 3 + 1 + menu_keep)  # the main table first; the Zoo one does not fit after it
     assert main in only_main.copy and zoo not in only_main.copy and only_main.table_note is None
     assert len(only_main.extra_notes) == 1 and "strategy-zoo.bin" in only_main.extra_notes[0]
+    # room for the Zoo table beside the 16 KiB reserve, not beside 100 KB: left out, and the
+    # note says what is kept
+    tight = plan(2 + 3 + 2 + reserve)
+    assert zoo not in tight.copy and "100 KiB kept for saves" in tight.extra_notes[0]
     kept = plan(2 + reserve, {"/strategy-forced.bin": main.data, "/strategy-zoo.bin": zoo.data})
     assert main in kept.skip and zoo in kept.skip and kept.copy == [files[0]]
 
@@ -272,7 +289,8 @@ def test_plan_puts_the_spread_table_after_the_main_one_and_before_the_zoo_one():
     assert only_main.table_note is None and only_main.extra_notes[0].startswith("spread table build/spread-forced.bin")
     with_spread = plan(2 + 3 + 2 + reserve)
     assert spread in with_spread.copy and zoo not in with_spread.copy and len(with_spread.extra_notes) == 1
-    assert all(t in plan(2 + 3 + 2 + 2 + reserve).copy for t in (main, spread, zoo))
+    menu_keep = -(-flash.MENU_TABLE_KEEP_BYTES // BLOCK)
+    assert all(t in plan(2 + 3 + 2 + 2 + menu_keep).copy for t in (main, spread, zoo))
 
 
 def test_menu_tables_offer_the_zoo_table_when_built(tmp_path):

@@ -36,3 +36,16 @@ def test_compiles_for_the_device(path, tmp_path):
     assert proc.returncode == 0, proc.stderr
     data = target.read_bytes()
     assert data[0:2] == b"M\x06"  # .mpy header: magic, version 6
+
+
+def test_native_modules_become_bytecode_for_a_device_without_a_native_emitter():
+    """flash/uf2 build native functions for the device's arch; for one without a native
+    emitter (_mpy arch 0) the same module as plain bytecode, which such a device loads."""
+    from host_tools.flashing import build as flash_build
+
+    mpy_cross = flash_build.find_mpy_cross()
+    for arch, expected in ((None, 0), ("armv6m", flash_build.ARCH_NAMES.index("armv6m"))):
+        files = {f.path: f for f in flash_build.build(REPO, mpy_cross, arch, "pico", "forced")}
+        advisor = files["/advisor.mpy"].data
+        assert advisor[:2] == b"M\x06"
+        assert advisor[2] >> 2 == expected  # the arch field of the .mpy header

@@ -185,6 +185,28 @@ def test_pico_w_refuses_the_exact_table_and_names_the_compact_one(tmp_path, sour
         assert found["/strategy-forced.bin"][0] == len(f.read()) == 589760
 
 
+def test_a_menu_table_goes_only_where_100_kb_stay_free_for_saves(tmp_path, source, capsys):
+    """The Zoo table (the menu's other card) is a bonus: uf2 and flash add it only when at
+    least 100 KB stay free for saves beside it (a Pico W with the compact table has 104
+    KiB, and the Zoo table would leave 44); the game's own table needs only 16 KiB."""
+    firmware = tmp_path / "RPI_PICO_W.uf2"
+    firmware.write_bytes(firmware_uf2(board="pico_w"))
+    zoo = flash_build.STRATEGY_TABLE.format(rules="zoo")
+    write(source, zoo, table_file("exact", 14 * 4096))
+    out = tmp_path / "w.uf2"
+    # a compact table that leaves the Pico W 30 blocks: room for 14 more beside 16 KiB, not beside 100 KB
+    write(source, flash_build.STRATEGY_TABLE.format(rules="forced"), table_file("compact", (212 - 30 - 12) * 4096))
+    assert uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--compact", "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    found, _stat = device_files(out.read_bytes(), PICO_W)
+    assert "/strategy-zoo.bin" not in found and "strategy-zoo.bin" in said and "left out" in said
+    # with a smaller main table the Zoo table goes too
+    write(source, flash_build.STRATEGY_TABLE.format(rules="forced"), table_file("compact", 100000))
+    assert uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--compact", "--out", str(out)]) == 0
+    found, _stat = device_files(out.read_bytes(), PICO_W)
+    assert "/strategy-zoo.bin" in found
+
+
 def test_pico2_image_sits_at_its_own_offset_with_the_rp2350_family(tmp_path, source):
     firmware = tmp_path / "RPI_PICO2.uf2"
     firmware.write_bytes(firmware_uf2(board="pico2", family=uf2.RP2350_ARM_S))

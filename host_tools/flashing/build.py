@@ -193,17 +193,33 @@ def _compile(mpy_cross, local, device_path, arch, cache):
     with open(local, "rb") as source:
         text = source.read()
     cmd = [mpy_cross, "-s", device_path.lstrip("/")]
+    bytecode_only = None
     if any(marker in text for marker in NATIVE_MARKERS):
         if arch is None:
-            raise BuildError("%s uses native code but the device has no native emitter (_mpy arch 0)" % device_path)
-        cmd.append("-march=" + arch)
+            # No native emitter on the device (_mpy arch 0): @micropython.native functions
+            # run the same as bytecode (viper and asm_thumb do not). The decorator lines
+            # become blank, so line numbers stay true.
+            bytecode_only = re.sub(rb"(?m)^([ \t]*)@micropython\.native[ \t]*$", rb"\1", text)
+            if any(marker in bytecode_only for marker in NATIVE_MARKERS):
+                raise BuildError("%s uses native code the device cannot run (no native emitter, _mpy arch 0)" % device_path)
+        else:
+            cmd.append("-march=" + arch)
     key = hashlib.sha256(text + repr(cmd[1:]).encode()).hexdigest()
     cached = os.path.join(cache, key + ".mpy")
     if os.path.isfile(cached):
         with open(cached, "rb") as out:
             return out.read()
     temp = "%s.%d.tmp" % (cached, os.getpid())
-    proc = subprocess.run(cmd + ["-o", temp, local], capture_output=True, text=True)
+    compiled = local
+    if bytecode_only is not None:
+        compiled = temp + ".py"
+        with open(compiled, "wb") as plain:
+            plain.write(bytecode_only)
+    try:
+        proc = subprocess.run(cmd + ["-o", temp, compiled], capture_output=True, text=True)
+    finally:
+        if compiled != local:
+            os.remove(compiled)
     if proc.returncode != 0:
         raise BuildError("mpy-cross failed on %s: %s" % (local, (proc.stderr.strip().splitlines() or ["?"])[-1]))
     with open(temp, "rb") as out:

@@ -111,12 +111,13 @@ def _ruleset(name):
     return rules.make_ruleset(joker=name)
 
 
-def _need_free_blocks():
-    """Free blocks a later ``flash`` needs with nothing to copy: its reserve for saves plus
-    one for the manifest (flash.Plan.decide), else it stops with 'not enough space'."""
+def _need_free_blocks(keep=None):
+    """Free blocks a later ``flash`` needs with nothing to copy: its reserve for saves
+    (``keep`` bytes: more beside a menu table) plus one for the manifest
+    (flash.Plan.decide), else it stops with 'not enough space' or leaves the table out."""
     from host_tools import flash
 
-    return -(-flash.RESERVE_BYTES // fs_image.BLOCK) + 1
+    return -(-(flash.RESERVE_BYTES if keep is None else keep) // fs_image.BLOCK) + 1
 
 
 def device_files(source, arch, board, rules, table, extra=(), built=None):
@@ -182,7 +183,7 @@ def make(source, firmware_path, board, rules, compact, out, say=print):
             trial_image, trial_touched, trial_free = fs_image.build(trial, layout.block_count)
         except fs_image.FilesystemFull:
             trial_free = -1
-        if trial_free >= _need_free_blocks() * fs_image.BLOCK:
+        if trial_free >= _need_free_blocks(flash.keep_free_beside(more.path)) * fs_image.BLOCK:
             kept.append(more)
             everything, image, touched, free = trial, trial_image, trial_touched, trial_free
         else:
