@@ -257,7 +257,9 @@ class ChipDevice:
         while self.clock_ms < limit_ms:
             busy = self.busy_ms
             self.run_to_clock(self.clock_ms + step)
-            shown = self.frames or self.chain_shown() or self._neopixel_seen
+            # something lit: the board's first frame only blanks the OLED, and the
+            # firmware's imports still follow it (keys from there were lost)
+            shown = (self.frames and any(any(row) for row in self.oled_pixels())) or self.chain_shown() or self._neopixel_seen
             if shown and self.busy_ms - busy < step * IDLE_SHARE:
                 break
         self.origin = self.clock_ms
