@@ -47,10 +47,12 @@ WIN_MEMORY_TARGET = 30 * 1024
 # at which the chip shows all four seats as CPU optimal (checked on its screen).
 # The probe below (a gc.mem_free() every frame, a gc.collect() every 50th) keeps the CPU
 # about 70 % busy in the menu (15 % without it), so ChipDevice.boot(), which waits for the
-# CPU to go idle, never sees the boot end: it gave up at its limit, the splash was long
+# CPU to go idle, never saw the boot end: it gave up at its limit, the splash was long
 # gone, and the first key (meant for the splash) started a 2-player game with P1 human,
-# which then waited at "P1 Roll 0/3" until the display slept. The keys now count from the
-# splash's first frame instead (lowest_heap), as they do from boot() on the unprobed game.
+# which then waited at "P1 Roll 0/3" until the display slept (the stall once blamed on
+# the firmware). Counting from the first frame is too early too (that frame is the board
+# blanking the OLED; the splash comes ~650 ms later): the keys now count from the splash's
+# first drawing (lowest_heap), as they do from boot() on the unprobed game.
 FOUR_OPTIMAL = " wait:300 ".join(("enter down enter enter down enter down enter enter down enter enter down enter enter"
                                   " up up up up up enter").split())
 ROUND1_MS = 12000  # emulated, after the start: round 1 shows whether the advisor loaded
@@ -193,9 +195,12 @@ def lowest_heap(image):
         chip.buttons = 0
         frames = chip.frames
         chip.write_serial(b"\r\x05" + _LOWEST.encode().replace(b"\n", b"\r") + b"\x04")
-        while chip.frames == frames and chip.clock_ms < 30000:  # main.main() draws its splash
-            chip.run_to_clock(chip.clock_ms + 50)
         # Not chip.boot(): the probe keeps the CPU too busy for its idle test (see above).
+        # The board blanks the OLED first (a frame), the app draws its splash seconds later.
+        while chip.frames == frames and chip.clock_ms < 30000:
+            chip.run_to_clock(chip.clock_ms + 50)
+        while not any(screen_lines(chip.oled_pixels())) and chip.clock_ms < 60000:
+            chip.run_to_clock(chip.clock_ms + 50)
         chip.origin = chip.clock_ms
         presses, end = sim_keys.parse(FOUR_OPTIMAL + " wait:%d" % GAME_MS)
         levels = sim_keys.levels(presses)
