@@ -78,7 +78,8 @@ class WinLevel:
     # _subset_max) are native code: the same integer arithmetic, compiled for the device by flash.
     # Measured on the emulated RP2040 (bench chip, 117 first decisions of seeded 2-4
     # player games): median 124.4 -> 92.6 ms, slowest 178.5 -> 138.2 ms; the loops alone
-    # (the final-roll pricing, _expect, _subset_max) gave 106.2 ms. Cost: the .mpy grows from 3.2 to
+    # (the final-roll pricing, _expect, _subset_max) gave 106.2 ms. With the native code on
+    # the folded turn code (_lower_into, advisor._best_rolls): 91.8 ms, slowest 130.8 ms. Cost: the .mpy grows from 3.2 to
     # 8.8 KB (native code is loaded into RAM when the level is first used).
     @micropython.native
     def prepare(self, card, others):
