@@ -24,6 +24,7 @@ import rules
 import win_meter
 
 _FRAC = const(18)
+_ONE = const(16384)  # win_meter.ONE: a chance of 1
 _N_KEEPS = const(462)
 _FIRST_ROLL = const(210)
 _N_ROLLS = const(252)
@@ -79,8 +80,10 @@ class WinLevel:
     # Measured on the emulated RP2040 (bench chip, 117 first decisions of seeded 2-4
     # player games): median 124.4 -> 92.6 ms, slowest 178.5 -> 138.2 ms; the loops alone
     # (the final-roll pricing, _expect, _subset_max) gave 106.2 ms. With the native code on
-    # the folded turn code (_lower_into, advisor._best_rolls): 91.8 ms, slowest 130.8 ms. Cost: the .mpy grows from 3.2 to
-    # 8.8 KB (native code is loaded into RAM when the level is first used).
+    # the folded turn code (_lower_into, advisor._best_rolls): 91.8 ms, slowest 130.8 ms;
+    # with win_meter.phi/isqrt native and _key's lookups hoisted: 85.6 ms, slowest 119.3 ms.
+    # Cost: the .mpy grows from 3.2 to 6.7 KB (native code is loaded into RAM when the level
+    # is first used).
     @micropython.native
     def prepare(self, card, others):
         """The turn's dynamic programme for ``card`` against the cards in ``others``
@@ -143,22 +146,24 @@ class WinLevel:
         """Key of ending the turn with fixed-point ``value`` (points this turn plus the
         expected remaining score after it) and spread ``sd`` (sixteenths) afterwards."""
         adv = self.adv
-        centre = (adv.total << 4) + win_meter.from_fixed(value, _FRAC)
+        centre = (adv.total << 4) + ((value + (1 << (_FRAC - 5))) >> (_FRAC - 4))  # win_meter.from_fixed, inline: one call less per key
         mine = (sd * self._factors[self._used + 1] + 128) >> 8
-        chance = win_meter.ONE
+        chance = _ONE
+        phi = win_meter.phi  # one lookup, not one per opponent
         sig = self._sigma
         if mine != self._sigma_of:  # a box's keys share one spread: one square root
             for j in range(self._n_opp):
                 s = self._opp_s[j]
                 sig[j] = win_meter.isqrt(mine * mine + s * s)
             self._sigma_of = mine
+        opp_c = self._opp_c
         for j in range(self._n_opp):
             sigma = sig[j]
-            d = centre - self._opp_c[j]
+            d = centre - opp_c[j]
             if sigma > 0:
-                p = win_meter.phi(d, sigma)
+                p = phi(d, sigma)
             else:
-                p = win_meter.ONE if d > 0 else (win_meter.ONE >> 1 if d == 0 else 0)
+                p = _ONE if d > 0 else (_ONE >> 1 if d == 0 else 0)
             chance = (chance * p) >> 14
         tie = value >> (_FRAC - 2)  # quarter points; the card's total is the same for all
         if tie > _TIE_MAX:

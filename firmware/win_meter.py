@@ -25,6 +25,7 @@ Units: points in sixteenths (Q4; ``from_fixed`` converts the advisor's 2**-18 va
 chances in units of ONE = 16384. Every product stays below 2**30 (a MicroPython small
 int on the RP2040).
 """
+import micropython
 from micropython import const
 
 ONE = const(16384)
@@ -76,6 +77,7 @@ def outlook(table, spread, card, means, sds, i):
     return used
 
 
+@micropython.native
 def isqrt(n):
     """Integer square root (floor) of a non-negative int."""
     if n < 2:
@@ -88,6 +90,7 @@ def isqrt(n):
     return x
 
 
+@micropython.native
 def phi(num, den):
     """Phi(num / den) * ONE for den > 0 (num, den: small ints)."""
     neg = num < 0
