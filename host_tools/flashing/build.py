@@ -259,23 +259,24 @@ def build(source_root, mpy_cross, arch, board, rules):
     return files
 
 
-def strategy_table(source_root, rules):
-    """The DeviceFile of build/strategy-<rules>.bin, or None when it was not built."""
-    local = os.path.join(source_root, STRATEGY_TABLE.format(rules=rules))
+def _built_file(source_root, local_pattern, device_pattern, rules):
+    """The DeviceFile of a file ``make table`` builds, or None when it was not built."""
+    local = os.path.join(source_root, local_pattern.format(rules=rules))
     if not os.path.isfile(local):
         return None
-    with open(local, "rb") as table:
-        return DeviceFile(DEVICE_TABLE.format(rules=rules), table.read(), local)
+    with open(local, "rb") as built:
+        return DeviceFile(device_pattern.format(rules=rules), built.read(), local)
+
+
+def strategy_table(source_root, rules):
+    """The DeviceFile of build/strategy-<rules>.bin, or None when it was not built."""
+    return _built_file(source_root, STRATEGY_TABLE, DEVICE_TABLE, rules)
 
 
 def spread_table(source_root, rules):
     """The DeviceFile of build/spread-<rules>.bin (50,240 bytes, planned after the strategy table:
     the win meter and the CPU win level), or None when it was not built."""
-    local = os.path.join(source_root, SPREAD_TABLE.format(rules=rules))
-    if not os.path.isfile(local):
-        return None
-    with open(local, "rb") as table:
-        return DeviceFile(DEVICE_SPREAD.format(rules=rules), table.read(), local)
+    return _built_file(source_root, SPREAD_TABLE, DEVICE_SPREAD, rules)
 
 
 def menu_tables(source_root, rules):
