@@ -119,6 +119,37 @@ def is_utf8(text):
     return True
 
 
+def read_input_file(option, path, limit, what="file"):
+    """The bytes of the file ``path`` (given as ``option``), which must be a regular file
+    (a link to one is fine) of at most ``limit`` bytes: every file argument is read like
+    this. A FIFO or a device is refused before a byte is read (opened non-blocking, so a
+    FIFO without a writer does not hang the open); raises UsageError naming the problem."""
+    import stat
+
+    if path == "":
+        raise UsageError("%s is empty: name a %s" % (option, what))
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        raise UsageError("%s %s: no such %s" % (option, path, what)) from None
+    except OSError as exc:
+        raise UsageError("%s %s: cannot read it (%s)" % (option, path, exc.strerror or exc)) from None
+    mode = os.fstat(fd).st_mode  # of what was opened, so a swapped name cannot slip past
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        if stat.S_ISDIR(mode):
+            raise UsageError("%s %s is a folder: name a %s" % (option, path, what))
+        raise UsageError("%s %s is not a regular file (a FIFO or a device): name a %s" % (option, path, what))
+    with os.fdopen(fd, "rb") as f:
+        try:
+            data = f.read(limit + 1)  # bounded: the file may grow while it is read
+        except OSError as exc:
+            raise UsageError("%s %s: cannot read it (%s)" % (option, path, exc.strerror or exc)) from None
+    if len(data) > limit:
+        raise UsageError("%s %s is over %d bytes: not a %s" % (option, path, limit, what))
+    return data
+
+
 def check_output_file(option, path, make_folders=False):
     """Raise UsageError unless ``path`` (given as ``option``) can be written as a file:
     every command checks its output paths like this before its work starts. With

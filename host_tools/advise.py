@@ -231,6 +231,30 @@ def render(result, rolls_left):
     return "\n".join(lines)
 
 
+def check_table_files(args, ruleset):
+    """Read and check the --table and --spread files before anything is built (a missing
+    default table takes seconds to solve): a damaged one, or one for other rules, is
+    refused first."""
+    import io
+
+    import spread_table
+
+    from host_tools.solver import spread as solver_spread
+    from host_tools.solver import table as solver_table
+
+    for option, value, verify, reader in (("--table", args.table, solver_table.verify, strategy_table.StrategyTable),
+                                          ("--spread", args.spread, solver_spread.verify, spread_table.SpreadTable)):
+        if value is not None:
+            data = host_tools.read_input_file(option, value, _MAX_TABLE, "table file")
+            try:
+                verify(data)
+                matches = reader(io.BytesIO(data)).matches(ruleset, R.JOKERS)
+            except ValueError as exc:
+                raise score.InputError("%s: %s" % (value, exc)) from None
+            if not matches:
+                raise score.InputError("%s %s: the table is not for %s" % (option, value, ruleset.name))
+
+
 def main(argv):
     parser = host_tools.argument_parser("advise", __doc__.splitlines()[0])
     score.add_rules_options(parser)
@@ -258,14 +282,7 @@ def main(argv):
             if args.rolls_left not in ("0", "1", "2"):
                 raise score.InputError("--rolls-left is 0, 1 or 2, not %r" % args.rolls_left)
             rolls_left = int(args.rolls_left)
-        for option, value in (("--table", args.table), ("--spread", args.spread)):
-            if value is not None:
-                if value == "":
-                    raise score.InputError("%s is empty: name a table file" % option)
-                if not os.path.exists(value):
-                    raise score.InputError("no %stable file %s" % ("spread " if option == "--spread" else "", value))
-                if not os.path.isfile(value):
-                    raise score.InputError("%s %s is not a file" % (option, value))
+        check_table_files(args, ruleset)
         if args.to_win and not args.opponents:
             raise score.InputError("--to-win needs --opponents (the cards to beat)")
         if args.opponents and ruleset.n_boxes != R.N_BOXES:

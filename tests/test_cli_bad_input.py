@@ -16,6 +16,7 @@ import sys
 import pytest
 
 import host_tools
+from checkout import fresh_checkout
 
 KINDS = ("empty", "missing file", "folder instead of file", "unwritable", "huge number", "non-UTF-8",
          "unknown option")
@@ -236,6 +237,13 @@ def unwritable_folder(root):
 
 
 @pytest.fixture(scope="module")
+def clone(tmp_path_factory):
+    """A fresh checkout (no build/) the commands run in: a row that builds a table or
+    anything else before it refuses its bad value leaves build/ behind there."""
+    return fresh_checkout(str(tmp_path_factory.mktemp("clone") / "pico-yahtzee"))
+
+
+@pytest.fixture(scope="module")
 def paths(tmp_path_factory):
     root = tmp_path_factory.mktemp("bad-input")
     yield Paths(str(root))
@@ -260,7 +268,7 @@ def tree(folder):
 
 
 @pytest.mark.parametrize("command, args", list(rows()))
-def test_bad_value_is_exit_2_and_one_line(paths, tmp_path, command, args):
+def test_bad_value_is_exit_2_and_one_line(paths, clone, tmp_path, command, args):
     args = paths.fill(args)
     if command == "host_tools":
         cmd = [sys.executable, "-m", "host_tools"] + args
@@ -269,7 +277,7 @@ def test_bad_value_is_exit_2_and_one_line(paths, tmp_path, command, args):
         if command == "sim":
             cmd += SIM_DEFAULTS + (["--flash-dir", str(tmp_path / "flash")] if "--flash-dir" not in args else [])
     before = tree(paths.root)
-    proc = subprocess.run(cmd, capture_output=True, cwd=host_tools.REPO, timeout=60)
+    proc = subprocess.run(cmd, capture_output=True, cwd=clone, timeout=60)
     stderr = proc.stderr.decode("utf-8", "replace")
     assert proc.returncode == 2, stderr
     assert proc.stdout == b""
@@ -278,6 +286,7 @@ def test_bad_value_is_exit_2_and_one_line(paths, tmp_path, command, args):
     assert stderr.startswith(prefix), stderr
     assert all(ch.isprintable() for ch in stderr[:-1]), stderr  # escaped: nothing a terminal acts on
     assert tree(paths.root) == before  # nothing made or left behind (no .tmp, no folders)
+    assert not os.path.exists(os.path.join(clone, "build")), tree(os.path.join(clone, "build"))  # nothing built first
     assert not (tmp_path / "flash").exists() or command != "sim" or "--flash-dir" in args
 
 
