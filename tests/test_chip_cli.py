@@ -133,3 +133,20 @@ def test_uf2_blocks_erase_their_sectors_and_keep_the_others():
 def test_usage_errors(capsys, argv, message):
     status, _out, err = run(capsys, *argv)
     assert status == 2 and message in one_line(err)
+
+
+@pytest.mark.parametrize("missing, where", [(chip_image.FIRMWARE_NAME, "micropython.org/download/RPI_PICO/"),
+                                            (chip_image.BOOTROM_NAME, "pico-bootrom-rp2040")])
+def test_the_chip_tier_skip_reason_names_the_missing_file_and_where_to_get_it(monkeypatch, missing, where):
+    """Without the UF2 (CI: ../shared/rp2/ holds only the bootrom) the chip tier skips with
+    one line naming that file, where to download it and the folder it goes in (issue 19)."""
+    from host_tools.simulator import chip_session
+
+    found = {chip_image.FIRMWARE_NAME: "/fw.uf2", chip_image.BOOTROM_NAME: "/bootrom.bin"}
+    monkeypatch.setattr(chip_image, "find_file", lambda name: None if name == missing else found[name])
+    firmware, bootrom, problem = chip_session.fixture_files()
+    assert (firmware, bootrom) == (None, None)
+    assert "\n" not in problem and problem.startswith(missing + " not found: ")
+    assert where in problem and "into build/rp2/" in problem
+    other = chip_image.BOOTROM_NAME if missing == chip_image.FIRMWARE_NAME else chip_image.FIRMWARE_NAME
+    assert other not in problem  # only the file that is missing

@@ -84,9 +84,10 @@ def _chip_boot(source):
     except sim_chip.ChipError as exc:
         print("(emulated Pico not available: %s)" % exc)
         return
-    if firmware is None or chip_image.find_file(chip_image.BOOTROM_NAME) is None:
-        print("(emulated Pico: %s or its bootrom not found in build/rp2/)" % chip_image.FIRMWARE_NAME)
-        return
+    for name in (chip_image.FIRMWARE_NAME, chip_image.BOOTROM_NAME):
+        if chip_image.find_file(name) is None:
+            print("(emulated Pico: not run, %s not found: %s)" % (name, chip_image.fetch_hint(name)))
+            return
     with tempfile.TemporaryDirectory(prefix="bench-uf2-chip-") as tmp:
         out, image = os.path.join(tmp, "game.uf2"), os.path.join(tmp, "flash.bin")
         bundle.make(source, firmware, "pico", "forced", False, out, say=lambda text: None)

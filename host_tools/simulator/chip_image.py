@@ -29,6 +29,13 @@ FIRMWARE_URL = "https://micropython.org/download/RPI_PICO/ (v1.28.0 .uf2)"
 BOOTROM_URL = "https://github.com/raspberrypi/pico-bootrom-rp2040 (releases: b1 .bin)"
 
 
+def fetch_hint(name):
+    """Where to get ``name`` (the UF2 or the bootrom) and where to put it: one line."""
+    if name == FIRMWARE_NAME:
+        return "download it from %s into build/rp2/" % FIRMWARE_URL
+    return "get it from %s into build/rp2/" % BOOTROM_URL
+
+
 class ChipFileError(Exception):
     """A firmware, bootrom or flash image that cannot be used; the message is one line."""
 

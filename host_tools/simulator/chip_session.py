@@ -17,10 +17,6 @@ import host_tools
 from host_tools.simulator import chip as sim_chip
 from host_tools.simulator import chip_image
 
-FETCH_HINT = ("../shared/rp2/ beside the checkout (CI), or put the files in build/rp2/: %s from %s and %s from %s"
-              % (chip_image.FIRMWARE_NAME, chip_image.FIRMWARE_URL, chip_image.BOOTROM_NAME, chip_image.BOOTROM_URL))
-
-
 def fixture_files():
     """``(firmware, bootrom, problem)``: the two paths, or a one-line ``problem`` naming the
     missing file and where to get it (the chip tier's one skip reason)."""
@@ -28,7 +24,7 @@ def fixture_files():
     for name in (chip_image.FIRMWARE_NAME, chip_image.BOOTROM_NAME):
         path = chip_image.find_file(name)
         if path is None:
-            return None, None, "%s not found: needs %s" % (name, FETCH_HINT)
+            return None, None, "%s not found: %s (or ../shared/rp2/ beside the checkout)" % (name, chip_image.fetch_hint(name))
         found[name] = path
     shared = chip_image.shared_rp2_dir()
     sums = os.path.join(shared, "SHA256SUMS") if shared else None
