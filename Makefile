@@ -75,11 +75,12 @@ clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis
 
 # make table [RULES=forced] [COMPACT=1]: optimal-strategy value table for the device,
-# build/strategy-<rules>.bin (exact, ~887 KiB; COMPACT=1: ~453 KiB for the Pico W) and the
+# build/strategy-<rules>.bin (exact, ~887 KiB; COMPACT=1: build/strategy-<rules>-compact.bin,
+# ~453 KiB for the Pico W, its own name so the exact one is never replaced) and the
 # spread table build/spread-<rules>.bin (49 KiB; the win meter and the CPU win level).
 # `make flash` builds the exact table first when there is none (about 5-10 s).
 TABLE_RULES = $(or $(RULES),forced)
-TABLE_FILE = build/strategy-$(TABLE_RULES).bin
+TABLE_FILE = build/strategy-$(TABLE_RULES)$(if $(COMPACT),-compact).bin
 
 # The spread table is for the 13-box cards (none for RULES=zoo).
 SPREAD_FILE = $(if $(filter zoo,$(TABLE_RULES)),,build/spread-$(TABLE_RULES).bin)
@@ -89,18 +90,18 @@ table: $(PTH)
 
 # Rebuilt when the table format's code changes (an older table would be refused).
 $(TABLE_FILE): firmware/strategy_table.py host_tools/solver/table.py | $(PTH)
-	$(PY) -m host_tools solve --rules $(TABLE_RULES) --out $@ $(if $(SPREAD_FILE),--spread $(SPREAD_FILE))
+	$(PY) -m host_tools solve --rules $(TABLE_RULES) $(if $(COMPACT),--compact) --out $@ $(if $(SPREAD_FILE),--spread $(SPREAD_FILE))
 
 # The spread table (win meter, CPU win level) on its own when only it is missing or old.
 ifneq ($(SPREAD_FILE),)
 $(SPREAD_FILE): firmware/spread_table.py host_tools/solver/spread.py | $(PTH)
-	$(PY) -m host_tools solve --rules $(TABLE_RULES) --out $(TABLE_FILE) --spread $@
+	$(PY) -m host_tools solve --rules $(TABLE_RULES) $(if $(COMPACT),--compact) --out $(TABLE_FILE) --spread $@
 endif
 
-# make flash [PORT=/dev/ttyACM0] [BOARD=pico] [RULES=forced]: compile, copy what changed, reset.
+# make flash [PORT=/dev/ttyACM0] [BOARD=pico] [RULES=forced] [COMPACT=1]: compile, copy what changed, reset.
 # make repl [PORT=...]: MicroPython's REPL. make dev [PORT=...] [BOARD=...]: run the
 # firmware straight from this checkout (mpremote mount), nothing copied to the Pico.
-FLASHARGS = $(if $(PORT),--port $(PORT)) $(if $(BOARD),--board $(BOARD)) $(if $(RULES),--rules $(RULES))
+FLASHARGS = $(if $(PORT),--port $(PORT)) $(if $(BOARD),--board $(BOARD)) $(if $(RULES),--rules $(RULES)) $(if $(COMPACT),--compact)
 
 # The kids' Zoo table (55 KB, under a second) goes along, for the menu's Zoo card;
 # rebuilt, like the main table, when the table format's code changes.

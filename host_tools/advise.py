@@ -40,7 +40,7 @@ def ensure_table(ruleset, folder=BUILD, quiet=False, prog="advise"):
     """Path of the exact table for ``ruleset``, building it (seconds) if missing; the
     note says so under the name of the command the user ran (``prog``)."""
     path = table_path(ruleset, folder)
-    if not os.path.exists(path) or _older_format(path):
+    if not os.path.exists(path) or _older_format(path) or not _exact(path):
         from host_tools import solve
 
         if not quiet:
@@ -56,6 +56,14 @@ def _older_format(path, magic=strategy_table.MAGIC, version=strategy_table.FORMA
     with open(path, "rb") as f:
         head = f.read(5)
     return len(head) == 5 and head[:4] == magic and head[4] < version
+
+
+def _exact(path):
+    """False for a compact table where the exact one belongs (an older ``uf2 --compact``
+    wrote it there): advise, sim and flash would give the compact table's figures."""
+    with open(path, "rb") as f:
+        head = f.read(6)
+    return len(head) < 6 or head[:4] != strategy_table.MAGIC or head[5] == strategy_table.EXACT
 
 
 def open_advisor(ruleset, path):

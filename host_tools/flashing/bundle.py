@@ -81,15 +81,15 @@ def _table_variant(data):
 
 
 def strategy_table(source, rules, compact, say):
-    """The table ``flash`` would copy (build/strategy-<rules>.bin); built first when it is
-    missing, as ``make flash`` does, or when --compact asks for the compact one."""
-    table = flash_build.strategy_table(source, rules)
-    want = "compact" if compact else None
-    if table is not None and (want is None or _table_variant(table.data) == want):
+    """The table ``flash`` would copy: build/strategy-<rules>.bin, or with ``compact``
+    build/strategy-<rules>-compact.bin; built first when it is missing (or holds the other
+    variant, as an older uf2 --compact left it), as ``make flash`` does."""
+    table = flash_build.strategy_table(source, rules, compact)
+    variant = "compact" if compact else "exact"
+    if table is not None and _table_variant(table.data) == variant:
         return table
-    variant = want or "exact"
-    path = os.path.join(source, flash_build.STRATEGY_TABLE.format(rules=rules))
-    say("building the %s strategy table %s (make table%s)" % (variant, flash_build.STRATEGY_TABLE.format(rules=rules), " COMPACT=1" if compact else ""))
+    path = os.path.join(source, flash_build.table_file(rules, compact))
+    say("building the %s strategy table %s (make table%s)" % (variant, flash_build.table_file(rules, compact), " COMPACT=1" if compact else ""))
     from host_tools import solve
 
     ruleset = _ruleset(rules)
@@ -101,7 +101,7 @@ def strategy_table(source, rules, compact, say):
     else:  # another tree's rules.py: solve it (a few seconds)
         data, _expected, _loss = solve.build(ruleset, variant, measure_loss=False)
     solve.write_atomic(path, data)
-    return flash_build.strategy_table(source, rules)
+    return flash_build.strategy_table(source, rules, compact)
 
 
 def _ruleset(name):
@@ -173,7 +173,7 @@ def make(source, firmware_path, board, rules, compact, out, say=print):
         smaller = "the compact table: add --compact (make uf2 COMPACT=1, or make table COMPACT=1 first)" if variant != "compact" else "none: this firmware's filesystem is too small for the game"
         raise BundleError(
             "the %s strategy table %s (%d KiB) does not fit %s's %d KiB filesystem beside the game (%d KiB must stay free for saves); the one that fits: %s"
-            % (variant, flash_build.STRATEGY_TABLE.format(rules=rules), len(table.data) // 1024, layout.build, layout.fs_bytes // 1024, flash.RESERVE_BYTES // 1024, smaller)
+            % (variant, flash_build.table_file(rules, compact), len(table.data) // 1024, layout.build, layout.fs_bytes // 1024, flash.RESERVE_BYTES // 1024, smaller)
         )
     # Then, as flash does, each further table that still leaves a later flash its room.
     kept, built = [], everything[:-2]  # (everything: the build, the table, the manifest)
