@@ -312,5 +312,5 @@ def check_card(rules, card):
     bonus = card[n_boxes]
     step = rules.yahtzee_bonus
     yz = rules.yahtzee_box
-    if bonus and (not step or card[yz] != rules.boxes[yz][4] or bonus % step or bonus > (n_boxes - 1) * step):
+    if bonus and (bonus < 0 or not step or card[yz] != rules.boxes[yz][4] or bonus % step or bonus > (n_boxes - 1) * step):
         raise ValueError("a Yahtzee bonus of %r points is impossible on this card" % (bonus,))

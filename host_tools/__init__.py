@@ -134,11 +134,13 @@ def read_input_file(option, path, limit, what="file"):
         raise UsageError("%s %s: no such %s" % (option, path, what)) from None
     except OSError as exc:
         raise UsageError("%s %s: cannot read it (%s)" % (option, path, exc.strerror or exc)) from None
-    mode = os.fstat(fd).st_mode  # of what was opened, so a swapped name cannot slip past
-    if not stat.S_ISREG(mode):
+    found = os.fstat(fd)  # of what was opened, so a swapped name cannot slip past
+    if not stat.S_ISREG(found.st_mode) or found.st_size > limit:
         os.close(fd)
-        if stat.S_ISDIR(mode):
+        if stat.S_ISDIR(found.st_mode):
             raise UsageError("%s %s is a folder: name a %s" % (option, path, what))
+        if stat.S_ISREG(found.st_mode):
+            raise UsageError("%s %s is over %d bytes: not a %s" % (option, path, limit, what))
         raise UsageError("%s %s is not a regular file (a FIFO or a device): name a %s" % (option, path, what))
     with os.fdopen(fd, "rb") as f:
         try:
@@ -148,6 +150,59 @@ def read_input_file(option, path, limit, what="file"):
     if len(data) > limit:
         raise UsageError("%s %s is over %d bytes: not a %s" % (option, path, limit, what))
     return data
+
+
+def write_file_atomic(path, data):
+    """Write ``data`` as ``path``: into a temp file created exclusively (a fresh random
+    name, O_EXCL | O_NOFOLLOW) in the same folder, then renamed over ``path``, so a link
+    planted as ``<path>.tmp`` or any other name is never written through, and nothing
+    stays behind when writing fails. Every output file is written like this."""
+    import secrets
+
+    folder = os.path.dirname(os.path.abspath(path))
+    stem = os.path.basename(path)[:80]  # the temp name stays under the folder's name limit
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    while True:
+        temp = os.path.join(folder, ".%s.%s.tmp" % (stem, secrets.token_hex(6)))
+        try:
+            fd = os.open(temp, flags, 0o666)
+            break
+        except FileExistsError:  # 48 random bits taken: draw again
+            continue
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(temp, path)
+    except BaseException:
+        try:
+            os.remove(temp)
+        except OSError:
+            pass
+        raise
+
+
+def check_distinct_outputs(*pairs):
+    """UsageError when two of the (option, path) pairs name the same file (given, or
+    None), e.g. ``solve --out F --spread F``: the second write would replace the first."""
+    seen = {}
+    for option, path in pairs:
+        if path is None:
+            continue
+        key = os.path.realpath(path)
+        if key in seen:
+            raise UsageError("%s and %s name the same file %s: give each its own" % (seen[key], option, path))
+        seen[key] = option
+
+
+def name_too_long(path):
+    """True when ``path`` cannot be made: a part longer than the filesystem's name limit
+    (255 bytes on most) or the whole over PATH_MAX, found before any work is done."""
+    try:
+        name_max = os.pathconf("/", "PC_NAME_MAX")
+    except (OSError, ValueError):
+        name_max = 255
+    whole = os.fsencode(os.path.abspath(path))
+    return len(whole) >= 4096 or any(len(part) > name_max for part in whole.split(b"/"))
 
 
 def check_output_file(option, path, make_folders=False):
@@ -163,6 +218,8 @@ def check_output_file(option, path, make_folders=False):
     if os.path.exists(path) and not os.path.isfile(path):
         raise UsageError("%s %s is not a regular file" % (option, path))
     folder = os.path.dirname(os.path.abspath(path))
+    if name_too_long(path):
+        raise UsageError("%s %s...: the name is too long for the filesystem" % (option, path[:60]))
     if not os.path.isdir(folder):
         if not make_folders:
             raise UsageError("%s %s: there is no folder %s" % (option, path, folder))

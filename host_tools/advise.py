@@ -295,7 +295,7 @@ def main(argv):
             raise score.InputError("--to-win needs --opponents (the cards to beat)")
         if args.opponents and ruleset.n_boxes != R.N_BOXES:
             raise score.InputError("--opponents: the win meter is for the 13-box cards, not %s" % ruleset.name)
-        others = [score.parse_card(ruleset, c) for c in args.opponents or ()]
+        others = [score.parse_card(ruleset, c, "--opponents") for c in args.opponents or ()]
         if len(others) > 3:
             raise score.InputError("at most 3 opponents (4 players), not %d" % len(others))
     except score.InputError as exc:

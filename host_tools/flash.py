@@ -400,6 +400,8 @@ def check_options(args):
             return problem
     if args.source is not None and not os.path.isdir(args.source):
         return "--source %s is not a folder (it holds firmware/ and boards/)" % untrusted.shown(args.source)
+    if args.source is not None and flash_build.source_problem(args.source):
+        return untrusted.printable(flash_build.source_problem(args.source))
     if args.mpy_cross is not None:
         if os.path.isdir(args.mpy_cross):
             return "--mpy-cross %s is a folder, not the mpy-cross program" % untrusted.shown(args.mpy_cross)

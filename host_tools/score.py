@@ -14,7 +14,7 @@ import os
 import sys
 
 from host_tools import UsageError as InputError
-from host_tools import argument_parser, use_firmware
+from host_tools import argument_parser, read_input_file, use_firmware
 
 use_firmware()
 import rules as R  # noqa: E402
@@ -30,44 +30,51 @@ def add_rules_options(parser):
 
 
 def ruleset_from(args):
-    """The ruleset the options of ``add_rules_options`` name."""
+    """The ruleset the options of ``add_rules_options`` name (InputError for the Zoo card
+    with --no-yahtzee-bonus: it has no Yahtzee bonus to switch off)."""
+    if args.rules == R.ZOO and args.no_yahtzee_bonus:
+        raise InputError("--no-yahtzee-bonus: the Zoo card has no Yahtzee bonus")
     return R.make_ruleset(args.rules, not args.no_yahtzee_bonus)
 
 
 MAX_CARD_BYTES = 64 * 1024  # a card is ~300 bytes; /dev/zero or a video is not one
 
 
-def read_card_file(path):
-    """The text of a card file; raises InputError naming what is wrong with it."""
-    if not os.path.exists(path):
-        raise InputError("card file %s not found (CARD is a JSON object or a file holding one)" % path)
-    if os.path.isdir(path):
-        raise InputError("card file %s is a folder" % path)
-    try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_CARD_BYTES + 1)  # bounded: /dev/zero never ends
-    except OSError as exc:
-        raise InputError("cannot read card file %s: %s" % (path, exc.strerror))
-    if len(data) > MAX_CARD_BYTES:
-        raise InputError("card file %s is over %d KiB: not a card" % (path, MAX_CARD_BYTES // 1024))
+def read_card_file(path, option="--card"):
+    """The text of a card file (a regular file of at most MAX_CARD_BYTES, read as every
+    file argument is: host_tools.read_input_file); raises InputError naming the problem."""
+    data = read_input_file(option, path, MAX_CARD_BYTES, "card file")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise InputError("card file %s is not UTF-8 text" % path) from None
 
 
-def parse_card(rules, text):
-    """A card list from CARD (JSON text or a path to a JSON file); raises InputError."""
+def _no_duplicate_keys(pairs):
+    """json's object hook: a box named twice is refused (json keeps the last silently)."""
+    seen = set()
+    for key, _value in pairs:
+        if key in seen:
+            raise InputError("card names %s twice: give each box once" % key)
+        seen.add(key)
+    return dict(pairs)
+
+
+def parse_card(rules, text, option="--card"):
+    """A card list from CARD (JSON text or a path to a JSON file) given as ``option``;
+    raises InputError."""
     if text is None:
         return R.new_card(rules)
     if text.strip() == "":
-        raise InputError("--card is empty: give a JSON object or a file holding one")
+        raise InputError("%s is empty: give a JSON object or a file holding one" % option)
     if not text.lstrip().startswith(("{", "[", '"')):  # not JSON text: a file name
-        text = read_card_file(text)
+        text = read_card_file(text, option)
     if len(text) > MAX_CARD_BYTES:
         raise InputError("card is over %d KiB: not a card" % (MAX_CARD_BYTES // 1024))
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
+    except InputError:
+        raise
     except ValueError as exc:
         raise InputError("card is not valid JSON: %s" % exc)
     except RecursionError:
@@ -164,6 +171,8 @@ def main(argv):
         rules = ruleset_from(args)
         dice = parse_dice(args.dice)
         card = parse_card(rules, args.card)
+        if all(card[b] != R.OPEN for b in range(rules.n_boxes)):
+            raise InputError("the card is full: no box is left to score this roll in")
     except InputError as exc:
         print("score: %s" % exc, file=sys.stderr)
         return 2

@@ -80,7 +80,9 @@ def parse_args(argv):
     p.add_argument("--regen-golden", action="store_true", help="rewrite tests/golden/ and exit")
     p.add_argument("--regen-images", action="store_true", help="rewrite docs/img/ and exit")
     args = p.parse_args(argv)
-    args.hold = hold_at_boot(args.hold_at_boot) if args.hold_at_boot else (0, 0)
+    if args.hold_at_boot == "":
+        raise host_tools.UsageError("--hold-at-boot is empty: name a button, e.g. ROLL or ROLL:3000")
+    args.hold = hold_at_boot(args.hold_at_boot) if args.hold_at_boot is not None else (0, 0)
     if args.board != "sim":
         raise host_tools.UsageError("--board %s: only the 'sim' board runs in the simulator" % args.board)
     if args.battery is not None:
@@ -123,6 +125,8 @@ def check_folders(args):
         raise host_tools.UsageError("--flash-dir is empty: name a folder (default %s)" % DEFAULT_FLASH)
     if os.path.exists(flash) and not os.path.isdir(flash):
         raise host_tools.UsageError("--flash-dir %s is a file, not a folder" % flash)
+    if host_tools.name_too_long(flash):
+        raise host_tools.UsageError("--flash-dir %s...: the name is too long for the filesystem" % flash[:60])
     if not os.path.exists(flash):
         parent = os.path.dirname(os.path.abspath(flash))
         while not os.path.exists(parent):

@@ -42,18 +42,10 @@ def build(ruleset, variant="exact", progress=None, measure_loss=None, keep=None,
 
 
 def write_atomic(path, data):
-    """Write ``data`` as ``path`` through ``path.tmp``, which never stays behind."""
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    tmp = path + ".tmp"
-    try:
-        with open(tmp, "wb") as out:
-            out.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
+    """Write ``data`` as ``path`` (host_tools.write_file_atomic), making its folder first:
+    for the tables the tools keep in build/ (``--out`` itself is checked before the solve)."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    host_tools.write_file_atomic(path, data)
 
 
 def main(argv):
@@ -77,12 +69,13 @@ def main(argv):
             if not MIN_COMPACT_BITS <= args.bits <= MAX_COMPACT_BITS:
                 raise host_tools.UsageError("--bits: %d bits per state; choose %d to %d"
                                             % (args.bits, MIN_COMPACT_BITS, MAX_COMPACT_BITS))
-        host_tools.check_output_file("--out", args.out, make_folders=True)  # before a solve of seconds
+        host_tools.check_output_file("--out", args.out)  # before a solve of seconds; no folders made
         if args.spread is not None:
             if ruleset.n_boxes != 13:
                 raise host_tools.UsageError("--spread: the spread table (win meter) is for the 13-box cards, not %s"
                                             % ruleset.name)
-            host_tools.check_output_file("--spread", args.spread, make_folders=True)
+            host_tools.check_output_file("--spread", args.spread)
+            host_tools.check_distinct_outputs(("--out", args.out), ("--spread", args.spread))
     except (host_tools.UsageError, ValueError) as exc:
         print("solve: %s" % exc, file=sys.stderr)
         return 2

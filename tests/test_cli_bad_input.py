@@ -10,6 +10,7 @@ by adding its rows: for example ``"pull": {"empty": [["--out", ""]], ...}``.
 """
 import collections
 import os
+import struct
 import subprocess
 import sys
 
@@ -19,10 +20,15 @@ import host_tools
 from checkout import fresh_checkout
 
 KINDS = ("empty", "missing file", "folder instead of file", "unwritable", "huge number", "non-UTF-8",
-         "unknown option")
+         "unknown option", "FIFO", "link", "oversized", "duplicate keys", "same output twice")
 HUGE = "99999999999999999999"
 NOT_APPLICABLE = collections.namedtuple("NOT_APPLICABLE", "why")
 DICE = ["1", "2", "3", "4", "5"]
+DUPLICATE = '{"chance": 20, "chance": 25}'  # json keeps the last silently
+LONG = "x" * 300  # longer than a file name may be (255 bytes)
+NO_FILE = NOT_APPLICABLE("takes no file")
+NO_JSON = NOT_APPLICABLE("reads no JSON")
+ONE_OUTPUT = NOT_APPLICABLE("writes at most one file")
 
 # {command: {kind: [argument list, ...] or NOT_APPLICABLE(why)}}
 TABLE = {
@@ -34,6 +40,7 @@ TABLE = {
         "huge number": [[HUGE]],
         "non-UTF-8": [[b"\xff\xfe"]],
         "unknown option": [["--frobnicate"], ["frobnicate"]],
+        "FIFO": NO_FILE, "link": NO_FILE, "oversized": NO_FILE, "duplicate keys": NO_JSON, "same output twice": ONE_OUTPUT,
     },
     "score": {
         "empty": [["--card", ""] + DICE, [""] * 5, ["--rules", ""] + DICE, ["--rules", "zoo", "--card", ""] + DICE],
@@ -45,7 +52,14 @@ TABLE = {
                         ["--rules", "zoo", HUGE, "1", "1", "1", "1"], ["--rules", "zoo", "--card", '{"fish": %s}' % HUGE] + DICE],
         "non-UTF-8": [["--card", "{non_utf8}"] + DICE, [b"\xff", "1", "1", "1", "1"],
                       ["--card", b"{\"\xff\": 1}"] + DICE, ["--rules", "zoo", "--card", "{non_utf8}"] + DICE],
-        "unknown option": [["--frobnicate"] + DICE, ["--json=yes"] + DICE, ["--rules", "zoo", "--frobnicate"] + DICE],
+        "unknown option": [["--frobnicate"] + DICE, ["--json=yes"] + DICE, ["--rules", "zoo", "--frobnicate"] + DICE,
+                           ["--rules", "zoo", "--no-yahtzee-bonus"] + DICE],  # the Zoo card has no bonus
+        "FIFO": [["--card", "{fifo}"] + DICE, ["--rules", "zoo", "--card", "{fifo}"] + DICE],
+        "link": [["--card", "{zero_link}"] + DICE, ["--card", "{fifo_link}"] + DICE, ["--card", "{dir_link}"] + DICE],
+        "oversized": [["--card", "{big}"] + DICE],
+        "duplicate keys": [["--card", DUPLICATE] + DICE, ["--card", "{duplicate}"] + DICE,
+                           ["--rules", "zoo", "--card", '{"fish": 0, "fish": 0}'] + DICE],
+        "same output twice": NOT_APPLICABLE("writes nothing"),
     },
     "advise": {
         "empty": [["--table", ""], ["--card", ""], ["--dice"] + DICE + ["--rolls-left", ""], ["--rules", "zoo", "--table", ""],
@@ -65,12 +79,20 @@ TABLE = {
                       ["--spread", "{non_utf8}", "--opponents", "{}"]],
         "unknown option": [["--frobnicate"], ["--opponents"], ["--to-win=yes", "--opponents", "{}"],
                            ["--rules", "zoo", "--opponents", "{}"]],  # no win meter for the Zoo card
+        "FIFO": [["--card", "{fifo}"], ["--opponents", "{fifo}"], ["--table", "{fifo}"], ["--spread", "{fifo}", "--opponents", "{}"]],
+        "link": [["--table", "{zero_link}"], ["--card", "{fifo_link}"], ["--spread", "{dir_link}", "--opponents", "{}"],
+                 ["--opponents", "{zero_link}"]],
+        "oversized": [["--table", "{big}"], ["--card", "{big}"], ["--spread", "{big}", "--opponents", "{}"], ["--opponents", "{big}"]],
+        "duplicate keys": [["--card", DUPLICATE], ["--opponents", "{duplicate}"], ["--opponents", "{}", DUPLICATE]],
+        "same output twice": NOT_APPLICABLE("writes nothing"),
     },
     "solve": {
         "empty": [["--out", ""], ["--rules", "", "--out", "{new_file}"], ["--rules", "zoo", "--out", ""],
                   ["--out", "{new_file}", "--spread", ""], ["--compact", "--bits", "", "--out", "{new_file}"]],
         "missing file": [["--out", "{file}/under/a/file.bin"],  # the folder for --out is a file
-                         ["--out", "{new_file}", "--spread", "{file}/under/a/spread.bin"]],
+                         ["--out", "{new_file}", "--spread", "{file}/under/a/spread.bin"],
+                         ["--out", "{missing}/t.bin"], ["--out", "{new_file}", "--spread", "{missing}/s.bin"],  # no folders made
+                         ["--rules", "zoo", "--out", "/pico-yahtzee-no-such-folder/t.bin"]],  # at the root neither
         "folder instead of file": [["--out", "{folder}"], ["--rules", "zoo", "--out", "{folder}"],
                                    ["--out", "{new_file}", "--spread", "{folder}"]],
         "unwritable": [["--out", "{unwritable}/table.bin"], ["--out", "/dev/null"], ["--rules", "zoo", "--out", "{unwritable}/zoo.bin"],
@@ -82,6 +104,11 @@ TABLE = {
         "unknown option": [["--frobnicate", "--out", "{new_file}"], ["--out"], ["--out", "{new_file}", "--spread"],
                            ["--rules", "zoo", "--out", "{new_file}", "--spread", "{folder}/zoo-spread.bin"],  # 13-box cards only
                            ["--bits", "7", "--out", "{new_file}"]],  # --bits is the compact table's
+        "FIFO": [["--out", "{fifo}"], ["--out", "{new_file}", "--spread", "{fifo}"]],
+        "link": [["--out", "{zero_link}"], ["--out", "{dir_link}"], ["--out", "{new_file}", "--spread", "{fifo_link}"]],
+        "oversized": [["--out", "{folder}/%s.bin" % LONG], ["--out", "{new_file}", "--spread", "{folder}/%s.bin" % LONG]],
+        "duplicate keys": NO_JSON,
+        "same output twice": [["--out", "{new_file}", "--spread", "{new_file}"], ["--out", "{file}", "--spread", "{file}"]],
     },
     "bench": {
         "empty": [[""]],
@@ -91,10 +118,11 @@ TABLE = {
         "huge number": [[HUGE]],
         "non-UTF-8": [[b"\xff"]],
         "unknown option": [["--frobnicate"], ["nosuchbench"]],  # a subject must exist
+        "FIFO": NO_FILE, "link": NO_FILE, "oversized": NO_FILE, "duplicate keys": NO_JSON, "same output twice": ONE_OUTPUT,
     },
     "sim": {
         "empty": [["--flash-dir", ""], ["--heap", ""], ["--screenshot", ""], ["--code-dir", ""], ["--seed", ""],
-                  ["--battery", ""]],
+                  ["--battery", ""], ["--hold-at-boot", ""]],
         "missing file": [["--code-dir", "{missing}"], ["--screenshot", "{missing}/shot.png"]],
         "folder instead of file": [["--screenshot", "{folder}"], ["--code-dir", "{folder}"]],
         "unwritable": [["--flash-dir", "{unwritable}"], ["--flash-dir", "{unwritable}/new"],
@@ -103,6 +131,11 @@ TABLE = {
                         ["--battery", "4000:3000:" + HUGE], ["--keys", "wait:" + HUGE], ["--keys", "hold:m:" + HUGE]],
         "non-UTF-8": [["--keys", b"\xff"], ["--heap", b"\xff"], ["--flash-dir", "{file}", "--keys", b"enter \xfe"]],
         "unknown option": [["--frobnicate"], ["--oled", "ssd1309"], ["extra"]],
+        "FIFO": [["--screenshot", "{fifo}"], ["--flash-dir", "{fifo}"], ["--code-dir", "{fifo}"]],
+        "link": [["--screenshot", "{zero_link}"], ["--screenshot", "{dir_link}"], ["--flash-dir", "{zero_link}"]],
+        "oversized": [["--screenshot", "{folder}/%s.png" % LONG], ["--flash-dir", "{folder}/%s" % LONG]],
+        "duplicate keys": NO_JSON,
+        "same output twice": NOT_APPLICABLE("one output file (--screenshot); --flash-dir is the device's folder"),
     },
     # The device commands: rows that test one option name a valid value for the others,
     # so only that option can be the reason for exit 2.
@@ -115,6 +148,11 @@ TABLE = {
         "huge number": NOT_APPLICABLE("takes no number"),
         "non-UTF-8": [["--dir", b"{folder}/\xff"], ["--port", b"/dev/tty\xff"]],
         "unknown option": [["--frobnicate"], ["--dir", "{folder}", "extra"], ["--dir", "{folder}", "--port", "/dev/x"]],
+        "FIFO": [["--dir", "{fifo}"], ["--dir", "{folder}", "--out", "{fifo}"]],
+        "link": [["--dir", "{zero_link}"], ["--dir", "{folder}", "--out", "{zero_link}"]],
+        "oversized": [["--dir", "{folder}", "--out", "{root}/%s" % LONG]],
+        "duplicate keys": NO_JSON,
+        "same output twice": NOT_APPLICABLE("one output folder"),
     },
     "flash": {
         "empty": [["--port", ""], ["--board", ""], ["--source", ""], ["--mpy-cross", ""], ["--rules", ""]],
@@ -125,6 +163,11 @@ TABLE = {
         "non-UTF-8": [["--port", b"/dev/tty\xff"], ["--board", b"pico\xff"], ["--source", b"{folder}/\xff"],
                       ["--rules", "zoo", "--port", b"/dev/tty\xff"]],
         "unknown option": [["--frobnicate"], ["--rules", "lenient"], ["extra"], ["--repl", "--dev"]],
+        "FIFO": [["--mpy-cross", "{fifo}"], ["--source", "{fifo}"]],
+        "link": [["--source", "{zero_link}"], ["--mpy-cross", "{dir_link}"]],
+        "oversized": NOT_APPLICABLE("reads no file of its own: --source is a folder"),
+        "duplicate keys": NO_JSON,
+        "same output twice": NOT_APPLICABLE("writes only to the device"),
     },
     "virtual-pico": {
         "empty": [["--dir", ""], ["--dir", "{folder}", "--flash-size", ""], ["--dir", "{folder}", "--fake-version", ""],
@@ -137,6 +180,11 @@ TABLE = {
                         ["--dir", "{folder}", "--fake-version", "1.-2.3"], ["--dir", "{folder}", "--fake-mpy", HUGE]],
         "non-UTF-8": [["--dir", b"{root}/\xff"], ["--dir", "{folder}", "--fake-version", b"1.\xff.0"]],
         "unknown option": [["--frobnicate"], ["--dir", "{folder}", "extra"], ["--dir"]],
+        "FIFO": [["--dir", "{fifo}"]],
+        "link": [["--dir", "{zero_link}"]],
+        "oversized": NOT_APPLICABLE("takes only a folder"),
+        "duplicate keys": NO_JSON,
+        "same output twice": NOT_APPLICABLE("one folder"),
     },
     "chip": {  # every row fails before the emulator starts or a flash image is written
         "empty": [["--firmware", ""], ["--flash-image", ""], ["--bootrom", ""], ["--battery", ""]],
@@ -151,12 +199,23 @@ TABLE = {
                       ["--firmware", b"{folder}/\xff.uf2"], ["--flash-image", b"{folder}/\xff.bin"],
                       ["--headless", "--keys", b"\xff"]],
         "unknown option": [["--frobnicate"], ["--oled", "ssd1309"], ["extra"], ["--screenshot", "{folder}/shot.png"]],
+        "FIFO": [["--firmware", "{fifo}"], ["--firmware", "{uf2}", "--flash-image", "{folder}/f.bin", "--bootrom", "{fifo}"],
+                 ["--flash-image", "{fifo}"]],
+        "link": [["--firmware", "{zero_link}"], ["--firmware", "{uf2}", "--flash-image", "{folder}/f.bin", "--bootrom", "{fifo_link}"],
+                 ["--flash-image", "{zero_link}"], ["--flash-image", "{dir_link}"]],
+        "oversized": [["--firmware", "{big}"], ["--firmware", "{uf2}", "--flash-image", "{folder}/f.bin", "--bootrom", "{big}"],
+                      ["--flash-image", "{folder}/%s.bin" % LONG],
+                      ["--headless", "--screenshot", "{folder}/%s.png" % LONG]],
+        "duplicate keys": NO_JSON,
+        "same output twice": [["--flash-image", "{folder}/f.bin", "--headless", "--screenshot", "{folder}/f.bin"],
+                              ["--firmware", "{file}", "--flash-image", "{file}"]],  # the UF2 read, then overwritten
     },
     "uf2": {  # rows name a valid --out, so only the bad option can be the reason
         "empty": [["--out", ""], ["--firmware", "", "--out", "{folder}/game.uf2"], ["--board", "", "--out", "{folder}/game.uf2"],
                   ["--source", "", "--out", "{folder}/game.uf2"], ["--rules", "", "--out", "{folder}/game.uf2"]],
         "missing file": [["--firmware", "{missing}", "--out", "{folder}/game.uf2"], ["--out", "{file}/under/a/game.uf2"],
-                         ["--source", "{missing}", "--out", "{folder}/game.uf2"]],
+                         ["--source", "{missing}", "--out", "{folder}/game.uf2"],
+                         ["--source", "{folder}", "--out", "{folder}/game.uf2"], ["--source", "/", "--out", "{folder}/game.uf2"]],  # no firmware/
         "folder instead of file": [["--firmware", "{folder}", "--out", "{folder}/game.uf2"], ["--out", "{folder}"],
                                    ["--source", "{file}", "--out", "{folder}/game.uf2"]],
         "unwritable": [["--out", "{unwritable}/game.uf2"], ["--out", "/dev/null"]],
@@ -165,6 +224,12 @@ TABLE = {
                       ["--board", b"pico\xff", "--out", "{folder}/game.uf2"], ["--source", b"{folder}/\xff", "--out", "{folder}/game.uf2"]],
         "unknown option": [["--frobnicate", "--out", "{folder}/game.uf2"], ["--out"], ["--rules", "lenient", "--out", "{folder}/game.uf2"],
                            ["extra", "--out", "{folder}/game.uf2"], ["--board", "nosuch", "--out", "{folder}/game.uf2"]],
+        "FIFO": [["--firmware", "{fifo}", "--out", "{folder}/game.uf2"], ["--out", "{fifo}"], ["--source", "{fifo}", "--out", "{folder}/game.uf2"]],
+        "link": [["--firmware", "{zero_link}", "--out", "{folder}/game.uf2"], ["--firmware", "{fifo_link}", "--out", "{folder}/game.uf2"],
+                 ["--out", "{zero_link}"], ["--out", "{dir_link}"]],
+        "oversized": [["--firmware", "{big}", "--out", "{folder}/game.uf2"], ["--out", "{folder}/%s.uf2" % LONG]],
+        "duplicate keys": NO_JSON,
+        "same output twice": [["--firmware", "{file}", "--out", "{file}"]],  # the UF2 read, then overwritten
     },
     "push": {  # rows name a valid --from (a copy as pull makes it), so only the bad option counts
         "empty": [["--port", "", "--from", "{pulled}"], ["--port", "/dev/null", "--from", ""]],
@@ -176,6 +241,11 @@ TABLE = {
         "non-UTF-8": [["--port", b"/dev/tty\xff", "--from", "{pulled}"], ["--port", "/dev/null", "--from", b"{folder}/\xff"]],
         "unknown option": [["--frobnicate", "--port", "/dev/null", "--from", "{pulled}"], ["--from", "{pulled}"],
                            ["--port", "/dev/null", "--from", "{pulled}", "extra"]],
+        "FIFO": [["--port", "/dev/null", "--from", "{fifo}"]],
+        "link": [["--port", "/dev/null", "--from", "{zero_link}"]],
+        "oversized": NOT_APPLICABLE("its files' sizes are push's own checks (test_uf2, push)"),
+        "duplicate keys": NO_JSON,
+        "same output twice": NOT_APPLICABLE("writes only to the device"),
     },
 }
 # sim rows run headless into a fresh flash folder unless they name their own.
@@ -193,7 +263,25 @@ class Paths:
         with open(self.file, "w") as f:
             f.write("a plain file\n")
         self.missing = os.path.join(root, "no-such-file.json")
-        self.new_file = os.path.join(root, "out", "new.bin")
+        self.new_file = os.path.join(root, "new.bin")  # in a folder that exists: never made by a bad row
+        self.fifo = os.path.join(root, "fifo")
+        os.mkfifo(self.fifo)  # no writer: a blocking open or read would wait for ever
+        self.zero_link = os.path.join(root, "zero-link")
+        os.symlink("/dev/zero", self.zero_link)
+        self.fifo_link = os.path.join(root, "fifo-link")
+        os.symlink(self.fifo, self.fifo_link)
+        self.dir_link = os.path.join(root, "dir-link")
+        os.symlink(self.folder, self.dir_link)
+        self.big = os.path.join(root, "big.bin")
+        with open(self.big, "wb") as f:
+            f.truncate(64 << 20)  # sparse: larger than any file a command takes
+        self.uf2 = os.path.join(root, "fw.uf2")  # one RP2040 block: a UF2 chip accepts, so only the bootrom counts
+        with open(self.uf2, "wb") as f:
+            f.write(struct.pack("<8I", 0x0A324655, 0x9E5D5157, 0x2000, 0x10000000, 256, 0, 1, 0xE48BFF56)
+                    + bytes(476) + struct.pack("<I", 0x0AB16F30))
+        self.duplicate = os.path.join(root, "duplicate.json")
+        with open(self.duplicate, "w") as f:
+            f.write(DUPLICATE)
         self.non_utf8 = os.path.join(root, "latin1.json")
         with open(self.non_utf8, "wb") as f:
             f.write(b'{"chance": 20, "\xe9t\xe9": 1}')
@@ -220,7 +308,8 @@ class Paths:
         return out
 
 
-PLACEHOLDERS = ("folder", "file", "missing", "new_file", "non_utf8", "deep_text", "deep", "zeros", "unwritable", "root", "pulled")
+PLACEHOLDERS = ("folder", "file", "missing", "new_file", "non_utf8", "deep_text", "deep", "zeros", "unwritable", "root", "pulled",
+                "fifo_link", "fifo", "zero_link", "dir_link", "big", "duplicate", "uf2")
 
 
 def unwritable_folder(root):

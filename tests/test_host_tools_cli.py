@@ -63,3 +63,58 @@ def test_the_first_sim_builds_its_table_under_its_own_name(tmp_path, monkeypatch
     # it said "advise: building"; the Zoo one is quiet
     assert [line.split()[:2] for line in err] == [["sim:", "building"]] * 2
     assert err[0].endswith("strategy-forced.bin (once; cached) ...") and err[1].endswith("spread-forced.bin (once; cached) ...")
+
+
+def planted(folder, name):
+    """``folder/name`` with ``<name>.tmp`` planted as a link to a victim file."""
+    victim = folder / "victim.txt"
+    victim.write_text("keep me\n")
+    (folder / (name + ".tmp")).symlink_to(victim)
+    return folder / name, victim
+
+
+def test_solve_never_writes_through_a_planted_tmp_link(tmp_path):
+    """Issue 22 item 10: solve wrote its table through an existing ``<out>.tmp`` link (over
+    the file it points to); temp files are now made exclusively under a fresh name."""
+    out, victim = planted(tmp_path, "zoo.bin")
+    proc = run("solve", "--rules", "zoo", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert victim.read_text() == "keep me\n" and out.read_bytes()[:4] == b"YZOT"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["victim.txt", "zoo.bin", "zoo.bin.tmp"]  # no temp left
+
+
+def test_sim_screenshot_never_writes_through_a_link(tmp_path):
+    """--screenshot was opened for writing as named: a link there (or at shot.png.tmp)
+    had the picture written over the file it points to."""
+    out, victim = planted(tmp_path, "shot.png")
+    out.symlink_to(victim)
+    proc = run("sim", "--headless", "--no-table", "--flash-dir", str(tmp_path / "flash"), "--keys", "enter",
+               "--screenshot", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert victim.read_text() == "keep me\n" and out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not out.is_symlink()
+
+
+def test_an_output_link_is_replaced_not_written_through(tmp_path):
+    """The output named by a link: the link is replaced by the new file; the file it
+    pointed to is left as it was (the shared helper renames over the name)."""
+    import host_tools
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me\n")
+    (tmp_path / "out.bin").symlink_to(victim)
+    host_tools.write_file_atomic(str(tmp_path / "out.bin"), b"new")
+    assert victim.read_text() == "keep me\n" and (tmp_path / "out.bin").read_bytes() == b"new"
+    assert not (tmp_path / "out.bin").is_symlink()
+
+
+def test_too_long_names_and_the_same_file_twice_are_refused_before_the_solve(tmp_path):
+    """Issue 22 item 11: a too-long --screenshot was a traceback after the game; solve --out F
+    --spread F wrote the spread table over the value table. Refused first, nothing written."""
+    proc = run("sim", "--headless", "--no-table", "--flash-dir", str(tmp_path / "flash"), "--screenshot",
+               str(tmp_path / ("x" * 300 + ".png")))
+    assert (proc.returncode, proc.stdout) == (2, "") and proc.stderr.count("\n") == 1 and "too long" in proc.stderr
+    assert not (tmp_path / "flash").exists()
+    proc = run("solve", "--out", str(tmp_path / "t.bin"), "--spread", str(tmp_path / "t.bin"))
+    assert (proc.returncode, proc.stdout) == (2, "") and "name the same file" in proc.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -67,8 +67,8 @@ def test_plain_output_is_a_readable_table():
     (["--rules", "zoo", "--card", '{"aces": 3}', "1", "2", "3", "4", "5"], "unknown box 'aces'"),
     (["--rules", "zoo", "--card", '{"fish": 6}', "1", "2", "3", "4", "5"], "fish can never hold 6"),
     (["--rules", "zoo", "1", "2", "3", "4", "7"], "1-6"),
-    (["--card", "nosuchfile.json", "1", "2", "3", "4", "5"], "nosuchfile.json not found"),  # was "not valid JSON"
-    (["--card", "/dev/zero", "1", "2", "3", "4", "5"], "not a card"),  # was a MemoryError
+    (["--card", "nosuchfile.json", "1", "2", "3", "4", "5"], "nosuchfile.json: no such card file"),  # was "not valid JSON"
+    (["--card", "/dev/zero", "1", "2", "3", "4", "5"], "is not a regular file"),  # was a MemoryError, then read up to a bound
     (["--card", "[" * 5000, "1", "2", "3", "4", "5"], "nested too deeply"),  # was a RecursionError
 ])
 def test_bad_input_exits_2_with_one_line(args, words):
@@ -102,3 +102,35 @@ def test_a_card_file_that_is_not_utf8_is_named(tmp_path):
     card.write_bytes(b'{"chance": 20, "\xe9": 1}')
     proc = run("--card", str(card), "1", "2", "3", "4", "5")
     assert proc.returncode == 2 and proc.stderr == "score: card file %s is not UTF-8 text\n" % card  # was a traceback
+
+
+FULL_CARD = json.dumps({"aces": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18, "three_kind": 20,
+                        "four_kind": 20, "full_house": 25, "small_straight": 30, "large_straight": 40,
+                        "yahtzee": 50, "chance": 22})
+
+
+def test_a_full_card_is_named_not_scored():
+    """Issue 19 item 15: with every box filled, score announced a joker and 'Yahtzee
+    bonus: +100' for five of a kind; it says the card is full, as advise does."""
+    proc = run("--card", FULL_CARD, "6", "6", "6", "6", "6")
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == "score: the card is full: no box is left to score this roll in\n"
+    zoo = run("--rules", "zoo", "--card", json.dumps({box: 0 for box in __import__("rules").make_ruleset("zoo").ids}),
+              "1", "1", "1", "1", "1")
+    assert zoo.returncode == 2 and "the card is full" in zoo.stderr
+
+
+def test_the_zoo_card_refuses_no_yahtzee_bonus():
+    """The Zoo card has no Yahtzee bonus: --no-yahtzee-bonus there was silently accepted."""
+    proc = run("--rules", "zoo", "--no-yahtzee-bonus", "1", "2", "3", "4", "5")
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == "score: --no-yahtzee-bonus: the Zoo card has no Yahtzee bonus\n"
+
+
+def test_a_box_named_twice_and_a_negative_bonus_are_refused():
+    """Issue 22 item 12: {"chance": 20, "chance": 25} kept the last silently; a Yahtzee
+    bonus of -100 was accepted (rules.check_card) and scored -100."""
+    proc = run("--card", '{"chance": 20, "chance": 25}', "1", "2", "3", "4", "5")
+    assert proc.returncode == 2 and proc.stderr == "score: card names chance twice: give each box once\n"
+    proc = run("--card", '{"yahtzee": 50, "yahtzee_bonus": -100}', "1", "2", "3", "4", "5")
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "Yahtzee bonus of -100" in proc.stderr

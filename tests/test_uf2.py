@@ -272,11 +272,11 @@ def test_a_bad_firmware_uf2_is_one_line_and_exit_2(tmp_path, source, capsys, cas
 
 
 BAD_INPUT = [
-    ("output folder missing", lambda t: ["--out", t / "nowhere" / "game.uf2"], "the folder"),
-    ("output is a folder", lambda t: ["--out", t], "it is a folder"),
-    ("output not writable", lambda t: ["--out", "/proc/self/game.uf2"], "cannot write /proc/self/game.uf2"),
+    ("output folder missing", lambda t: ["--out", t / "nowhere" / "game.uf2"], "there is no folder"),
+    ("output is a folder", lambda t: ["--out", t], "is a folder: name a file"),
+    ("output not writable", lambda t: ["--out", "/proc/self/game.uf2"], "/proc/self/game.uf2: cannot write there"),
     ("output over the firmware", lambda t: ["--firmware", t / "fw.uf2", "--out", t / "fw.uf2"], "is the firmware file itself"),
-    ("firmware missing", lambda t: ["--firmware", t / "none.uf2", "--out", t / "g.uf2"], "cannot read the firmware"),
+    ("firmware missing", lambda t: ["--firmware", t / "none.uf2", "--out", t / "g.uf2"], "none.uf2: no such UF2 file"),
     ("no --out", lambda t: [], "--out"),
     ("unknown rules", lambda t: ["--rules", "kind", "--out", t / "g.uf2"], "--rules"),
     ("unknown board", lambda t: ["--board", "toaster", "--out", t / "g.uf2"], "unknown board 'toaster'"),

@@ -110,6 +110,14 @@ def _walk(top):
             yield os.path.join(folder, name)
 
 
+def source_problem(source_root):
+    """One line when ``source_root`` is not a tree to build from (no firmware/ folder),
+    else None: checked before anything is solved, compiled or written."""
+    if not os.path.isdir(os.path.join(source_root, "firmware")):
+        return "no firmware/ folder in %s: --source names a checkout (firmware/, boards/)" % source_root
+    return None
+
+
 def source_files(source_root):
     """[(device path, local path)] for firmware/ and boards/ under ``source_root``."""
     pairs = []

@@ -45,10 +45,9 @@ def default_firmware(source):
 
 def read_firmware(path):
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as exc:
-        raise BundleError("cannot read the firmware %s: %s" % (path, exc.strerror or exc)) from None
+        data = host_tools.read_input_file("--firmware", path, uf2.MAX_UF2_BYTES, "UF2 file")
+    except host_tools.UsageError as exc:
+        raise BundleError(str(exc)) from None
     try:
         return uf2.read_firmware(data, path)
     except uf2.Uf2Error as exc:
@@ -56,21 +55,12 @@ def read_firmware(path):
 
 
 def check_output(path):
-    """Refuse an output path that cannot be written before doing any work."""
-    if path == "":
-        raise BundleError("--out is empty: name the .uf2 file to write")
-    if not host_tools.is_utf8(path):
-        raise BundleError("--out %s: the name is not UTF-8" % path)
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        raise BundleError("cannot write %s: it is a folder" % path)
-    if os.path.exists(path) and not os.path.isfile(path):
-        raise BundleError("cannot write %s: it is not a regular file" % path)
-    if not os.path.isdir(folder):
-        raise BundleError("cannot write %s: the folder %s does not exist" % (path, folder))
-    # tried for real: permission bits do not tell for root or read-only mounts
-    if not host_tools.writable_folder(folder) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-        raise BundleError("cannot write %s: permission denied" % path)
+    """Refuse an output path that cannot be written before doing any work (the rule every
+    command's output follows: host_tools.check_output_file)."""
+    try:
+        host_tools.check_output_file("--out", path)
+    except host_tools.UsageError as exc:
+        raise BundleError(str(exc)) from None
 
 
 def _table_variant(data):
@@ -147,6 +137,8 @@ def make(source, firmware_path, board, rules, compact, out, say=print):
 
     started = time.monotonic()
     check_output(out)
+    if flash_build.source_problem(source):
+        raise BundleError(flash_build.source_problem(source))
     boards = flash_build.board_names(source)
     if boards and board not in boards:
         raise BundleError("unknown board %r: boards/ has %s" % (board, ", ".join(boards)))
@@ -192,16 +184,9 @@ def make(source, firmware_path, board, rules, compact, out, say=print):
     fs_blocks = {layout.fs_start + n * fs_image.BLOCK: image[n * fs_image.BLOCK : (n + 1) * fs_image.BLOCK] for n in sorted(touched)}
     data = uf2.write(firmware, fs_blocks)
     verify(data, layout, everything)
-    temp = out + ".tmp"
     try:
-        with open(temp, "wb") as f:
-            f.write(data)
-        os.replace(temp, out)
+        host_tools.write_file_atomic(out, data)
     except OSError as exc:
-        try:
-            os.remove(temp)
-        except OSError:
-            pass
         raise BundleError("cannot write %s: %s" % (out, exc.strerror or exc)) from None
     return Made(
         firmware=firmware, layout=layout, files=everything, table=table, variant=variant, free=free,

@@ -11,6 +11,9 @@ import struct
 
 BLOCK = 512
 PAYLOAD = 256  # what the RP bootroms program per UF2 block
+# A UF2 of a 16 MiB flash (the largest RP2350 boards) is 32 MiB: a bigger file is not a
+# firmware, and a read of /dev/zero stops there.
+MAX_UF2_BYTES = 32 << 20
 MAGIC_START0 = 0x0A324655
 MAGIC_START1 = 0x9E5D5157
 MAGIC_END = 0x0AB16F30

@@ -107,6 +107,8 @@ def folder_problem(option, folder):
         return problem
     if os.path.exists(folder) and not os.path.isdir(folder):
         return "%s %s is not a folder" % (option, shown(folder))
+    if host_tools.name_too_long(folder):
+        return "%s %s...: the name is too long for the filesystem" % (option, shown(folder[:60]))
     probe = nearest_existing(folder)
     if not os.path.isdir(probe):
         return "%s %s: %s is not a folder" % (option, shown(folder), shown(probe))

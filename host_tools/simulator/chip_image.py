@@ -72,10 +72,9 @@ def read_uf2(path):
     from host_tools.flashing import uf2
 
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as exc:
-        raise ChipFileError("%s: cannot read the firmware (%s)" % (path, exc.strerror or exc)) from None
+        data = host_tools.read_input_file("--firmware", path, uf2.MAX_UF2_BYTES, "UF2 file")
+    except host_tools.UsageError as exc:
+        raise ChipFileError(str(exc)) from None
     try:
         parsed = uf2.parse(data, "it")
     except uf2.Uf2Error as exc:
@@ -138,12 +137,8 @@ def prepare_image(path, firmware=None, fresh=False):
         apply_uf2(image, blocks)
     elif image[:256] == b"\xff" * 256:
         raise ChipFileError("%s holds no firmware: give --firmware RPI_PICO.uf2 (%s)" % (path, FIRMWARE_URL))
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    tmp = path + ".new"
-    with open(tmp, "wb") as f:
-        f.write(image)
-    os.replace(tmp, path)
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    host_tools.write_file_atomic(path, bytes(image))
 
 
 def cut_at(image, journal, clock_ms):
@@ -165,10 +160,13 @@ def cut_at(image, journal, clock_ms):
 
 
 def check_bootrom(path):
-    if path is None or not os.path.isfile(path):
+    if path is None or not os.path.lexists(path):
         raise ChipFileError("bootrom %s not found: put %s in build/rp2/ (from %s) or pass --bootrom FILE"
                             % (path or BOOTROM_NAME, BOOTROM_NAME, BOOTROM_URL))
-    size = os.path.getsize(path)
+    try:  # a regular file, read with a bound: a FIFO or /dev/zero is refused, not waited on
+        size = len(host_tools.read_input_file("--bootrom", path, BOOTROM_SIZE, "bootrom file"))
+    except host_tools.UsageError as exc:
+        raise ChipFileError(str(exc)) from None
     if size != BOOTROM_SIZE:
         raise ChipFileError("%s is %d bytes, not the RP2040 bootrom (16384 bytes, %s)" % (path, size, BOOTROM_NAME))
     return path

@@ -5,6 +5,8 @@ were sent, never from the firmware's variables.
 import struct
 import zlib
 
+import host_tools
+
 _LED = 6  # pixels per LED (a 5x5 dot and a 1-pixel gap)
 _DIE = 8 * _LED + 8  # LED grid plus a 4-pixel frame on each side
 _GAP = 10
@@ -72,8 +74,7 @@ def png_bytes(width, height, rows):
 
 def write_png(path, device):
     width, height, rows = render(device.dice_pixels(), device.oled_pixels())
-    with open(path, "wb") as out:
-        out.write(png_bytes(width, height, rows))
+    host_tools.write_file_atomic(path, png_bytes(width, height, rows))
 
 
 def read_png(path):

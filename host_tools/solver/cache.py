@@ -34,10 +34,7 @@ def _path(ruleset, suffix):
 
 
 def store(ruleset, dense):
-    os.makedirs(CACHE, exist_ok=True)
-    path = _path(ruleset, ".npy")
-    np.save(path + ".tmp.npy", dense)
-    os.replace(path + ".tmp.npy", path)
+    _save(_path(ruleset, ".npy"), dense)
 
 
 def dense(ruleset):
@@ -55,9 +52,7 @@ def table(ruleset, variant="exact"):
     path = _path(ruleset, "-%s.bin" % variant)
     if not os.path.exists(path):
         data = solver_table.encode(dense(ruleset), solver_core.StateSpace(ruleset), ruleset, variant)
-        with open(path + ".tmp", "wb") as f:
-            f.write(data)
-        os.replace(path + ".tmp", path)
+        _write(path, data)
     return path
 
 
@@ -69,9 +64,7 @@ def variance(ruleset):
     if os.path.exists(path):
         return np.load(path)
     _v, var = spread.solve_spread(ruleset, V=dense(ruleset))
-    os.makedirs(CACHE, exist_ok=True)
-    np.save(path + ".tmp.npy", var)
-    os.replace(path + ".tmp.npy", path)
+    _save(path, var)
     return var
 
 
@@ -82,7 +75,19 @@ def spread_table(ruleset, bands):
     path = _path(ruleset, "-spread%d.bin" % bands)
     if not os.path.exists(path):
         data = spread.encode(variance(ruleset), ruleset, bands)
-        with open(path + ".tmp", "wb") as f:
-            f.write(data)
-        os.replace(path + ".tmp", path)
+        _write(path, data)
     return path
+
+
+def _write(path, data):
+    """One cache file, written as every output is (host_tools.write_file_atomic)."""
+    os.makedirs(CACHE, exist_ok=True)
+    host_tools.write_file_atomic(path, data)
+
+
+def _save(path, array):
+    import io
+
+    buffer = io.BytesIO()
+    np.save(buffer, array)
+    _write(path, buffer.getvalue())

@@ -224,3 +224,14 @@ def test_impossible_card_entries_are_named():
         assert "bonus" in str(exc)
     else:
         raise AssertionError("bonus without a Yahtzee accepted")
+
+
+def test_a_negative_yahtzee_bonus_is_impossible():
+    # -100 passed every check (a multiple of 100, below the most) and scored -100
+    for bonus in (-100, -1200):
+        try:
+            R.check_card(FORCED, card_with(yahtzee=50, yahtzee_bonus=bonus))
+        except ValueError as exc:
+            assert "bonus" in str(exc)
+        else:
+            raise AssertionError("accepted a Yahtzee bonus of %d" % bonus)
