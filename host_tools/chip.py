@@ -66,6 +66,9 @@ def parse_args(argv):
     host_tools.check_output_file("--flash-image", args.flash_image, make_folders=True)
     if args.screenshot is not None:
         host_tools.check_output_file("--screenshot", args.screenshot)
+    # The UF2 and bootrom are read, the flash image and picture written: no two the same.
+    host_tools.check_distinct_outputs(("--firmware", args.firmware), ("--bootrom", args.bootrom),
+                                      ("--flash-image", args.flash_image), ("--screenshot", args.screenshot))
     return args
 
 
@@ -116,7 +119,7 @@ def main(argv):
             return run_headless(device, args)
         from host_tools.simulator import term as sim_term
 
-        return sim_term.play(device)
+        return sim_term.play(device, "port " + port)  # the screen is cleared: the port stays in view
     return serve(device, port)
 
 

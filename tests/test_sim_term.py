@@ -111,3 +111,20 @@ def test_a_too_small_terminal_is_told_so_in_one_line(columns, rows):
     message = term.too_small(columns, rows)
     assert "%dx%d too small" % (columns, rows) in message and "q quits" in message
     assert "\n" not in message
+
+
+def test_the_chip_port_stays_on_screen_and_console_lines_are_text_only(menu_device):
+    """Issue 19 item 16: make chip printed its port and then cleared the screen; after a
+    flash or pull the console lines showed the raw REPL's control bytes."""
+    menu_device.console.append("\x01\x04raw REPL; CTRL-B to exit\r\x1b[2J>OK\x04\x04>")
+    try:
+        for columns, rows in ((80, 30), (140, 60)):
+            lines = term.frame_lines(menu_device, columns, rows, "port /dev/pts/7")
+            assert any("port /dev/pts/7" in visible(line) for line in lines), lines
+            assert any("q quit" in line for line in lines)
+            assert max(len(visible(line)) for line in lines) <= columns
+            shown = [line for line in lines if line.startswith(" > ")]
+            assert shown[-1] == " > raw REPL; CTRL-B to exit>OK>"
+            assert all(ch.isprintable() for line in shown for ch in line)
+    finally:
+        menu_device.console.pop()

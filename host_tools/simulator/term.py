@@ -9,6 +9,7 @@ line saying what size is needed. ``q quit`` comes first in the help line, so it 
 visible however the line is cut.
 """
 import os
+import re
 import select
 import shutil
 import sys
@@ -35,6 +36,7 @@ _ORANGE = "\x1b[38;2;255;140;0m"
 _DIM = "\x1b[38;2;70;20;20m"
 _CYAN = "\x1b[38;2;120;210;255m"
 _RESET = "\x1b[0m"
+_ESCAPES = re.compile("\x1b\\[[0-9;?]*[ -/]*[@-~]|\x1b.?")  # a CSI sequence whole, or ESC and the next
 
 
 def _braille(pixels):
@@ -61,9 +63,16 @@ def too_small(columns, rows):
         columns, rows, BRAILLE_SIZE[0], BRAILLE_SIZE[1])
 
 
-def frame_lines(device, columns, rows=HALF_SIZE[1] + 5):
+def printable(line):
+    """A console line as text only: the raw REPL's control bytes (Ctrl-A..D, ESC
+    sequences a flash or pull sends) are dropped, not sent to the terminal."""
+    return "".join(ch for ch in _ESCAPES.sub("", line) if ch.isprintable())
+
+
+def frame_lines(device, columns, rows=HALF_SIZE[1] + 5, status=""):
     """The whole device as coloured terminal lines: at most ``rows`` lines, none wider
-    than ``columns`` (assumes ``too_small`` said nothing)."""
+    than ``columns`` (assumes ``too_small`` said nothing). ``status`` (e.g. the chip's
+    serial port) ends the help line, so it stays on screen."""
     half = columns >= HALF_SIZE[0] and rows >= HALF_SIZE[1]
     lines = []
     dice = device.dice_pixels()
@@ -94,9 +103,10 @@ def frame_lines(device, columns, rows=HALF_SIZE[1] + 5):
     lines.append(" \u2514" + "\u2500" * width + "\u2518")
     freq, duty = device.tone
     sound = ("  \u266a %d Hz" % freq) if duty else ""
-    lines.append(" " + HELP[:columns - 2 - len(sound)] + sound)
+    tail = ("  " + status if status else "") + sound
+    lines.append(" " + HELP[:max(6, columns - 2 - len(tail))] + tail[:max(0, columns - 8)])
     for line in device.console[-3:][-spare:] if spare > 0 else ():
-        lines.append(" > " + line[:columns - 4])
+        lines.append(" > " + printable(line)[:columns - 4])
     return lines
 
 
@@ -117,7 +127,7 @@ def _read_keys(fd, timeout):
     return keys
 
 
-def play(device):
+def play(device, status=""):
     if not sys.stdin.isatty():
         print("sim: the interactive simulator needs a terminal (use --headless --keys ...)", file=sys.stderr)
         device.close()
@@ -158,7 +168,7 @@ def play(device):
                         wrapped = textwrap.wrap(message, max(10, size.columns - 1))
                         out.write("\x1b[H" + "\x1b[K\n".join(wrapped) + "\x1b[K\x1b[J")
                     else:
-                        out.write("\x1b[H" + "\x1b[K\n".join(frame_lines(device, size.columns, size.lines))
+                        out.write("\x1b[H" + "\x1b[K\n".join(frame_lines(device, size.columns, size.lines, status))
                                   + "\x1b[K\x1b[J")
                     out.flush()
                     drawn = state
@@ -173,5 +183,5 @@ def play(device):
         out.flush()
         device.close()
     if status:
-        print("the firmware stopped:\n" + "\n".join(device.console[-20:]))
+        print("the firmware stopped:\n" + "\n".join(printable(line) for line in device.console[-20:]))
     return status
