@@ -39,7 +39,6 @@ class Advisor:
             raise ValueError("strategy table is for %s, not %s" % (table.ruleset_name, ruleset.name))
         self.rules = ruleset
         self.table = table
-        self._card_value = -1  # read on first use (card_value)
         nb = ruleset.n_boxes
         self._nb = nb
         self._full = (1 << nb) - 1
@@ -344,11 +343,9 @@ class Advisor:
     # -- answers -----------------------------------------------------------------------
     def card_value(self):
         """Optimal play's expected final total from the empty card (fixed point): what a
-        game on this card is worth; the computer levels scale their noise by it. Read from
-        the table once, when first asked (a damaged block raises as any read does)."""
-        if self._card_value < 0:
-            self._card_value = self.table.value(0, 0, 0)
-        return self._card_value
+        game on this card is worth; the computer levels scale their noise by it. Read
+        (and checked) when the table was opened: no read in a computer's decision."""
+        return self.table.empty_value
 
     def expected_total(self):
         """Expected final total (fixed point) at the start of the prepared turn."""

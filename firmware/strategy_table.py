@@ -8,14 +8,20 @@ lookup reads one mask's values (at most 213 bytes exact, 105 compact) into a buf
 once. Values come back as fixed-point ints in units of 2**-FRAC points, so callers never
 touch floats.
 
-Damage is refused, never used: opening checks the header's CRC-8, the file size the
-header states, the offsets and the rank table (a CRC-8 per row); every read of a mask's
-values checks that mask's CRC-8. (The CRC-32s in the header are for the host tools,
-which check the whole file.) Either failure raises ``TableDamaged`` (a ValueError)
-naming what is wrong, and the caller plays as without a table.
+Damage is refused, never used: opening checks the header's CRC-8, then every header
+field against what the writer (host_tools/solver/table.py) can produce - the ranges are
+the constants below, which the writer uses too - the file size, the offsets, the rank
+table (a CRC-8 per row, every rank within its row) and the empty card's value against
+the header's; every read of a mask's values checks that mask's CRC-8 and the range of
+what it decodes. (The CRC-32s in the header are for the host tools, which check the
+whole file.) A failure raises ``TableDamaged`` (a ValueError) naming what is wrong, and
+the caller plays as without a table: a table whose checksums were recomputed after a
+change is refused as well as one damaged by chance.
 """
 from array import array
 from micropython import const
+
+import rules
 
 MAGIC = b"YZOT"
 FORMAT_VERSION = const(3)
@@ -24,6 +30,16 @@ COMPACT = const(2)  # per-block (base, step), then q in ``bits`` bits per state
 LAYOUT_VALUES = const(0)  # header byte 11: the 13-box value table described in the doc
 LAYOUT_ZOO = const(1)  # the Zoo card's 11-box value table: the first 2048 masks of layout 0
 FRAC = const(18)  # fixed-point fraction bits of every value handed out
+# What the writer can produce (it checks the same constants): an exact value is a u16 in
+# units of 2**-frac, frac the largest <= MAX_FRAC that holds the largest value; below
+# MIN_FRAC (values of 1024 points and more) the advisor's sums would leave the small ints.
+MIN_FRAC = const(6)
+MAX_FRAC = const(8)
+# Compact: below 6 bits per state a block's span (up to 63 points: the upper bonus and
+# more) does not fit 2**bits - 1 steps of the u16 step; above MAX_BITS the reader's fields end.
+MIN_COMPACT_BITS = const(6)
+UPPER_CAP = const(63)  # the largest upper subtotal a state holds (a rank row has 64)
+NAME_SIZE = const(16)  # the ruleset name in a header, NUL padded
 HEADER_SIZE = const(64)
 RANK_SIZE = const(4096)  # 64 upper masks x 64 subtotals: rank within the block or 255
 N_BLOCKS = const(12288)  # 8192 masks + 4096 with the Yahtzee box filled (two blocks)
@@ -91,6 +107,38 @@ def read_header(f, magic, version, crc_at, kind, damaged):
     return head
 
 
+def check_rules_fields(head, name, damaged):
+    """Header bytes 6..9 of either table (joker rule, Yahtzee bonus on/off, upper
+    threshold, upper bonus) must be what the writers write for the ruleset the header
+    names (its ``Ruleset.name``: rules.JOKERS.index of its joker, ...); its number of
+    boxes is returned. TableDamaged otherwise, the message led by ``damaged``."""
+    try:
+        ruleset = rules.ruleset_from_name(name)
+    except ValueError:
+        raise TableDamaged(damaged + "no ruleset %s" % name)
+    if (head[6] >= len(rules.JOKERS) or rules.JOKERS[head[6]] != ruleset.joker
+            or head[7] != (1 if ruleset.yahtzee_bonus else 0) or head[8] != ruleset.upper_threshold
+            or head[9] != ruleset.upper_bonus or ruleset.upper_threshold > UPPER_CAP):
+        raise TableDamaged(damaged + "rules fields %d %d %d %d are not %s's" % (head[6], head[7], head[8], head[9], name))
+    return ruleset.n_boxes
+
+
+def read_name(head, at, damaged):
+    """The ruleset name at header byte ``at`` (NUL padded; the writers write
+    ``Ruleset.name``: printable ASCII): a str, or TableDamaged."""
+    end = at + NAME_SIZE
+    for i in range(at, at + NAME_SIZE):
+        c = head[i]
+        if c == 0:
+            if end == at + NAME_SIZE:
+                end = i
+        elif end < at + NAME_SIZE or not 0x21 <= c <= 0x7E:
+            raise TableDamaged(damaged + "ruleset name")
+    if end == at:
+        raise TableDamaged(damaged + "ruleset name")
+    return bytes(head[at:end]).decode()
+
+
 def _u16(buf, at):
     return buf[at] | (buf[at + 1] << 8)
 
@@ -124,16 +172,19 @@ class StrategyTable:
         self.n_masks = n_masks
         if _u16(head, 16) != n_blocks:
             raise TableDamaged("damaged: %d blocks for layout %d" % (_u16(head, 16), self.layout))
+        self.ruleset_name = read_name(head, 36, "damaged: ")
+        if check_rules_fields(head, self.ruleset_name, "damaged: ") != self.n_boxes:
+            raise TableDamaged("damaged: layout %d for %s" % (self.layout, self.ruleset_name))
         self.joker_id = head[6]
         self.yahtzee_bonus = head[7]
         self.upper_threshold = head[8]
         self.upper_bonus = head[9]
         self._frac = head[10]
-        if self._frac > FRAC:
-            raise ValueError("strategy table value precision too fine")
+        if not MIN_FRAC <= self._frac <= MAX_FRAC:
+            raise TableDamaged("damaged: value precision 2**-%d" % self._frac)
         self.n_states = _u32(head, 12)
         self._bits = head[18]  # bits per stored value - base (exact) or q (compact)
-        if not 1 <= self._bits <= MAX_BITS:
+        if not (1 if self.variant == EXACT else MIN_COMPACT_BITS) <= self._bits <= MAX_BITS:
             raise TableDamaged("damaged: %d bits per value" % self._bits)
         # Both variants store a bit stream; the exact one starts each block with its base.
         self._head_bits = BASE_BITS if self.variant == EXACT else 0
@@ -141,16 +192,17 @@ class StrategyTable:
         self._values_at = _u32(head, 20)
         self._blocks_at = _u32(head, 24)
         self.expected_empty = _u32(head, 28)  # units of 2**-16 points
-        name = bytes(head[36:52])
-        end = name.find(b"\x00")
-        self.ruleset_name = (name if end < 0 else name[:end]).decode()
         size = _u32(head, 52)
         self._checks_at = _u32(head, 56)
         if f.seek(0, 2) != size:  # cut short or grown
             raise TableDamaged("damaged: size")
+        # The writer's layout, in order: header, rank table, (compact) the blocks'
+        # parameters, the bit stream, the checks; each offset is the one it makes.
         values_size = (self._head_bits * n_blocks + self._bits * self.n_states + 7) >> 3
-        if (self._values_at + values_size > size or self._checks_at + n_masks + 64 > size
-                or (self.variant == COMPACT and self._blocks_at + 4 * n_blocks > size)):
+        blocks_at = 0 if self.variant == EXACT else HEADER_SIZE + RANK_SIZE
+        values_at = HEADER_SIZE + RANK_SIZE + (0 if self.variant == EXACT else 4 * n_blocks)
+        if (self._blocks_at != blocks_at or self._values_at != values_at
+                or self._checks_at != values_at + values_size or size != self._checks_at + n_masks + 64):
             raise TableDamaged("damaged: offsets")
         # Per upper mask: number of reachable subtotals and the running sum before it. The
         # rank table itself stays in the file (4 KB of RAM saved; one more 1-byte read).
@@ -166,10 +218,16 @@ class StrategyTable:
             f.readinto(row)
             if crc8(row, 0, 64, upper) != row_checks[upper]:
                 raise TableDamaged("damaged: rank row")
+            # As the writer ranks them: 0, 1, 2 ... over the reachable subtotals, 0 always
+            # reachable (zeros in the filled boxes), none above the threshold.
             n = 0
             for up in range(64):
                 if row[up] != _UNREACHABLE:
+                    if row[up] != n or up > self.upper_threshold:
+                        raise TableDamaged("damaged: rank %d at subtotal %d" % (row[up], up))
                     n += 1
+                elif up == 0:
+                    raise TableDamaged("damaged: rank row %d" % upper)
             self.count[upper] = n
             self.before[upper] = total
             total += n
@@ -189,6 +247,14 @@ class StrategyTable:
         self._value_bit = 0  # bit of _block where the loaded block's first value is
         self._base = 0  # the loaded block's base, units 2**-frac
         self._step = 0  # compact: the loaded block's step, units 2**-16 points
+        # The header's figure is the empty card's value from the same solve, so a changed
+        # precision decodes to another number: equal within the table's precision (one
+        # unit: compact rounds its step up) and 2 units of 2**-16 (rounding, the shift).
+        self.empty_value = self.value(0, 0, 0)  # the empty card's V (the advisor's card_value)
+        off = (self.empty_value >> (FRAC - _COMPACT_STEP_FRAC)) - self.expected_empty
+        limit = (1 << (_COMPACT_STEP_FRAC - self._frac)) + 2
+        if off > limit or -off > limit:
+            raise TableDamaged("damaged: the empty card's value")
 
     def matches(self, ruleset, jokers):
         """True when this table was built for ``ruleset`` (``jokers``: rules.JOKERS)."""
@@ -241,6 +307,8 @@ class StrategyTable:
             f.readinto(self._buf)
             if crc8(block, 0, n, crc) != self._buf[0]:
                 raise TableDamaged("damaged: mask %d" % mask)
+            if self.variant == COMPACT:
+                self._check_params(mask >> _YAHTZEE_BIT & 1)
             self._mask = mask
         at = self._bit0 + yz * (self._head_bits + self._bits * self.count[upper])
         if self.variant == EXACT:
@@ -253,6 +321,20 @@ class StrategyTable:
             self._step = params[p + 2] | (params[p + 3] << 8)
         self._value_bit = at
 
+    def _check_params(self, last):
+        """Compact: the (base, step) of the mask's blocks 0..``last`` as the writer makes
+        them: a step of at least 1 and a largest value, base + levels * step, within what
+        the header's precision holds (plus the round-up of the step), so every decoded
+        value stays a small int."""
+        params = self._params
+        levels = self._value_mask
+        shift = _COMPACT_STEP_FRAC - self._frac
+        for p in range(0, 4 * last + 1, 4):
+            base = params[p] | (params[p + 1] << 8)
+            step = params[p + 2] | (params[p + 3] << 8)
+            if step == 0 or step > (((65536 - base) << shift) + levels) // levels:
+                raise TableDamaged("damaged: block parameters")
+
     def _bits_at(self, bit):
         """The 24 bits of _block from ``bit`` on (low bits first), a small int."""
         block = self._block
@@ -262,14 +344,17 @@ class StrategyTable:
     def block_value(self, up):
         """Value at subtotal ``up`` of the block last loaded, units of 2**-FRAC points."""
         rank = self._rank_row[up]
-        if rank == _UNREACHABLE:
-            raise ValueError("unreachable upper subtotal %d" % up)
+        if rank == _UNREACHABLE:  # the callers ask for states a card can be in
+            raise TableDamaged("damaged: upper subtotal %d unreachable" % up)
         bit = self._value_bit + self._bits * rank
         block = self._block
         i = bit >> 3
         value = ((block[i] | (block[i + 1] << 8) | (block[i + 2] << 16)) >> (bit & 7)) & self._value_mask
         if self.variant == EXACT:
-            return (self._base + value) << (FRAC - self._frac)
+            value += self._base
+            if value > 0xFFFF:  # the writer's values are u16
+                raise TableDamaged("damaged: value in mask %d" % self._mask)
+            return value << (FRAC - self._frac)
         return (self._base << (FRAC - self._frac)) + ((value * self._step) << (FRAC - _COMPACT_STEP_FRAC))
 
     def index(self, mask, up, yz):
