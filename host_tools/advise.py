@@ -307,9 +307,15 @@ def main(argv):
                     result["chances"] = chances(adv, spread, [card] + others)
         else:
             result = advise(adv, card, dice, rolls_left)
-    except Exception as exc:  # out of a table that passed its checks: still damage, one line
-        print("advise: %s: damaged: %s" % (path if spread_file is None else "%s or %s" % (path, spread_file), exc),
-              file=sys.stderr)
+    except Exception as exc:  # out of a table at a read (a block's own checks): damage, one line
+        said = str(exc)
+        if said.startswith("damaged: "):  # the value table's reader
+            said = "%s: strategy table %s" % (path, said)
+        elif said.startswith("spread table damaged: "):
+            said = "%s: %s" % (spread_file, said)
+        else:
+            said = "%s: table damaged: %s" % (path if spread_file is None else path + " or " + spread_file, said)
+        print("advise: %s" % said, file=sys.stderr)
         return 2
     finally:
         adv.table_file.close()

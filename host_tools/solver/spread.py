@@ -171,6 +171,8 @@ def verify(data):
     if zlib.crc32(data[sp.HEADER_SIZE:]) != struct.unpack_from("<I", data, 24)[0]:
         raise ValueError("spread table damaged: contents checksum")
     sp.SpreadTable(io.BytesIO(data))  # the device's checks: every field's range, ...
+    if max(_block_bytes(data)[2]) > sp.MAX_SD_BYTE:  # ... and, at each read, the bytes'
+        raise ValueError("spread table damaged: an sd byte above %d" % sp.MAX_SD_BYTE)
 
 
 def decode_sixteenths(data):

@@ -181,8 +181,8 @@ def n_blocks_of(space):
 def verify(data):
     """Checks a whole table file on the host (header, size, offsets, the CRC-32 of
     everything after the header), then what the device's reader checks (every header
-    field's range, the rank table: a file whose checksums were recomputed after a change
-    fails there); ValueError naming the first damage found."""
+    field's range, the rank table, each mask's block: a file whose checksums were
+    recomputed after a change fails there); ValueError naming the first damage found."""
     if len(data) < 4 or data[:4] != st.MAGIC:
         raise ValueError("not a strategy table (bad magic)")
     if len(data) < st.HEADER_SIZE:
@@ -199,9 +199,27 @@ def verify(data):
     if zlib.crc32(data[st.HEADER_SIZE:]) != struct.unpack_from("<I", data, 32)[0]:
         raise ValueError("strategy table damaged: contents checksum")
     try:
-        st.StrategyTable(io.BytesIO(data))
+        table = st.StrategyTable(io.BytesIO(data))
+        for mask in range(table.n_masks):  # every mask's check and ranges (0.25 s)
+            for yz in ((0, 1) if mask >> 11 & 1 else (0,)):
+                table.load_block(mask, yz)
     except st.TableDamaged as exc:  # "damaged: ..."
         raise ValueError("strategy table %s" % exc)
+    if data[5] == st.EXACT:  # block_value's check of every value at once: u16, as written
+        m, y = _file_states(table)
+        if int(unpacked(data, m, y).max()) > 0xFFFF:
+            raise ValueError("strategy table damaged: a value above 16 bits")
+
+
+def _file_states(table):
+    """(mask, yz) arrays of a file's states in file order, from its reader's rank counts."""
+    masks = np.arange(table.n_masks)
+    per_block = np.array(table.count, dtype=np.int64)[masks & 63]
+    two = (masks >> 11) & 1
+    block_mask = np.repeat(masks, 1 + two)
+    block_yz = np.concatenate([[0, 1] if t else [0] for t in two]).astype(np.int64)
+    n = per_block[block_mask]
+    return np.repeat(block_mask, n), np.repeat(block_yz, n)
 
 
 def _compact(values, bnum, frac, n_blocks, bits):
