@@ -52,9 +52,7 @@ class SpreadTable:
         self.bands = head[5]
         if not 1 <= self.bands <= MAX_BANDS:
             raise TableDamaged("spread table damaged: %d bands" % self.bands)
-        self.ruleset_name = strategy_table.read_name(head, 28, "spread table damaged: ")
-        if strategy_table.check_rules_fields(head, self.ruleset_name, "spread table damaged: ") != 13:
-            raise TableDamaged("spread table damaged: for %s" % self.ruleset_name)  # 13-box cards only
+        self.ruleset_name = strategy_table.check_ruleset(head, 28, False, "spread table damaged: ")  # 13-box cards
         self.joker_id = head[6]
         self.yahtzee_bonus = head[7]
         self.upper_threshold = head[8]
@@ -82,9 +80,9 @@ class SpreadTable:
             raise TableDamaged("spread table damaged: the empty card's spread")
 
     def matches(self, ruleset, jokers):
-        """True when this table was built for ``ruleset`` (``jokers``: rules.JOKERS)."""
-        return (self.ruleset_name == ruleset.name and jokers[self.joker_id] == ruleset.joker and bool(self.yahtzee_bonus) == bool(ruleset.yahtzee_bonus)
-                and self.upper_threshold == ruleset.upper_threshold and self.upper_bonus == ruleset.upper_bonus)
+        """True when this table was built for ``ruleset`` (``jokers``: rules.JOKERS);
+        TableDamaged when it names ``ruleset`` with other rules fields."""
+        return strategy_table.check_rules(self, ruleset, jokers, "spread table damaged: ")
 
     def load_block(self, mask, yz):
         """Make block (mask, yz) the one ``block_sd`` reads: its group of 8 masks is read

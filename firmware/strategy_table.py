@@ -107,36 +107,36 @@ def read_header(f, magic, version, crc_at, kind, damaged):
     return head
 
 
-def check_rules_fields(head, name, damaged):
-    """Header bytes 6..9 of either table (joker rule, Yahtzee bonus on/off, upper
-    threshold, upper bonus) must be what the writers write for the ruleset the header
-    names (its ``Ruleset.name``: rules.JOKERS.index of its joker, ...); its number of
-    boxes is returned. TableDamaged otherwise, the message led by ``damaged``."""
-    try:
-        ruleset = rules.ruleset_from_name(name)
-    except ValueError:
-        raise TableDamaged(damaged + "no ruleset %s" % name)
-    if (head[6] >= len(rules.JOKERS) or rules.JOKERS[head[6]] != ruleset.joker
-            or head[7] != (1 if ruleset.yahtzee_bonus else 0) or head[8] != ruleset.upper_threshold
-            or head[9] != ruleset.upper_bonus or ruleset.upper_threshold > UPPER_CAP):
-        raise TableDamaged(damaged + "rules fields %d %d %d %d are not %s's" % (head[6], head[7], head[8], head[9], name))
-    return ruleset.n_boxes
-
-
-def read_name(head, at, damaged):
-    """The ruleset name at header byte ``at`` (NUL padded; the writers write
-    ``Ruleset.name``: printable ASCII): a str, or TableDamaged."""
-    end = at + NAME_SIZE
-    for i in range(at, at + NAME_SIZE):
-        c = head[i]
-        if c == 0:
-            if end == at + NAME_SIZE:
-                end = i
-        elif end < at + NAME_SIZE or not 0x21 <= c <= 0x7E:
-            raise TableDamaged(damaged + "ruleset name")
-    if end == at:
+def check_ruleset(head, at, zoo, damaged):
+    """The ruleset name at header byte ``at`` of either table (``Ruleset.name``, NUL
+    padded), checked with bytes 6..8 as the writers write them: a joker rule of
+    rules.JOKERS, a bonus flag 0/1, a threshold a state can hold, and a name they make
+    (the Zoo card's; else the joker rule's, "-nobonus" without the bonus). TableDamaged
+    otherwise, the message led by ``damaged``. (matches() checks the rest against the
+    ruleset asked for: no Ruleset is made here.)"""
+    name = bytes(head[at:at + NAME_SIZE])
+    end = name.find(b"\x00")
+    if end >= 0 and name[end:] != bytes(NAME_SIZE - end):
         raise TableDamaged(damaged + "ruleset name")
-    return bytes(head[at:end]).decode()
+    name = name[:end] if end >= 0 else name
+    joker = head[6]
+    if joker >= len(rules.JOKERS) or head[7] > 1 or not 1 <= head[8] <= UPPER_CAP:
+        raise TableDamaged(damaged + "rules fields")
+    if name != (rules.ZOO if zoo else rules.JOKERS[joker] + ("" if head[7] else "-nobonus")).encode():
+        raise TableDamaged(damaged + "ruleset name")
+    return name.decode()
+
+
+def check_rules(table, ruleset, jokers, damaged):
+    """``matches`` of either table: True when ``table`` (its ruleset fields) was built for
+    ``ruleset``; TableDamaged when it names ``ruleset`` but a field differs."""
+    same = (jokers[table.joker_id] == ruleset.joker and table.yahtzee_bonus == (1 if ruleset.yahtzee_bonus else 0)
+            and table.upper_threshold == ruleset.upper_threshold and table.upper_bonus == ruleset.upper_bonus)
+    if table.ruleset_name != ruleset.name:
+        return False
+    if not same:
+        raise TableDamaged(damaged + "rules fields not those of %s" % ruleset.name)
+    return True
 
 
 def _u16(buf, at):
@@ -160,6 +160,18 @@ class StrategyTable:
 
     def __init__(self, f):
         self._f = f
+        # The buffers that stay come first, and opening reuses them as its scratch: what
+        # it frees then leaves no holes below them (the advisor next wants 4.6 KB blocks).
+        self.count = bytearray(64)  # per upper mask: its reachable subtotals
+        self.before = array("H", bytes(2 * 64))  # the states before it (< 4096)
+        self._buf = bytearray(1)
+        self._rank_row = bytearray(64)
+        self._rank_upper = -1
+        # One mask: up to 2 blocks of a base and 64 values of at most 16 bits (260 bytes),
+        # a first byte shared with the mask before, and 2 bytes that a 3-byte read of the
+        # last value may touch.
+        self._block = bytearray(264)
+        self._params = bytearray(8)  # compact: (base, step) of the mask's 1-2 blocks
         head = read_header(f, MAGIC, FORMAT_VERSION, 19, "strategy table", "damaged: ")
         self.variant = head[5]
         self.layout = head[11]
@@ -172,9 +184,7 @@ class StrategyTable:
         self.n_masks = n_masks
         if _u16(head, 16) != n_blocks:
             raise TableDamaged("damaged: %d blocks for layout %d" % (_u16(head, 16), self.layout))
-        self.ruleset_name = read_name(head, 36, "damaged: ")
-        if check_rules_fields(head, self.ruleset_name, "damaged: ") != self.n_boxes:
-            raise TableDamaged("damaged: layout %d for %s" % (self.layout, self.ruleset_name))
+        self.ruleset_name = check_ruleset(head, 36, self.layout == LAYOUT_ZOO, "damaged: ")
         self.joker_id = head[6]
         self.yahtzee_bonus = head[7]
         self.upper_threshold = head[8]
@@ -206,10 +216,8 @@ class StrategyTable:
             raise TableDamaged("damaged: offsets")
         # Per upper mask: number of reachable subtotals and the running sum before it. The
         # rank table itself stays in the file (4 KB of RAM saved; one more 1-byte read).
-        self.count = bytearray(64)
-        self.before = array("H", bytes(2 * 64))  # < 4096 states per lower mask
-        row = bytearray(64)
-        row_checks = bytearray(64)
+        row = self._rank_row
+        row_checks = self._block
         f.seek(self._checks_at + n_masks)
         f.readinto(row_checks)
         total = 0
@@ -234,14 +242,6 @@ class StrategyTable:
         if total * lower_slots != self.n_states:
             raise TableDamaged("damaged: states")
         self._per_lower = total
-        self._buf = bytearray(1)
-        self._rank_row = bytearray(64)
-        self._rank_upper = -1
-        # One mask: up to 2 blocks of a base and 64 values of at most 16 bits (260 bytes),
-        # a first byte shared with the mask before, and 2 bytes that a 3-byte read of the
-        # last value may touch.
-        self._block = bytearray(264)
-        self._params = bytearray(8)  # compact: (base, step) of the mask's 1-2 blocks
         self._mask = -1  # the mask whose values are in _block, checked
         self._bit0 = 0  # bit of _block where the mask's first block starts
         self._value_bit = 0  # bit of _block where the loaded block's first value is
@@ -257,9 +257,9 @@ class StrategyTable:
             raise TableDamaged("damaged: the empty card's value")
 
     def matches(self, ruleset, jokers):
-        """True when this table was built for ``ruleset`` (``jokers``: rules.JOKERS)."""
-        return (self.n_boxes == ruleset.n_boxes and jokers[self.joker_id] == ruleset.joker and bool(self.yahtzee_bonus) == bool(ruleset.yahtzee_bonus)
-                and self.upper_threshold == ruleset.upper_threshold and self.upper_bonus == ruleset.upper_bonus)
+        """True when this table was built for ``ruleset`` (``jokers``: rules.JOKERS);
+        TableDamaged when it names ``ruleset`` with other rules fields."""
+        return self.n_boxes == ruleset.n_boxes and check_rules(self, ruleset, jokers, "damaged: ")
 
     def block_start(self, mask, yz):
         """Position of the first state of block (mask, yz) (its lowest subtotal)."""

@@ -184,9 +184,11 @@ def test_advise_refuses_a_crafted_value_table_with_one_line(intact, tmp_path, ca
 
 
 MP_VALUES = """
-import sys, rules, advisor, strategy_table
+import gc, sys, rules, advisor, strategy_table
 R = rules.make_ruleset(sys.argv[1])
 for path in sys.argv[2:]:
+    adv = None
+    gc.collect()  # as the coach does before it builds an advisor
     f = open(path, "rb")
     try:
         adv = advisor.Advisor(R, strategy_table.StrategyTable(f))

@@ -170,7 +170,10 @@ def verify(data):
         raise ValueError("spread table damaged: %d bytes, made with %d" % (len(data), size))
     if zlib.crc32(data[sp.HEADER_SIZE:]) != struct.unpack_from("<I", data, 24)[0]:
         raise ValueError("spread table damaged: contents checksum")
-    sp.SpreadTable(io.BytesIO(data))  # the device's checks: every field's range, ...
+    import rules
+
+    table = sp.SpreadTable(io.BytesIO(data))  # the device's checks: every field's range, ...
+    table.matches(rules.ruleset_from_name(table.ruleset_name), rules.JOKERS)  # ... the fields its name implies
     if max(_block_bytes(data)[2]) > sp.MAX_SD_BYTE:  # ... and, at each read, the bytes'
         raise ValueError("spread table damaged: an sd byte above %d" % sp.MAX_SD_BYTE)
 

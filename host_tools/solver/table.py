@@ -200,6 +200,7 @@ def verify(data):
         raise ValueError("strategy table damaged: contents checksum")
     try:
         table = st.StrategyTable(io.BytesIO(data))
+        table.matches(rules.ruleset_from_name(table.ruleset_name), rules.JOKERS)  # the fields its name implies
         for mask in range(table.n_masks):  # every mask's check and ranges (0.25 s)
             for yz in ((0, 1) if mask >> 11 & 1 else (0,)):
                 table.load_block(mask, yz)
