@@ -39,7 +39,6 @@ class Advisor:
             raise ValueError("strategy table is for %s, not %s" % (table.ruleset_name, ruleset.name))
         self.rules = ruleset
         self.table = table
-        self._card_value = -1  # read on first use (card_value)
         nb = ruleset.n_boxes
         self._nb = nb
         self._full = (1 << nb) - 1
@@ -95,6 +94,8 @@ class Advisor:
         self._yz_gain = array("i", bytes(4 * 2))  # Yahtzee box scored 0 / 50
         self._open_lower = bytearray(7)
         self._open_upper = bytearray(6)
+        self._zero_box = bytearray(13)  # _best_rolls: open boxes, best zero first
+        self._zero = array("i", bytes(4 * 13))  # ... and the price of that zero
         self._k3 = array("i", bytes(4 * _N_KEEPS))  # keep -> value with no roll after it
         self._m = array("i", bytes(4 * _N_KEEPS))  # scratch: max over sub-keeps
         self._k2 = array("i", bytes(4 * _N_KEEPS))  # keep -> value with one roll after it
@@ -262,27 +263,48 @@ class Advisor:
         (the Yahtzee box's 50, the joker rolls) and ``pricer._lower_into(k3, yz_box)`` the
         rolls where the other open lower boxes score (one call: calls cost).
         Scoring 0 in a box is worth a constant per box, so every roll starts from the best
-        zero; each box then visits only the rolls where it scores (``_scoring`` lists,
-        about 1,200 visits instead of 252 x open boxes). Five-of-a-kind rolls are redone
-        last: the rules module decides joker boxes, points and bonus (RULES.md: only with
-        a filled Yahtzee box; otherwise they are ordinary rolls).
+        zero it can legally take: the best-priced open box where it scores nothing (a box
+        where it scores takes its points; a zero there is no option, and under the win
+        level's pricing it can be worth more than every legal one); each box then visits
+        only the rolls where it scores (``_scoring`` lists, about 1,200 visits instead of
+        252 x open boxes). Five-of-a-kind rolls are redone last: the rules module decides
+        joker boxes, points and bonus (RULES.md: only with a filled Yahtzee box;
+        otherwise they are ordinary rolls).
         """
         score = self._score
         scoring = self._scoring
         starts = self._scoring_start
         nb = self._nb
         yz_box = self._yzb if self._track_yz else -1
-        zero = _NEG
-        for i in range(self._n_lower):
-            v = lower0[self._open_lower[i]]
-            if v > zero:
-                zero = v
-        for i in range(self._n_upper):
-            v = upper[self._open_upper[i] * 31]
-            if v > zero:
-                zero = v
+        # The open boxes by the price of a zero there, best first (insertion: <= 13).
+        zero_box = self._zero_box
+        zero = self._zero
+        n_lower = self._n_lower
+        n = 0
+        for i in range(n_lower + self._n_upper):
+            if i < n_lower:
+                b = self._open_lower[i]
+                v = lower0[b]
+            else:
+                b = self._open_upper[i - n_lower]
+                v = upper[b * 31]
+            j = n
+            while j > 0 and zero[j - 1] < v:
+                zero[j] = zero[j - 1]
+                zero_box[j] = zero_box[j - 1]
+                j -= 1
+            zero[j] = v
+            zero_box[j] = b
+            n += 1
+        at = 0
         for r in range(_FIRST_ROLL, _N_KEEPS):
-            k3[r] = zero
+            best = _NEG
+            for i in range(n):
+                if score[at + zero_box[i]] == 0:
+                    best = zero[i]
+                    break
+            k3[r] = best
+            at += nb
         pricer._lower_into(k3, yz_box)
         if yz_box >= 0 and not self.mask >> yz_box & 1:
             v = pricer._price(yz_box, self._yz_points, 0)
@@ -344,11 +366,9 @@ class Advisor:
     # -- answers -----------------------------------------------------------------------
     def card_value(self):
         """Optimal play's expected final total from the empty card (fixed point): what a
-        game on this card is worth; the computer levels scale their noise by it. Read from
-        the table once, when first asked (a damaged block raises as any read does)."""
-        if self._card_value < 0:
-            self._card_value = self.table.value(0, 0, 0)
-        return self._card_value
+        game on this card is worth; the computer levels scale their noise by it. Read
+        (and checked) when the table was opened: no read in a computer's decision."""
+        return self.table.empty_value
 
     def expected_total(self):
         """Expected final total (fixed point) at the start of the prepared turn."""

@@ -92,14 +92,14 @@ class Coach:
 
             gc.collect()
             self.adv = advisor.Advisor(ruleset, strategy_table.StrategyTable(f))
-        except (ValueError, OSError, MemoryError) as exc:
+        except Exception as exc:
             # Another ruleset's table, a damaged one, or too little RAM: play without.
             self.adv = None
             f.close()
             gc.collect()
             print("strategy table not used:", exc)
-            # A plain ValueError: another ruleset's or format's table; its subclass
-            # strategy_table.TableDamaged and OSError: a damaged one.
+            # A plain ValueError: another ruleset's or format's table; anything else out
+            # of the table (strategy_table.TableDamaged, OSError, ...): a damaged one.
             self.problem = NO_RAM if isinstance(exc, MemoryError) else NO_TABLE if type(exc) is ValueError else DAMAGED
             return False
         self.levels = strategy_players
@@ -127,8 +127,9 @@ class Coach:
             spread = spread_table.SpreadTable(f)
             if not spread.matches(self.adv.rules, rules.JOKERS):
                 raise ValueError("spread table for other rules")
-        except (ValueError, OSError, MemoryError) as exc:
-            # Damaged (strategy_table.TableDamaged), another format or rules: as without.
+        except Exception as exc:
+            # Damaged (strategy_table.TableDamaged, or anything else out of the file),
+            # another format or rules: as without.
             f.close()
             print("spread table not used:", exc)
             self._spread_bad = not isinstance(exc, MemoryError)
@@ -186,7 +187,7 @@ class Coach:
                 card = game.players[seat].card
                 self._m_total[seat] = breakdowns[seat][4]
                 self._m_used[seat] = win_meter.outlook(table, spread, card, self._m_mean, self._m_sd, seat)
-        except (ValueError, OSError) as exc:
+        except Exception as exc:  # any failure out of a table: off, never a wrong figure
             self.drop_spread(exc)
             return False
         win_meter.chances(n, self._m_total, self._m_mean, self._m_sd, self._m_used, out)
@@ -223,12 +224,12 @@ class Coach:
             return False
         try:
             self.adv.ensure(card)
-        except (ValueError, OSError) as exc:
+        except Exception as exc:
             # A block of the table failed its check (or the flash a read): from here on
             # the game goes on as without a table, never on a wrong figure.
             print("strategy table dropped:", exc)
             self.close()
-            self.problem = DAMAGED
+            self.problem = NO_RAM if isinstance(exc, MemoryError) else DAMAGED
             return False
         if game is not None and len(game.players) > 1 and self.win_level() is not None:
             self._game = game
@@ -244,7 +245,7 @@ class Coach:
         others = [p.card for i, p in enumerate(game.players) if i != game.current]
         try:
             self.win.ensure(game.players[game.current].card, others)
-        except (ValueError, OSError) as exc:
+        except Exception as exc:
             self.drop_spread(exc)
             return None
         return self.win

@@ -7,9 +7,12 @@ meter (win_meter.py) needs it for every player after each turn. The blocks of 8
 consecutive masks form a group with one CRC-8 in front; one group is read at a time with
 ``seek`` + ``readinto`` into a buffer made once and checked on every read.
 
-Damage is refused, never used: opening checks the header's CRC-8, the file size and the
-layout it states; a group whose CRC-8 fails raises ``strategy_table.TableDamaged`` (a
-ValueError). The coach then turns the meter and the win level off (coach.py).
+Damage is refused, never used: opening checks the header's CRC-8, every header field
+against what the writer (host_tools/solver/spread.py, with the constants below) makes,
+the file size and the layout it states, and the empty card's spread against the header's;
+a group whose CRC-8 fails, or a byte above what the writer stores, raises
+``strategy_table.TableDamaged`` (a ValueError). The coach then turns the meter and the win
+level off (coach.py).
 """
 from micropython import const
 
@@ -21,7 +24,11 @@ FORMAT_VERSION = const(2)
 HEADER_SIZE = const(64)
 GROUP_MASKS = const(8)  # masks per checked group
 N_GROUPS = const(1024)  # 8192 masks / 8
-_MAX_BANDS = const(16)
+MAX_BANDS = const(16)
+UNIT = const(2)  # a stored byte is sd * UNIT points, rounded: the writer's only unit
+# The writer refuses an sd above MAX_SD_BYTE / UNIT points (the largest is 83.4): a byte
+# above it is damage, never a figure.
+MAX_SD_BYTE = const(250)
 
 
 def _u32(buf, at):
@@ -43,31 +50,39 @@ class SpreadTable:
         self._f = f
         head = strategy_table.read_header(f, MAGIC, FORMAT_VERSION, 11, "spread table", "spread table damaged: ")
         self.bands = head[5]
-        if not 1 <= self.bands <= _MAX_BANDS:
+        if not 1 <= self.bands <= MAX_BANDS:
             raise TableDamaged("spread table damaged: %d bands" % self.bands)
+        self.ruleset_name = strategy_table.check_ruleset(head, 28, False, "spread table damaged: ")  # 13-box cards
         self.joker_id = head[6]
         self.yahtzee_bonus = head[7]
         self.upper_threshold = head[8]
         self.upper_bonus = head[9]
         self.unit = head[10]  # stored byte = sd * unit (points)
-        if self.unit == 0:
-            raise TableDamaged("spread table damaged: unit 0")
+        if self.unit != UNIT:
+            raise TableDamaged("spread table damaged: unit %d" % self.unit)
         self._data_at = _u32(head, 16)
         self.sd_empty = _u32(head, 20)  # units of 2**-16 points
         size = _u32(head, 44)
         if (_u32(head, 12) != strategy_table.N_BLOCKS or _u32(head, 48) != N_GROUPS or self._data_at != HEADER_SIZE
-                or size != HEADER_SIZE + strategy_table.N_BLOCKS * self.bands + N_GROUPS):
+                or size != HEADER_SIZE + strategy_table.N_BLOCKS * self.bands + N_GROUPS
+                or _u32(head, 52) != 0 or _u32(head, 56) != 0):
             raise TableDamaged("spread table damaged: layout")
         if f.seek(0, 2) != size:  # cut short or grown
             raise TableDamaged("spread table damaged: size")
-        self._buf = bytearray(1 + 2 * GROUP_MASKS * _MAX_BANDS)  # a CRC-8 and up to 16 blocks
+        self._buf = bytearray(1 + 2 * GROUP_MASKS * MAX_BANDS)  # a CRC-8 and up to 16 blocks
         self._group = -1  # the group in _buf, checked
         self._at = 0  # where the loaded block starts in _buf
+        # The empty card's block holds one state, so its byte is the header's sd rounded
+        # (1 off at most: the header's figure is rounded too).
+        self.load_block(0, 0)
+        off = self._buf[self._at] - ((self.sd_empty * UNIT + 32768) >> 16)
+        if off > 1 or off < -1:
+            raise TableDamaged("spread table damaged: the empty card's spread")
 
     def matches(self, ruleset, jokers):
-        """True when this table was built for ``ruleset`` (``jokers``: rules.JOKERS)."""
-        return (jokers[self.joker_id] == ruleset.joker and bool(self.yahtzee_bonus) == bool(ruleset.yahtzee_bonus)
-                and self.upper_threshold == ruleset.upper_threshold and self.upper_bonus == ruleset.upper_bonus)
+        """True when this table was built for ``ruleset`` (``jokers``: rules.JOKERS);
+        TableDamaged when it names ``ruleset`` with other rules fields."""
+        return strategy_table.check_rules(self, ruleset, jokers, "spread table damaged: ")
 
     def load_block(self, mask, yz):
         """Make block (mask, yz) the one ``block_sd`` reads: its group of 8 masks is read
@@ -93,7 +108,10 @@ class SpreadTable:
 
     def block_sd(self, up):
         """sd of the loaded block at upper subtotal ``up``, in sixteenths of a point."""
-        return ((self._buf[self._at + ((up * self.bands) >> 6)] << 4) + (self.unit >> 1)) // self.unit
+        stored = self._buf[self._at + ((up * self.bands) >> 6)]
+        if stored > MAX_SD_BYTE:
+            raise TableDamaged("spread table damaged: sd byte %d" % stored)
+        return ((stored << 4) + (UNIT >> 1)) // UNIT
 
     def sd(self, mask, up, yz):
         """sd of the remaining score of state (mask, up, yz), sixteenths of a point."""

@@ -8,14 +8,20 @@ lookup reads one mask's values (at most 213 bytes exact, 105 compact) into a buf
 once. Values come back as fixed-point ints in units of 2**-FRAC points, so callers never
 touch floats.
 
-Damage is refused, never used: opening checks the header's CRC-8, the file size the
-header states, the offsets and the rank table (a CRC-8 per row); every read of a mask's
-values checks that mask's CRC-8. (The CRC-32s in the header are for the host tools,
-which check the whole file.) Either failure raises ``TableDamaged`` (a ValueError)
-naming what is wrong, and the caller plays as without a table.
+Damage is refused, never used: opening checks the header's CRC-8, then every header
+field against what the writer (host_tools/solver/table.py) can produce - the ranges are
+the constants below, which the writer uses too - the file size, the offsets, the rank
+table (a CRC-8 per row, every rank within its row) and the empty card's value against
+the header's; every read of a mask's values checks that mask's CRC-8 and the range of
+what it decodes. (The CRC-32s in the header are for the host tools, which check the
+whole file.) A failure raises ``TableDamaged`` (a ValueError) naming what is wrong, and
+the caller plays as without a table: a table whose checksums were recomputed after a
+change is refused as well as one damaged by chance.
 """
 from array import array
 from micropython import const
+
+import rules
 
 MAGIC = b"YZOT"
 FORMAT_VERSION = const(3)
@@ -24,6 +30,16 @@ COMPACT = const(2)  # per-block (base, step), then q in ``bits`` bits per state
 LAYOUT_VALUES = const(0)  # header byte 11: the 13-box value table described in the doc
 LAYOUT_ZOO = const(1)  # the Zoo card's 11-box value table: the first 2048 masks of layout 0
 FRAC = const(18)  # fixed-point fraction bits of every value handed out
+# What the writer can produce (it checks the same constants): an exact value is a u16 in
+# units of 2**-frac, frac the largest <= MAX_FRAC that holds the largest value; below
+# MIN_FRAC (values of 1024 points and more) the advisor's sums would leave the small ints.
+MIN_FRAC = const(6)
+MAX_FRAC = const(8)
+# Compact: below 6 bits per state a block's span (up to 63 points: the upper bonus and
+# more) does not fit 2**bits - 1 steps of the u16 step; above MAX_BITS the reader's fields end.
+MIN_COMPACT_BITS = const(6)
+UPPER_CAP = const(63)  # the largest upper subtotal a state holds (a rank row has 64)
+NAME_SIZE = const(16)  # the ruleset name in a header, NUL padded
 HEADER_SIZE = const(64)
 RANK_SIZE = const(4096)  # 64 upper masks x 64 subtotals: rank within the block or 255
 N_BLOCKS = const(12288)  # 8192 masks + 4096 with the Yahtzee box filled (two blocks)
@@ -91,6 +107,38 @@ def read_header(f, magic, version, crc_at, kind, damaged):
     return head
 
 
+def check_ruleset(head, at, zoo, damaged):
+    """The ruleset name at header byte ``at`` of either table (``Ruleset.name``, NUL
+    padded), checked with bytes 6..8 as the writers write them: a joker rule of
+    rules.JOKERS, a bonus flag 0/1, a threshold a state can hold, and a name they make
+    (the Zoo card's; else the joker rule's, "-nobonus" without the bonus). TableDamaged
+    otherwise, the message led by ``damaged``. (matches() checks the rest against the
+    ruleset asked for: no Ruleset is made here.)"""
+    name = bytes(head[at:at + NAME_SIZE])
+    end = name.find(b"\x00")
+    if end >= 0 and name[end:] != bytes(NAME_SIZE - end):
+        raise TableDamaged(damaged + "ruleset name")
+    name = name[:end] if end >= 0 else name
+    joker = head[6]
+    if joker >= len(rules.JOKERS) or head[7] > 1 or not 1 <= head[8] <= UPPER_CAP:
+        raise TableDamaged(damaged + "rules fields")
+    if name != (rules.ZOO if zoo else rules.JOKERS[joker] + ("" if head[7] else "-nobonus")).encode():
+        raise TableDamaged(damaged + "ruleset name")
+    return name.decode()
+
+
+def check_rules(table, ruleset, jokers, damaged):
+    """``matches`` of either table: True when ``table`` (its ruleset fields) was built for
+    ``ruleset``; TableDamaged when it names ``ruleset`` but a field differs."""
+    same = (jokers[table.joker_id] == ruleset.joker and table.yahtzee_bonus == (1 if ruleset.yahtzee_bonus else 0)
+            and table.upper_threshold == ruleset.upper_threshold and table.upper_bonus == ruleset.upper_bonus)
+    if table.ruleset_name != ruleset.name:
+        return False
+    if not same:
+        raise TableDamaged(damaged + "rules fields not those of %s" % ruleset.name)
+    return True
+
+
 def _u16(buf, at):
     return buf[at] | (buf[at + 1] << 8)
 
@@ -112,6 +160,18 @@ class StrategyTable:
 
     def __init__(self, f):
         self._f = f
+        # The buffers that stay come first, and opening reuses them as its scratch: what
+        # it frees then leaves no holes below them (the advisor next wants 4.6 KB blocks).
+        self.count = bytearray(64)  # per upper mask: its reachable subtotals
+        self.before = array("H", bytes(2 * 64))  # the states before it (< 4096)
+        self._buf = bytearray(1)
+        self._rank_row = bytearray(64)
+        self._rank_upper = -1
+        # One mask: up to 2 blocks of a base and 64 values of at most 16 bits (260 bytes),
+        # a first byte shared with the mask before, and 2 bytes that a 3-byte read of the
+        # last value may touch.
+        self._block = bytearray(264)
+        self._params = bytearray(8)  # compact: (base, step) of the mask's 1-2 blocks
         head = read_header(f, MAGIC, FORMAT_VERSION, 19, "strategy table", "damaged: ")
         self.variant = head[5]
         self.layout = head[11]
@@ -124,16 +184,17 @@ class StrategyTable:
         self.n_masks = n_masks
         if _u16(head, 16) != n_blocks:
             raise TableDamaged("damaged: %d blocks for layout %d" % (_u16(head, 16), self.layout))
+        self.ruleset_name = check_ruleset(head, 36, self.layout == LAYOUT_ZOO, "damaged: ")
         self.joker_id = head[6]
         self.yahtzee_bonus = head[7]
         self.upper_threshold = head[8]
         self.upper_bonus = head[9]
         self._frac = head[10]
-        if self._frac > FRAC:
-            raise ValueError("strategy table value precision too fine")
+        if not MIN_FRAC <= self._frac <= MAX_FRAC:
+            raise TableDamaged("damaged: value precision 2**-%d" % self._frac)
         self.n_states = _u32(head, 12)
         self._bits = head[18]  # bits per stored value - base (exact) or q (compact)
-        if not 1 <= self._bits <= MAX_BITS:
+        if not (1 if self.variant == EXACT else MIN_COMPACT_BITS) <= self._bits <= MAX_BITS:
             raise TableDamaged("damaged: %d bits per value" % self._bits)
         # Both variants store a bit stream; the exact one starts each block with its base.
         self._head_bits = BASE_BITS if self.variant == EXACT else 0
@@ -141,23 +202,22 @@ class StrategyTable:
         self._values_at = _u32(head, 20)
         self._blocks_at = _u32(head, 24)
         self.expected_empty = _u32(head, 28)  # units of 2**-16 points
-        name = bytes(head[36:52])
-        end = name.find(b"\x00")
-        self.ruleset_name = (name if end < 0 else name[:end]).decode()
         size = _u32(head, 52)
         self._checks_at = _u32(head, 56)
         if f.seek(0, 2) != size:  # cut short or grown
             raise TableDamaged("damaged: size")
+        # The writer's layout, in order: header, rank table, (compact) the blocks'
+        # parameters, the bit stream, the checks; each offset is the one it makes.
         values_size = (self._head_bits * n_blocks + self._bits * self.n_states + 7) >> 3
-        if (self._values_at + values_size > size or self._checks_at + n_masks + 64 > size
-                or (self.variant == COMPACT and self._blocks_at + 4 * n_blocks > size)):
+        blocks_at = 0 if self.variant == EXACT else HEADER_SIZE + RANK_SIZE
+        values_at = HEADER_SIZE + RANK_SIZE + (0 if self.variant == EXACT else 4 * n_blocks)
+        if (self._blocks_at != blocks_at or self._values_at != values_at
+                or self._checks_at != values_at + values_size or size != self._checks_at + n_masks + 64):
             raise TableDamaged("damaged: offsets")
         # Per upper mask: number of reachable subtotals and the running sum before it. The
         # rank table itself stays in the file (4 KB of RAM saved; one more 1-byte read).
-        self.count = bytearray(64)
-        self.before = array("H", bytes(2 * 64))  # < 4096 states per lower mask
-        row = bytearray(64)
-        row_checks = bytearray(64)
+        row = self._rank_row
+        row_checks = self._block
         f.seek(self._checks_at + n_masks)
         f.readinto(row_checks)
         total = 0
@@ -166,34 +226,40 @@ class StrategyTable:
             f.readinto(row)
             if crc8(row, 0, 64, upper) != row_checks[upper]:
                 raise TableDamaged("damaged: rank row")
+            # As the writer ranks them: 0, 1, 2 ... over the reachable subtotals, 0 always
+            # reachable (zeros in the filled boxes), none above the threshold.
             n = 0
             for up in range(64):
                 if row[up] != _UNREACHABLE:
+                    if row[up] != n or up > self.upper_threshold:
+                        raise TableDamaged("damaged: rank %d at subtotal %d" % (row[up], up))
                     n += 1
+                elif up == 0:
+                    raise TableDamaged("damaged: rank row %d" % upper)
             self.count[upper] = n
             self.before[upper] = total
             total += n
         if total * lower_slots != self.n_states:
             raise TableDamaged("damaged: states")
         self._per_lower = total
-        self._buf = bytearray(1)
-        self._rank_row = bytearray(64)
-        self._rank_upper = -1
-        # One mask: up to 2 blocks of a base and 64 values of at most 16 bits (260 bytes),
-        # a first byte shared with the mask before, and 2 bytes that a 3-byte read of the
-        # last value may touch.
-        self._block = bytearray(264)
-        self._params = bytearray(8)  # compact: (base, step) of the mask's 1-2 blocks
         self._mask = -1  # the mask whose values are in _block, checked
         self._bit0 = 0  # bit of _block where the mask's first block starts
         self._value_bit = 0  # bit of _block where the loaded block's first value is
         self._base = 0  # the loaded block's base, units 2**-frac
         self._step = 0  # compact: the loaded block's step, units 2**-16 points
+        # The header's figure is the empty card's value from the same solve, so a changed
+        # precision decodes to another number: equal within the table's precision (one
+        # unit: compact rounds its step up) and 2 units of 2**-16 (rounding, the shift).
+        self.empty_value = self.value(0, 0, 0)  # the empty card's V (the advisor's card_value)
+        off = (self.empty_value >> (FRAC - _COMPACT_STEP_FRAC)) - self.expected_empty
+        limit = (1 << (_COMPACT_STEP_FRAC - self._frac)) + 2
+        if off > limit or -off > limit:
+            raise TableDamaged("damaged: the empty card's value")
 
     def matches(self, ruleset, jokers):
-        """True when this table was built for ``ruleset`` (``jokers``: rules.JOKERS)."""
-        return (self.n_boxes == ruleset.n_boxes and jokers[self.joker_id] == ruleset.joker and bool(self.yahtzee_bonus) == bool(ruleset.yahtzee_bonus)
-                and self.upper_threshold == ruleset.upper_threshold and self.upper_bonus == ruleset.upper_bonus)
+        """True when this table was built for ``ruleset`` (``jokers``: rules.JOKERS);
+        TableDamaged when it names ``ruleset`` with other rules fields."""
+        return self.n_boxes == ruleset.n_boxes and check_rules(self, ruleset, jokers, "damaged: ")
 
     def block_start(self, mask, yz):
         """Position of the first state of block (mask, yz) (its lowest subtotal)."""
@@ -241,6 +307,8 @@ class StrategyTable:
             f.readinto(self._buf)
             if crc8(block, 0, n, crc) != self._buf[0]:
                 raise TableDamaged("damaged: mask %d" % mask)
+            if self.variant == COMPACT:
+                self._check_params(mask >> _YAHTZEE_BIT & 1)
             self._mask = mask
         at = self._bit0 + yz * (self._head_bits + self._bits * self.count[upper])
         if self.variant == EXACT:
@@ -253,6 +321,20 @@ class StrategyTable:
             self._step = params[p + 2] | (params[p + 3] << 8)
         self._value_bit = at
 
+    def _check_params(self, last):
+        """Compact: the (base, step) of the mask's blocks 0..``last`` as the writer makes
+        them: a step of at least 1 and a largest value, base + levels * step, within what
+        the header's precision holds (plus the round-up of the step), so every decoded
+        value stays a small int."""
+        params = self._params
+        levels = self._value_mask
+        shift = _COMPACT_STEP_FRAC - self._frac
+        for p in range(0, 4 * last + 1, 4):
+            base = params[p] | (params[p + 1] << 8)
+            step = params[p + 2] | (params[p + 3] << 8)
+            if step == 0 or step > (((65536 - base) << shift) + levels) // levels:
+                raise TableDamaged("damaged: block parameters")
+
     def _bits_at(self, bit):
         """The 24 bits of _block from ``bit`` on (low bits first), a small int."""
         block = self._block
@@ -262,14 +344,17 @@ class StrategyTable:
     def block_value(self, up):
         """Value at subtotal ``up`` of the block last loaded, units of 2**-FRAC points."""
         rank = self._rank_row[up]
-        if rank == _UNREACHABLE:
-            raise ValueError("unreachable upper subtotal %d" % up)
+        if rank == _UNREACHABLE:  # the callers ask for states a card can be in
+            raise TableDamaged("damaged: upper subtotal %d unreachable" % up)
         bit = self._value_bit + self._bits * rank
         block = self._block
         i = bit >> 3
         value = ((block[i] | (block[i + 1] << 8) | (block[i + 2] << 16)) >> (bit & 7)) & self._value_mask
         if self.variant == EXACT:
-            return (self._base + value) << (FRAC - self._frac)
+            value += self._base
+            if value > 0xFFFF:  # the writer's values are u16
+                raise TableDamaged("damaged: value in mask %d" % self._mask)
+            return value << (FRAC - self._frac)
         return (self._base << (FRAC - self._frac)) + ((value * self._step) << (FRAC - _COMPACT_STEP_FRAC))
 
     def index(self, mask, up, yz):

@@ -304,9 +304,10 @@ def main(argv):
     path = args.table if args.table is not None else ensure_table(ruleset)
     try:
         adv = open_advisor(ruleset, path)
-    except (ValueError, OSError) as exc:
+    except Exception as exc:  # the reader's checks (ValueError), a read failing, anything out of the file
         print("advise: %s: %s" % (path, exc), file=sys.stderr)
         return 2
+    spread_file = None
     try:
         if others:
             import spread_table
@@ -318,7 +319,7 @@ def main(argv):
                 try:  # the whole file checked first (CRC-32s, size), then the device's reader
                     solver_spread.verify(f.read(_MAX_TABLE + 1))
                     spread = spread_table.SpreadTable(f)
-                except ValueError as exc:
+                except Exception as exc:
                     print("advise: %s: %s" % (spread_file, exc), file=sys.stderr)
                     return 2
                 if not spread.matches(ruleset, R.JOKERS):
@@ -331,6 +332,16 @@ def main(argv):
                     result["chances"] = chances(adv, spread, [card] + others)
         else:
             result = advise(adv, card, dice, rolls_left)
+    except Exception as exc:  # out of a table at a read (a block's own checks): damage, one line
+        said = str(exc)
+        if said.startswith("damaged: "):  # the value table's reader
+            said = "%s: strategy table %s" % (path, said)
+        elif said.startswith("spread table damaged: "):
+            said = "%s: %s" % (spread_file, said)
+        else:
+            said = "%s: table damaged: %s" % (path if spread_file is None else path + " or " + spread_file, said)
+        print("advise: %s" % said, file=sys.stderr)
+        return 2
     finally:
         adv.table_file.close()
     if args.json:

@@ -17,10 +17,9 @@ from host_tools.solver import table as solver_table
 from host_tools import score
 
 SPREAD_BANDS = 4  # upper-subtotal bands per block: chosen by docs/win_meter.md
-# --bits: below 6 a block's span (up to 63 points: the upper bonus and more) does not fit
-# 2**bits - 1 steps of the u16 step; above 16 the reader's fields end.
-MIN_COMPACT_BITS = 6
-MAX_COMPACT_BITS = 16
+# --bits: the range the device's reader accepts (strategy_table: why these bounds).
+MIN_COMPACT_BITS = solver_table.st.MIN_COMPACT_BITS
+MAX_COMPACT_BITS = solver_table.st.MAX_BITS
 
 
 def build(ruleset, variant="exact", progress=None, measure_loss=None, keep=None, bits=None):

@@ -7,13 +7,19 @@
 - ``open_advisor(ruleset)``: for a module fixture, an ``advisor.Advisor`` on the solver's
   exact table of ``ruleset`` (the file closed after the module).
 - ``assert_refused(reader, path, data)``: a table reader refuses a file holding ``data``.
+- ``crafted(data, change)``: a value or spread table file with one change made by
+  ``change(bytearray)`` and then every checksum recomputed (``recrc``), as a buggy writer
+  or a hostile file would have them: what only the readers' range checks can refuse.
 """
 import itertools
+import struct
+import zlib
 
 import pytest
 
 import advisor
 import rules
+import spread_table
 import strategy_table
 from host_tools.solver import cache as solver_cache
 
@@ -49,3 +55,79 @@ def assert_refused(reader, path, data):
     with open(path, "rb") as f:
         with pytest.raises(ValueError):
             reader(f)
+
+
+def _crc8(data, seed):
+    table = strategy_table.CRC8
+    for b in data:
+        seed = table[seed ^ b]
+    return seed
+
+
+def _u32(data, at):
+    return struct.unpack_from("<I", data, at)[0]
+
+
+def _recrc_values(out):
+    """A value table's checks as the writer makes them, from the file's own header and
+    rank table: each mask's CRC-8 (its compact (base, step), then the bytes its part of
+    the bit stream touches), each rank row's, the contents' CRC-32, the header's CRC-8
+    and CRC-32."""
+    st = strategy_table
+    n_masks = st.ZOO_MASKS if out[11] == st.LAYOUT_ZOO else st.N_MASKS
+    checks_at, values_at, blocks_at, bits = _u32(out, 56), _u32(out, 20), _u32(out, 24), out[18]
+    head_bits = st.BASE_BITS if out[5] == st.EXACT else 0
+    rank = out[st.HEADER_SIZE:st.HEADER_SIZE + st.RANK_SIZE]
+    count = [sum(1 for r in rank[u * 64:u * 64 + 64] if r != 255) for u in range(64)]
+    state = 0  # index of the mask's first state
+    for mask in range(n_masks):
+        two = mask >> 11 & 1
+        crc = mask & 0xFF
+        if out[5] == st.COMPACT:
+            at = blocks_at + 4 * st.block_number(mask, 0)
+            crc = _crc8(out[at:at + (8 if two else 4)], crc)
+        n = count[mask & 63] << two
+        start = head_bits * st.block_number(mask, 0) + bits * state
+        end = start + (head_bits << two) + bits * n
+        state += n
+        if checks_at + mask < len(out):
+            out[checks_at + mask] = _crc8(out[values_at + (start >> 3):values_at + ((end + 7) >> 3)], crc)
+    for upper in range(64):
+        if checks_at + n_masks + upper < len(out):
+            out[checks_at + n_masks + upper] = _crc8(rank[upper * 64:upper * 64 + 64], upper)
+    struct.pack_into("<I", out, 32, zlib.crc32(out[st.HEADER_SIZE:]))
+    out[19] = _crc8(out[20:60], _crc8(out[0:19], 0))
+    struct.pack_into("<I", out, 60, zlib.crc32(out[0:60]))
+
+
+def _recrc_spread(out):
+    """A spread table's checks as the writer makes them: each group's CRC-8 (with the
+    header's bands), the data's CRC-32, the header's CRC-8 and CRC-32."""
+    sp = spread_table
+    bands = out[5]
+    at = _u32(out, 16)
+    for group in range(sp.N_GROUPS):
+        n = (sp.group_start(group + 1) - sp.group_start(group)) * bands
+        if at + 1 + n <= len(out):
+            out[at] = _crc8(out[at + 1:at + 1 + n], group & 0xFF)
+        at += 1 + n
+    struct.pack_into("<I", out, 24, zlib.crc32(out[sp.HEADER_SIZE:]))
+    out[11] = _crc8(out[12:60], _crc8(out[0:11], 0))
+    struct.pack_into("<I", out, 60, zlib.crc32(out[0:60]))
+
+
+def recrc(data):
+    """``data`` (a value table or a spread table file) with every checksum recomputed."""
+    out = bytearray(data)
+    if bytes(out[:4]) == spread_table.MAGIC:
+        _recrc_spread(out)
+    else:
+        _recrc_values(out)
+    return bytes(out)
+
+
+def crafted(data, change):
+    """``data`` with ``change(bytearray)`` applied, then every checksum recomputed."""
+    out = bytearray(data)
+    change(out)
+    return recrc(out)

@@ -151,9 +151,11 @@ def test_the_reader_checks_the_layout_against_the_rest_of_the_file(intact, varia
 
 
 MP_SCRIPT = """
-import sys, rules, advisor, strategy_table
+import gc, sys, rules, advisor, strategy_table
 R = rules.make_ruleset(sys.argv[1])
 for path in sys.argv[2:]:
+    adv = None
+    gc.collect()  # as the coach does before it builds an advisor
     f = open(path, "rb")
     try:
         adv = advisor.Advisor(R, strategy_table.StrategyTable(f))

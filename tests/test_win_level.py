@@ -94,6 +94,64 @@ def test_host_twin_makes_the_device_levels_decisions(device, host):
     assert got == [r[4] for r in rows]
 
 
+def _points(rng, card, box, best):
+    """Legal points for ``box`` on ``card``: the best (or worst) of three random rolls."""
+    out = [0] * 13
+    got = []
+    for _ in range(3):
+        rules.score_options(FORCED, card, [rng.randint(1, 6) for _ in range(5)], out)
+        got.append(max(out[box], 0))
+    return max(got) if best else min(got)
+
+
+def _lopsided(rng, level):
+    """(my card, the opponent's) with one of us far ahead: the same number of boxes
+    filled (5-11), one side scoring the best of three rolls per box and the other the
+    worst, my Yahtzee box open; kept when my chance to win is 0.05-10 % or 90-99.95 %
+    (decided enough to matter, not so far that every option's chance is the same)."""
+    from host_tools import advise
+
+    while True:
+        filled = rng.randint(5, 11)
+        ahead = rng.random() < 0.5
+        me, them = rules.new_card(), rules.new_card()
+        for b in rng.sample([b for b in range(13) if b != rules.YAHTZEE], filled):
+            me[b] = _points(rng, me, b, ahead)
+        for b in rng.sample(range(13), filled):
+            them[b] = _points(rng, them, b, not ahead)
+        chance = advise.chances(level.adv, level.spread, [me, them])[0]
+        if 0.0005 < chance < 0.1 or 0.9 < chance < 0.9995:
+            return me, them
+
+
+def test_host_twin_agrees_on_lopsided_positions(device, host):
+    """The positions where the device's final-roll pricing once differed from the twin's
+    (it started every roll from the best zero, even a zero in the Yahtzee box with five
+    of a kind: 2 % of these one-roll-left holds): one player far ahead, the Yahtzee box
+    open, every five of a kind among the probes. The device prices only what rules
+    allows, as the twin does, and so makes the same decision every time."""
+    level, _opt = device
+    rng = random.Random(7)
+    rows = []
+    for _position in range(100):
+        card, other = _lopsided(rng, level)
+        level.prepare(card, [other])
+        probes = [[face] * 5 for face in range(1, 7)] + [[rng.randint(1, 6) for _ in range(5)] for _ in range(3)]
+        for probe in probes:
+            for left in (2, 1):
+                rows.append((_state(card), _state(other), list(probe), left, level.hold(probe, left)))
+            rows.append((_state(card), _state(other), list(probe), 0, level.box(probe)))
+    me = tuple(np.array([r[0][i] for r in rows]) for i in range(4))
+    opp = tuple(np.array([r[1][i] for r in rows]) for i in range(4))
+    codes_arr = np.array([fast_play.dice_code(r[2]) for r in rows])
+    k3, k2, ctx = host.prepare(me, [opp])
+    holds = {2: host.hold(k2, codes_arr), 1: host.hold(k3, codes_arr)}
+    boxes = host.box(ctx, codes_arr)[0]
+    got = [int(boxes[i] if r[3] == 0 else holds[r[3]][i]) for i, r in enumerate(rows)]
+    differ = [i for i, r in enumerate(rows) if got[i] != r[4]]
+    assert not differ, "%d of %d decisions differ, e.g. %s" % (len(differ), len(rows), rows[differ[0]])
+
+
 def test_far_behind_late_it_gambles_where_optimal_plays_safe(device):
     """Three of a kind, four of a kind and Yahtzee open, the opponent done 110 ahead:
     with 2-2-4-5-6 optimal play keeps the 6 (points in the kinds); the win level keeps

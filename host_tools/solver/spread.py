@@ -15,6 +15,7 @@ a second value array next to the guide; fed P = V + Var it returns (g + V' + Var
 which (g + V')^2 + Var' follows. Ties between options are broken as the kernel breaks
 them (first best), which is also how the device's advisor breaks them.
 """
+import io
 import struct
 import time
 import zlib
@@ -81,19 +82,23 @@ def solve_spread(ruleset, V=None, workers=None, progress=None):
 
 
 # -- the device's spread table (docs/strategy_table.md, "Spread table") ----------------
-def encode(var, ruleset, bands, unit=2):
+def encode(var, ruleset, bands):
     """File bytes of the spread table: per (mask, yz) block and upper-subtotal band
     (band = up * bands // 64) the root mean variance of its reachable states, one byte
-    in units of 1/unit point (rounded, at most 255). The 13-box cards only (the device's
-    win meter reads 13-box masks and the 63-point subtotal): ValueError for the Zoo card."""
+    in units of 1/spread_table.UNIT point (rounded, at most spread_table.MAX_SD_BYTE:
+    the reader's ranges are its constants). The 13-box cards only (the device's win
+    meter reads 13-box masks and the 63-point subtotal): ValueError for the Zoo card."""
     import rules
     import spread_table as sp
     import strategy_table as st
 
     from host_tools.solver import table as solver_table
 
-    if ruleset.n_boxes != rules.N_BOXES or ruleset.upper_threshold != 63:
+    if ruleset.n_boxes != rules.N_BOXES or ruleset.upper_threshold != st.UPPER_CAP:
         raise ValueError("the spread table is for the 13-box cards, not %s" % ruleset.name)
+    if not 1 <= bands <= sp.MAX_BANDS:
+        raise ValueError("%d bands: the reader takes 1 to %d" % (bands, sp.MAX_BANDS))
+    unit = sp.UNIT
 
     space = core.StateSpace()
     m, u, y = solver_table.ordered_states(space)
@@ -104,8 +109,8 @@ def encode(var, ruleset, bands, unit=2):
     np.add.at(total, cell, v)
     np.add.at(count, cell, 1)
     sd = np.sqrt(total / np.maximum(count, 1))
-    if np.round(sd * unit).max() > 255:
-        raise ValueError("an sd above %.1f points: use a coarser unit" % (255 / unit))
+    if np.round(sd * unit).max() > sp.MAX_SD_BYTE:
+        raise ValueError("an sd above %.1f points: the format holds no more" % (sp.MAX_SD_BYTE / unit))
     raw = np.round(sd * unit).astype(np.uint8).reshape(st.N_BLOCKS, bands)
     data = b"".join(_groups(raw.tobytes(), bands))
     name = ruleset.name.encode()
@@ -148,7 +153,8 @@ def _block_bytes(data):
 
 def verify(data):
     """Checks a whole spread file on the host (magic, version, header CRC-32, size, the
-    CRC-32 of the data); ValueError naming the first damage found."""
+    CRC-32 of the data), then what the device's reader checks (a file whose checksums
+    were recomputed after a change fails there); ValueError naming the first damage."""
     import spread_table as sp
 
     if len(data) < 4 or data[:4] != sp.MAGIC:
@@ -164,6 +170,12 @@ def verify(data):
         raise ValueError("spread table damaged: %d bytes, made with %d" % (len(data), size))
     if zlib.crc32(data[sp.HEADER_SIZE:]) != struct.unpack_from("<I", data, 24)[0]:
         raise ValueError("spread table damaged: contents checksum")
+    import rules
+
+    table = sp.SpreadTable(io.BytesIO(data))  # the device's checks: every field's range, ...
+    table.matches(rules.ruleset_from_name(table.ruleset_name), rules.JOKERS)  # ... the fields its name implies
+    if max(_block_bytes(data)[2]) > sp.MAX_SD_BYTE:  # ... and, at each read, the bytes'
+        raise ValueError("spread table damaged: an sd byte above %d" % sp.MAX_SD_BYTE)
 
 
 def decode_sixteenths(data):

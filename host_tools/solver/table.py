@@ -4,6 +4,7 @@ The device reader is firmware/strategy_table.py; this module writes what it read
 decodes whole files back into the solver's dense value array (numpy), so decisions
 made from a file can be evaluated against exact play.
 """
+import io
 import struct
 import zlib
 
@@ -17,7 +18,9 @@ import strategy_table as st  # noqa: E402
 
 from host_tools.solver import core as solver_core  # noqa: E402
 
-EXACT_FRAC_MAX = 8  # u16 at 2**-8 points covers 0..255.99; coarser only if a value needs it
+# The header's ranges are the reader's constants (strategy_table: MIN_FRAC .. MAX_FRAC,
+# MIN_COMPACT_BITS .. MAX_BITS, ...): what this writer makes is what the device accepts.
+EXACT_FRAC_MAX = st.MAX_FRAC  # u16 at 2**-8 points covers 0..255.99; coarser only if a value needs it
 VARIANTS = {"exact": st.EXACT, "compact": st.COMPACT}
 # Compact variant: bits per state's q. Chosen by measurement (docs/strategy_table.md): the
 # smallest width whose decisions lose a negligible amount (< 0.02 points per game) and
@@ -64,8 +67,10 @@ def layout_of(space):
 def _header(variant, ruleset, frac, n_states, n_blocks, layout, values_at, blocks_at, expected, crc, size, checks_at,
             bits):
     name = ruleset.name.encode()
-    if len(name) > 16:
-        raise ValueError("ruleset name too long for the table header: %r" % ruleset.name)
+    if not 0 < len(name) <= st.NAME_SIZE or not all(0x21 <= c <= 0x7E for c in name):
+        raise ValueError("ruleset name unfit for the table header: %r" % ruleset.name)
+    if not st.MIN_FRAC <= frac <= st.MAX_FRAC:
+        raise ValueError("values need 2**-%d points: outside the reader's %d..%d" % (frac, st.MIN_FRAC, st.MAX_FRAC))
     head = bytearray(struct.pack("<4sBBBBBBBBIHBBIIII16sII", st.MAGIC, st.FORMAT_VERSION, variant,
                                  rules.JOKERS.index(ruleset.joker), 1 if ruleset.yahtzee_bonus else 0,
                                  ruleset.upper_threshold, ruleset.upper_bonus, frac, layout,
@@ -122,6 +127,8 @@ def encode(dense, space, ruleset, variant, compact_bits=None):
         blocks, blocks_at = b"", 0
     else:
         bits = compact_bits if compact_bits is not None else COMPACT_BITS
+        if not st.MIN_COMPACT_BITS <= bits <= st.MAX_BITS:
+            raise ValueError("%d bits per state: the reader takes %d to %d" % (bits, st.MIN_COMPACT_BITS, st.MAX_BITS))
         q, blocks = _compact(values, bnum, frac, n_blocks, bits)
         body = _bit_stream(q, np.full(len(q), bits))
         blocks_at = values_at
@@ -173,7 +180,9 @@ def n_blocks_of(space):
 
 def verify(data):
     """Checks a whole table file on the host (header, size, offsets, the CRC-32 of
-    everything after the header); ValueError naming the first damage found."""
+    everything after the header), then what the device's reader checks (every header
+    field's range, the rank table, each mask's block: a file whose checksums were
+    recomputed after a change fails there); ValueError naming the first damage found."""
     if len(data) < 4 or data[:4] != st.MAGIC:
         raise ValueError("not a strategy table (bad magic)")
     if len(data) < st.HEADER_SIZE:
@@ -189,6 +198,29 @@ def verify(data):
         raise ValueError("strategy table damaged: %d bytes, made with %d" % (len(data), size))
     if zlib.crc32(data[st.HEADER_SIZE:]) != struct.unpack_from("<I", data, 32)[0]:
         raise ValueError("strategy table damaged: contents checksum")
+    try:
+        table = st.StrategyTable(io.BytesIO(data))
+        table.matches(rules.ruleset_from_name(table.ruleset_name), rules.JOKERS)  # the fields its name implies
+        for mask in range(table.n_masks):  # every mask's check and ranges (0.25 s)
+            for yz in ((0, 1) if mask >> 11 & 1 else (0,)):
+                table.load_block(mask, yz)
+    except st.TableDamaged as exc:  # "damaged: ..."
+        raise ValueError("strategy table %s" % exc)
+    if data[5] == st.EXACT:  # block_value's check of every value at once: u16, as written
+        m, y = _file_states(table)
+        if int(unpacked(data, m, y).max()) > 0xFFFF:
+            raise ValueError("strategy table damaged: a value above 16 bits")
+
+
+def _file_states(table):
+    """(mask, yz) arrays of a file's states in file order, from its reader's rank counts."""
+    masks = np.arange(table.n_masks)
+    per_block = np.array(table.count, dtype=np.int64)[masks & 63]
+    two = (masks >> 11) & 1
+    block_mask = np.repeat(masks, 1 + two)
+    block_yz = np.concatenate([[0, 1] if t else [0] for t in two]).astype(np.int64)
+    n = per_block[block_mask]
+    return np.repeat(block_mask, n), np.repeat(block_yz, n)
 
 
 def _compact(values, bnum, frac, n_blocks, bits):
