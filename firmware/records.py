@@ -164,6 +164,10 @@ def add_rolls(histogram, game_id, counts):
 
 
 # --- the three files ------------------------------------------------------------------
+def _fresh(name):
+    return [] if name == "scores" else new_stats() if name == "stats" else new_rolls()
+
+
 class Records:
     """The records under ``folder``: ``scores``, ``stats`` and ``rolls``, each its own
     store. ``load()`` never raises: a damaged file is set aside, starts fresh and its
@@ -198,7 +202,6 @@ class Records:
         self.problems = []
         self.older = []
         self.unkept = []
-        fresh = {"scores": [], "stats": new_stats(), "rolls": new_rolls()}
         for name in ("scores", "stats", "rolls"):
             store = self.stores[name]
             value = None
@@ -212,7 +215,7 @@ class Records:
                     if value is not None:
                         self.older.append(name)
             if value is None:
-                value = fresh[name]
+                value = _fresh(name)
             bad = len(store.damaged)
             if bad and len(store.set_aside()) < bad:
                 # Not movable (e.g. folders in the way of its .bad name): write over it
@@ -225,8 +228,19 @@ class Records:
             setattr(self, name, value)
 
     def save(self, name):
-        """Saves one of ``scores``/``stats``/``rolls``; SaveError(FULL/IO) passes up."""
-        return self.stores[name].save(getattr(self, name))
+        """Saves one of ``scores``/``stats``/``rolls``; a SaveError passes up, and the value
+        goes back to what the flash holds, so trying the same game again counts it again
+        (the updates skip a game id already counted)."""
+        store = self.stores[name]
+        try:
+            return store.save(getattr(self, name))
+        except storage.SaveError:
+            try:
+                value = store.load()
+            except storage.SaveError:
+                value = None  # no intact copy: what the load at boot starts with
+            setattr(self, name, value if value is not None else _fresh(name))
+            raise
 
     def finish_game(self, game_id, results, counts):
         """Counts a finished game in stats and rolls (each saved only if it changed).

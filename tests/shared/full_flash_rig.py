@@ -1,0 +1,145 @@
+"""The end of a game on a nearly full flash (issue 22 item 5): the finished game's records
+are never dropped while the game that rebuilds them is gone. Cases for MicroPython only
+(the sim board needs ``framebuf``): tests/test_full_flash_sim.py runs each ``case_*`` in
+the unix port. The real app and save layer (session.py) run on the sim board's loopback
+link, saving to FakeFs (fake_fs.py) with a capacity, which answers ENOSPC like littlefs.
+"""
+import app as app_module
+import game as G
+import records
+import session as session_module
+import storage
+from boards import sim
+from fake_fs import FakeFs
+
+
+def _boot(fs):
+    hw = sim.build({"link": sim.Loopback(), "seed": "3"})
+    app = app_module.App(hw, {})
+    app.settings.players = 1
+    app.settings.kinds[0] = 1  # a computer: its high score needs no initials
+    app.settings.rebuild()
+    session = session_module.Session(hw, "data", fs).attach(app)
+    app.run(frames=2)  # the session boots in the first frame
+    return app, session
+
+
+def _play(app, turns):
+    """Rolls once and scores the first open box, ``turns`` times (through the app's own
+    actions, so every one is saved)."""
+    for _ in range(turns):
+        if app.game.phase == G.OVER:
+            return
+        app.roll()
+        box = 0
+        while app.options[box] < 0:
+            box += 1
+        app.score(box)
+        if app.game.phase != G.OVER:
+            app.next_turn()  # what the computer's summary does when its time is up
+
+
+class _NoRoomForRecords(FakeFs):
+    """Full for every file but the game's: its save fits, the records' do not (the
+    moment a flash fills up between the two)."""
+
+    full = False
+
+    def open(self, path, mode):
+        if self.full and "w" in mode and not path.startswith("data/game"):
+            raise OSError(28)
+        return FakeFs.open(self, path, mode)
+
+    def reboot(self):
+        return FakeFs.reboot(self)  # the next boot: room again
+
+
+def _at_the_last_turn(fs):
+    """A solo game played to its last roll on ``fs``."""
+    app, session = _boot(fs)
+    app.new_game()
+    _play(app, 12)
+    app.roll()
+    return app, session
+
+
+def _nearly_full_at_the_last_turn(room):
+    """A solo game at its last roll; then only ``room`` bytes are left (less than a
+    game save: the last one fails)."""
+    fs = FakeFs(dirs=["", "data"])
+    app, session = _at_the_last_turn(fs)
+    assert room < len(fs.files["data/game.a"])
+    fs.capacity = fs.used() + room
+    return fs, app, session
+
+
+def _no_room_for_records_at_the_last_turn():
+    fs = _NoRoomForRecords(dirs=["", "data"])
+    app, session = _at_the_last_turn(fs)
+    fs.full = True
+    return fs, app, session
+
+
+def _finish(app, session):
+    box = 0
+    while app.options[box] < 0:
+        box += 1
+    app.score(box)
+    assert app.game.phase == G.OVER
+    total = app.game.total(0)
+    assert session.end_ok(app)  # the ranking seen, OK: the computer's high score goes in
+    return total
+
+
+def _records(fs):
+    recs = records.Records("data", fs)
+    recs.load()
+    return recs
+
+
+def case_the_finished_games_older_slot_makes_room_for_its_records():
+    # Room for neither the last save nor the records: the game's older slot makes it.
+    fs, app, session = _nearly_full_at_the_last_turn(60)
+    counts = list(session.counts)
+    total = _finish(app, session)
+    recs = _records(fs.reboot())
+    assert recs.problems == []
+    assert recs.stats["all"][records.GAMES] == 1 and recs.stats["all"][records.POINTS] == total
+    assert recs.rolls["faces"] == counts and sum(counts) > 0
+    assert recs.scores[0][0] == total and recs.scores[0][1] == "CPU"
+    assert storage.Store("data/game", fs.reboot()).load() is None  # all written: the game may go
+
+
+def case_records_that_do_not_fit_keep_the_game_for_the_next_boot():
+    fs, app, session = _no_room_for_records_at_the_last_turn()
+    counts = list(session.counts)
+    total = _finish(app, session)
+    kept = storage.Store("data/game", fs.reboot()).load()
+    assert kept is not None and kept["counts"] == counts and kept["game"]["phase"] == G.OVER
+    assert _records(fs.reboot()).stats["all"][records.GAMES] == 0
+    # A new game on the same full flash must not replace the kept save.
+    app.show(app_module.MENU_SCREEN)
+    app.new_game()
+    app.roll()
+    assert storage.Store("data/game", fs.reboot()).load() == kept
+    # The next boot with room (a file deleted, say) finishes the kept game.
+    roomy = fs.reboot()
+    later, again = _boot(roomy)
+    assert later.game is not None and later.game.phase == G.OVER
+    assert again.end_ok(later)
+    recs = _records(roomy.reboot())
+    assert recs.stats["all"][records.GAMES] == 1 and recs.stats["all"][records.POINTS] == total
+    assert recs.rolls["faces"] == kept["counts"] and recs.scores[0][0] == total
+    assert storage.Store("data/game", roomy.reboot()).load() is None
+
+
+def case_a_kept_game_is_finished_before_a_new_game_saves_once_there_is_room():
+    fs, app, session = _no_room_for_records_at_the_last_turn()
+    total = _finish(app, session)
+    assert _records(fs.reboot()).stats["all"][records.GAMES] == 0
+    fs.full = False  # room again (a file deleted)
+    app.show(app_module.MENU_SCREEN)
+    app.new_game()
+    recs = _records(fs.reboot())
+    assert recs.stats["all"][records.POINTS] == total and recs.scores[0][0] == total
+    assert storage.Store("data/game", fs.reboot()).load()["game"]["round"] == 0  # the new game
