@@ -328,7 +328,7 @@ class Session:
                 use(_BOOT).tell_repairs(self, app, store)
         self.last_id = recs.stats["last"]
         if failed:
-            self.message(app, "Flash full", "Records not saved:\n%s\nThe game stays\nsaved: they are\nkept next boot." % " ".join(failed))
+            self.message(app, "Flash full", "Not saved:\n%s.\nThe game stays\nsaved; the next\nboot keeps them." % " ".join(failed))
         # Places for all seats at once (best first), so the one shown is where it ends.
         self._pending = use(_RECORDS).game_places(recs.scores, [r[1] for r in results], self.game_id)
         app.end_ok_text = _END_SCORES if self._pending else _END_MENU  # the end screen says it
@@ -374,7 +374,7 @@ class Session:
         except storage.SaveError as err:
             self._keep(self.game)
             self._kept[3].append((seat, initials))
-            self.message(app, "Flash full", "High score not\nsaved (%s).\nThe game stays\nsaved: it is\nkept next boot." % err.reason)
+            self.message(app, "Flash full", "High score not\nsaved (%s).\nThe game stays\nsaved; the next\nboot asks again." % err.reason)
 
     def _keep(self, game):
         """Keeps ``game``'s save on flash until all its records are written (``_settle``)."""

@@ -143,3 +143,20 @@ def case_a_kept_game_is_finished_before_a_new_game_saves_once_there_is_room():
     recs = _records(fs.reboot())
     assert recs.stats["all"][records.POINTS] == total and recs.scores[0][0] == total
     assert storage.Store("data/game", fs.reboot()).load()["game"]["round"] == 0  # the new game
+
+
+def case_a_save_that_cannot_be_encoded_is_a_message_and_play_goes_on():
+    fs = FakeFs(dirs=["", "data"])
+    app, session = _boot(fs)
+    app.new_game()
+    app.roll()
+    before = storage.Store("data/game", fs.reboot()).load()
+    session.counts[0] = 1 << 63  # beyond the encoding (a bug, or a count no check bounds)
+    app.set_holds(1)
+    top = session.overlays[0]
+    assert top.title == "Save failed" and top.lines[:2] == ["Game not saved", "(unsavable)."]
+    assert session.unsaved and storage.Store("data/game", fs.reboot()).load() == before
+    session.counts[0] = 1
+    app.roll()  # play goes on, and the next action saves again
+    assert not session.unsaved
+    assert storage.Store("data/game", fs.reboot()).load()["game"]["rolls"] == 2
