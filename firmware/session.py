@@ -41,6 +41,7 @@ _VIEW = "records_view"  # the records pages' summaries (ui/records_screens.py im
 _SCREENS = "ui.records_screens"
 _BOOT = "session_boot"  # the saved game at power-on, repairs: needed once per boot
 _REPAIR = "storage_repair"  # loaded by storage only when damage is found
+_BOUNDS = "bounds"  # the shape checks' table: records and session_boot import it
 
 
 def use(name):
@@ -185,6 +186,7 @@ class Session:
         self.recs = None
         release(_RECORDS)
         release(_VIEW)
+        release(_BOUNDS)
         gc.collect()
 
     # ----------------------------------------------------------------- saving

@@ -160,3 +160,34 @@ def case_a_save_that_cannot_be_encoded_is_a_message_and_play_goes_on():
     app.roll()  # play goes on, and the next action saves again
     assert not session.unsaved
     assert storage.Store("data/game", fs.reboot()).load()["game"]["rolls"] == 2
+
+
+def case_a_finished_game_whose_records_cannot_be_completed_is_set_aside_at_boot():
+    fs = FakeFs(dirs=["", "data"])
+    app, session = _boot(fs)
+    app.new_game()
+    _play(app, 12)
+    app.roll()
+    fs = fs.reboot()  # cut at the last roll; then the last score is saved by hand
+    saved = storage.Store("data/game", fs).load()
+    game = G.Game.from_state(saved["game"], None)
+    box = 0
+    while game.players[0].card[box] != -1:
+        box += 1
+    game.score(box)
+    saved["game"] = game.to_state()
+    storage.Store("data/game", fs).save(saved)
+
+    def refuses(kind):  # anything the records raise while finishing, every boot alike
+        raise ValueError("cannot count " + kind)
+
+    keep = session_module.computer_name
+    session_module.computer_name = refuses
+    try:
+        app, session = _boot(fs)
+    finally:
+        session_module.computer_name = keep
+    assert session.overlays[-1].title == "Save damaged"
+    assert "data/game.a.bad" in fs.files or "data/game.b.bad" in fs.files
+    app, session = _boot(fs.reboot())  # not retried: the next boot starts clean
+    assert session.overlays == [] and storage.Store("data/game", fs).load() is None
