@@ -13,13 +13,14 @@ from boards import sim
 from fake_fs import FakeFs
 
 
-def _boot(fs):
+def _boot(fs, folder="data", seats=1):
     hw = sim.build({"link": sim.Loopback(), "seed": "3"})
     app = app_module.App(hw, {})
-    app.settings.players = 1
-    app.settings.kinds[0] = 1  # a computer: its high score needs no initials
+    app.settings.players = seats
+    for seat in range(seats):
+        app.settings.kinds[seat] = 1 + seat  # computers: their high scores need no initials
     app.settings.rebuild()
-    session = session_module.Session(hw, "data", fs).attach(app)
+    session = session_module.Session(hw, folder, fs).attach(app)
     app.run(frames=2)  # the session boots in the first frame
     return app, session
 
@@ -191,3 +192,91 @@ def case_a_finished_game_whose_records_cannot_be_completed_is_set_aside_at_boot(
     assert "data/game.a.bad" in fs.files or "data/game.b.bad" in fs.files
     app, session = _boot(fs.reboot())  # not retried: the next boot starts clean
     assert session.overlays == [] and storage.Store("data/game", fs).load() is None
+
+
+class _RamFlash:
+    """A block device in RAM for littlefs (4096-byte blocks, as on the rp2 port)."""
+
+    def __init__(self, blocks):
+        self.data = bytearray(b"\xff" * (blocks * 4096))
+
+    def readblocks(self, n, buf, off=0):
+        at = n * 4096 + off
+        buf[:] = self.data[at:at + len(buf)]
+
+    def writeblocks(self, n, buf, off=0):
+        at = n * 4096 + off
+        self.data[at:at + len(buf)] = buf
+
+    def ioctl(self, op, arg):
+        if op == 4:
+            return len(self.data) // 4096
+        if op == 5:
+            return 4096
+        if op == 6:
+            self.data[arg * 4096:arg * 4096 + 4096] = b"\xff" * 4096
+        return 0
+
+
+def _fill(folder):
+    """Files of one block each (1100 bytes: too big for littlefs to keep inline) until
+    littlefs says ENOSPC: not one block left. Their names."""
+    import os
+
+    names = []
+    while True:
+        path = "%s/filler%d" % (folder, len(names))
+        try:
+            with open(path, "wb") as f:
+                f.write(b"f" * 1100)
+        except OSError:
+            try:
+                os.remove(path)
+            except OSError:
+                pass
+            return names
+        names.append(path)
+
+
+def case_on_a_full_littlefs_the_finished_game_waits_for_room_for_its_records():
+    import os
+
+    flash = _RamFlash(24)
+    os.VfsLfs2.mkfs(flash, progsize=256)
+    os.mount(os.VfsLfs2(flash, progsize=256), "/flash")
+    try:
+        os.mkdir("/flash/data")
+        before = records.Records("/flash/data")
+        before.load()
+        for i in range(records.MAX_NAMES):
+            before.stats["names"]["\u4e00" * 14 + "%02d" % i] = [1, 200, 200, 0, 1]
+        # littlefs keeps a file of up to an eighth of a block inline in its folder's
+        # metadata; these statistics are bigger, so each save needs a free block
+        assert before.save("stats") > 512
+        app, session = _boot(None, "/flash/data", 4)
+        app.new_game()
+        while app.game.phase == G.ROLLOFF:
+            app.rolloff_round()
+        app.start_turn()
+        _play(app, 4 * 13 - 1)
+        app.roll()
+        fillers = _fill("/flash")
+        assert fillers
+        _finish(app, session)
+        kept = storage.Store("/flash/data/game").load()
+        assert kept is not None and kept["game"]["phase"] == G.OVER
+        recs = records.Records("/flash/data")
+        recs.load()
+        assert recs.stats["all"][records.GAMES] == 0  # not written: the flash is full
+        for path in fillers[:2]:  # room again
+            os.remove(path)
+        later, again = _boot(None, "/flash/data", 4)  # the next boot finishes the game
+        assert later.game is not None and later.game.phase == G.OVER
+        again.end_ok(later)  # the high scores fitted (inline) the first time: none left
+        recs = records.Records("/flash/data")
+        recs.load()
+        assert recs.problems == [] and recs.stats["all"][records.GAMES] == 4
+        assert recs.rolls["faces"] == kept["counts"] and len(recs.scores) == 4
+        assert storage.Store("/flash/data/game").load() is None
+    finally:
+        os.umount("/flash")
