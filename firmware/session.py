@@ -18,7 +18,8 @@ bytecode is garbage again (make bench: the 4-player game's heap).
 End of a game, in the documented order (each step keyed by the game id, so a cut anywhere
 is repaired by running the rest again at the next boot): 1. the final score is saved like
 any action; 2. ``recs.finish_game``; 3. initials for each qualifying seat, then
-``add_high_score``; 4. ``store.clear()``.
+``add_high_score``; 4. ``store.clear()``, once every record is written (else the finished
+game stays saved for the next boot; docs/architecture.md).
 """
 import gc
 import os
@@ -93,7 +94,8 @@ class Session:
         self._position = None  # the dice position the game's saves store (see on_change)
         # A finished game whose records could not all be saved: [game, id, counts,
         # [(seat, initials), ...] high scores not saved]. Its save stays on flash (the next
-        # boot finishes it) until they are written; a new game's saves wait for that.
+        # boot finishes it) until they are written; a new game's saves wait for that
+        # (session_boot.settle).
         self._kept = None
         self.unsaved = False  # the last save failed: the flash holds an older action
         self._warned_full = False
@@ -231,7 +233,7 @@ class Session:
                  "game": self.game.to_state(), "coach": app.settings.coach}
         try:
             if self._kept is not None and self._kept[0] is not self.game:
-                self._settle(app)  # the last game's records first: its save is still needed
+                use(_BOOT).settle(self, app)  # the last game's records first: its save is still needed
                 if self._kept is not None:
                     raise storage.SaveError(storage.FULL)  # this save would replace it
             self.bytes_saved += self.store.save(value)
@@ -319,7 +321,7 @@ class Session:
         if self.unsaved:
             self.save(app)
             self.store.drop_older()
-        results = _results(game)
+        results = game_results(game)
         recs = self._records(app)
         failed = recs.finish_game(self.game_id, results, self.counts)
         if failed:
@@ -379,29 +381,12 @@ class Session:
             self.message(app, "Flash full", "High score not\nsaved (%s).\nThe game stays\nsaved; the next\nboot asks again." % err.reason)
 
     def _keep(self, game):
-        """Keeps ``game``'s save on flash until all its records are written (``_settle``)."""
+        """Keeps ``game``'s save on flash until all its records are written (session_boot.settle)."""
         if self._kept is None or self._kept[0] is not game:
             self._kept = [game, self.game_id, self.counts, []]
 
-    def _settle(self, app):
-        """Writes a kept game's records again (each counts once, keyed by its id); when
-        they all are, its save goes. Else a new game stays unsaved (``save``), the kept
-        save on flash, and the next boot tries again."""
-        game, game_id, counts, entries = self._kept
-        recs = self._records(app, game.rules)
-        failed = recs.finish_game(game_id, _results(game), counts)
-        for seat, initials in entries:
-            try:
-                recs.add_high_score(game.total(seat), initials, game_id, seat)
-            except storage.SaveError:
-                failed.append("scores")
-        if not failed:
-            self._kept = None
-            self.store.clear()
-        self._tidy()
 
-
-def _results(game):
+def game_results(game):
     """``[(name, total, card), ...]`` per seat, as records.finish_game counts them."""
     results = []
     for seat in range(len(game.players)):

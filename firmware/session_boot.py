@@ -35,6 +35,26 @@ def tell_problems(session, app, recs):
         session.message(app, "Records damaged", "%s:\n%s,\n%s,\n%s" % (name, reason, kept, then))
 
 
+def settle(session, app):
+    """Writes a kept finished game's records again (each counts once, keyed by its id);
+    when they all are, its save goes. Else a new game stays unsaved (session.save), the
+    kept save on flash, and the next boot tries again. Rare: here, not in session.py."""
+    from session import game_results  # loaded already: session.py imports this module
+
+    game, game_id, counts, entries = session._kept
+    recs = session._records(app, game.rules)
+    failed = recs.finish_game(game_id, game_results(game), counts)
+    for seat, initials in entries:
+        try:
+            recs.add_high_score(game.total(seat), initials, game_id, seat)
+        except storage.SaveError:
+            failed.append("scores")
+    if not failed:
+        session._kept = None
+        session.store.clear()
+    session._tidy()
+
+
 def tell_repairs(session, app, store):
     """Once per repair: what was in the way of saving and is now kept as ``*.bad``."""
     for path in store.repaired:
