@@ -416,7 +416,7 @@ class Store:
         except (ValueError, TypeError):  # beyond the encoding or the frame: nothing written
             raise SaveError(UNSAVABLE, self.base)
         except MemoryError:
-            raise SaveError(NO_MEMORY, self.temp)
+            raise SaveError(NO_MEMORY, self.base)
         try:
             target = self._write(data)
         except OSError as exc:
