@@ -10,6 +10,7 @@ game loads less code.
 """
 from micropython import const
 
+from bounds import MAX_ID, MAX_NAME, MAX_PLAYERS, MAX_TALLY, tally, within
 import rules
 import storage
 
@@ -112,13 +113,15 @@ def upper_bonus_in(card, ruleset=_STANDARD):
 
 
 def _count(entry, total, card, ruleset):
-    entry[GAMES] += 1
-    entry[POINTS] += total
-    if total > entry[BEST] or entry[GAMES] == 1:
+    # Every count saturates (bounds.tally): what this writes always passes entry_ok again.
+    first = entry[GAMES] == 0
+    entry[GAMES] = tally(entry[GAMES], 1)
+    entry[POINTS] = tally(entry[POINTS], total)
+    if total > entry[BEST] or first:
         entry[BEST] = total
-    entry[YAHTZEES] += yahtzees_in(card, ruleset)
+    entry[YAHTZEES] = tally(entry[YAHTZEES], yahtzees_in(card, ruleset))
     if upper_bonus_in(card, ruleset):
-        entry[BONUSES] += 1
+        entry[BONUSES] = tally(entry[BONUSES], 1)
 
 
 def add_game(stats, game_id, results, ruleset=_STANDARD):
@@ -127,7 +130,7 @@ def add_game(stats, game_id, results, ruleset=_STANDARD):
     counted."""
     if game_id == stats["last"]:
         return False
-    stats["games"] = games_played(stats) + 1
+    stats["games"] = tally(games_played(stats), 1)
     names = stats["names"]
     for name, total, card in results:
         _count(stats["all"], total, card, ruleset)
@@ -155,12 +158,16 @@ def add_rolls(histogram, game_id, counts):
         return False
     faces = histogram["faces"]
     for i in range(6):
-        faces[i] += counts[i]
+        faces[i] = tally(faces[i], counts[i])
     histogram["last"] = game_id
     return True
 
 
 # --- the three files ------------------------------------------------------------------
+def _fresh(name):
+    return [] if name == "scores" else new_stats() if name == "stats" else new_rolls()
+
+
 class Records:
     """The records under ``folder``: ``scores``, ``stats`` and ``rolls``, each its own
     store. ``load()`` never raises: a damaged file is set aside, starts fresh and its
@@ -174,9 +181,12 @@ class Records:
     def __init__(self, folder=storage.DATA_DIR, fs=None, ruleset=_STANDARD):
         self.ruleset = ruleset
         prefix = "" if ruleset.card == _STANDARD.card else ruleset.card + "_"
+        # The card's own bounds (its box table): a Zoo file cannot hold a standard score.
+        self.most_total, self.most_yahtzees = rules.card_bounds(ruleset.card)
+        checks = {"scores": self._scores_ok, "stats": self._stats_ok, "rolls": rolls_ok}
         self.stores = {}
         for name in ("scores", "stats", "rolls"):
-            self.stores[name] = storage.Store(folder + "/" + ("" if name == "rolls" else prefix) + name, fs, _CHECKS[name])
+            self.stores[name] = storage.Store(folder + "/" + ("" if name == "rolls" else prefix) + name, fs, checks[name])
         self.scores = []
         self.stats = new_stats()
         self.rolls = new_rolls()
@@ -192,7 +202,6 @@ class Records:
         self.problems = []
         self.older = []
         self.unkept = []
-        fresh = {"scores": [], "stats": new_stats(), "rolls": new_rolls()}
         for name in ("scores", "stats", "rolls"):
             store = self.stores[name]
             value = None
@@ -206,7 +215,7 @@ class Records:
                     if value is not None:
                         self.older.append(name)
             if value is None:
-                value = fresh[name]
+                value = _fresh(name)
             bad = len(store.damaged)
             if bad and len(store.set_aside()) < bad:
                 # Not movable (e.g. folders in the way of its .bad name): write over it
@@ -219,8 +228,19 @@ class Records:
             setattr(self, name, value)
 
     def save(self, name):
-        """Saves one of ``scores``/``stats``/``rolls``; SaveError(FULL/IO) passes up."""
-        return self.stores[name].save(getattr(self, name))
+        """Saves one of ``scores``/``stats``/``rolls``; a SaveError passes up, and the value
+        goes back to what the flash holds, so trying the same game again counts it again
+        (the updates skip a game id already counted)."""
+        store = self.stores[name]
+        try:
+            return store.save(getattr(self, name))
+        except storage.SaveError:
+            try:
+                value = store.load()
+            except storage.SaveError:
+                value = None  # no intact copy: what the load at boot starts with
+            setattr(self, name, value if value is not None else _fresh(name))
+            raise
 
     def finish_game(self, game_id, results, counts):
         """Counts a finished game in stats and rolls (each saved only if it changed).
@@ -239,6 +259,12 @@ class Records:
             self.save("scores")
         return place
 
+    def _scores_ok(self, scores):
+        return scores_ok(scores, self.most_total)
+
+    def _stats_ok(self, stats):
+        return stats_ok(stats, self.most_total, self.most_yahtzees)
+
     def _try_save(self, name, failed):
         try:
             self.save(name)
@@ -250,61 +276,61 @@ class Records:
 # A file with an intact frame but other contents (written by another version, by hand or
 # by a bug) is damage: the store falls back to the older slot (storage.Store ``check``).
 # Unknown extra keys in a dict are allowed (a later version may add some); every key and
-# item the code reads is checked here.
-_MAX_TOTAL = const(1575)  # the highest possible final score: 13 Yahtzees, all bonuses
-# (the Zoo card's highest is 130, so one bound serves both cards' files)
+# item the code reads is checked here, against bounds.py and the card's own bounds
+# (rules.card_bounds; the defaults are the standard card's), so whatever loads can be
+# counted into and saved again.
+_TOP, _YAHTZEES = rules.card_bounds(_STANDARD.card)
 
 
-def _small(n, top):
-    return type(n) is int and 0 <= n <= top
-
-
-def _entry_ok(entry):
+def _entry_ok(entry, top, yahtzees):
     if type(entry) is not list or len(entry) != 5:
         return False
     for n in entry:
-        if type(n) is not int or n < 0:
+        if not within(n, MAX_TALLY):
             return False
-    return entry[BEST] <= _MAX_TOTAL
+    games = entry[GAMES]
+    # Per result at most: the card's best total, its Yahtzees, one upper bonus.
+    return entry[BEST] <= top and entry[BEST] <= entry[POINTS] <= games * top \
+        and entry[YAHTZEES] <= games * yahtzees and entry[BONUSES] <= games
 
 
-def scores_ok(scores):
+def scores_ok(scores, top=_TOP):
     if type(scores) is not list or len(scores) > MAX_SCORES:
         return False
-    before = _MAX_TOTAL
+    before = top
     for entry in scores:
         if type(entry) is not list or len(entry) != 4:
             return False
         total, initials, game_id, seat = entry
-        if not _small(total, before) or type(initials) is not str or len(initials) != 3 \
-                or type(game_id) is not int or not _small(seat, 15):
+        if not within(total, before) or type(initials) is not str or len(initials) != 3 \
+                or not within(game_id, MAX_ID) or not within(seat, MAX_PLAYERS - 1):
             return False
         before = total  # best first
     return True
 
 
-def stats_ok(stats):
-    if type(stats) is not dict or type(stats.get("last")) is not int or not _entry_ok(stats.get("all")):
+def stats_ok(stats, top=_TOP, yahtzees=_YAHTZEES):
+    if type(stats) is not dict or not within(stats.get("last"), MAX_ID) \
+            or not _entry_ok(stats.get("all"), top, yahtzees):
+        return False
+    if "games" in stats and not within(stats["games"], MAX_TALLY):
         return False
     names = stats.get("names")
     if type(names) is not dict or len(names) > MAX_NAMES:
         return False
     for name in names:
-        if type(name) is not str or not _entry_ok(names[name]):
+        if type(name) is not str or len(name) > MAX_NAME or not _entry_ok(names[name], top, yahtzees):
             return False
     return True
 
 
 def rolls_ok(rolls):
-    if type(rolls) is not dict or type(rolls.get("last")) is not int:
+    if type(rolls) is not dict or not within(rolls.get("last"), MAX_ID):
         return False
     faces = rolls.get("faces")
     if type(faces) is not list or len(faces) != 6:
         return False
     for n in faces:
-        if type(n) is not int or n < 0:
+        if not within(n, MAX_TALLY):
             return False
     return True
-
-
-_CHECKS = {"scores": scores_ok, "stats": stats_ok, "rolls": rolls_ok}

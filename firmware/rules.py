@@ -314,3 +314,22 @@ def check_card(rules, card):
     yz = rules.yahtzee_box
     if bonus and (bonus < 0 or not step or card[yz] != rules.boxes[yz][4] or bonus % step or bonus > (n_boxes - 1) * step):
         raise ValueError("a Yahtzee bonus of %r points is impossible on this card" % (bonus,))
+
+
+def card_bounds(card):
+    """``(most_total, most_yahtzees)``: the highest final score and the most Yahtzees one
+    player can reach on ``card`` ("yahtzee" or ZOO) under any of its options, read from
+    its box table (every box at its best, both bonuses, a Yahtzee bonus in every further
+    round). The records' shape checks use them, so a Zoo file cannot hold a 1500."""
+    boxes, threshold, upper_bonus, step, _faces = _card(card)
+    upper = lower = 0
+    yahtzee = False
+    for _id, _label, kind, param, fixed in boxes:
+        if kind == FACE:
+            upper += 5 * (fixed or param)
+        else:
+            lower += fixed or 30  # a box paying the dice: five sixes at most
+            yahtzee = yahtzee or (kind == SAME and param == 5)
+    extra = len(boxes) - 1 if yahtzee and step else 0  # further Yahtzees, one per round
+    top = upper + (upper_bonus if upper >= threshold else 0) + lower + extra * step
+    return top, (1 + extra) if yahtzee else 0

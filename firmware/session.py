@@ -18,7 +18,8 @@ bytecode is garbage again (make bench: the 4-player game's heap).
 End of a game, in the documented order (each step keyed by the game id, so a cut anywhere
 is repaired by running the rest again at the next boot): 1. the final score is saved like
 any action; 2. ``recs.finish_game``; 3. initials for each qualifying seat, then
-``add_high_score``; 4. ``store.clear()``.
+``add_high_score``; 4. ``store.clear()``, once every record is written (else the finished
+game stays saved for the next boot; docs/architecture.md).
 """
 import gc
 import os
@@ -41,6 +42,7 @@ _VIEW = "records_view"  # the records pages' summaries (ui/records_screens.py im
 _SCREENS = "ui.records_screens"
 _BOOT = "session_boot"  # the saved game at power-on, repairs: needed once per boot
 _REPAIR = "storage_repair"  # loaded by storage only when damage is found
+_BOUNDS = "bounds"  # the shape checks' table: records and session_boot import it
 
 
 def use(name):
@@ -89,6 +91,12 @@ class Session:
         self.game_id = 0
         self.counts = [0, 0, 0, 0, 0, 0]  # faces rolled in this game
         self._rolls_seen = 0
+        self._position = None  # the dice position the game's saves store (see on_change)
+        # A finished game whose records could not all be saved: [game, id, counts,
+        # [(seat, initials), ...] high scores not saved]. Its save stays on flash (the next
+        # boot finishes it) until they are written; a new game's saves wait for that
+        # (session_boot.settle).
+        self._kept = None
         self.unsaved = False  # the last save failed: the flash holds an older action
         self._warned_full = False
         self._started = False
@@ -180,6 +188,7 @@ class Session:
         self.recs = None
         release(_RECORDS)
         release(_VIEW)
+        release(_BOUNDS)
         gc.collect()
 
     # ----------------------------------------------------------------- saving
@@ -195,25 +204,38 @@ class Session:
         if game is not self.game:  # a new game started
             if self.game is not None:
                 self._abandon(app)
-            self._begin(game, _new_game_id(self.last_id), [0, 0, 0, 0, 0, 0])
+            self._begin(game, _new_game_id(self.last_id), [0, 0, 0, 0, 0, 0], None)
+        held_only = game.phase == game_module.TURN and 0 < game.rolls == self._rolls_seen
         if game.phase == game_module.TURN and game.rolls > self._rolls_seen:
             count_roll(self.counts, game.dice, game.held)
         self._rolls_seen = game.rolls
+        if not held_only or self._position is None:
+            # A hold change keeps the position of its roll: a computer's noisy decision
+            # (strategy_players) drew from the stream since, and a resumed computer decides
+            # again from the roll, drawing the same noise, so the dice that follow are the same.
+            self._position = self.hw.dice_source.position()
         self.save(app)
         if game.phase == game_module.OVER:
             self._finish(app)
 
-    def _begin(self, game, game_id, counts):
+    def _begin(self, game, game_id, counts, position):
         self.game = game
         self.game_id = game_id
         self.counts = counts
         self._rolls_seen = game.rolls
+        self._position = position
 
     def save(self, app):
-        """Saves the game now; a full or failing flash shows a note once, play goes on."""
-        value = {"id": self.game_id, "seed": self.hw.dice_source.position(), "counts": self.counts,
+        """Saves the game now; any failure to save shows a note once, play goes on."""
+        if self._position is None:
+            self._position = self.hw.dice_source.position()
+        value = {"id": self.game_id, "seed": self._position, "counts": self.counts,
                  "game": self.game.to_state(), "coach": app.settings.coach}
         try:
+            if self._kept is not None and self._kept[0] is not self.game:
+                use(_BOOT).settle(self, app)  # the last game's records first: its save is still needed
+                if self._kept is not None:
+                    raise storage.SaveError(storage.FULL)  # this save would replace it
             self.bytes_saved += self.store.save(value)
             self.saves += 1
             self.unsaved = False
@@ -226,8 +248,10 @@ class Session:
                 if err.reason == storage.FULL:
                     self.message(app, "Flash full",
                                  "Game not saved.\nPlay goes on; it\nsaves again when\nthere is room.")
-                else:  # even the repair (storage.Store.repair) failed: say what to do
+                elif err.reason == storage.IO:  # even the repair (storage.Store.repair) failed
                     self.message(app, "Save failed", "Game not saved\n(%s).\nPlay goes on.\nSee README:\nDamaged flash." % err.reason)
+                else:
+                    self.message(app, "Save failed", "Game not saved\n(%s).\nPlay goes on." % err.reason)
         if self.store.repaired:
             use(_BOOT).tell_repairs(self, app, self.store)
 
@@ -239,7 +263,8 @@ class Session:
                 recs.save("rolls")
             except storage.SaveError:
                 pass  # the histogram misses one game; nothing else is at stake
-        self.store.clear()
+        if self._kept is None:  # else the store holds the kept game, not this one
+            self.store.clear()
         self.game = None
         self.game_id = 0
         self._tidy()
@@ -290,20 +315,24 @@ class Session:
     # ----------------------------------------------------------------- end of a game
     def _finish(self, app):
         game = self.game
-        results = []
-        for seat in range(len(game.players)):
-            player = game.players[seat]
-            name = player.name if player.kind == "human" else computer_name(player.kind)
-            results.append((name, game.total(seat), player.card))
+        # Room for the records first: the game's older slot is never needed again (its
+        # newest holds the end), and a last save that failed gets one more try in it.
+        self.store.drop_older()
+        if self.unsaved:
+            self.save(app)
+            self.store.drop_older()
+        results = game_results(game)
         recs = self._records(app)
         failed = recs.finish_game(self.game_id, results, self.counts)
+        if failed:
+            self._keep(game)
         for name in recs.stores:
             store = recs.stores[name]
             if store.repaired and name not in failed:
                 use(_BOOT).tell_repairs(self, app, store)
         self.last_id = recs.stats["last"]
         if failed:
-            self.message(app, "Flash full", "Records not saved:\n" + " ".join(failed))
+            self.message(app, "Flash full", "Not saved:\n%s.\nThe game stays\nsaved; the next\nboot keeps them." % " ".join(failed))
         # Places for all seats at once (best first), so the one shown is where it ends.
         self._pending = use(_RECORDS).game_places(recs.scores, [r[1] for r in results], self.game_id)
         app.end_ok_text = _END_SCORES if self._pending else _END_MENU  # the end screen says it
@@ -313,7 +342,8 @@ class Session:
         self._tidy()
 
     def _done(self):
-        self.store.clear()
+        if self._kept is None:  # records all written: the game's save may go
+            self.store.clear()
         self._over = self.game
         self.game = None
         self.game_id = 0
@@ -346,7 +376,24 @@ class Session:
             if store.repaired:
                 use(_BOOT).tell_repairs(self, app, store)
         except storage.SaveError as err:
-            self.message(app, "Flash full", "High score not\nsaved (%s)." % err.reason)
+            self._keep(self.game)
+            self._kept[3].append((seat, initials))
+            self.message(app, "Flash full", "High score not\nsaved (%s).\nThe game stays\nsaved; the next\nboot asks again." % err.reason)
+
+    def _keep(self, game):
+        """Keeps ``game``'s save on flash until all its records are written (session_boot.settle)."""
+        if self._kept is None or self._kept[0] is not game:
+            self._kept = [game, self.game_id, self.counts, []]
+
+
+def game_results(game):
+    """``[(name, total, card), ...]`` per seat, as records.finish_game counts them."""
+    results = []
+    for seat in range(len(game.players)):
+        player = game.players[seat]
+        name = player.name if player.kind == "human" else computer_name(player.kind)
+        results.append((name, game.total(seat), player.card))
+    return results
 
 
 def computer_name(kind):

@@ -7,9 +7,11 @@ part of session.py moved out for that reason, so it uses the session's private h
 """
 from micropython import const
 
+from bounds import MAX_GAME_DICE, MAX_ID, MAX_NAME, MAX_PLAYERS, within
 import game as game_module
 import storage
 
+_SEED_LIMIT = 1 << 32  # seeds are 30 bits (dice_source); a seeded simulator's may be wider
 _MAX_DRAWS = const(1 << 22)  # dice since the last reseed (seek() draws them all again): a damaged
 # count must not hang the boot; 4M dice are some 5,000 four-player games without a reseed
 
@@ -31,6 +33,26 @@ def tell_problems(session, app, recs):
         kept = "not moved aside" if name in recs.unkept else "kept as .bad"
         then = "older copy used." if name in recs.older else "started afresh."
         session.message(app, "Records damaged", "%s:\n%s,\n%s,\n%s" % (name, reason, kept, then))
+
+
+def settle(session, app):
+    """Writes a kept finished game's records again (each counts once, keyed by its id);
+    when they all are, its save goes. Else a new game stays unsaved (session.save), the
+    kept save on flash, and the next boot tries again. Rare: here, not in session.py."""
+    from session import game_results  # loaded already: session.py imports this module
+
+    game, game_id, counts, entries = session._kept
+    recs = session._records(app, game.rules)
+    failed = recs.finish_game(game_id, game_results(game), counts)
+    for seat, initials in entries:
+        try:
+            recs.add_high_score(game.total(seat), initials, game_id, seat)
+        except storage.SaveError:
+            failed.append("scores")
+    if not failed:
+        session._kept = None
+        session.store.clear()
+    session._tidy()
 
 
 def tell_repairs(session, app, store):
@@ -62,11 +84,20 @@ def load_game(session, app):
     except (game_module.GameError, KeyError, TypeError, ValueError) as exc:
         _discard_bad(session, app, exc)
         return
-    session._begin(game, saved["id"], saved["counts"])
+    session._begin(game, saved["id"], saved["counts"], saved["seed"])
     app.settings.set_coach(saved.get("coach"))  # the coach mode the game was played with
     if game.phase == game_module.OVER:
         app.resume(game)  # it ended before the records were kept: step 2 on
-        session._finish(app)
+        try:
+            session._finish(app)
+        except (KeyError, TypeError, ValueError, IndexError, MemoryError) as exc:
+            # A game whose records cannot be completed: aside, or every boot fails the same.
+            _discard_bad(session, app, exc)
+            session._pending = []
+            session._kept = None
+            session._over = game
+            session.game = None
+            session.game_id = 0
         return
     from ui.records_screens import Choice  # released with the session's other screens
 
@@ -80,19 +111,33 @@ def save_ok(saved):
     try:
         counts = saved["counts"]
         seed = saved["seed"]
-        if type(saved["id"]) is not int or not 0 < saved["id"] < 0x40000000:
+        if not within(saved["id"], MAX_ID) or saved["id"] == 0:
             return False
         if type(counts) is not list or len(counts) != 6 or type(seed) is not list or len(seed) != 2:
             return False
-        for n in counts:
-            if type(n) is not int or n < 0:
+        dice = 0
+        for n in counts:  # one game's dice (bounds.py): a save that loads can be saved again
+            if not within(n, MAX_GAME_DICE):
                 return False
-        if type(seed[0]) is not int or type(seed[1]) is not int or not 0 <= seed[1] <= _MAX_DRAWS:
+            dice += n
+        if dice > MAX_GAME_DICE or not within(seed[1], _MAX_DRAWS):
             return False
+        if type(seed[0]) is not int or not -_SEED_LIMIT <= seed[0] < _SEED_LIMIT:
+            return False
+        players = saved["game"]["players"]
+        if type(players) is not list or len(players) > MAX_PLAYERS:
+            return False  # the engine plays more; the device's screens and records do not
+        for player in players:
+            if type(player) is not list or len(player) != 3 or not _name_ok(player[0]) or not _name_ok(player[1]):
+                return False
         game_module.Game.from_state(saved["game"], None)  # GameError: it cannot be rebuilt
     except (KeyError, TypeError, ValueError, IndexError):  # GameError is a ValueError
         return False
     return True
+
+
+def _name_ok(text):
+    return type(text) is str and 0 < len(text) <= MAX_NAME
 
 
 def _restore(session, saved):

@@ -35,6 +35,8 @@ UNKNOWN_VERSION = "version"
 SHAPE = "bad contents"  # an intact frame holding a value of the wrong shape
 FULL = "full"
 IO = "io error"
+UNSAVABLE = "unsavable"  # a value beyond the encoding or the 16 KiB frame (bounds.py keeps saves within)
+NO_MEMORY = "no memory"  # too little RAM to encode it now
 
 
 class SaveError(Exception):
@@ -400,16 +402,21 @@ class Store:
         return best
 
     def save(self, value):
-        """Saves ``value``; returns the bytes written. SaveError(FULL or IO) leaves the
-        previous save valid and the temp file removed; the caller may go on unsaved.
-        A save that fails for another reason than a full disk repairs the store's paths
-        (``repair``) and tries once more."""
+        """Saves ``value``; returns the bytes written. Every failure is a SaveError (FULL,
+        IO, UNSAVABLE or NO_MEMORY) that leaves the previous save valid and the temp file
+        removed, so the caller may always go on unsaved. A write that fails for another
+        reason than a full disk repairs the store's paths (``repair``) and tries once more."""
         if not self._scanned:
             try:
                 self.load()
             except SaveError:
                 pass  # no valid slot: both may be overwritten
-        data = pack(value, self.seq + 1)
+        try:
+            data = pack(value, self.seq + 1)
+        except (ValueError, TypeError):  # beyond the encoding or the frame: nothing written
+            raise SaveError(UNSAVABLE, self.base)
+        except MemoryError:
+            raise SaveError(NO_MEMORY, self.base)
         try:
             target = self._write(data)
         except OSError as exc:
@@ -486,6 +493,15 @@ class Store:
                 pass  # unreadable and unmovable: the next save overwrites it instead
         self.damaged = []
         return moved
+
+    def drop_older(self):
+        """Removes the slot not holding the newest save, if any: room on a full flash that
+        costs nothing a load needs (the newest is what it returns)."""
+        if self._newest >= 0:
+            try:
+                self.fs.remove(self.slots[1 - self._newest])
+            except OSError:
+                pass  # already absent
 
     def clear(self):
         """Forgets the value (e.g. a finished game): removes the older slot first, so a

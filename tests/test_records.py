@@ -4,6 +4,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import bounds
 import records
 import records_view
 import rules as R
@@ -249,7 +250,7 @@ def test_a_seat_already_entered_is_not_asked_again():
     assert records.score_place(scores, 300) == 1
 
 
-_GAME = st.tuples(st.integers(1, 1 << 30),
+_GAME = st.tuples(st.integers(1, bounds.MAX_ID),  # the ids session._new_game_id makes
                   st.lists(st.tuples(st.sampled_from(["ANN", "BOB", "CPU"] + ["P%d" % i for i in range(20)]),
                                      st.integers(0, 1575), st.integers(0, 4)), min_size=1, max_size=4))
 

@@ -171,3 +171,33 @@ def test_continue_rolls_the_same_dice_when_stirred_like_the_device(tmp_path):
     play(seeded, REPRO_CONTINUE, seed=21)
     assert results[0][0] == saved(seeded)["game"]["dice"]
     assert results[1] == results[0] and results[2] == results[0]
+
+
+# Issue 22 item 4: four computers, one per level (P1 optimal, P2 win, P3 good, P4 casual;
+# good and casual draw noise per decision), in one game cut at random moments again and
+# again, each boot continuing the last: the end must be the uninterrupted game's.
+EVERY_LEVEL = ("enter down enter enter down enter down enter enter enter"
+               " down enter enter enter enter up up up up enter")
+
+
+def test_every_computer_level_resumes_the_same_game_after_cuts_at_random_moments(tmp_path, device_tables):
+    import random
+
+    whole = tmp_path / "whole"
+    play(whole, EVERY_LEVEL + " wait:600000", seed=5, tables=device_tables)
+    reference = saved(whole)
+    assert reference["game"]["phase"] == 2 and [p[1] for p in reference["game"]["players"]] == \
+        ["optimal", "win", "good", "casual"]
+    rng = random.Random(22)
+    cut = tmp_path / "cut"
+    keys, cuts = EVERY_LEVEL, 0
+    while True:
+        play(cut, keys + " wait:%d" % rng.randrange(1000, 30000), seed=5, tables=device_tables)
+        now = saved(cut)
+        if now["game"]["phase"] == 2:
+            break
+        cuts += 1
+        keys = "enter"  # Continue
+    assert cuts >= 8
+    for key in ("game", "seed", "counts"):
+        assert now[key] == reference[key], key

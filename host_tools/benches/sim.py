@@ -70,7 +70,7 @@ def smallest_heap(code_dir=None):
 
 
 # Loaded by session.py only while needed, then released (not in the game's module list).
-TRANSIENT = ("records", "records_view", "session_boot", "storage_repair", "ui.records_screens")
+TRANSIENT = ("records", "records_view", "session_boot", "storage_repair", "ui.records_screens", "bounds")
 _BREAKDOWN = """
 import gc, sys
 gc.collect()
