@@ -398,3 +398,21 @@ def test_the_firmware_finishes_a_switch_a_cut_stopped_between_its_renames(tmp_pa
             "print(open('data/game.a').read())" % str(flash))
     proc = host_tools.run_micropython(["-c", code])
     assert proc.stdout.split() == ["True", "False", "new"], proc.stderr
+
+
+def test_the_game_boots_with_the_copy_a_cut_left_waiting(tmp_path):
+    """The same state in the headless simulator (the real firmware): the boot puts the
+    copy in before it reads the saved game, and offers to continue it."""
+    from host_tools.simulator import golden as sim_golden
+    from host_tools.simulator.screen import screen_lines
+    from sim_helpers import play, saved
+
+    play(tmp_path, sim_golden.SOLO + " space wait:500", seed=4)  # a game under way, saved
+    game = saved(tmp_path)
+    assert game is not None
+    os.rename(str(tmp_path / "data"), str(tmp_path / "data.pushed"))  # cut between the renames
+    (tmp_path / "data.pushold").mkdir()
+    (tmp_path / "data.pushold" / "game.a").write_bytes(b"the old data")
+    lines = screen_lines(play(tmp_path, "", seed=4).oled_pixels())
+    assert lines[0] == "Saved game" and "Continue" in " ".join(lines), lines
+    assert saved(tmp_path) == game and not (tmp_path / "data.pushed").exists()
