@@ -19,7 +19,6 @@ MAGIC = b"YZ"
 VERSION = 1
 DATA_DIR = "data"  # the folder at the flash root holding every store (host_tools pull copies it)
 SUFFIXES = (".a", ".b", ".tmp", ".a.bad", ".b.bad")  # what a store's files end with
-PUSHED = ".pushed"  # DATA_DIR + PUSHED: a complete copy that host_tools push switches in
 _HEADER = const(12)  # magic 2, version 1, reserved 1, sequence 4, payload length 4
 _TRAILER = const(4)  # CRC-32 of header + payload, little-endian
 _MAX_FILE = const(16384)  # bigger files are damage, not saves: never read them into RAM
@@ -317,23 +316,6 @@ def check(data):
 # --- filesystem -----------------------------------------------------------------------
 def _errno(exc):
     return exc.args[0] if exc.args else None
-
-
-def finish_push(folder=DATA_DIR, fs=None):
-    """At boot, before any store of ``folder`` is read: a push cut between its two renames
-    (``folder`` -> old, ``folder + PUSHED`` -> ``folder``) left no ``folder``; its complete
-    copy goes in now. True when it did (host_tools/flashing/restore.py)."""
-    fs = fs if fs is not None else os
-    try:
-        fs.stat(folder)
-        return False  # the usual case: one stat per boot
-    except OSError:
-        pass
-    try:
-        fs.rename(folder + PUSHED, folder)
-    except OSError:
-        return False  # no copy waiting: nothing was ever saved
-    return True
 
 
 class Store:

@@ -246,11 +246,11 @@ def test_a_full_device_is_one_line_and_keeps_its_data(tmp_path):
 # --- power cuts during the switch ---------------------------------------------------------
 # Runs inside MicroPython: the push's device-side scripts, in order, on tests/shared's
 # FakeFs (every change is a step; the power goes at step N), then the firmware's boot
-# (storage.finish_push) on what the cut left, then a second push without a cut.
+# (session_boot.finish_push) on what the cut left, then a second push without a cut.
 CUTS = r"""
 import binascii, json, sys
 from test_storage_cases import FakeFs, PowerCut
-import storage
+import session_boot
 
 
 class _File:
@@ -333,7 +333,7 @@ while True:
     fs.cut_at = cut
     done = run(fs, plan["steps"])
     booted = fs.reboot()
-    storage.finish_push("data", booted)  # the firmware's first act at power-on
+    session_boot.finish_push("data", booted)  # the firmware's first act at power-on
     after = outcome(booted)
     again = booted.reboot()
     run(again, plan["steps"])  # the next push, from whatever was left
@@ -394,7 +394,7 @@ def test_the_firmware_finishes_a_switch_a_cut_stopped_between_its_renames(tmp_pa
     (flash / "data.pushold" / "game.a").write_bytes(b"old")
     (flash / "data.pushed").mkdir()
     (flash / "data.pushed" / "game.a").write_bytes(b"new")
-    code = ("import os, storage\nos.chdir(%r)\nprint(storage.finish_push())\nprint(storage.finish_push())\n"
+    code = ("import os, session_boot\nos.chdir(%r)\nprint(session_boot.finish_push('data'))\nprint(session_boot.finish_push('data'))\n"
             "print(open('data/game.a').read())" % str(flash))
     proc = host_tools.run_micropython(["-c", code])
     assert proc.stdout.split() == ["True", "False", "new"], proc.stderr

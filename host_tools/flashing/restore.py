@@ -14,7 +14,7 @@ The switch is whole-folder, so a power cut at any moment leaves the old ``data/`
 new one (``program``): the copy is written into ``data.pushing/``, renamed to
 ``data.pushed/`` once complete, then ``data/`` -> ``data.pushold/`` and ``data.pushed/``
 -> ``data/``. A cut between those two renames leaves no ``data/``: the firmware's boot
-(``storage.finish_push``) and the next push both put ``data.pushed/`` in then. Leftovers
+(``session_boot.finish_push``) and the next push both put ``data.pushed/`` in then. Leftovers
 are removed by the next push.
 """
 import io
@@ -35,7 +35,7 @@ import storage  # noqa: E402
 
 DATA = storage.DATA_DIR  # the game's folder at the flash root (relative: the REPL's cwd is /)
 PUSHING = DATA + ".pushing"  # the copy while it is written: never used unless complete
-PUSHED = DATA + storage.PUSHED  # the complete copy, waiting to be switched in
+PUSHED = DATA + session_boot.PUSHED  # the complete copy, waiting to be switched in
 REPLACED = DATA + ".pushold"  # the device's own data/ during the switch
 _SLOTS = (".a", ".b")
 _ASIDE = (".a.bad", ".b.bad")  # damaged copies the firmware kept aside: pushed as they are
@@ -72,7 +72,7 @@ def _exists(p):
         return False
 """
 
-# First: finish a switch a cut stopped (as storage.finish_push does at boot), then clear
+# First: finish a switch a cut stopped (as session_boot.finish_push does at boot), then clear
 # what earlier pushes left, and make the folder the copy is written into.
 _CLEAN = _HELPERS + """if not _exists(%(data)r) and _exists(%(pushed)r):
     os.rename(%(pushed)r, %(data)r)
