@@ -234,11 +234,13 @@ def push(port, files, check_identity):
         _run(device, steps[-1])
         device.reset()
     except DeviceFull:
+        if switching:  # the copy may be half switched in: the boot or the next push finish it
+            raise PushError("the device ran out of room while switching the copy in: it boots with its old data/ or the copy, and the next push finishes the job") from None
         _drop_copy(device)
         said = "" if free is None else " although it reported %d KiB free" % (free // 1024)
         raise PushError("the device is full: the copy did not fit%s; nothing was changed" % said) from None
     except DeviceError:
-        if not switching:
+        if not switching:  # never while switching: data.pushed may be all that is left
             _drop_copy(device)
         raise
     except PushError:
