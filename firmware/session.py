@@ -285,6 +285,9 @@ class Session:
     def boot(self, app):
         """Load the records and the saved game: offer "Continue", or finish a game that
         ended just before a power cut; damaged files are set aside with a message."""
+        boot = use(_BOOT)
+        boot.finish_push(self.folder, self.fs)  # a push cut in its switch: its copy goes in first
+        release(_BOOT)  # not in RAM with the records (the fullest moment of the heap)
         self._records(app)  # damaged files: set aside now, with a message
         self._drop_records()  # one module at a time: boot is the fullest moment of the heap
         boot = use(_BOOT)

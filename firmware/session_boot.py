@@ -1,10 +1,12 @@
 """The boot half of the save layer (session.py): the saved game at power-on, repairs.
 
-``repair_flash`` and ``load_game`` run once, in the session's first frame; the session
+``finish_push``, ``repair_flash`` and ``load_game`` run once, in the session's first frame; the session
 releases this module afterwards (session.release), so its code is not in RAM during play.
 ``tell_repairs`` is loaded the same way when a save had to move something aside. It is a
 part of session.py moved out for that reason, so it uses the session's private helpers.
 """
+import os
+
 from micropython import const
 
 from bounds import MAX_GAME_DICE, MAX_ID, MAX_NAME, MAX_PLAYERS, within
@@ -12,8 +14,26 @@ import game as game_module
 import storage
 
 _SEED_LIMIT = 1 << 32  # seeds are 30 bits (dice_source); a seeded simulator's may be wider
+PUSHED = ".pushed"  # folder + PUSHED: a complete copy host_tools push switches in (restore.py)
 _MAX_DRAWS = const(1 << 22)  # dice since the last reseed (seek() draws them all again): a damaged
 # count must not hang the boot; 4M dice are some 5,000 four-player games without a reseed
+
+
+def finish_push(folder, fs=None):
+    """Before any store of ``folder`` is read: a push cut between its two renames
+    (``folder`` -> old, ``folder + PUSHED`` -> ``folder``) left no ``folder``; its
+    complete copy goes in now. True when it did."""
+    fs = fs if fs is not None else os
+    try:
+        fs.stat(folder)
+        return False  # the usual case: one stat per boot
+    except OSError:
+        pass
+    try:
+        fs.rename(folder + PUSHED, folder)
+    except OSError:
+        return False  # no copy waiting: nothing was ever saved
+    return True
 
 
 def repair_flash(session, app):

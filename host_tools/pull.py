@@ -15,6 +15,7 @@ import json
 import os
 import shutil
 import sys
+import tempfile
 
 import host_tools
 from host_tools.flashing import untrusted
@@ -43,6 +44,7 @@ def parse_args(argv):
     source.add_argument("--dir", help="a flash folder instead of a device (e.g. the simulator's --flash-dir)")
     parser.add_argument("--out", default=DEFAULT_OUT, help="local folder for the copy (default: %s)" % DEFAULT_OUT.replace(os.path.expanduser("~"), "~"))
     parser.add_argument("--json", action="store_true", help="print the raw values as JSON instead of text")
+    parser.add_argument("--replace", action="store_true", help="replace the copy even with one that lacks some of its files (a device erased since)")
     return parser.parse_args(argv)
 
 
@@ -67,13 +69,40 @@ def copy_from_dir(folder):
     return untrusted.read_folder(folder, storage.DATA_DIR)
 
 
-def _base_names(folder):
+def replace_copy(out, copy):
+    """``out/data`` becomes ``copy``: written beside it, then switched in by two renames,
+    so a failure or a cut leaves the previous copy (or the new one), never neither."""
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, MARKER), "w") as marker:
+        marker.write("python -m host_tools pull replaces %s/ here with a fresh copy at every run\n" % storage.DATA_DIR)
+    target = os.path.join(out, storage.DATA_DIR)
+    fresh = tempfile.mkdtemp(prefix=".%s.new-" % storage.DATA_DIR, dir=out)
+    try:
+        copy.write(fresh)
+        old = None
+        if os.path.isdir(target):
+            old = tempfile.mkdtemp(prefix=".%s.old-" % storage.DATA_DIR, dir=out)
+            os.rename(target, os.path.join(old, storage.DATA_DIR))
+        os.rename(fresh, target)  # files deleted on the device do not linger
+    finally:
+        if os.path.isdir(fresh):
+            shutil.rmtree(fresh)
+    if old is not None:
+        shutil.rmtree(old)
+
+
+def _bases(names):
     bases = set()
-    for name in os.listdir(folder):
+    for name in names:
         for suffix in storage.SUFFIXES:
             if name.endswith(suffix):
                 bases.add(name[:-len(suffix)])
                 break
+    return bases
+
+
+def _base_names(folder):
+    bases = _bases(os.listdir(folder))
     return sorted(bases, key=lambda b: (KNOWN.index(b) if b in KNOWN else len(KNOWN), b))
 
 
@@ -263,23 +292,27 @@ def main(argv):
     for name, why in copy.skipped:
         print("pull: skipped %s: %s" % (untrusted.printable(name), why), file=sys.stderr)
     target = os.path.join(args.out, storage.DATA_DIR)
+    if not copy.files:  # nothing to copy: an earlier copy (maybe the only backup) stays
+        if args.json:
+            print(json.dumps({}))
+        elif os.path.isdir(target):
+            print("nothing saved on the device yet; the copy in %s is left as it was" % untrusted.printable(os.path.abspath(target)))
+        else:
+            print("nothing saved on the device yet")
+        return 0
+    lost = [] if args.replace or not os.path.isdir(target) else [b for b in _base_names(target) if b not in _bases(copy.files)]
+    if lost:
+        print("pull: the copy in %s holds %s, which the device does not have; it is left as it was (--replace replaces it)"
+              % (untrusted.printable(os.path.abspath(target)), ", ".join(untrusted.printable(b) for b in lost)), file=sys.stderr)
+        return 2
     try:
-        os.makedirs(args.out, exist_ok=True)
-        with open(os.path.join(args.out, MARKER), "w") as marker:
-            marker.write("python -m host_tools pull replaces %s/ here with a fresh copy at every run\n" % storage.DATA_DIR)
-        if os.path.isdir(target):
-            shutil.rmtree(target)  # a fresh copy: files deleted on the device must not linger
-        if copy.found:
-            os.mkdir(target)
-            copy.write(target)
+        replace_copy(args.out, copy)
     except OSError as exc:
         print("pull: cannot write the copy in %s: %s" % (untrusted.printable(args.out), exc.strerror or exc), file=sys.stderr)
         return 1
-    found = read_folder(target) if copy.found else {}
+    found = read_folder(target)
     if args.json:
         print(json.dumps(_jsonable(found), indent=1, sort_keys=True))
-    elif not found:
-        print("nothing saved on the device yet")
     else:
         print("copied to %s\n" % untrusted.printable(os.path.abspath(target)))
         print(text_report(found), end="")

@@ -19,6 +19,9 @@ import pytest
 import host_tools
 from checkout import fresh_checkout
 
+host_tools.use_firmware()
+import storage  # noqa: E402  (the firmware's own save frame, for a copy push accepts)
+
 KINDS = ("empty", "missing file", "folder instead of file", "unwritable", "huge number", "non-UTF-8",
          "unknown option", "FIFO", "link", "oversized", "duplicate keys", "same output twice")
 HUGE = "99999999999999999999"
@@ -231,23 +234,28 @@ TABLE = {
         "duplicate keys": NO_JSON,
         "same output twice": [["--firmware", "{file}", "--out", "{file}"]],  # the UF2 read, then overwritten
     },
-    "push": {  # rows name a valid --from (a copy as pull makes it), so only the bad option counts
-        "empty": [["--port", "", "--from", "{pulled}"], ["--port", "/dev/null", "--from", ""]],
-        "missing file": [["--port", "/dev/null", "--from", "{missing}"]],
-        "folder instead of file": [["--port", "{folder}", "--from", "{pulled}"], ["--port", "/dev/null", "--from", "{file}"],
-                                   ["--port", "/dev/null", "--from", "{folder}"]],  # a data/ with no saves or records
+    "push": {  # rows name a valid --from (a copy as pull makes it) or a port that is
+        # not plugged in (checked last, at the connection), so only the bad option counts
+        "empty": [["--port", "", "--from", "{pulled}"], ["--port", "{missing}", "--from", ""]],
+        "missing file": [["--port", "{missing}", "--from", "{missing}"]],
+        "folder instead of file": [["--port", "{folder}", "--from", "{pulled}"], ["--port", "{missing}", "--from", "{file}"],
+                                   ["--port", "{missing}", "--from", "{folder}"]],  # a data/ with no saves or records
         "unwritable": NOT_APPLICABLE("writes only to the device"),
         "huge number": NOT_APPLICABLE("takes no number"),
-        "non-UTF-8": [["--port", b"/dev/tty\xff", "--from", "{pulled}"], ["--port", "/dev/null", "--from", b"{folder}/\xff"]],
-        "unknown option": [["--frobnicate", "--port", "/dev/null", "--from", "{pulled}"], ["--from", "{pulled}"],
-                           ["--port", "/dev/null", "--from", "{pulled}", "extra"]],
-        "FIFO": [["--port", "/dev/null", "--from", "{fifo}"]],
-        "link": [["--port", "/dev/null", "--from", "{zero_link}"]],
+        "non-UTF-8": [["--port", b"/dev/tty\xff", "--from", "{pulled}"], ["--port", "{missing}", "--from", b"{folder}/\xff"]],
+        "unknown option": [["--frobnicate", "--port", "{missing}", "--from", "{pulled}"], ["--from", "{pulled}"],
+                           ["--port", "{missing}", "--from", "{pulled}", "extra"]],
+        "FIFO": [["--port", "{missing}", "--from", "{fifo}"]],
+        "link": [["--port", "{missing}", "--from", "{zero_link}"]],
         "oversized": NOT_APPLICABLE("its files' sizes are push's own checks (test_uf2, push)"),
         "duplicate keys": NO_JSON,
         "same output twice": NOT_APPLICABLE("writes only to the device"),
     },
 }
+# Ports that are not serial devices (issue 22 item 13), for every command with --port.
+NOT_PORTS = ("{file}", "{port_fifo}", "/dev/zero")
+for _command, _rest in (("pull", []), ("flash", []), ("push", ["--from", "{pulled}"])):
+    TABLE[_command]["folder instead of file"] = TABLE[_command]["folder instead of file"] + [["--port", p] + _rest for p in NOT_PORTS]
 # sim rows run headless into a fresh flash folder unless they name their own.
 SIM_DEFAULTS = ["--headless"]
 
@@ -294,7 +302,9 @@ class Paths:
         self.pulled = os.path.join(root, "pulled")  # what pull --out makes, for push
         os.makedirs(os.path.join(self.pulled, "data"))
         with open(os.path.join(self.pulled, "data", "scores.a"), "wb") as f:
-            f.write(b"a record")
+            f.write(storage.pack([], 1))  # an intact record: push accepts no other
+        self.port_fifo = os.path.join(root, "port-fifo")
+        os.mkfifo(self.port_fifo)
 
     def fill(self, args):
         out = []
@@ -309,7 +319,7 @@ class Paths:
 
 
 PLACEHOLDERS = ("folder", "file", "missing", "new_file", "non_utf8", "deep_text", "deep", "zeros", "unwritable", "root", "pulled",
-                "fifo_link", "fifo", "zero_link", "dir_link", "big", "duplicate", "uf2")
+                "fifo_link", "fifo", "zero_link", "dir_link", "big", "duplicate", "uf2", "port_fifo")
 
 
 def unwritable_folder(root):

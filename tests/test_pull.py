@@ -23,7 +23,7 @@ while g.phase == game.ROLLOFF:
     g.rolloff()
 g.roll()
 g.toggle_hold(1)
-storage.Store("data/game").save({"id": 99, "seed": dice.checkpoint(), "game": g.to_state()})
+storage.Store("data/game").save({"id": 99, "seed": dice.position(), "counts": [0, 1, 0, 0, 0, 1], "game": g.to_state()})
 r = records.Records()
 r.load()
 card = rules.new_card()
@@ -249,7 +249,7 @@ def test_a_data_folder_pull_did_not_make_is_never_replaced(tmp_path, capsys):
     copy = tmp_path / "copy"
     assert pull.main(["--dir", str(flash), "--out", str(copy)]) == 0
     (flash / "data" / "rolls.a").unlink()
-    assert pull.main(["--dir", str(flash), "--out", str(copy)]) == 0  # again: a fresh copy
+    assert pull.main(["--dir", str(flash), "--out", str(copy), "--replace"]) == 0  # again: a fresh copy
     assert sorted(os.listdir(copy / "data")) == sorted(os.listdir(flash / "data"))
 
 
@@ -276,7 +276,7 @@ g = game.Game(zoo, [("KID", "human")], dice)
 g.roll()
 g.score(10)
 g.roll()
-storage.Store("data/game").save({"id": 7, "seed": dice.checkpoint(), "game": g.to_state()})
+storage.Store("data/game").save({"id": 7, "seed": dice.position(), "counts": [0, 0, 1, 1, 0, 0], "game": g.to_state()})
 r = records.Records(ruleset=zoo)
 r.load()
 card = [5, 3, 3, 3, 3, 1, 10, 15, 15, 20, 30, 0]
@@ -299,3 +299,47 @@ def test_pull_shows_a_zoo_game_and_the_zoo_records(tmp_path, capsys):
     assert " 1 of 11 boxes filled" in text
     assert "Zoo high scores:\n   1. KID   128" in text
     assert "Zoo statistics:\n  1 game played\n  all      1 result" in text and "best  128  1 Yahtzee" in text and "upper bonus in 100%" in text
+
+
+def _files(folder):
+    return {name: (folder / name).read_bytes() for name in os.listdir(folder)}
+
+
+def test_a_pull_from_a_device_with_nothing_saved_keeps_the_previous_copy(tmp_path, capsys):
+    """Issue 22 item 8: the second pull (from the freshly erased device) must not delete
+    the only backup."""
+    flash = _device_folder(tmp_path)
+    copy = tmp_path / "copy"
+    assert pull.main(["--dir", str(flash), "--out", str(copy)]) == 0
+    backup = _files(copy / "data")
+    capsys.readouterr()
+    erased = tmp_path / "erased"
+    erased.mkdir()
+    with virtual_pico.running(erased) as port:
+        assert pull.main(["--port", port, "--out", str(copy)]) == 0
+    said = capsys.readouterr()
+    assert said.out == "nothing saved on the device yet; the copy in %s is left as it was\n" % (copy / "data")
+    assert said.err == ""
+    assert _files(copy / "data") == backup
+    (erased / "data").mkdir()  # a data/ folder with nothing in it: nothing to copy either
+    assert pull.main(["--dir", str(erased), "--out", str(copy)]) == 0
+    assert _files(copy / "data") == backup
+
+
+def test_a_copy_is_replaced_by_one_lacking_some_of_its_files_only_when_told(tmp_path, capsys):
+    flash = _device_folder(tmp_path)
+    copy = tmp_path / "copy"
+    assert pull.main(["--dir", str(flash), "--out", str(copy)]) == 0
+    backup = _files(copy / "data")
+    capsys.readouterr()
+    for name in os.listdir(flash / "data"):  # a new install that played one roll: only game
+        if not name.startswith("game."):
+            (flash / "data" / name).unlink()
+    assert pull.main(["--dir", str(flash), "--out", str(copy)]) == 2
+    said = capsys.readouterr()
+    assert said.out == "" and said.err.count("\n") == 1
+    assert "holds scores, stats, rolls, which the device does not have; it is left as it was (--replace replaces it)" in said.err
+    assert _files(copy / "data") == backup
+    assert pull.main(["--dir", str(flash), "--out", str(copy), "--replace"]) == 0
+    assert _files(copy / "data") == _files(flash / "data")
+    assert sorted(os.listdir(copy)) == [".pico-yahtzee-pull", "data"]  # no temporary folder left

@@ -327,15 +327,18 @@ def test_push_puts_back_what_pull_copied_before_the_uf2_replaced_it(tmp_path, so
 
 
 def test_push_refuses_a_folder_that_is_not_a_pull_copy(tmp_path, capsys):
-    assert push.main(["--port", "/dev/null", "--from", str(tmp_path)]) == 2
-    assert "has no data/ folder" in capsys.readouterr().err
-    write(tmp_path, "data/notes.txt", "hello")
-    assert push.main(["--port", "/dev/null", "--from", str(tmp_path)]) == 2
+    unplugged = str(tmp_path / "no-such-port")  # the copy is checked before the port is opened
+    assert push.main(["--port", unplugged, "--from", str(tmp_path)]) == 2
+    assert "(no data/ folder): push puts back what python -m host_tools pull --port PORT --out" in capsys.readouterr().err
+    (tmp_path / "data").mkdir()
+    assert push.main(["--port", unplugged, "--from", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "holds no saves or records" in err
     assert push.main(["--from", str(tmp_path)]) == 2
     assert "--port" in capsys.readouterr().err
-    write(tmp_path, "data/scores.a", b"x")
+    import storage  # the firmware's own frame: an intact (empty) high-score list
+
+    write(tmp_path, "data/scores.a", storage.pack([], 1))
     assert push.main(["--port", str(tmp_path / "no-such-port"), "--from", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "does not exist" in err

@@ -121,6 +121,21 @@ print('switched')
 """
 
 
+def write_code(path, data, head=""):
+    """The scripts that write ``data`` to the device file ``path``, one exec each, as
+    ``(code, bytes written after it)``; ``head`` runs first (making folders)."""
+    head = "import os, binascii\n%sf = open(%r, 'wb')\nw = f.write\na = binascii.a2b_base64\n" % (head, path)
+    starts = list(range(0, len(data), _CHUNK)) or [0]
+    for start in starts:
+        text = binascii.b2a_base64(data[start : start + _CHUNK], newline=False).decode()
+        code = "w(a(%r))\n" % text
+        if start == starts[0]:
+            code = head + code
+        if start == starts[-1]:
+            code += "f.close()\ndel f, w, a\n"
+        yield code, min(start + _CHUNK, len(data))
+
+
 class Device:
     """A MicroPython board on a serial port (a real Pico or the virtual one)."""
 
@@ -204,10 +219,7 @@ class Device:
         try:
             return self.transport.exec(code)
         except TransportExecError as exc:
-            last = (exc.error_output.strip().splitlines() or ["?"])[-1]
-            if "ENOSPC" in last or "28" in last.replace("]", " ").split():
-                raise DeviceFull(last) from None
-            raise DeviceError("the device reported an error: %s" % last) from None
+            raise _reported(exc.error_output) from None
         except (TransportError, OSError, serial.SerialException) as exc:
             raise DeviceLost("lost the connection to %s (%s)" % (self.port, str(exc).strip() or type(exc).__name__)) from None
 
@@ -236,8 +248,7 @@ class Device:
         except (TransportError, OSError, serial.SerialException) as exc:
             raise DeviceLost("lost the connection to %s (%s)" % (self.port, str(exc).strip() or type(exc).__name__)) from None
         if taken[1]:
-            last = (bytes(taken[1]).decode("utf-8", "replace").strip().splitlines() or ["?"])[-1]
-            raise DeviceError("the device reported an error: %s" % last)
+            raise _reported(bytes(taken[1]).decode("utf-8", "replace"))
         return bytes(taken[0])
 
     def scan(self, want):
@@ -295,18 +306,10 @@ class Device:
         """Write ``data`` to ``path + STAGED``; calls ``progress(done, total)`` per chunk.
 
         A small file takes one exec: folders, open, write, close."""
-        head = "import os, binascii\n%sf = open(%r, 'wb')\nw = f.write\na = binascii.a2b_base64\n" % (self._dirs_code(path), path + STAGED)
-        starts = list(range(0, len(data), _CHUNK)) or [0]
-        for start in starts:
-            text = binascii.b2a_base64(data[start : start + _CHUNK], newline=False).decode()
-            code = "w(a(%r))\n" % text
-            if start == starts[0]:
-                code = head + code
-            if start == starts[-1]:
-                code += "f.close()\ndel f, w, a\n"
+        for code, done in write_code(path + STAGED, data, self._dirs_code(path)):
             self.exec(code)
             if progress:
-                progress(min(start + _CHUNK, len(data)), len(data))
+                progress(done, len(data))
 
     def switch(self, staged, remove, new_main):
         """Move staged files into place; main.py is parked first and comes back last."""
@@ -349,6 +352,16 @@ class Device:
             except (OSError, serial.SerialException):
                 pass
             self.transport = None
+
+
+def _reported(error_output):
+    """The DeviceError for a traceback the device sent: DeviceFull for ENOSPC."""
+    from host_tools.flashing.untrusted import printable
+
+    last = printable((error_output.strip().splitlines() or ["?"])[-1][:200])
+    if "ENOSPC" in last or "28" in last.replace("]", " ").split():
+        return DeviceFull(last)
+    return DeviceError("the device reported an error: %s" % last)
 
 
 class DeviceLost(DeviceError):

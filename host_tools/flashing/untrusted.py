@@ -40,6 +40,10 @@ def plain_name_problem(name):
     """None when ``name`` is a plain file name a host may join onto a folder, else why not."""
     if not isinstance(name, str):
         return "not text"
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:  # bytes a host folder's name held that are not UTF-8
+        return "not UTF-8"
     if not name or name in (".", ".."):
         return "not a file name"
     if "/" in name or "\\" in name or name.startswith("~"):
@@ -89,13 +93,30 @@ def text_problem(option, value):
 
 
 def port_problem(port):
-    """One line when ``--port`` cannot name a serial port, else None (a missing port is
-    not a usage error: the device may be unplugged)."""
+    """One line when ``--port`` cannot name a serial port (a folder, a regular file, a
+    FIFO, a device that is not a terminal such as /dev/zero), else None. A missing port
+    is not a usage error: the device may be unplugged."""
     problem = text_problem("--port", port)
     if problem:
         return problem
     if os.path.isdir(port):
         return "--port %s is a folder, not a serial port" % shown(port)
+    try:
+        mode = os.stat(port).st_mode
+    except OSError:
+        return None  # missing or unreachable: the connection says which
+    if not stat.S_ISCHR(mode):
+        kind = "a regular file" if stat.S_ISREG(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "not a device"
+        return "--port %s is %s, not a serial port" % (shown(port), kind)
+    try:  # a character device: only a terminal (tty, pty) is a serial port; /dev/zero is not
+        fd = os.open(port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    except OSError:
+        return None  # busy or forbidden: the connection names it
+    try:
+        if not os.isatty(fd):
+            return "--port %s is a device but not a serial port" % shown(port)
+    finally:
+        os.close(fd)
     return None
 
 
