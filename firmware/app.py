@@ -311,7 +311,6 @@ class App:
         self.hw.dice.animals(game.rules.faces is not None)  # the Zoo card's pictures
         self.starter = -1
         self.tie = False
-        self.refresh_totals()
         wanted = self.settings.coach != menu.COACH_OFF
         for player in game.players:
             if player.kind != menu.KIND_NAMES[menu.HUMAN] and player.kind in menu.KIND_NAMES:
@@ -321,6 +320,7 @@ class App:
             self.coach.close()
         elif not self.coach.open(game.rules):
             self.note = self.coach.problem
+        self.refresh_totals()  # after the advisor: the win meter from the first turn on
 
     def rolloff_round(self):
         rolled = self.game.rolloff()

@@ -42,10 +42,13 @@ def _turn_draw(app, fb):
     draw.number(fb, app.breakdowns[seat][_GRAND], 15, 0, True)
     top = app.top
     card = game.players[seat].card
+    # While the LED dice tumble, the list shows neither the points nor the cursor (the
+    # best box): they would give the roll away before the dice settle.
+    shown = game.rolls > 0 and not app.rolling
     for line in range(_LIST_ROWS):
         box = top + line
         row = line + 1
-        inv = box == app.cursor and game.rolls > 0
+        inv = box == app.cursor and shown
         if inv:
             draw.bar(fb, row)
         draw.text(fb, app.labels[box], 1, row, inv)
@@ -53,7 +56,7 @@ def _turn_draw(app, fb):
         # now, ``-`` where the joker rule forbids it; before the first roll: blank.
         if card[box] >= 0:
             draw.number(fb, card[box], 15, row, inv)
-        elif game.rolls > 0:
+        elif shown:
             points = app.options[box]
             if points < 0:
                 draw.text(fb, "-", 15, row, inv)
@@ -80,7 +83,7 @@ def _turn_handle(app, button, long):
     if button == _MENU:
         if long:
             app.ask_quit(ui.TURN)
-        elif app.coach_mode() != menu.COACH_OFF and game.rolls > 0:
+        elif app.coach_mode() != menu.COACH_OFF and game.rolls > 0 and not app.rolling:
             app.show_hint()
         else:
             app.show_card()
@@ -100,8 +103,8 @@ def _turn_handle(app, button, long):
     elif button == _UP or button == _DOWN:
         if game.rolls > 0:
             app.move_cursor(1 if button == _DOWN else -1)
-    elif button == _OK:
-        if game.rolls > 0 and app.options[app.cursor] >= 0:
+    elif button == _OK:  # not while the dice tumble: the confirmation shows the points
+        if game.rolls > 0 and not app.rolling and app.options[app.cursor] >= 0:
             app.ask_score(app.cursor)
 
 
