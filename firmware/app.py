@@ -95,6 +95,7 @@ class App:
         self.confirm_box = -1  # the box OK offered to score: its points, the total after
         self.confirm_points = 0
         self.confirm_bonus = 0
+        self.confirm_upper = 0  # the upper bonus this box would earn now
         self.confirm_total = 0
         self._scratch_card = rules.new_card()
         self.back_screen = TURN
@@ -115,6 +116,8 @@ class App:
         self.summary_seat = 0  # the computer turn the summary shows: seat, box, points
         self.summary_box = 0
         self.summary_points = 0
+        self.summary_bonus = 0  # and the bonuses that score earned: Yahtzee, upper
+        self.summary_upper = 0
         self.plan_rolls = -1  # the computer's decision is made once per roll (turn_screen)
         self.plan_mask = -1
         self.plan_box = -1
@@ -271,7 +274,9 @@ class App:
         self.confirm_points = self.options[box]
         scratch[box] = self.confirm_points
         scratch[rules.BONUS] += self.confirm_bonus
-        self.confirm_total = rules.totals(game.rules, scratch)[4]
+        then = rules.totals(game.rules, scratch)
+        self.confirm_upper = then[1] - self.breakdowns[game.current][1]
+        self.confirm_total = then[4]
         self.confirm_box = box
         self.show(CONFIRM_SCORE)
 
@@ -373,8 +378,12 @@ class App:
         self.summary_seat = game.current
         self.summary_box = box
         self.summary_points = self.options[box]
+        seat = game.current
+        self.summary_bonus = rules.yahtzee_bonus_for(game.rules, game.players[seat].card, game.dice)
+        upper_before = self.breakdowns[seat][1]
         game.score(box)
         self.refresh_totals()
+        self.summary_upper = self.breakdowns[seat][1] - upper_before
         self.beep(880, 60)
         self.changed()
         if review:

@@ -12,6 +12,7 @@ import players
 from ui import draw
 from ui import menu
 from ui import scorecard
+from ui import screens
 import ui
 
 # Button ids as literals: private constants cost no RAM (imported names would).
@@ -80,10 +81,12 @@ def _turn_draw(app, fb):
 
 def _turn_handle(app, button, long):
     game = app.game
+    if app.rolling and button >= _UP and not long and not app.computer_turn():
+        _settle(app)  # the box list, a hint or OK: the dice stop tumbling first
     if button == _MENU:
         if long:
             app.ask_quit(ui.TURN)
-        elif app.coach_mode() != menu.COACH_OFF and game.rolls > 0 and not app.rolling:
+        elif app.coach_mode() != menu.COACH_OFF and game.rolls > 0:
             app.show_hint()
         else:
             app.show_card()
@@ -103,9 +106,16 @@ def _turn_handle(app, button, long):
     elif button == _UP or button == _DOWN:
         if game.rolls > 0:
             app.move_cursor(1 if button == _DOWN else -1)
-    elif button == _OK:  # not while the dice tumble: the confirmation shows the points
-        if game.rolls > 0 and not app.rolling and app.options[app.cursor] >= 0:
+    elif button == _OK:
+        if game.rolls > 0 and app.options[app.cursor] >= 0:
             app.ask_score(app.cursor)
+
+
+def _settle(app):
+    """End the tumble now: the LEDs show the rolled faces as the OLED shows the points."""
+    app.rolling = False
+    app.dice_dirty = True
+    app.dirty = True
 
 
 def _turn_tick(app, now):
@@ -154,11 +164,10 @@ def _confirm_score_draw(app, fb):
     draw.text(fb, "Score a zero?" if app.confirm_points == 0 else "Score this?", 0, 0, True)
     draw.text(fb, app.labels[app.confirm_box], 0, 2)
     draw.number(fb, app.confirm_points, 15, 2)
-    if app.confirm_bonus:
-        draw.text(fb, "Y.bonus", 0, 3)
-        draw.number(fb, app.confirm_bonus, 15, 3)
-    draw.text(fb, "Total then", 0, 4)
-    draw.number(fb, app.confirm_total, 15, 4)
+    row = screens.bonuses(fb, app.confirm_bonus, app.confirm_upper, 3)
+    row = 4 if row < 4 else row
+    draw.text(fb, "Total then", 0, row)
+    draw.number(fb, app.confirm_total, 15, row)
     draw.text(fb, "OK    = score", 1, 6)
     draw.text(fb, "other = back", 1, 7)
 
