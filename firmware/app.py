@@ -122,6 +122,7 @@ class App:
         self.plan_mask = -1
         self.plan_box = -1
         self.blink_next = 0  # the hint's blinking dice (coach_screens)
+        self.hint_pick = 0  # with opponents: the hint's line OK takes (coach_screens)
         self.blink_off = False
         self.scratch_faces = [0, 0, 0, 0, 0]  # faces shown while tumbling or blinking
         self._steady = 0
@@ -251,15 +252,7 @@ class App:
         return self.settings.coach
 
     def show_hint(self):
-        game = self.game
-        coach = self.coach
-        coach.hint(game.dice, 3 - game.rolls, game.held)
-        if coach.hint_box >= 0:  # the box to score: the turn screen highlights it
-            self.cursor = coach.hint_box
-            self.scroll_cursor()
-        self.blink_off = False
-        self.blink_next = self.now
-        self.show(HINT)
+        coach_screens.open_hint(self)  # OK there takes the move (ui/coach_screens.py)
 
     def ask_score(self, box):
         """Scoring takes two presses: OK shows the box, its points and the total it makes

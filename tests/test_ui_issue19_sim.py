@@ -130,3 +130,164 @@ dump()
     assert lines[0] == "Score this?"
     assert [line.split() for line in lines[2:6]] == [["Sixes", "30"], ["Y.bonus", "100"], ["Up.bonus", "35"],
                                                      ["Total", "then", str(45 + 30 + 50 + 100 + 35)]]
+
+
+# -- item 4: the coach with opponents -------------------------------------------------
+def _far_behind_cards():
+    from support import card_with
+    from test_win_level import ME, THEM
+
+    return card_with(**ME), card_with(**THEM)
+
+
+# P1 to play 2-2-4-5-6 with two rolls left, 110 points behind P2 (test_win_level's
+# position): max score keeps the 6, to win the 2s, and both show as 1 %.
+FAR_BEHIND = _far_behind_cards() + ([2, 2, 4, 5, 6],)
+# P1 with 1-2-1-2-2, P2 with only Aces open: max score takes the Full house now (2 %),
+# to win keeps the three 2s and rolls (4 %).
+CLOSER = ([3, 6, 9, 12, -1, 18, -1, -1, -1, 30, 40, -1, 22, 0],
+          [3, -1, 9, 12, 15, 18, 30, 28, 25, 30, 40, 50, 24, 0], [1, 2, 1, 2, 2])
+
+# Two humans, coach mode "turn", P1 on the turn with ``DICE`` after one roll.
+POSITION = r"""
+from drivers.buttons import OK, UP, DOWN
+from ui import menu
+import app as app_module
+a.settings.players = 2
+a.settings.kinds[1] = 0
+a.settings.rebuild()
+a.settings.coach = menu.COACH_TURN
+g = game.Game(rules.make_ruleset(), [("P1", "human"), ("P2", "human")], hw.dice_source)
+while g.phase == game.ROLLOFF:
+    g.rolloff()
+g.current = 0
+g.players[0].card[:] = ME
+g.players[1].card[:] = THEM
+g.dice[:] = DICE
+g.rolls = 1
+g.held = 0
+a.resume(g)
+a.run(frames=100)
+print("COACH", a.coach.adv is not None, a.coach.in_chance)
+"""
+# OK on every hint of the turn (holds while it says roll, then the box), then score.
+FOLLOW = r"""
+for step in range(3):
+    a.show_hint()
+    a.handle(OK)
+    if (a.coach.win_box if a.coach.win_differs else a.coach.hint_box) >= 0:
+        break
+    a.roll()
+    a.run(frames=100)
+a.ask_score(a.cursor)
+a.handle(OK)
+print("REVIEW", a.screen == app_module.REVIEW, a.coach.cost, a.coach.lost_tenths())
+dump()
+"""
+
+
+def _position(tmp_path, meter_tables, position, code):
+    import os
+
+    from sim_helpers import APP_ON_LOOPBACK
+
+    for name, path in meter_tables.items():
+        os.symlink(path, tmp_path / name)
+    me, them, dice = position
+    probe = APP_ON_LOOPBACK + "ME = %r\nTHEM = %r\nDICE = %r\n" % (me, them, dice) + POSITION + code
+    frames, out = _screens(probe, cwd=str(tmp_path), heap=HEAP)
+    assert "COACH True True" in out, out
+    return frames, out
+
+
+def test_the_hint_with_opponents_says_what_ok_takes_and_takes_either_move(tmp_path, meter_tables):
+    frames, out = _position(tmp_path, meter_tables, CLOSER, r"""
+a.cursor = 12
+a.show_hint()
+dump()
+a.handle(OK)
+print("TAKEN", a.game.held, a.cursor, a.screen == app_module.TURN)
+a.set_holds(0)
+a.show_hint()
+a.handle(DOWN)
+dump()
+a.handle(OK)
+print("TAKEN", a.game.held, a.cursor, a.screen == app_module.TURN)
+""")
+    hint, picked = frames
+    assert hint[0] == "Hint P1 Roll 1/3"
+    assert hint[1].split() == ["Max", "score", "2%"] and hint[4].split() == ["To", "win", "4%"], hint
+    assert hint[2].strip() == "Full house" and hint[5].split() == [".", "2", ".", "2", "2"]
+    assert hint[6] == "OK = to win" and hint[7] == "^v:other M:card"
+    assert picked[6] == "OK = max score"
+    taken = [line.split()[1:] for line in out if line.startswith("TAKEN ")]
+    # to win: keep the 2s (the cursor stays); max score: the cursor on the Full house
+    assert taken == [[str(0b11010), "12", "True"], ["0", "8", "True"]]
+
+
+def test_equal_chances_show_one_line_the_to_win_move(tmp_path, meter_tables):
+    (hint,), out = _position(tmp_path, meter_tables, FAR_BEHIND, r"""
+a.show_hint()
+dump()
+a.handle(OK)
+print("TAKEN", a.game.held)
+""")
+    assert hint[2] == "Keep, then roll:" and hint[3].split() == ["2", "2", ".", ".", "."], hint
+    assert hint[5].startswith("Expect") and not any("%" in line for line in hint)
+    assert "TAKEN %d" % 0b00011 in out
+
+
+@pytest.mark.parametrize("position", ["far_behind", "closer"])
+def test_following_the_hint_with_opponents_is_never_charged(tmp_path, meter_tables, position):
+    frames, out = _position(tmp_path, meter_tables, FAR_BEHIND if position == "far_behind" else CLOSER, FOLLOW)
+    assert [line for line in out if line.startswith("REVIEW ")] == ["REVIEW True 0 0"]
+    assert frames[-1][2] == "Best play!"
+
+
+# -- item 9: dismissing a "Score:" hint ------------------------------------------------
+def test_dismissing_a_score_hint_leaves_the_cursor_where_it_was(tmp_path):
+    from host_tools.simulator.screen import inverted_rows
+
+    tables = sim_golden.scene_tables("hint_box")
+    _seed, keys = sim_golden.SCENES["hint_box"]  # three rolls, then the hint: "Score: Aces"
+    before = keys[:keys.rindex(" m ")]
+    moved = before + " down down"  # the cursor away from the best box first
+    turn = play(tmp_path / "turn", moved, seed=4, tables=tables, heap=HEAP).oled_pixels()
+    hint = screen_lines(play(tmp_path / "hint", moved + " m wait:120", seed=4, tables=tables,
+                             heap=HEAP).oled_pixels())
+    assert hint[2] == "Score:"
+    back = play(tmp_path / "back", moved + " m wait:120 1", seed=4, tables=tables, heap=HEAP).oled_pixels()
+    assert inverted_rows(back) == inverted_rows(turn) and screen_lines(back) == screen_lines(turn)
+    taken = play(tmp_path / "taken", moved + " m wait:120 enter", seed=4, tables=tables, heap=HEAP).oled_pixels()
+    row = inverted_rows(taken)[1:7].index(True) + 1  # OK: the cursor on the advised box
+    assert screen_lines(taken)[row].strip().startswith(hint[3].strip())
+
+
+def test_the_two_line_hint_allocates_nothing_per_frame(tmp_path, meter_tables):
+    import os
+
+    from sim_helpers import alloc_probe
+
+    for name, path in meter_tables.items():
+        os.symlink(path, tmp_path / name)
+    me, them, dice = CLOSER
+    probe = r"""
+import game, rules
+from loopback_rig import Rig
+from drivers.buttons import DOWN
+rig = Rig({"seed": "5"})
+a, press, measure, hw = rig.app, rig.press, rig.measure, rig.hw
+a.run(frames=400)
+""" + "ME = %r\nTHEM = %r\nDICE = %r\n" % (me, them, dice) + POSITION.replace("from drivers.buttons", "#") + r"""
+a.show_hint()
+print("TWO", a.coach.win_differs)
+measure("hint2-idle", 400, False)
+measure("hint2-redraw", 200, True)
+press(DOWN, 20)
+a.run(frames=40)
+print("PICK", a.hint_pick)
+measure("hint2-picked", 200, True)
+"""
+    lines, allocs = alloc_probe(probe, heap=HEAP, cwd=str(tmp_path))
+    assert "TWO True" in lines and "PICK 0" in lines, lines
+    assert allocs == {"hint2-idle": 0, "hint2-redraw": 0, "hint2-picked": 0}, lines
