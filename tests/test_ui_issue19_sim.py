@@ -291,3 +291,31 @@ measure("hint2-picked", 200, True)
     lines, allocs = alloc_probe(probe, heap=HEAP, cwd=str(tmp_path))
     assert "TWO True" in lines and "PICK 0" in lines, lines
     assert allocs == {"hint2-idle": 0, "hint2-redraw": 0, "hint2-picked": 0}, lines
+
+
+# -- item 8: the dim shows in the simulator's front-end --------------------------------
+def test_the_simulator_shows_the_dimmed_oled_and_the_waking_press_does_nothing_else(tmp_path):
+    from host_tools.simulator import png, term
+    from host_tools.simulator.backend import DIMMED
+    from host_tools.simulator.screen import device_text
+
+    awake = play(tmp_path / "awake", "enter wait:1000", seed=1)
+    dim = play(tmp_path / "dim", "enter wait:61000", seed=1)
+    assert DIMMED not in device_text(awake) and DIMMED not in "".join(term.frame_lines(awake, 132, 44))
+    text = device_text(dim)
+    assert text.splitlines()[1] == "oled: " + DIMMED
+    frame = term.frame_lines(dim, 132, 44)
+    assert any(DIMMED in line and "\u250c" in line for line in frame)
+    assert any(DIMMED in line for line in term.frame_lines(dim, 68, 23))  # braille layout too
+    for device, lit, unlit in ((awake, png.OLED_ON, png.OLED_DIM), (dim, png.OLED_DIM, png.OLED_ON)):
+        path = tmp_path / "shot.png"
+        png.write_png(str(path), device)
+        _w, _h, rows = png.read_png(str(path))
+        pixels = {bytes(row[i:i + 3]) for row in rows for i in range(0, len(row), 3)}
+        assert bytes(lit) in pixels and bytes(unlit) not in pixels
+    # The press that brightens it does nothing else: DOWN leaves the menu's cursor.
+    woken = play(tmp_path / "woken", "enter wait:61000 down", seed=1)
+    assert DIMMED not in device_text(woken)
+    assert device_text(woken) == device_text(awake)
+    moved = play(tmp_path / "moved", "enter wait:61000 down down", seed=1)
+    assert device_text(moved) != device_text(awake)  # the second press moves it
