@@ -109,6 +109,8 @@ class App:
         self.coach = coach_module.Coach()  # hints, turn reviews, advisor levels (coach.py)
         self.labels = screens.BOX_LABELS  # the game's box names on the 8x8 screens (_begin)
         self.note = ""  # one line shown on the roll-off screen and through round 1
+        self.turn_msg = ""  # the turn screen's footer for a moment: why ROLL did nothing
+        self.turn_msg_until = 0
         # What OK on the end screen does, for its last line: the save layer says "OK: high
         # scores" while scores wait for initials (session.py), else OK goes to the menu.
         self.end_ok_text = "OK: menu"

@@ -78,6 +78,7 @@ class Session:
         self.folder = folder
         self.fs = fs
         self.store = storage.Store(folder + "/game", fs)
+        self.setup_saved = None  # the menu's set-up on flash (session_boot), so only a change is written
         self.recs = None  # records.Records while the records are in use (see _records)
         self.last_id = 0  # the last game counted in the statistics: a new id avoids it
         self.power = power if power is not None else power_module.Power(hw)
@@ -185,6 +186,8 @@ class Session:
     # ----------------------------------------------------------------- saving
     def on_change(self, app):
         """After every action that changes the game or the settings (app.py)."""
+        if app.screen == _MENU_SCREEN:  # the set-up changes only there
+            self._keep_setup(app)
         game = app.game
         if game is None:
             if self.game is not None:
@@ -202,6 +205,24 @@ class Session:
         self.save(app)
         if game.phase == game_module.OVER:
             self._finish(app)
+
+    def setup_store(self):
+        """The menu's set-up store, made when used (not kept through a game's heap)."""
+        return storage.Store(self.folder + "/setup", self.fs)
+
+    def _keep_setup(self, app):
+        """Saves the menu's set-up when it changed: the next power-on starts from it."""
+        value = app.settings.saved()
+        if value == self.setup_saved:
+            return
+        store = self.setup_store()
+        try:
+            store.save(value)
+            self.setup_saved = value
+        except storage.SaveError:
+            pass  # a full flash: the game's save says so; tried again at the next change
+        if store.repaired:  # the first save after damage (``data`` a dangling link...)
+            use(_BOOT).tell_repairs(self, app, store)
 
     def _begin(self, game, game_id, counts):
         self.game = game
@@ -253,7 +274,7 @@ class Session:
         if self.game is not None:
             self.save(app)
             saved = "Game saved.\n" if not self.unsaved else "Game NOT saved.\n"
-        self.message(app, "Battery low", "%d.%02d V\n%sCharge or change\nthe batteries." %
+        self.message(app, "Battery low", "%d.%02d V\n%sCharge or change\nthe batteries.\nAny key: go on" %
                      (mv // 1000, mv % 1000 // 10, saved))
 
     # ----------------------------------------------------------------- boot
@@ -265,6 +286,7 @@ class Session:
         boot = use(_BOOT)
         boot.repair_flash(self, app)  # ``data`` a file, a folder at game.tmp: aside now
         release(_REPAIR)
+        boot.load_setup(self, app)  # the menu as it was left (a saved game's coach wins)
         boot.load_game(self, app)
         self._tidy()
 

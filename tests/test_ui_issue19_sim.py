@@ -319,3 +319,106 @@ def test_the_simulator_shows_the_dimmed_oled_and_the_waking_press_does_nothing_e
     assert device_text(woken) == device_text(awake)
     moved = play(tmp_path / "moved", "enter wait:61000 down down", seed=1)
     assert device_text(moved) != device_text(awake)  # the second press moves it
+
+
+# -- item 9: the menu's set-up is kept between power-ons ------------------------------
+# From "Start game": Players 2 -> 3, P2 CPU casual -> Human, then down to Joker (forced
+# -> ordered) and Coach (hint -> turn).
+SETUP_KEYS = "enter down enter down down enter down down enter down down enter"
+
+
+def test_the_menu_set_up_is_kept_between_power_ons(tmp_path):
+    play(tmp_path, SETUP_KEYS, seed=1)
+    rebooted = screen_lines(play(tmp_path, "wait:1600", seed=1).oled_pixels())
+    assert rebooted[1:6] == [" Start game", " Players       3", " P1 Human", " P2 Human", " P3 CPU casual"]
+    rest = screen_lines(play(tmp_path, "wait:1600 up up up", seed=1).oled_pixels())  # scrolled
+    assert [line.split() for line in rest if line.startswith((" Joker", " Coach"))] == [["Joker", "ordered"],
+                                                                                       ["Coach", "turn"]]
+    fresh = screen_lines(play(tmp_path / "fresh", "wait:1600", seed=1).oled_pixels())
+    assert fresh[2].split() == ["Players", "2"] and fresh[4].split() == ["P2", "CPU", "casual"]
+
+
+@pytest.mark.parametrize("damage", ["bytes", "shape"])
+def test_a_damaged_set_up_gives_the_defaults_and_one_message(tmp_path, damage):
+    import os
+
+    import storage
+
+    play(tmp_path, SETUP_KEYS, seed=1)
+    data = tmp_path / "data"
+    if damage == "bytes":
+        for name in os.listdir(data):
+            if name.startswith("setup."):
+                (data / name).write_bytes(b"YZ\x01\x00 not a save at all")
+    else:
+        for name in os.listdir(data):
+            if name.startswith("setup."):
+                os.remove(data / name)
+        storage.Store(str(data / "setup")).save({"players": 9, "kinds": ["human"] * 4, "rules": "forced",
+                                                 "ybonus": 1, "coach": 1, "sound": 1, "leds": 8})
+    told = screen_lines(play(tmp_path, "wait:1600", seed=1).oled_pixels())
+    assert told[0] == "Set-up damaged" and "Defaults used." in told, told
+    after = screen_lines(play(tmp_path, "wait:1600", seed=1).oled_pixels())  # said once
+    assert after[0].startswith("Setup") and after[2].split() == ["Players", "2"]
+    assert after[4].split() == ["P2", "CPU", "casual"]
+
+
+# -- item 9: small screens -------------------------------------------------------------
+def test_safe_mode_and_crash_screens_wrap_at_spaces(tmp_path):
+    from host_tools.simulator.backend import DeviceExited
+
+    device = SimDevice(flash_dir=str(tmp_path), seed=1, hold_at_boot=sim.hold_at_boot("ROLL"))
+    try:
+        sim.run_headless(device, "wait:1500")
+    except DeviceExited:
+        pass  # safe mode returns to the REPL: the unix port's process ends
+    finally:
+        device.close()
+    safe = screen_lines(device.oled_pixels())
+    assert safe[:5] == ["Safe mode", "ROLL held at", "power-on: game", "skipped, REPL", "ready."]
+    import host_tools
+
+    crash = r"""
+from boards import sim
+import main
+hw = sim.build({"link": sim.Loopback(), "seed": "3"})
+main.show_message(hw, "Crash", "MemoryError: memory allocation failed, allocating 2032 bytes")
+print("FB", bytes(hw.oled.buffer).hex())
+"""
+    proc = host_tools.run_micropython(["-c", crash])
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    buf = bytes.fromhex([line for line in proc.stdout.splitlines() if line.startswith("FB ")][0][3:])
+    lines = screen_lines([[(buf[(y >> 3) * 128 + x] >> (y & 7)) & 1 for x in range(128)] for y in range(64)])
+    assert lines[:7] == ["Crash", "MemoryError:", "memory", "allocation", "failed,", "allocating 2032", "bytes"]
+
+
+def test_battery_low_says_which_button_goes_on(tmp_path):
+    lines = screen_lines(play(tmp_path, "", seed=1, extra=("battery=3300",)).oled_pixels())
+    assert lines[:5] == ["Battery low", "3.30 V", "Charge or change", "the batteries.", "Any key: go on"]
+    assert screen_lines(play(tmp_path, "enter", seed=1, extra=("battery=3300",)).oled_pixels())[0] != "Battery low"
+
+
+def test_roll_with_all_five_held_or_no_roll_left_says_why(tmp_path):
+    held = sim_golden.SOLO + " space wait:500 1 2 3 4 5"
+    footer = screen_lines(play(tmp_path / "held", held, seed=5).oled_pixels())[7]
+    assert footer and footer != "All dice held"  # round 1 without a table: the note
+    said = screen_lines(play(tmp_path / "said", held + " space", seed=5).oled_pixels())
+    assert said[0].startswith("P1 Roll 1/3") and said[7] == "All dice held"
+    assert saved(tmp_path / "said")["game"]["rolls"] == 1
+    gone = screen_lines(play(tmp_path / "gone", held + " space wait:1600", seed=5).oled_pixels())
+    assert gone[7] == footer  # for a moment only
+    last = sim_golden.SOLO + " space wait:500" * 3 + " space"
+    assert screen_lines(play(tmp_path / "last", last, seed=5).oled_pixels())[7] == "No rolls left"
+
+
+def test_the_statistics_say_what_they_count_and_the_zoo_card_names_its_box(tmp_path):
+    _seed, keys = sim_golden.SCENES["records_stats"]
+    stats = screen_lines(play(tmp_path / "standard", keys, seed=9).oled_pixels())
+    assert stats[0].startswith("All players")
+    assert [line.rsplit(None, 1)[0] for line in stats[1:7]] == ["Games played", "Player games", "Average",
+                                                                  "Best", "Yahtzees", "Up.bonus"]
+    zoo_game = sim_golden.ZOO_SOLO + " space enter enter" * 11
+    zoo = screen_lines(play(tmp_path / "zoo", zoo_game + " enter up enter down down enter enter up enter enter",
+                            seed=9).oled_pixels())
+    assert zoo[0].startswith("All players") and zoo[5].split()[:2] == ["Zoo", "Yahtzys"], zoo
+    assert not any("Yahtzees" in line for line in zoo)

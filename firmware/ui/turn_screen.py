@@ -7,6 +7,7 @@ asks to score the box (ConfirmScore: OK again scores), short MENU gives a hint (
 or the card, long MENU asks to quit. On a computer's turn ``tick`` plays it step by step.
 """
 from micropython import const
+import time
 
 import players
 from ui import draw
@@ -28,6 +29,7 @@ _UPPER = const(0)  # in app.breakdowns[seat], a rules.totals() tuple
 _GRAND = const(4)
 _ALL_HELD = const(0x1F)
 _CPU_STEP_MS = const(600)
+_MSG_MS = const(1500)  # how long the footer says why ROLL did nothing
 
 
 def _turn_draw(app, fb):
@@ -68,7 +70,9 @@ def _turn_draw(app, fb):
         draw.text(fb, "^", 0, 1)
     if top + _LIST_ROWS < game.rules.n_boxes:
         draw.text(fb, "v", 0, 6)
-    if app.note and game.round == 0:
+    if app.turn_msg:
+        draw.text(fb, app.turn_msg, 0, 7)  # why ROLL did nothing (also without sound)
+    elif app.note and game.round == 0:
         draw.text(fb, app.note, 0, 7)  # e.g. no strategy table: shown through round 1
     elif len(game.players) > 1:  # the others' totals in the compact font: P2 174  P3 98
         scorecard.opponents(app, fb, seat)
@@ -81,6 +85,9 @@ def _turn_draw(app, fb):
 
 def _turn_handle(app, button, long):
     game = app.game
+    if app.turn_msg:
+        app.turn_msg = ""  # any press: the footer as it was
+        app.dirty = True
     if app.rolling and button >= _UP and not long and not app.computer_turn():
         _settle(app)  # the box list, a hint or OK: the dice stop tumbling first
     if button == _MENU:
@@ -96,8 +103,11 @@ def _turn_handle(app, button, long):
     if button == _ROLL:
         if game.rolls < 3 and game.held != _ALL_HELD:
             app.roll()
-        else:
-            app.beep(220, 80)  # no roll left, or nothing to roll: choose a box
+        else:  # no roll left, or nothing to roll: choose a box
+            app.beep(220, 80)
+            app.turn_msg = "No rolls left" if game.rolls >= 3 else "All dice held"
+            app.turn_msg_until = time.ticks_add(app.now, _MSG_MS)
+            app.dirty = True
     elif button < _ROLL:  # HOLD1..HOLD5
         if 0 < game.rolls < 3:
             game.toggle_hold(button - _HOLD1)
@@ -119,6 +129,9 @@ def _settle(app):
 
 
 def _turn_tick(app, now):
+    if app.turn_msg and time.ticks_diff(now, app.turn_msg_until) >= 0:
+        app.turn_msg = ""
+        app.dirty = True
     if app.game is not None and app.computer_turn() and not app.rolling and app.timer_due(now):
         _computer_step(app)
         if app.screen == ui.TURN:
