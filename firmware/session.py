@@ -1,5 +1,6 @@
 """The save layer: saves the game after every action, offers "Continue" at boot, keeps
-the records at the end of a game, and runs power saving and the battery warning.
+the records at the end of a game, keeps the menu's set-up between power-ons
+(``data/setup``), and runs power saving and the battery warning.
 
 ``Session(hw).attach(app)`` makes it the app's save layer (``app.session``; the interface
 is in app.py's docstring and docs/architecture.md): ``on_change`` saves, ``frame`` runs power
@@ -78,7 +79,7 @@ class Session:
         self.folder = folder
         self.fs = fs
         self.store = storage.Store(folder + "/game", fs)
-        self.setup_saved = None  # the menu's set-up on flash (session_boot), so only a change is written
+        self.setup_saved = None  # the menu's set-up on flash (session_boot): only changes are written
         self.recs = None  # records.Records while the records are in use (see _records)
         self.last_id = 0  # the last game counted in the statistics: a new id avoids it
         self.power = power if power is not None else power_module.Power(hw)

@@ -2,9 +2,11 @@
 
 Turn: the header (player, ``Roll n/3``, total), six rows of the box list with the points
 the dice would score, and a footer (the opponents' totals in the compact font, the solo
-upper progress, or the round-1 note). ROLL rolls, 1-5 hold, UP/DOWN move the cursor, OK
-asks to score the box (ConfirmScore: OK again scores), short MENU gives a hint (coach on)
-or the card, long MENU asks to quit. On a computer's turn ``tick`` plays it step by step.
+upper progress, or the round-1 note; for a moment, why ROLL did nothing). ROLL rolls, 1-5
+hold, UP/DOWN move the cursor, OK asks to score the box (ConfirmScore: OK again scores),
+short MENU gives a hint (coach on) or the card, long MENU asks to quit. While the LED dice
+tumble the list shows no points (a press that needs them ends the tumble). On a
+computer's turn ``tick`` plays it step by step.
 """
 from micropython import const
 import time
