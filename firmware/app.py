@@ -95,6 +95,7 @@ class App:
         self.confirm_box = -1  # the box OK offered to score: its points, the total after
         self.confirm_points = 0
         self.confirm_bonus = 0
+        self.confirm_upper = 0  # the upper bonus this box would earn now
         self.confirm_total = 0
         self._scratch_card = rules.new_card()
         self.back_screen = TURN
@@ -108,6 +109,8 @@ class App:
         self.coach = coach_module.Coach()  # hints, turn reviews, advisor levels (coach.py)
         self.labels = screens.BOX_LABELS  # the game's box names on the 8x8 screens (_begin)
         self.note = ""  # one line shown on the roll-off screen and through round 1
+        self.turn_msg = ""  # the turn screen's footer for a moment: why ROLL did nothing
+        self.turn_msg_until = 0
         # What OK on the end screen does, for its last line: the save layer says "OK: high
         # scores" while scores wait for initials (session.py), else OK goes to the menu.
         self.end_ok_text = "OK: menu"
@@ -115,10 +118,13 @@ class App:
         self.summary_seat = 0  # the computer turn the summary shows: seat, box, points
         self.summary_box = 0
         self.summary_points = 0
+        self.summary_bonus = 0  # and the bonuses that score earned: Yahtzee, upper
+        self.summary_upper = 0
         self.plan_rolls = -1  # the computer's decision is made once per roll (turn_screen)
         self.plan_mask = -1
         self.plan_box = -1
         self.blink_next = 0  # the hint's blinking dice (coach_screens)
+        self.hint_pick = 0  # with opponents: the hint's line OK takes (coach_screens)
         self.blink_off = False
         self.scratch_faces = [0, 0, 0, 0, 0]  # faces shown while tumbling or blinking
         self._steady = 0
@@ -248,15 +254,7 @@ class App:
         return self.settings.coach
 
     def show_hint(self):
-        game = self.game
-        coach = self.coach
-        coach.hint(game.dice, 3 - game.rolls, game.held)
-        if coach.hint_box >= 0:  # the box to score: the turn screen highlights it
-            self.cursor = coach.hint_box
-            self.scroll_cursor()
-        self.blink_off = False
-        self.blink_next = self.now
-        self.show(HINT)
+        coach_screens.open_hint(self)  # OK there takes the move (ui/coach_screens.py)
 
     def ask_score(self, box):
         """Scoring takes two presses: OK shows the box, its points and the total it makes
@@ -271,7 +269,9 @@ class App:
         self.confirm_points = self.options[box]
         scratch[box] = self.confirm_points
         scratch[rules.BONUS] += self.confirm_bonus
-        self.confirm_total = rules.totals(game.rules, scratch)[4]
+        then = rules.totals(game.rules, scratch)
+        self.confirm_upper = then[1] - self.breakdowns[game.current][1]
+        self.confirm_total = then[4]
         self.confirm_box = box
         self.show(CONFIRM_SCORE)
 
@@ -311,7 +311,6 @@ class App:
         self.hw.dice.animals(game.rules.faces is not None)  # the Zoo card's pictures
         self.starter = -1
         self.tie = False
-        self.refresh_totals()
         wanted = self.settings.coach != menu.COACH_OFF
         for player in game.players:
             if player.kind != menu.KIND_NAMES[menu.HUMAN] and player.kind in menu.KIND_NAMES:
@@ -321,6 +320,7 @@ class App:
             self.coach.close()
         elif not self.coach.open(game.rules):
             self.note = self.coach.problem
+        self.refresh_totals()  # after the advisor: the win meter from the first turn on
 
     def rolloff_round(self):
         rolled = self.game.rolloff()
@@ -373,8 +373,12 @@ class App:
         self.summary_seat = game.current
         self.summary_box = box
         self.summary_points = self.options[box]
+        seat = game.current
+        self.summary_bonus = rules.yahtzee_bonus_for(game.rules, game.players[seat].card, game.dice)
+        upper_before = self.breakdowns[seat][1]
         game.score(box)
         self.refresh_totals()
+        self.summary_upper = self.breakdowns[seat][1] - upper_before
         self.beep(880, 60)
         self.changed()
         if review:

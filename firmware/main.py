@@ -17,11 +17,13 @@ _SAFE_SAMPLES = const(10)  # 10 x 5 ms: the switch has settled by then
 
 
 def _wrap(text, width=16):
-    lines = []
-    while text and len(lines) < 7:
-        lines.append(text[:width])
-        text = text[width:]
-    return lines
+    """Up to 7 lines broken at spaces (ui/draw.py), or cut at the width when the files
+    are what is missing."""
+    try:
+        from ui.draw import wrap
+    except ImportError:
+        return [text[i:i + width] for i in range(0, min(len(text), 7 * width), width)]
+    return wrap(text, width, 7)
 
 
 def show_message(hw, title, text):

@@ -1,5 +1,6 @@
 """The save layer: saves the game after every action, offers "Continue" at boot, keeps
-the records at the end of a game, and runs power saving and the battery warning.
+the records at the end of a game, keeps the menu's set-up between power-ons
+(``data/setup``), and runs power saving and the battery warning.
 
 ``Session(hw).attach(app)`` makes it the app's save layer (``app.session``; the interface
 is in app.py's docstring and docs/architecture.md): ``on_change`` saves, ``frame`` runs power
@@ -80,6 +81,7 @@ class Session:
         self.folder = folder
         self.fs = fs
         self.store = storage.Store(folder + "/game", fs)
+        self.setup_saved = None  # the menu's set-up on flash (session_boot): only changes are written
         self.recs = None  # records.Records while the records are in use (see _records)
         self.last_id = 0  # the last game counted in the statistics: a new id avoids it
         self.power = power if power is not None else power_module.Power(hw)
@@ -194,6 +196,8 @@ class Session:
     # ----------------------------------------------------------------- saving
     def on_change(self, app):
         """After every action that changes the game or the settings (app.py)."""
+        if app.screen == _MENU_SCREEN:  # the set-up changes only there
+            self._keep_setup(app)
         game = app.game
         if game is None:
             if self.game is not None:
@@ -217,6 +221,24 @@ class Session:
         self.save(app)
         if game.phase == game_module.OVER:
             self._finish(app)
+
+    def setup_store(self):
+        """The menu's set-up store, made when used (not kept through a game's heap)."""
+        return storage.Store(self.folder + "/setup", self.fs)
+
+    def _keep_setup(self, app):
+        """Saves the menu's set-up when it changed: the next power-on starts from it."""
+        value = app.settings.saved()
+        if value == self.setup_saved:
+            return
+        store = self.setup_store()
+        try:
+            store.save(value)
+            self.setup_saved = value
+        except storage.SaveError:
+            pass  # a full flash: the game's save says so; tried again at the next change
+        if store.repaired:  # the first save after damage (``data`` a dangling link...)
+            use(_BOOT).tell_repairs(self, app, store)
 
     def _begin(self, game, game_id, counts, position):
         self.game = game
@@ -278,7 +300,7 @@ class Session:
         if self.game is not None:
             self.save(app)
             saved = "Game saved.\n" if not self.unsaved else "Game NOT saved.\n"
-        self.message(app, "Battery low", "%d.%02d V\n%sCharge or change\nthe batteries." %
+        self.message(app, "Battery low", "%d.%02d V\n%sCharge or change\nthe batteries.\nAny key: go on" %
                      (mv // 1000, mv % 1000 // 10, saved))
 
     # ----------------------------------------------------------------- boot
@@ -293,6 +315,7 @@ class Session:
         boot = use(_BOOT)
         boot.repair_flash(self, app)  # ``data`` a file, a folder at game.tmp: aside now
         release(_REPAIR)
+        boot.load_setup(self, app)  # the menu as it was left (a saved game's coach wins)
         boot.load_game(self, app)
         self._tidy()
 

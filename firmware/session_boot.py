@@ -82,6 +82,27 @@ def tell_repairs(session, app, store):
     store.repaired = []
 
 
+def load_setup(session, app):
+    """The menu's set-up of the last power-on; a damaged file: the defaults, with one
+    message (the file is kept as .bad, so the next boot says nothing)."""
+    from ui import menu
+
+    store = session.setup_store()
+    store.check = menu.setup_ok
+    value = None
+    try:
+        value = store.load()
+        if store.damaged:  # an older good slot was used: keep the bad one aside
+            store.set_aside()
+    except storage.SaveError as err:
+        store.set_aside()
+        session.message(app, "Set-up damaged", "Menu set-up:\n%s.\nDefaults used." % err.reason)
+    if value is not None:
+        app.settings.restore(value)
+        app.apply_settings()
+        session.setup_saved = value
+
+
 def load_game(session, app):
     """The saved game at boot: offer "Continue", finish a game that ended just before a
     power cut, or set damaged files aside with a message."""

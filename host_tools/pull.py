@@ -26,7 +26,7 @@ import records_view  # noqa: E402  (firmware modules, importable after use_firmw
 import rules  # noqa: E402
 import storage  # noqa: E402
 
-KNOWN = ("game", "scores", "stats", "rolls", "zoo_scores", "zoo_stats")  # zoo_*: the kids' card
+KNOWN = ("game", "scores", "stats", "rolls", "zoo_scores", "zoo_stats", "setup")  # zoo_*: the kids' card
 # The simulator keeps its flash in .../pico-yahtzee/flash; pulled copies go beside it.
 DEFAULT_OUT = os.path.join(os.path.expanduser("~"), ".local", "share", "pico-yahtzee", "pulled")
 # Beside the copy: pull replaces OUT/data only where it finds this, never a folder of yours.
@@ -212,7 +212,7 @@ def _rolls_lines(rolls):
 _FORMATTERS = {"game": _game_lines, "scores": _scores_lines, "stats": _stats_lines, "rolls": _rolls_lines,
                "zoo_scores": _scores_lines, "zoo_stats": _stats_lines}
 _TITLES = {"game": "Saved game", "scores": "High scores", "stats": "Statistics", "rolls": "Dice fairness",
-           "zoo_scores": "Zoo high scores", "zoo_stats": "Zoo statistics"}
+           "zoo_scores": "Zoo high scores", "zoo_stats": "Zoo statistics", "setup": "Menu set-up"}
 
 
 def text_report(found):

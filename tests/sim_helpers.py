@@ -6,6 +6,8 @@
   and dice keep the last picture).
 - ``saved(flash, name="game")``: the value the firmware last saved in ``data/<name>``
   there, read with the firmware's own ``storage`` module (None when nothing is saved).
+- ``forget_setup(flash)``: removes the menu's saved set-up (``data/setup.*``), so the
+  next boot starts from the menu's defaults again, as a replayed key script expects.
 - ``alloc_probe(probe, heap, **run_options)``: run an allocation probe built on
   tests/shared/loopback_rig.py (``rig.measure`` prints ``ALLOC label bytes``) inside
   MicroPython; returns its output lines and ``{label: bytes}``.
@@ -49,6 +51,13 @@ def play(flash, keys, **options):
 
 def saved(flash, name="game"):
     return storage.Store(os.path.join(str(flash), "data", name)).load()
+
+
+def forget_setup(flash):
+    folder = os.path.join(str(flash), "data")
+    for name in os.listdir(folder) if os.path.isdir(folder) else ():
+        if name.startswith("setup."):
+            os.remove(os.path.join(folder, name))
 
 
 def alloc_probe(probe, heap, **run_options):

@@ -15,7 +15,7 @@ import rules
 from host_tools.simulator import golden as sim_golden
 from host_tools import advise
 from host_tools.simulator.screen import screen_lines
-from sim_helpers import play, saved
+from sim_helpers import forget_setup, play, saved
 
 FORCED = rules.make_ruleset()
 HEAP = "256K"  # the advisor compiles from source at game start in the simulator (sim.py)
@@ -150,7 +150,8 @@ def test_menu_levels_and_coach_survive_a_save_and_resume(tmp_path, device_tables
     menu = run(tmp_path, setup, device_tables)
     assert " P2 CPU good" in menu
     assert " Coach      turn" in menu
-    run(tmp_path, setup + " down down down down enter wait:4500", device_tables)  # settings live in RAM
+    forget_setup(tmp_path)  # the menu's defaults again: the same keys set it up
+    run(tmp_path, setup + " down down down down enter wait:4500", device_tables)
     first = saved(tmp_path)
     assert [p[1] for p in first["game"]["players"]] == ["human", "good"]
     assert first["coach"] == 2

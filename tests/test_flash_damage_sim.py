@@ -11,7 +11,7 @@ import pytest
 
 from host_tools.simulator import golden as sim_golden
 from host_tools.simulator.screen import screen_lines
-from sim_helpers import play, saved
+from sim_helpers import forget_setup, play, saved
 
 REPAIRED = ["Flash repaired", "%s", "was in the way:", "kept as .bad.", "Saving works."]
 START = sim_golden.SOLO  # splash, one player, start game
@@ -43,8 +43,11 @@ def test_data_being_a_file_is_moved_aside_at_boot(tmp_path):
 def test_data_being_a_dangling_link_is_moved_aside_at_the_first_save(tmp_path):
     os.symlink(str(tmp_path / "nowhere"), str(tmp_path / "data"))
     assert run(tmp_path, "")[0] == "    YAHTZEE"  # nothing to load: the usual splash
-    assert run(tmp_path, START)[:5] == repaired("data")  # the game start's save repaired it
+    # the first save repairs it: the menu's set-up, at its first change (Players 2 -> 3)
+    assert run(tmp_path, "enter down enter")[:5] == repaired("data")
     assert os.path.islink(str(tmp_path / "data.bad")) and (tmp_path / "data").is_dir()
+    forget_setup(tmp_path)  # the menu's defaults again, for START
+    run(tmp_path, START)  # a game starts and saves
     run(tmp_path, "enter wait:300 enter" + ROLL)  # Continue the saved game, roll
     _turn_saved(tmp_path)
 

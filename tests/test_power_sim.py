@@ -163,7 +163,7 @@ def test_safe_mode_still_skips_the_game_and_its_files(tmp_path):
            "--flash-dir", str(tmp_path), "--keys", "wait:1500 enter space"]
     proc = subprocess.run(cmd + ["--hold-at-boot", "ROLL"], capture_output=True, text=True,
                           cwd=host_tools.REPO, timeout=120)
-    assert ">Safe mode       <" in proc.stdout and "|ROLL held at pow|" in proc.stdout  # >...<: inverted title
+    assert ">Safe mode       <" in proc.stdout and "|ROLL held at    |" in proc.stdout  # >...<: inverted title
     assert "Safe mode: ROLL held at power-on" in proc.stderr  # the console: the firmware stopped
     assert {p.name: p.read_bytes() for p in (tmp_path / "data").iterdir()} == files
     held_late = subprocess.run(cmd + ["--hold-at-boot", "OK:1000"], capture_output=True, text=True,

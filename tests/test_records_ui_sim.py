@@ -11,7 +11,7 @@ import records_view
 import storage
 from host_tools.simulator import golden as sim_golden
 from host_tools.simulator.screen import screen_lines
-from sim_helpers import play, saved
+from sim_helpers import forget_setup, play, saved
 
 SEED = 9
 GAME = sim_golden.SOLO_GAME  # splash, players 2 -> 1, start; one roll per turn, the best box
@@ -49,7 +49,7 @@ def test_initials_then_the_records_pages(tmp_path):
     summary = records_view.summary(saved(flash, "stats")["all"])
     shown = run(flash, pages + " enter")
     assert shown[0] == "All players    v"  # v: DOWN shows the next name
-    assert shown[1].split() == ["Games", "1"] and shown[2].split() == ["Results", "1"]
+    assert shown[1].split() == ["Games", "played", "1"] and shown[2].split() == ["Player", "games", "1"]
     assert shown[3].split() == ["Average", "%d.%d" % (summary[1] // 10, summary[1] % 10)]
     assert shown[4].split() == ["Best", str(total)] and shown[6].split() == ["Up.bonus", "%d%%" % summary[4]]
     assert shown[7] == "UP/DOWN who  OK>"  # the keys (issue 9.11)
@@ -83,6 +83,7 @@ def test_a_power_cut_on_the_end_screen_counts_the_game_once(tmp_path):
 def test_equal_scores_keep_both_entries(tmp_path):
     total = end_total(run(tmp_path, GAME))
     run(tmp_path, INITIALS_ZCA)
+    forget_setup(tmp_path)  # the menu as the first game found it
     assert end_total(run(tmp_path, GAME)) == total  # same seed, same keys: same game
     run(tmp_path, " enter down enter enter enter")  # B, A, A
     scores = saved(tmp_path, "scores")
@@ -126,10 +127,11 @@ def test_zoo_records_are_their_own_table(tmp_path):
     assert saved(flash, "zoo_scores") == [[total, "ZCA", saved(flash, "zoo_stats")["last"], 0]]
     assert saved(flash, "scores") is None and saved(flash, "stats") is None
     assert sum(saved(flash, "rolls")["faces"]) == 11 * 5
-    standard = run(flash, "enter up enter")  # next boot, standard rules: Records
-    assert standard[:3] == ["High scores", "", "none yet"]
-    kids = run(flash, "enter" + " up" * 6 + " enter" * 4 + " down" * 4 + " enter")  # Zoo, Records
+    kids = run(flash, "enter up enter")  # next boot, the Zoo card kept (the set-up): Records
     assert kids[:2] == ["Zoo high scores", " 1  ZCA" + str(total).rjust(9)]
+    # Joker: Zoo -> forced (one player: up 5 from Start), then down 5 to Records
+    standard = run(flash, "enter" + " up" * 5 + " enter" + " down" * 5 + " enter")
+    assert standard[:3] == ["High scores", "", "none yet"]
 
 
 def test_scores_with_a_valid_frame_but_wrong_contents_use_the_older_copy_once(tmp_path):
@@ -145,6 +147,7 @@ def test_scores_with_a_valid_frame_but_wrong_contents_use_the_older_copy_once(tm
     assert sorted(p.name for p in data.iterdir() if p.name.startswith("scores.")) == ["scores.a", "scores.b.bad"]
     assert saved(tmp_path, "scores") == scores
     assert run(tmp_path, "wait:1600")[0].startswith("Setup")  # said once: the next boot is quiet
+    forget_setup(tmp_path)  # GAME starts from the menu's defaults
     total = end_total(run(tmp_path, GAME))  # another game with a high score keeps the first
     run(tmp_path, INITIALS_ZCA)
     assert [s[0] for s in saved(tmp_path, "scores")] == sorted([total, scores[0][0]], reverse=True)

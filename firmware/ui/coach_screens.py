@@ -5,8 +5,9 @@ Drawing reads the app's coach (coach.py) and game; the numbers were computed whe
 hint was asked or the turn was scored, so a redraw allocates nothing. Expected totals
 and costs show in tenths of a point without floats (advisor.tenths); in multi-player
 games the hint shows the max-score and the to-win move with their chances to win when
-they differ, and the review's cost is in percentage points of the chance to win. While a
-hint is up the dice to re-roll blink on the LEDs (the OLED's ``.``).
+they differ (OK takes the picked one, the to-win move first), and the review's cost is
+in percentage points of the chance to win. While a hint is up the dice to re-roll blink
+on the LEDs (the OLED's ``.``).
 """
 from micropython import const
 import time
@@ -18,11 +19,15 @@ import ui
 
 # Button ids as literals: private constants cost no RAM (imported names would).
 _ROLL = const(5)  # drivers.buttons.ROLL
+_UP = const(6)  # drivers.buttons.UP
+_DOWN = const(7)  # drivers.buttons.DOWN
 _OK = const(8)  # drivers.buttons.OK
 _MENU = const(9)  # drivers.buttons.MENU
 
 _BLINK_MS = const(250)  # the dice to re-roll blink at 2 Hz
 _ALL_HELD = const(0x1F)
+_MAX_SCORE = const(0)  # app.hint_pick: the hint line OK takes
+_TO_WIN = const(1)
 
 
 def _tenths(fb, value, right_col, row):
@@ -45,11 +50,16 @@ def _kept_dice(fb, dice, mask, row, letters=None):
             draw.number(fb, dice[i], col, row)
 
 
-def _percent(fb, chance, right_col, row):
-    """``34%`` ending at ``right_col``: a chance to win, shown as 1..99 %."""
+def _shown(chance):
+    """A chance to win as the hint shows it: a whole percent, 1..99."""
     p = draw.percent(chance)
-    draw.number(fb, 1 if p < 1 else (99 if p > 99 else p), right_col - 1, row)
-    draw.text(fb, "%", right_col, row)
+    return 1 if p < 1 else (99 if p > 99 else p)
+
+
+def _percent(fb, chance, right_col, row, inv=False):
+    """``34%`` ending at ``right_col``: a chance to win, shown as 1..99 %."""
+    draw.number(fb, _shown(chance), right_col - 1, row, inv)
+    draw.text(fb, "%", right_col, row, inv)
 
 
 def _move(app, fb, box, code, row):
@@ -60,8 +70,45 @@ def _move(app, fb, box, code, row):
         _kept_dice(fb, app.game.dice, code, row, app.game.rules.face_letters)
 
 
-# The advisor's best move now; OK takes a hold, MENU shows the card, any other button
-# goes back to the turn; long MENU asks to quit.
+def open_hint(app):
+    """Ask the coach for the best move now and show it (app.show_hint). With opponents
+    the max-score and the to-win move are two lines when their chances differ as shown;
+    OK takes the to-win one (the move the review's chance to win measure calls best),
+    UP/DOWN picks the other. The same figure twice: one line, the to-win move."""
+    game = app.game
+    coach = app.coach
+    rolls_left = 3 - game.rolls
+    coach.hint(game.dice, rolls_left, game.held)
+    if coach.win_differs and _shown(coach.hint_chance) == _shown(coach.win_chance):
+        coach.take_win_move(game.dice, rolls_left)
+    app.hint_pick = _TO_WIN if coach.win_differs else _MAX_SCORE
+    app.blink_off = False
+    app.blink_next = app.now
+    app.show(ui.HINT)
+
+
+def _picked_code(app):
+    """The hold (or box code) OK takes: the picked line's move."""
+    coach = app.coach
+    return coach.win_code if coach.win_differs and app.hint_pick == _TO_WIN else coach.hint_code
+
+
+def _picked_box(app):
+    """The box OK takes (-1: a hold), from the picked line."""
+    coach = app.coach
+    return coach.win_box if coach.win_differs and app.hint_pick == _TO_WIN else coach.hint_box
+
+
+def _heading(fb, label, chance, row, inv):
+    if inv:
+        draw.bar(fb, row)
+    draw.text(fb, label, 0, row, inv)
+    _percent(fb, chance, 15, row, inv)
+
+
+# The advisor's best move now; OK takes it (a hold, or the cursor on the box to score),
+# UP/DOWN picks between the max-score and the to-win move when both show, MENU shows the
+# card, any other button goes back to the turn as it was; long MENU asks to quit.
 def _hint_draw(app, fb):
     coach = app.coach
     game = app.game
@@ -73,13 +120,13 @@ def _hint_draw(app, fb):
     draw.number(fb, game.rolls, 13, 0, True)
     draw.text(fb, "/3", 14, 0, True)
     if coach.win_differs:  # multi-player: the max-score move and the to-win move
-        draw.text(fb, "Max score", 0, 1)
-        _percent(fb, coach.hint_chance, 15, 1)
+        to_win = app.hint_pick == _TO_WIN
+        _heading(fb, "Max score", coach.hint_chance, 1, not to_win)
         _move(app, fb, coach.hint_box, coach.hint_code, 2)
-        draw.text(fb, "To win", 0, 4)
-        _percent(fb, coach.win_chance, 15, 4)
+        _heading(fb, "To win", coach.win_chance, 4, to_win)
         _move(app, fb, coach.win_box, coach.win_code, 5)
-        draw.text(fb, "OK:take M:card", 0, 7)
+        draw.text(fb, "OK = to win" if to_win else "OK = max score", 0, 6)
+        draw.text(fb, "^v:other M:card", 0, 7)
         return
     if coach.hint_box >= 0:
         draw.text(fb, "Score now:" if coach.hint_rolls_left else "Score:", 0, 2)
@@ -93,6 +140,11 @@ def _hint_draw(app, fb):
 
 
 def _hint_handle(app, button, long):
+    if (button == _UP or button == _DOWN) and app.coach.win_differs:
+        app.hint_pick = _MAX_SCORE if app.hint_pick == _TO_WIN else _TO_WIN
+        app.blink_next = app.now  # the picked move's dice blink at once
+        app.dirty = True
+        return
     app.dice_dirty = True  # back to the steady dice
     if button == _MENU:
         if long:
@@ -101,11 +153,16 @@ def _hint_handle(app, button, long):
             app.show_card()
         return
     app.show(ui.TURN)
-    coach = app.coach
-    if button == _OK and coach.hint_box < 0 and coach.hint_code >= 0:  # OK: take the hold
-        game = app.game
-        if coach.hint_code != game.held and 0 < game.rolls < 3:
-            app.set_holds(coach.hint_code)
+    if button != _OK:
+        return  # dismissed: the turn as it was, the cursor where the player left it
+    code = _picked_code(app)
+    box = _picked_box(app)
+    game = app.game
+    if box >= 0:  # the box to score: the cursor goes there (OK again asks to score it)
+        app.cursor = box
+        app.scroll_cursor()
+    elif code >= 0 and code != game.held and 0 < game.rolls < 3:  # the hold
+        app.set_holds(code)
 
 
 def _hint_tick(app, now):
@@ -115,7 +172,7 @@ def _hint_tick(app, now):
         return
     app.blink_next = time.ticks_add(now, _BLINK_MS)
     app.blink_off = not app.blink_off
-    reroll = ~app.coach.hint_code & _ALL_HELD if app.coach.hint_box < 0 else 0
+    reroll = ~_picked_code(app) & _ALL_HELD if _picked_box(app) < 0 else 0
     faces = app.scratch_faces
     for i in range(5):
         faces[i] = 0 if app.blink_off and reroll & (1 << i) else app.faces[i]

@@ -57,6 +57,32 @@ def digits(value):
     return width
 
 
+def wrap(text, width=COLS, rows=ROWS - 1):
+    """``text`` as at most ``rows`` lines of at most ``width`` characters, broken at
+    spaces and at each newline (only a word longer than a line is cut). For messages,
+    made once when shown: it allocates."""
+    lines = []
+    for part in text.split("\n"):
+        line = ""
+        for word in part.split():
+            while len(word) > width:  # no space to break at
+                if line:
+                    lines.append(line)
+                    line = ""
+                lines.append(word[:width])
+                word = word[width:]
+            if not line:
+                line = word
+            elif len(line) + 1 + len(word) <= width:
+                line += " " + word
+            else:
+                lines.append(line)
+                line = word
+        if line:
+            lines.append(line)
+    return lines[:rows]
+
+
 def hbar(fb, row, value, full):
     """A progress bar across the row's middle: ``value`` out of ``full`` (small ints)."""
     y = row * _CELL + 2

@@ -103,9 +103,53 @@ class Settings:
         if isinstance(mode, int) and 0 <= mode < len(COACH_LABELS):
             self.coach = mode
 
+    def saved(self):
+        """The set-up as the save layer keeps it between power-ons (names, not indexes,
+        so a firmware that reorders the choices still reads it; ``setup_ok`` checks it)."""
+        return {"players": self.players, "kinds": [KIND_NAMES[kind] for kind in self.kinds],
+                "rules": rules.CHOICES[self.joker], "ybonus": self.yahtzee_bonus, "coach": self.coach,
+                "sound": self.sound, "leds": self.leds}
+
+    def restore(self, value):
+        """Take a set-up ``saved`` made (checked by ``setup_ok``)."""
+        self.players = value["players"]
+        for seat in range(MAX_PLAYERS):
+            self.kinds[seat] = KIND_NAMES.index(value["kinds"][seat])
+        self.joker = rules.CHOICES.index(value["rules"])
+        self.yahtzee_bonus = value["ybonus"]
+        self.coach = value["coach"]
+        self.sound = value["sound"]
+        self.leds = value["leds"]
+        self.rebuild()
+
     def ruleset(self):
         return rules.make_ruleset(joker=rules.CHOICES[self.joker], yahtzee_bonus=bool(self.yahtzee_bonus))
 
     def player_list(self):
         """The ``(name, kind)`` list handed to game.Game."""
         return [(SEAT_LABELS[seat], KIND_NAMES[self.kinds[seat]]) for seat in range(self.players)]
+
+
+# Ranges of the saved set-up's small ints: key -> (lowest, highest).
+_RANGES = (("players", 1, MAX_PLAYERS), ("ybonus", 0, 1), ("coach", 0, COACH_TURN), ("sound", 0, 1),
+           ("leds", 0, 15))
+
+
+def setup_ok(value):
+    """True when ``value`` is a set-up ``Settings.restore`` can take (the store's shape
+    check: anything else is damage, and the menu starts from its defaults)."""
+    try:
+        kinds = value["kinds"]
+        if type(kinds) is not list or len(kinds) != MAX_PLAYERS or len(value) != 7:
+            return False
+        for kind in kinds:
+            if type(kind) is not str or kind not in KIND_NAMES:
+                return False
+        if type(value["rules"]) is not str or value["rules"] not in rules.CHOICES:
+            return False
+        for key, low, high in _RANGES:
+            if type(value[key]) is not int or not low <= value[key] <= high:
+                return False
+    except (KeyError, TypeError, IndexError):
+        return False
+    return True

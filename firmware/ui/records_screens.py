@@ -24,15 +24,12 @@ def _header(fb, title):
 
 
 class Message:
-    """A title and up to 7 lines of 16 characters; any button closes it."""
+    """A title and up to 7 lines of 16 characters, broken at spaces; any button closes
+    it."""
 
     def __init__(self, title, text):
         self.title = title
-        self.lines = []
-        for part in text.split("\n"):
-            while part and len(self.lines) < _ROWS:
-                self.lines.append(part[:16])
-                part = part[16:].lstrip()
+        self.lines = draw.wrap(text, 16, _ROWS)
 
     def handle(self, event):
         return True
@@ -117,7 +114,9 @@ SCORES = const(0)
 STATS = const(1)
 FAIRNESS = const(2)
 _PAGES = const(3)
-_STAT_LABELS = ("Results", "Average", "Best", "Yahtzees", "Up.bonus")  # per player result
+# Per player result (one per seat and game: "Player games"); the Yahtzee line is named
+# after the card's box of five the same (the Zoo card's "Zoo Yahtzys").
+_STAT_LABELS = ("Player games", "Average", "Best", None, "Up.bonus")
 
 
 class RecordsView:
@@ -191,11 +190,13 @@ class RecordsView:
         values = records_view.summary(entry)  # in _STAT_LABELS order
         row = 1
         if self.who == 0:  # games; each game holds a result per seat
-            draw.text(fb, "Games", 0, row)
+            draw.text(fb, "Games played", 0, row)
             draw.number(fb, records_view.games_played(stats), 15, row)
             row += 1
+        ruleset = self.recs.ruleset
         for i in range(5):
-            draw.text(fb, _STAT_LABELS[i], 0, row)
+            label = _STAT_LABELS[i]
+            draw.text(fb, label if label else ruleset.labels[ruleset.yahtzee_box] + "s", 0, row)
             if i == 1:  # the average in tenths, one decimal: 2453 -> "245.3"
                 draw.number(fb, values[1] // 10, 13, row)
                 draw.text(fb, ".", 14, row)

@@ -222,11 +222,25 @@ def _confirm_quit_handle(app, button, long):
 confirm_quit = (_confirm_quit_draw, _confirm_quit_handle, None)  # draw, handle, tick
 
 
+def bonuses(fb, yahtzee, upper, row):
+    """The Yahtzee bonus and the upper bonus a score earns, a line each when nonzero,
+    from ``row``; returns the next free row (the summary's and the confirmation's)."""
+    if yahtzee:
+        draw.text(fb, "Y.bonus", 0, row)
+        draw.number(fb, yahtzee, 15, row)
+        row += 1
+    if upper:
+        draw.text(fb, "Up.bonus", 0, row)
+        draw.number(fb, upper, 15, row)
+        row += 1
+    return row
+
+
 # After a computer's turn: the dice it scored (also still on the LEDs), the box and its
 # points, and its total now; 1.5 s or OK.
 def _summary_draw(app, fb):
     """After a computer's turn: the dice it scored (also still on the LEDs), the box and
-    its points, and its total now; 1.5 s or OK."""
+    its points, the bonuses it earned, and its total now; 1.5 s or OK."""
     seat = app.summary_seat
     draw.clear(fb)
     draw.bar(fb, 0)
@@ -239,10 +253,13 @@ def _summary_draw(app, fb):
             draw.text(fb, letters[faces[i] - 1], 1 + 3 * i, 2)
         else:
             draw.number(fb, faces[i], 1 + 3 * i, 2)
-    draw.text(fb, app.labels[app.summary_box], 0, 4)
-    draw.number(fb, app.summary_points, 15, 4)
-    draw.text(fb, "Total", 0, 5)
-    draw.number(fb, app.breakdowns[seat][_GRAND], 15, 5)
+    # The box and its points, the bonuses the score earned, the total (row 5 without).
+    row = 4 if not (app.summary_bonus or app.summary_upper) else 3
+    draw.text(fb, app.labels[app.summary_box], 0, row)
+    draw.number(fb, app.summary_points, 15, row)
+    row = bonuses(fb, app.summary_bonus, app.summary_upper, row + 1)
+    draw.text(fb, "Total", 0, row)
+    draw.number(fb, app.breakdowns[seat][_GRAND], 15, row)
     draw.text(fb, "OK: go on", 0, 7)
 
 

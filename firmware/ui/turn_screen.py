@@ -2,16 +2,20 @@
 
 Turn: the header (player, ``Roll n/3``, total), six rows of the box list with the points
 the dice would score, and a footer (the opponents' totals in the compact font, the solo
-upper progress, or the round-1 note). ROLL rolls, 1-5 hold, UP/DOWN move the cursor, OK
-asks to score the box (ConfirmScore: OK again scores), short MENU gives a hint (coach on)
-or the card, long MENU asks to quit. On a computer's turn ``tick`` plays it step by step.
+upper progress, or the round-1 note; for a moment, why ROLL did nothing). ROLL rolls, 1-5
+hold, UP/DOWN move the cursor, OK asks to score the box (ConfirmScore: OK again scores),
+short MENU gives a hint (coach on) or the card, long MENU asks to quit. While the LED dice
+tumble the list shows no points (a press that needs them ends the tumble). On a
+computer's turn ``tick`` plays it step by step.
 """
 from micropython import const
+import time
 
 import players
 from ui import draw
 from ui import menu
 from ui import scorecard
+from ui import screens
 import ui
 
 # Button ids as literals: private constants cost no RAM (imported names would).
@@ -27,6 +31,7 @@ _UPPER = const(0)  # in app.breakdowns[seat], a rules.totals() tuple
 _GRAND = const(4)
 _ALL_HELD = const(0x1F)
 _CPU_STEP_MS = const(600)
+_MSG_MS = const(1500)  # how long the footer says why ROLL did nothing
 
 
 def _turn_draw(app, fb):
@@ -42,10 +47,13 @@ def _turn_draw(app, fb):
     draw.number(fb, app.breakdowns[seat][_GRAND], 15, 0, True)
     top = app.top
     card = game.players[seat].card
+    # While the LED dice tumble, the list shows neither the points nor the cursor (the
+    # best box): they would give the roll away before the dice settle.
+    shown = game.rolls > 0 and not app.rolling
     for line in range(_LIST_ROWS):
         box = top + line
         row = line + 1
-        inv = box == app.cursor and game.rolls > 0
+        inv = box == app.cursor and shown
         if inv:
             draw.bar(fb, row)
         draw.text(fb, app.labels[box], 1, row, inv)
@@ -53,7 +61,7 @@ def _turn_draw(app, fb):
         # now, ``-`` where the joker rule forbids it; before the first roll: blank.
         if card[box] >= 0:
             draw.number(fb, card[box], 15, row, inv)
-        elif game.rolls > 0:
+        elif shown:
             points = app.options[box]
             if points < 0:
                 draw.text(fb, "-", 15, row, inv)
@@ -64,7 +72,9 @@ def _turn_draw(app, fb):
         draw.text(fb, "^", 0, 1)
     if top + _LIST_ROWS < game.rules.n_boxes:
         draw.text(fb, "v", 0, 6)
-    if app.note and game.round == 0:
+    if app.turn_msg:
+        draw.text(fb, app.turn_msg, 0, 7)  # why ROLL did nothing (also without sound)
+    elif app.note and game.round == 0:
         draw.text(fb, app.note, 0, 7)  # e.g. no strategy table: shown through round 1
     elif len(game.players) > 1:  # the others' totals in the compact font: P2 174  P3 98
         scorecard.opponents(app, fb, seat)
@@ -77,6 +87,11 @@ def _turn_draw(app, fb):
 
 def _turn_handle(app, button, long):
     game = app.game
+    if app.turn_msg:
+        app.turn_msg = ""  # any press: the footer as it was
+        app.dirty = True
+    if app.rolling and button >= _UP and not long and not app.computer_turn():
+        _settle(app)  # the box list, a hint or OK: the dice stop tumbling first
     if button == _MENU:
         if long:
             app.ask_quit(ui.TURN)
@@ -90,8 +105,11 @@ def _turn_handle(app, button, long):
     if button == _ROLL:
         if game.rolls < 3 and game.held != _ALL_HELD:
             app.roll()
-        else:
-            app.beep(220, 80)  # no roll left, or nothing to roll: choose a box
+        else:  # no roll left, or nothing to roll: choose a box
+            app.beep(220, 80)
+            app.turn_msg = "No rolls left" if game.rolls >= 3 else "All dice held"
+            app.turn_msg_until = time.ticks_add(app.now, _MSG_MS)
+            app.dirty = True
     elif button < _ROLL:  # HOLD1..HOLD5
         if 0 < game.rolls < 3:
             game.toggle_hold(button - _HOLD1)
@@ -105,7 +123,17 @@ def _turn_handle(app, button, long):
             app.ask_score(app.cursor)
 
 
+def _settle(app):
+    """End the tumble now: the LEDs show the rolled faces as the OLED shows the points."""
+    app.rolling = False
+    app.dice_dirty = True
+    app.dirty = True
+
+
 def _turn_tick(app, now):
+    if app.turn_msg and time.ticks_diff(now, app.turn_msg_until) >= 0:
+        app.turn_msg = ""
+        app.dirty = True
     if app.game is not None and app.computer_turn() and not app.rolling and app.timer_due(now):
         _computer_step(app)
         if app.screen == ui.TURN:
@@ -151,11 +179,10 @@ def _confirm_score_draw(app, fb):
     draw.text(fb, "Score a zero?" if app.confirm_points == 0 else "Score this?", 0, 0, True)
     draw.text(fb, app.labels[app.confirm_box], 0, 2)
     draw.number(fb, app.confirm_points, 15, 2)
-    if app.confirm_bonus:
-        draw.text(fb, "Y.bonus", 0, 3)
-        draw.number(fb, app.confirm_bonus, 15, 3)
-    draw.text(fb, "Total then", 0, 4)
-    draw.number(fb, app.confirm_total, 15, 4)
+    row = screens.bonuses(fb, app.confirm_bonus, app.confirm_upper, 3)
+    row = 4 if row < 4 else row
+    draw.text(fb, "Total then", 0, row)
+    draw.number(fb, app.confirm_total, 15, row)
     draw.text(fb, "OK    = score", 1, 6)
     draw.text(fb, "other = back", 1, 7)
 

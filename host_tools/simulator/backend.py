@@ -10,7 +10,8 @@ emulated RP2040). Both provide:
   with an ``edges`` attribute (keys.levels) lets a back-end step from edge to edge.
 - ``now``, ``buttons``, ``frames`` (OLED data writes so far), ``tone`` ((Hz, duty) of the
   buzzer now), ``console`` (lines the firmware printed), ``alive``;
-- ``oled_pixels()`` (64 rows x 128 of 0/1), ``dice_pixels()`` (five 8x8 grids of (r, g, b)),
+- ``oled_pixels()`` (64 rows x 128 of 0/1), ``oled_contrast()`` (0..255, what the
+  firmware last set: ``dimmed`` tells the front-end), ``dice_pixels()`` (five 8x8 grids of (r, g, b)),
   ``dice_kind`` (``"max7219"`` or ``"neopixel"``), ``close()``.
 ``DeviceExited`` is raised by ``run_until`` when the firmware is gone.
 """
@@ -19,10 +20,18 @@ BUTTONS = ("1", "2", "3", "4", "5", "space", "up", "down", "enter", "m")  # butt
 BUTTON_NAMES = ("HOLD1", "HOLD2", "HOLD3", "HOLD4", "HOLD5", "ROLL", "UP", "DOWN", "OK", "MENU")  # the device's
 N_DICE = 5
 N_PIXELS = 45
+DIM_BELOW = 0x40  # power.py dims the OLED to contrast 8 (awake: the driver's 0xCF)
+# What the front-end says of a dimmed OLED: the press that brightens it does nothing else.
+DIMMED = "dimmed: the next press only wakes it"
 
 
 class DeviceExited(Exception):
     """The firmware process ended (it returned to the REPL, crashed or was killed)."""
+
+
+def dimmed(device):
+    """True while the firmware keeps the OLED dimmed (power saving after a minute)."""
+    return device.oled_contrast() < DIM_BELOW
 
 
 def dice_pixels_of(dice_kind, chain, strip):

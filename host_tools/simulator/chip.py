@@ -363,5 +363,8 @@ class ChipDevice:
     def oled_pixels(self):
         return self.oled.pixels()
 
+    def oled_contrast(self):
+        return self.oled.contrast
+
     def dice_pixels(self):
         return dice_pixels_of(self.dice_kind, self.chain, self.strip)

@@ -19,6 +19,7 @@ DIE_EDGE = (70, 72, 80)
 LED_OFF = (40, 12, 12)
 OLED_BG = (0, 0, 0)
 OLED_ON = (120, 210, 255)
+OLED_DIM = (30, 52, 64)  # lit pixels at power saving's low contrast
 BEZEL = (12, 12, 14)
 
 
@@ -32,8 +33,10 @@ def _rect(rows, x, y, w, h, colour):
         rows[yy][3 * x:3 * (x + w)] = pixel * w
 
 
-def render(dice_pixels, oled_pixels):
-    """The device as rows of RGB bytes; returns (width, height, rows)."""
+def render(dice_pixels, oled_pixels, dim=False):
+    """The device as rows of RGB bytes; returns (width, height, rows). ``dim``: the OLED
+    at power saving's contrast."""
+    lit = OLED_DIM if dim else OLED_ON
     dice_width = 5 * _DIE + 4 * _GAP
     oled_w = 128 * _OLED_SCALE + 2 * _BEZEL
     oled_h = 64 * _OLED_SCALE + 2 * _BEZEL
@@ -56,7 +59,7 @@ def render(dice_pixels, oled_pixels):
     for y in range(64):
         line = oled_pixels[y]
         for x in range(128):
-            colour = OLED_ON if line[x] == 1 else OLED_BG
+            colour = lit if line[x] == 1 else OLED_BG
             _rect(rows, ox + _BEZEL + x * _OLED_SCALE, oy + _BEZEL + y * _OLED_SCALE, _OLED_SCALE, _OLED_SCALE, colour)
     return width, height, rows
 
@@ -73,7 +76,9 @@ def png_bytes(width, height, rows):
 
 
 def write_png(path, device):
-    width, height, rows = render(device.dice_pixels(), device.oled_pixels())
+    from host_tools.simulator.backend import dimmed
+
+    width, height, rows = render(device.dice_pixels(), device.oled_pixels(), dimmed(device))
     host_tools.write_file_atomic(path, png_bytes(width, height, rows))
 
 

@@ -165,14 +165,20 @@ def device_text(device):
     """The dice line, then the OLED's text lines in a frame (for --print-screen): the 8x8
     grid, with lines in the compact font (32 columns) where the firmware drew them. A row
     drawn inverted (the title bar, the cursor) is framed ``>...<`` instead of ``|...|``,
-    since its characters alone do not show it."""
+    since its characters alone do not show it. A dimmed OLED (power saving) gets a line
+    saying so, since the next press only wakes it."""
     pixels = device.oled_pixels()
     lines = text_lines(pixels)
     inverted = inverted_rows(pixels)
     if len(lines) > ROWS:  # the header, then compact lines (never inverted)
         inverted = inverted[:1] + [False] * (len(lines) - 1)
     width = max(COLS, max(len(line) for line in lines))
-    out = ["dice: " + dice_line(device), "+" + "-" * width + "+"]
+    from host_tools.simulator.backend import DIMMED, dimmed
+
+    out = ["dice: " + dice_line(device)]
+    if dimmed(device):
+        out.append("oled: " + DIMMED)
+    out.append("+" + "-" * width + "+")
     for line, inv in zip(lines, inverted):
         out.append((">%s<" if inv else "|%s|") % line.ljust(width))
     out.append("+" + "-" * width + "+")

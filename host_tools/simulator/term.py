@@ -19,7 +19,7 @@ import time
 import tty
 
 from host_tools.emulators.oled import half_blocks
-from host_tools.simulator.backend import DeviceExited
+from host_tools.simulator.backend import DIMMED, DeviceExited, dimmed
 from host_tools.simulator.keys import TAP_MS, KeyPresses
 
 LONG_MS = 900
@@ -35,6 +35,7 @@ _RED = "\x1b[38;2;255;60;40m"
 _ORANGE = "\x1b[38;2;255;140;0m"
 _DIM = "\x1b[38;2;70;20;20m"
 _CYAN = "\x1b[38;2;120;210;255m"
+_DIM_CYAN = "\x1b[38;2;30;55;70m"  # the OLED at power saving's contrast
 _RESET = "\x1b[0m"
 _ESCAPES = re.compile("\x1b\\[[0-9;?]*[ -/]*[@-~]|\x1b.?")  # a CSI sequence whole, or ESC and the next
 
@@ -98,8 +99,10 @@ def frame_lines(device, columns, rows=HALF_SIZE[1] + 5, status=""):
         lines.insert(0, "")
         lines.append("")
         spare -= 2
-    lines.append(" \u250c" + "\u2500" * width + "\u2510")
-    lines += [" \u2502" + _CYAN + line + _RESET + "\u2502" for line in oled]
+    title = (" " + DIMMED + " ")[:width] if dimmed(device) else ""  # else the next press looks lost
+    lines.append(" \u250c" + title + "\u2500" * (width - len(title)) + "\u2510")
+    colour = _DIM_CYAN if title else _CYAN
+    lines += [" \u2502" + colour + line + _RESET + "\u2502" for line in oled]
     lines.append(" \u2514" + "\u2500" * width + "\u2518")
     freq, duty = device.tone
     sound = ("  \u266a %d Hz" % freq) if duty else ""

@@ -191,6 +191,10 @@ class SimDevice:
         """64 rows x 128 of 0/1 as the glass shows them."""
         return self.oled.pixels()
 
+    def oled_contrast(self):
+        """The contrast the firmware last set (0..255; power saving dims it)."""
+        return self.oled.contrast
+
     def dice_pixels(self):
         """For each die an 8x8 grid of (r, g, b) as the LEDs light it (dark = (0, 0, 0))."""
         return dice_pixels_of(self.dice_kind, self.chain, self.strip)

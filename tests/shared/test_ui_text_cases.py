@@ -1,0 +1,48 @@
+"""The menu's saved set-up and the messages' word wrap (issue 19 item 9), run by pytest
+AND inside real MicroPython (plain asserts only): what the save layer writes and checks,
+and how a long message is broken into the OLED's 16-column lines.
+"""
+from ui import draw
+from ui import menu
+
+
+def test_a_set_up_round_trips_and_the_defaults_pass_the_check():
+    settings = menu.Settings({})
+    assert menu.setup_ok(settings.saved())
+    settings.change(menu.PLAYERS)  # 3 players
+    settings.change(menu.SEAT1 + 2)  # P3 casual -> human
+    for _ in range(4):
+        settings.change(menu.JOKER)  # forced -> ... -> the Zoo card
+    settings.change(menu.COACH)
+    settings.change(menu.SOUND)
+    settings.change(menu.LEDS, -3)
+    value = settings.saved()
+    assert menu.setup_ok(value)
+    again = menu.Settings({})
+    again.restore(value)
+    assert again.saved() == value and again.zoo() and again.items == settings.items
+    assert again.player_list() == [("P1", "human"), ("P2", "casual"), ("P3", "human")]
+
+
+def test_the_set_up_check_refuses_every_other_shape():
+    good = menu.Settings({}).saved()
+    bad = [None, 3, "x", [], {}, dict(good, players=0), dict(good, players=5), dict(good, players=True),
+           dict(good, kinds=["human"] * 3), dict(good, kinds=["human", "cpu", "casual", "casual"]),
+           dict(good, kinds="human"), dict(good, rules="yahtzee"), dict(good, rules=0),
+           dict(good, ybonus=2), dict(good, coach=3), dict(good, coach=-1), dict(good, sound="on"),
+           dict(good, leds=16), dict(good, extra=1)]
+    without = dict(good)
+    del without["leds"]
+    bad.append(without)
+    for value in bad:
+        assert not menu.setup_ok(value), value
+
+
+def test_messages_wrap_at_spaces():
+    assert draw.wrap("ROLL held at power-on: game skipped, REPL ready.") == [
+        "ROLL held at", "power-on: game", "skipped, REPL", "ready."]
+    assert draw.wrap("Game not saved.\nPlay goes on;  it\nsaves") == ["Game not saved.", "Play goes on; it", "saves"]
+    assert draw.wrap("x" * 20 + " y") == ["x" * 16, "xxxx y"]  # only a word longer than a line is cut
+    assert draw.wrap("a b c d e f g h i", 1, 3) == ["a", "b", "c"]
+    for line in draw.wrap("MemoryError: memory allocation failed, allocating 2032 bytes"):
+        assert 0 < len(line) <= 16
