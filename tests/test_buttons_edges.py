@@ -107,8 +107,8 @@ def runs():
         # a storm with polls only every 200 ms (stretches of work between frames)
         "run('storm', %r, list(range(0, %d, 200)) + [%d])" % (taps(STORM), end, end),
         # an edge ring of 3: edges are lost, the level reading repairs what it can see
-        "run('tiny', %r, [0, 50, 100, 150, 200, 700, 800])" % [(10, 5, 1), (60, 5, 0), (70, 6, 1), (71, 6, 0),
-                                                              (72, 6, 1), (73, 6, 0), (74, 6, 1), (74, 7, 1)],
+        "run('tiny', %r, [0, 50, 100, 150, 200, 700, 800], edge_slots=3)" % [
+            (10, 5, 1), (60, 5, 0), (70, 6, 1), (71, 6, 0), (72, 6, 1), (73, 6, 0), (74, 6, 1), (74, 7, 1)],
         # without interrupts (stopped): plain polling loses the tap inside the stretch
         "run('stopped', %r, [0, 1700], start=False)" % taps(TAPS),
     ])
