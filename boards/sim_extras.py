@@ -75,3 +75,139 @@ def battery(spec, clock):
         return start + (end - start) * elapsed // span
 
     return read
+
+
+# ---------------------------------------------------------------- busy mode (``busy=R``)
+# Flash costs the unix port does not have (datasheet figures, W25Q16JV typical): a
+# sector erase (4 KiB) 45 ms, a 256-byte page program 0.4 ms; every file written is
+# charged at least one erase (littlefs may often avoid it: an upper bound). The bus
+# costs are in sim.py (SimI2C, SimSPI).
+ERASE_NS = 45000000
+PAGE_NS = 400000
+SECTOR = 4096
+PAGE = 256
+
+
+class BusyMeter:
+    """Virtual device time for the work since the last wait: the unix port's CPU time
+    (C ``clock()``, this process only, so other load on the host does not count; in whole
+    host milliseconds, so one stretch is exact only on average) times
+    ``ratio / 100``, plus the I/O the buses were asked for (``io_ns``). ``ratio`` is the
+    calibration in host_tools/simulator/busy.py: chip time over unix-port CPU time for the
+    advisor's turn, measured on the chip."""
+
+    def __init__(self, ratio):
+        self.ratio = ratio
+        self.io_ns = 0
+        self._clock = getattr(time, "clock", None)  # the unix port's process CPU time
+        self._reads = 0
+        self._read_ns = 0
+        # The meter's own cost, taken off each stretch; many reads, as the CPU clock
+        # counts whole milliseconds (a stretch's figure is exact only on average).
+        start = self.cpu_ns()
+        for _ in range(5000):
+            self.cpu_ns()
+        self._read_ns = (self.cpu_ns() - start) // 5001
+        self.restart()
+
+    def cpu_ns(self):
+        self._reads += 1
+        if self._clock is None:  # wall time, which other load on the host inflates
+            return time.ticks_us() * 1000
+        return int(self._clock() * 1000000000)
+
+    def restart(self, keep_ns=0):
+        self._reads = 0
+        self._mark = self.cpu_ns()
+        self._reads = 0
+        self.io_ns = keep_ns
+
+    def busy_ns(self):
+        host = self.cpu_ns() - self._mark - self._reads * self._read_ns
+        if host < 0:
+            host = 0
+        return host * self.ratio // 100 + self.io_ns
+
+
+class MeteredFile:
+    """A file opened for writing: its bytes cost flash time when it is closed."""
+
+    def __init__(self, f, meter):
+        self._f = f
+        self._meter = meter
+        self._n = 0
+
+    def write(self, data, *args):
+        n = self._f.write(data, *args)
+        self._n += n if n is not None else len(data)
+        return n
+
+    def flush(self):
+        self._f.flush()
+
+    def close(self):
+        self._f.close()
+        n = self._n
+        self._n = 0
+        self._meter.io_ns += ((n + SECTOR - 1) // SECTOR or 1) * ERASE_NS + ((n + PAGE - 1) // PAGE) * PAGE_NS
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __getattr__(self, name):
+        return getattr(self._f, name)
+
+
+def meter_files(meter):
+    """Every file opened for writing from now on costs flash time (``open`` is the builtin
+    the storage and records modules use)."""
+    import builtins
+
+    real = builtins.open
+
+    def metered_open(path, mode="r", *args):
+        f = real(path, mode, *args)
+        if "w" in mode or "a" in mode or "+" in mode:
+            return MeteredFile(f, meter)
+        return f
+
+    builtins.open = metered_open
+
+
+def wait_busy(link, clock, ms):
+    """The busy-mode wait: tell the host how long the work since the last wait took
+    (``B``), then wait (``W``); the host answers with the button edges of the whole
+    stretch (count (2), then offset ms (4) and mask (2) each; then the levels (2)), and
+    each edge runs the pins' interrupt handlers at its own virtual time, as on the chip."""
+    meter = clock.meter
+    busy_ns = meter.busy_ns()
+    busy = busy_ns // 1000000
+    link.begin(0x42, 4)  # "B"
+    for shift in (0, 8, 16, 24):
+        link.add_byte((busy >> shift) & 0xFF)
+    link.wait_message(ms)
+    read = link.read_exact
+    head = read(2)
+    start = clock.now
+    pins = link.pins
+    for _ in range(head[0] | head[1] << 8):
+        edge = read(6)
+        offset = edge[0] | edge[1] << 8 | edge[2] << 16 | edge[3] << 24
+        mask = edge[4] | edge[5] << 8
+        changed = mask ^ link.buttons
+        link.buttons = mask
+        clock.now = time.ticks_add(start, offset)
+        clock.frozen = True  # the handlers stamp the edge's own time
+        for i in range(len(pins)):
+            pin = pins[i]
+            if changed & (1 << i) and pin.handler is not None:
+                pin.handler(pin)
+        clock.frozen = False
+    tail = read(2)
+    link.buttons = tail[0] | tail[1] << 8
+    clock.now = time.ticks_add(start, busy + ms)
+    meter.restart(busy_ns - busy * 1000000)  # the part of a ms not charged yet
+    return link.buttons

@@ -78,7 +78,7 @@ class SimDevice:
     """The unix-port back-end (backend.py lists what every back-end offers)."""
 
     def __init__(self, seed=None, flash_dir=None, code_dir=None, heap="256K", oled="ssd1306",
-                 dice="max7219", extra=(), tables=None, hold_at_boot=(0, 0)):
+                 dice="max7219", extra=(), tables=None, hold_at_boot=(0, 0), busy=None):
         self.flash_dir = os.path.abspath(flash_dir or DEFAULT_FLASH)
         os.makedirs(self.flash_dir, exist_ok=True)
         for name, host_path in (tables or {}).items():
@@ -95,6 +95,13 @@ class SimDevice:
         self.boot_mask, self.boot_until = hold_at_boot
         self.frames = 0  # how many OLED frames (data writes) arrived: a redraw counter
         self.console = []
+        # Busy mode: ``busy`` is the chip/unix-port speed ratio x 100 (simulator/busy.py);
+        # the firmware then says how long each stretch of work took, and presses arrive
+        # during it as edges. ``stretches`` lists (start ms, busy ms) of each stretch.
+        self.busy = busy
+        self.stretches = []
+        self._busy_ms = 0
+        self._levels = 0  # busy mode: the mask the firmware last got
         to_dev_r, to_dev_w = os.pipe()
         from_dev_r, from_dev_w = os.pipe()
         if code_dir:
@@ -108,6 +115,8 @@ class SimDevice:
                 "link=%d,%d" % (to_dev_r, from_dev_w), "oled=" + oled, "dice=" + dice]
         if seed is not None:
             args.append("seed=%d" % mix_seed(seed))
+        if busy is not None:
+            args.append("busy=%d" % busy)
         args += list(extra)
         env = dict(os.environ)
         env["MICROPYPATH"] = path
@@ -140,6 +149,8 @@ class SimDevice:
             payload = self._read(length)
             if kind == b"W":
                 return struct.unpack("<I", payload)[0]
+            if kind == b"B":
+                self._busy_ms = struct.unpack("<I", payload)[0]
             if kind == b"I":
                 if self.oled.addr == payload[0]:
                     self.oled.i2c_write(payload[0], payload[1:])
@@ -154,23 +165,56 @@ class SimDevice:
             elif kind == b"T":
                 self.tone = struct.unpack("<IH", payload)
 
-    def answer(self, ms):
-        """Let ``ms`` of virtual time pass with the current ``buttons``."""
-        levels = self.buttons | (self.boot_mask if self.now < self.boot_until else 0)
-        self.now += ms
+    def _boot(self, ms):
+        return self.boot_mask if ms < self.boot_until else 0
+
+    def answer(self, ms, buttons_at=None):
+        """Let ``ms`` of virtual time pass with the current ``buttons`` (busy mode: first
+        the busy stretch the firmware reported; ``buttons_at`` gives the edges inside)."""
+        if self.busy is None:
+            reply = struct.pack("<H", self.buttons | self._boot(self.now))
+            self.now += ms
+        else:
+            reply = self._edges(ms, buttons_at)
         try:
-            self._to_dev.write(struct.pack("<H", levels))
+            self._to_dev.write(reply)
         except BrokenPipeError:
             self.alive = False
             raise DeviceExited()
+
+    def _edges(self, ms, buttons_at):
+        busy, self._busy_ms = self._busy_ms, 0
+        start = self.now
+        end = start + busy + ms
+        if busy:
+            self.stretches.append((start, busy))
+        if buttons_at is None:
+            mask = self.buttons
+
+            def buttons_at(_ms):
+                return mask
+        times = [start] + [t for t in getattr(buttons_at, "edges", ()) if start < t < end]
+        if start < self.boot_until < end:
+            times.append(self.boot_until)
+        edges = []
+        last = self._levels
+        for t in sorted(times):
+            mask = buttons_at(t) | self._boot(t)
+            if mask != last:
+                edges.append(struct.pack("<IH", t - start, mask))
+                last = mask
+        self._levels = last
+        self.buttons = last
+        self.now = end
+        return struct.pack("<H", len(edges)) + b"".join(edges) + struct.pack("<H", last)
 
     def run_until(self, until_ms, buttons_at=None):
         """Advance the device to ``until_ms``; ``buttons_at(ms)`` gives levels (else ``buttons``)."""
         while self.now < until_ms:
             ms = self.next_wait()
-            if buttons_at is not None:
+            if buttons_at is not None and self.busy is None:
                 self.buttons = buttons_at(self.now)
-            self.answer(ms)
+            self.answer(ms, buttons_at)
 
     def close(self):
         for stream in (self._to_dev, self._from_dev):

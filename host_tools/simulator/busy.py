@@ -1,0 +1,85 @@
+"""The simulator's busy mode: how much device time the unix port's work stands for.
+
+The firmware's work costs no virtual time in a plain simulator run. In busy mode
+(``sim --busy-time``, ``SimDevice(busy=ratio())``) the sim board charges each stretch of
+work between two waits: the unix port's own CPU time (C ``clock()``, so other load on
+the host does not count) times the ratio below, plus the bus and flash times from
+the datasheets (boards/sim.py, boards/sim_extras.py).
+
+The ratio is calibrated against the chip: the advisor's turn (``prepare`` + ``options``
+on 7 cards, the workload of host_tools/benches/chip.py, here 10 times over) took a median of
+``CHIP_ADVISOR_TURN_MS`` on MicroPython 1.28 in rp2040js (../shared/rp2/README.md). The
+same workload runs here in the unix port with the same CPU clock; chip / host is the
+ratio. ``Advisor()`` construction (853 ms on the chip) is the check printed by
+``make bench``. The calibration runs once per checkout and host speed and is cached in
+build/ (a few seconds; it needs build/strategy-forced.bin, which the simulator builds).
+"""
+import json
+import os
+
+import host_tools
+
+CHIP_ADVISOR_TURN_MS = 63.1  # median of 7 cards, emulated RP2040 at 125 MHz
+CHIP_ADVISOR_INIT_MS = 853.0
+CACHE = os.path.join(host_tools.REPO, "build", "busy-ratio.json")
+
+_WORKLOAD = """
+import rules, advisor, strategy_table
+from boards.sim_extras import BusyMeter
+meter = BusyMeter(100)
+r = rules.make_ruleset()
+t = meter.cpu_ns()
+table = strategy_table.StrategyTable(open('%s', 'rb'))
+adv = advisor.Advisor(r, table)
+print('INIT', (meter.cpu_ns() - t) // 1000)
+codes = [0] * 32
+values = [0] * 32
+for rep in range(10):
+    card = rules.new_card()
+    times = []
+    for box in range(7):
+        card[box] = box + 1
+        t = meter.cpu_ns()
+        adv.prepare(card)
+        adv.options([1, 2, 3, 4, 5], 2, codes, values)
+        times.append((meter.cpu_ns() - t) // 1000)
+    print('TURN', ' '.join(str(x) for x in times))
+"""
+
+
+def measure(table):
+    """{"init_us": host us of Advisor(), "turn_us": host mean us of a turn} in the unix port."""
+    proc = host_tools.run_micropython(["-c", _WORKLOAD % table], heap="256K", timeout=300)
+    if proc.returncode != 0:
+        raise RuntimeError("busy calibration failed: %s" % (proc.stdout + proc.stderr)[-500:])
+    turns, init = [], None
+    for line in proc.stdout.splitlines():
+        words = line.split()
+        if words and words[0] == "INIT":
+            init = int(words[1])
+        elif words and words[0] == "TURN":
+            turns += [int(w) for w in words[1:]]
+    # the mean: the CPU clock counts whole ms, about one turn, so a median would be 0 or 1000
+    return {"init_us": init, "turn_us": sum(turns) / len(turns)}
+
+
+def calibrate(refresh=False):
+    """The cached calibration (measured when missing): host figures and the ratio x 100."""
+    if not refresh and os.path.exists(CACHE):
+        with open(CACHE) as f:
+            return json.load(f)
+    from host_tools import advise
+    import rules
+
+    table = advise.ensure_table(rules.make_ruleset(), folder=advise.BUILD, prog="sim")
+    found = measure(os.path.abspath(table))
+    found["ratio"] = int(round(CHIP_ADVISOR_TURN_MS * 1000 * 100 / found["turn_us"]))
+    os.makedirs(os.path.dirname(CACHE), exist_ok=True)
+    with open(CACHE, "w") as f:
+        json.dump(found, f)
+    return found
+
+
+def ratio():
+    """Chip time per unix-port CPU time, x 100 (the sim board's ``busy=``)."""
+    return calibrate()["ratio"]
