@@ -18,7 +18,8 @@ start (4) and bit mask (2) each, then the levels (2); each edge runs the buttons
 interrupt handler at its own virtual time, as on the chip. Without ``link`` (tests) the board runs on a scripted ``Loopback``
 (boards/sim_extras.py, with the other parts a plain run does not need).
 ``fault=oled`` / ``fault=dice`` makes that part missing, to exercise the fault path;
-``memprobe=MS`` measures the live heap for ``make bench``; ``battery=MV`` or
+``memprobe=MS`` measures the live heap for ``make bench``; ``presslog=1`` prints each
+button event the game takes (boards/sim_extras.log_presses); ``battery=MV`` or
 ``battery=FROM:TO:MS`` simulates VSYS (see ``battery``).
 """
 from micropython import const
@@ -343,6 +344,10 @@ def build(config):
     if meter is not None:  # edges from the host, stamped as the chip's pin interrupt does
         link.pins = pins
         hw.buttons.start(3)
+    if config.get("presslog"):
+        from boards.sim_extras import log_presses
+
+        log_presses(hw.buttons, clock)
     hw.button_down = lambda button: pins[button].value() == 0
     hw.buzzer = Buzzer(SimPWM(link), clock=clock.ticks_ms)
     seed = config.get("seed")

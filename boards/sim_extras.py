@@ -89,44 +89,73 @@ PAGE = 256
 
 
 class BusyMeter:
-    """Virtual device time for the work since the last wait: the unix port's CPU time
-    (C ``clock()``, this process only, so other load on the host does not count; in whole
-    host milliseconds, so one stretch is exact only on average) times
-    ``ratio / 100``, plus the I/O the buses were asked for (``io_ns``). ``ratio`` is the
-    calibration in host_tools/simulator/busy.py: chip time over unix-port CPU time for the
-    advisor's turn, measured on the chip."""
+    """Virtual device time for the work since the last wait: the unix port's time for it
+    times ``ratio / 100``, plus the I/O the buses were asked for (``io_ns``). The host time
+    is the wall clock (microseconds) times this process's share of the CPU lately (CPU
+    over wall time of the recent stretches), kept within a millisecond of the process's
+    CPU time (C ``clock()``, which counts whole ms): so other load on the host does not
+    count, and a short stretch is not charged the whole millisecond the CPU clock happened
+    to tick in. ``ratio`` is the calibration in host_tools/simulator/busy.py (chip over
+    unix port for the advisor's turn)."""
 
     def __init__(self, ratio):
         self.ratio = ratio
         self.io_ns = 0
-        self._clock = getattr(time, "clock", None)  # the unix port's process CPU time
+        self._cpu = getattr(time, "clock", None)  # the unix port's process CPU time
         self._reads = 0
-        self._read_ns = 0
-        # The meter's own cost, taken off each stretch; many reads, as the CPU clock
-        # counts whole milliseconds (a stretch's figure is exact only on average).
-        start = self.cpu_ns()
-        for _ in range(5000):
-            self.cpu_ns()
-        self._read_ns = (self.cpu_ns() - start) // 5001
+        self._read_us = 0
+        self._sum_wall = 1  # recent stretches: wall and CPU us, for the share
+        self._sum_cpu = 1
+        self.restart()
+        best = 1 << 30
+        for _ in range(5):  # the meter's own cost, taken off: the fastest of 5 x 200 reads
+            t = time.ticks_us()
+            for _ in range(200):
+                self.host_us()
+            best = min(best, time.ticks_diff(time.ticks_us(), t))
+        self._read_us = best / 200
         self.restart()
 
-    def cpu_ns(self):
+    def _cpu_us(self):
+        return int(self._cpu() * 1000000) if self._cpu is not None else 0
+
+    def host_us(self):
+        """Host microseconds of work since ``restart``."""
         self._reads += 1
-        if self._clock is None:  # wall time, which other load on the host inflates
-            return time.ticks_us() * 1000
-        return int(self._clock() * 1000000000)
+        wall = time.ticks_diff(time.ticks_us(), self._wall)
+        if self._cpu is None:
+            self._last = (wall, wall)
+            return wall  # no CPU clock: other load on the host inflates this
+        cpu = self._cpu_us() - self._cpu0
+        self._last = (wall, cpu)
+        wall = wall * self._sum_cpu // self._sum_wall
+        if wall > cpu + 1000:
+            return cpu + 1000
+        if wall < cpu - 1000:
+            return cpu - 1000
+        return wall
 
     def restart(self, keep_ns=0):
+        if self._reads:  # the stretch that ends counts towards the share
+            self.host_us()
+            wall, cpu = self._last
+            self._sum_wall += wall
+            self._sum_cpu += cpu
+            if self._sum_wall > 200000:  # the last ~0.2 s of work or so
+                self._sum_wall //= 2
+                self._sum_cpu //= 2
+            if self._sum_cpu > self._sum_wall:
+                self._sum_cpu = self._sum_wall
         self._reads = 0
-        self._mark = self.cpu_ns()
-        self._reads = 0
+        self._wall = time.ticks_us()
+        self._cpu0 = self._cpu_us()
         self.io_ns = keep_ns
 
     def busy_ns(self):
-        host = self.cpu_ns() - self._mark - self._reads * self._read_ns
+        host = self.host_us() - self._reads * self._read_us
         if host < 0:
             host = 0
-        return host * self.ratio // 100 + self.io_ns
+        return int(host * self.ratio * 10) + self.io_ns
 
 
 class MeteredFile:
@@ -211,3 +240,17 @@ def wait_busy(link, clock, ms):
     clock.now = time.ticks_add(start, busy + ms)
     meter.restart(busy_ns - busy * 1000000)  # the part of a ms not charged yet
     return link.buttons
+
+
+def log_presses(buttons, clock):
+    """``presslog=1``: print ``PRESS event ms`` for every event the game takes from the
+    buttons (tests compare them with the presses they made)."""
+    get = buttons.get
+
+    def logged():
+        event = get()
+        if event >= 0:
+            print("PRESS", event, clock.now)
+        return event
+
+    buttons.get = logged

@@ -2,8 +2,8 @@
 
 The firmware's work costs no virtual time in a plain simulator run. In busy mode
 (``sim --busy-time``, ``SimDevice(busy=ratio())``) the sim board charges each stretch of
-work between two waits: the unix port's own CPU time (C ``clock()``, so other load on
-the host does not count) times the ratio below, plus the bus and flash times from
+work between two waits: the unix port's time for it (wall clock kept within a ms of the
+process's CPU time, boards/sim_extras.BusyMeter) times the ratio below, plus the bus and flash times from
 the datasheets (boards/sim.py, boards/sim_extras.py).
 
 The ratio is calibrated against the chip: the advisor's turn (``prepare`` + ``options``
@@ -28,10 +28,10 @@ import rules, advisor, strategy_table
 from boards.sim_extras import BusyMeter
 meter = BusyMeter(100)
 r = rules.make_ruleset()
-t = meter.cpu_ns()
 table = strategy_table.StrategyTable(open('%s', 'rb'))
+meter.restart()
 adv = advisor.Advisor(r, table)
-print('INIT', (meter.cpu_ns() - t) // 1000)
+print('INIT', meter.host_us())
 codes = [0] * 32
 values = [0] * 32
 for rep in range(10):
@@ -39,10 +39,10 @@ for rep in range(10):
     times = []
     for box in range(7):
         card[box] = box + 1
-        t = meter.cpu_ns()
+        meter.restart()
         adv.prepare(card)
         adv.options([1, 2, 3, 4, 5], 2, codes, values)
-        times.append((meter.cpu_ns() - t) // 1000)
+        times.append(meter.host_us())
     print('TURN', ' '.join(str(x) for x in times))
 """
 
@@ -59,7 +59,7 @@ def measure(table):
             init = int(words[1])
         elif words and words[0] == "TURN":
             turns += [int(w) for w in words[1:]]
-    # the mean: the CPU clock counts whole ms, about one turn, so a median would be 0 or 1000
+    # the mean: a turn is about a ms, the CPU clock's step, so one turn may be off by it
     return {"init_us": init, "turn_us": sum(turns) / len(turns)}
 
 
