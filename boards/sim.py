@@ -10,12 +10,14 @@ descriptors. Wire format, device -> host: messages ``kind(1) length(2, LE) paylo
   ``W`` wait: milliseconds (4, LE) of virtual time the firmware sleeps
 After each ``W`` the host answers with 2 bytes (LE): bit i set = button i pressed. Time in
 the firmware moves only with those waits, so a headless run is deterministic and as fast
-as the pipes allow. Busy mode (``busy=R``, ``sim --busy-time``): work costs virtual time
+as the pipes allow. Busy mode (``busy=R[:REF]``, ``sim --busy-time``): work costs virtual time
 too (boards/sim_extras.BusyMeter: the unix port's CPU time x R / 100, plus bus and flash
 times), sent as ``B`` busy ms (4, LE) before each ``W``; the host then answers with the
 button edges of the busy stretch and the wait: count (2), offset ms from the stretch's
 start (4) and bit mask (2) each, then the levels (2); each edge runs the buttons' pin
-interrupt handler at its own virtual time, as on the chip. Without ``link`` (tests) the board runs on a scripted ``Loopback``
+interrupt handler at its own virtual time, as on the chip. Before each poll of the
+buttons ``E`` busy-so-far ms (4) asks for the edges up to that moment (same list, no
+levels), so a poll in the middle of a long stretch sees what an interrupt recorded. Without ``link`` (tests) the board runs on a scripted ``Loopback``
 (boards/sim_extras.py, with the other parts a plain run does not need).
 ``fault=oled`` / ``fault=dice`` makes that part missing, to exercise the fault path;
 ``memprobe=MS`` measures the live heap for ``make bench``; ``presslog=1`` prints each
@@ -315,7 +317,7 @@ def build(config):
     if config.get("busy"):
         from boards.sim_extras import BusyMeter, meter_files
 
-        meter = BusyMeter(int(config.get("busy")))
+        meter = BusyMeter(config.get("busy"))
         meter_files(meter)
     clock = VirtualClock(link, int(config.get("memprobe", 0)), meter)
     hw.link = link
@@ -342,8 +344,11 @@ def build(config):
     pins = [SimButtonPin(link, i) for i in range(_N_BUTTONS)]
     hw.buttons = Buttons(pins, active=0, clock=clock.ticks_ms)
     if meter is not None:  # edges from the host, stamped as the chip's pin interrupt does
+        from boards.sim_extras import poll_with_edges
+
         link.pins = pins
         hw.buttons.start(3)
+        poll_with_edges(hw.buttons, link, clock)
     if config.get("presslog"):
         from boards.sim_extras import log_presses
 

@@ -91,64 +91,76 @@ PAGE = 256
 class BusyMeter:
     """Virtual device time for the work since the last wait: the unix port's time for it
     times ``ratio / 100``, plus the I/O the buses were asked for (``io_ns``). The host time
-    is the wall clock (microseconds) times this process's share of the CPU lately (CPU
-    over wall time of the recent stretches), kept within a millisecond of the process's
-    CPU time (C ``clock()``, which counts whole ms): so other load on the host does not
-    count, and a short stretch is not charged the whole millisecond the CPU clock happened
-    to tick in. ``ratio`` is the calibration in host_tools/simulator/busy.py (chip over
-    unix port for the advisor's turn)."""
+    is the wall clock (microseconds) less the time this process waited for a CPU
+    (``/proc/self/schedstat``'s run delay, brought up to date each time the process gets
+    the CPU back): other load on the host does not count. Without /proc (macOS) it is
+    the wall clock. ``ratio`` is the calibration in host_tools/simulator/busy.py (chip over
+    unix port for ``Advisor()``)."""
 
-    def __init__(self, ratio):
-        self.ratio = ratio
+    def __init__(self, spec):
+        """``spec``: ``"R"`` or ``"R:REF"``: the ratio x 100, and the host us of
+        ``reference`` when it was calibrated (the ratio then follows the host's speed now)."""
+        ratio, _, ref = spec.partition(":")
+        self.ratio = int(ratio)
         self.io_ns = 0
-        self._cpu = getattr(time, "clock", None)  # the unix port's process CPU time
+        self._buf = bytearray(96)
+        try:
+            self._stat = open("/proc/self/schedstat", "rb")
+        except OSError:
+            self._stat = None
         self._reads = 0
         self._read_us = 0
-        self._sum_wall = 1  # recent stretches: wall and CPU us, for the share
-        self._sum_cpu = 1
         self.restart()
         best = 1 << 30
-        for _ in range(5):  # the meter's own cost, taken off: the fastest of 5 x 200 reads
+        for _ in range(5):  # the meter's own cost, taken off: the fastest of 5 x 100 reads
             t = time.ticks_us()
-            for _ in range(200):
+            for _ in range(100):
                 self.host_us()
             best = min(best, time.ticks_diff(time.ticks_us(), t))
-        self._read_us = best / 200
+        self._read_us = best / 100
+        if ref:
+            self.ratio = self.ratio * int(ref) // self.reference()
         self.restart()
 
-    def _cpu_us(self):
-        return int(self._cpu() * 1000000) if self._cpu is not None else 0
+    def reference(self):
+        """Host us of a fixed piece of interpreter work (the fastest of 3)."""
+        best = 1 << 30
+        for _ in range(3):
+            self.restart()
+            total = 0
+            for i in range(3000):
+                total += (i * 7) & 0xFF
+            best = min(best, self.host_us())
+        return best or 1
+
+    def _delay_us(self):
+        """Microseconds this process has waited for a CPU so far (schedstat's 2nd field)."""
+        stat = self._stat
+        if stat is None:
+            return 0
+        stat.seek(0)
+        buf = self._buf
+        n = stat.readinto(buf)
+        i = 0
+        while i < n and buf[i] != 32:
+            i += 1
+        value = 0
+        i += 1
+        while i < n and 48 <= buf[i] <= 57:
+            value = value * 10 + buf[i] - 48
+            i += 1
+        return value // 1000
 
     def host_us(self):
         """Host microseconds of work since ``restart``."""
         self._reads += 1
         wall = time.ticks_diff(time.ticks_us(), self._wall)
-        if self._cpu is None:
-            self._last = (wall, wall)
-            return wall  # no CPU clock: other load on the host inflates this
-        cpu = self._cpu_us() - self._cpu0
-        self._last = (wall, cpu)
-        wall = wall * self._sum_cpu // self._sum_wall
-        if wall > cpu + 1000:
-            return cpu + 1000
-        if wall < cpu - 1000:
-            return cpu - 1000
-        return wall
+        return wall - (self._delay_us() - self._delay0)
 
     def restart(self, keep_ns=0):
-        if self._reads:  # the stretch that ends counts towards the share
-            self.host_us()
-            wall, cpu = self._last
-            self._sum_wall += wall
-            self._sum_cpu += cpu
-            if self._sum_wall > 200000:  # the last ~0.2 s of work or so
-                self._sum_wall //= 2
-                self._sum_cpu //= 2
-            if self._sum_cpu > self._sum_wall:
-                self._sum_cpu = self._sum_wall
         self._reads = 0
         self._wall = time.ticks_us()
-        self._cpu0 = self._cpu_us()
+        self._delay0 = self._delay_us()
         self.io_ns = keep_ns
 
     def busy_ns(self):
@@ -206,22 +218,13 @@ def meter_files(meter):
     builtins.open = metered_open
 
 
-def wait_busy(link, clock, ms):
-    """The busy-mode wait: tell the host how long the work since the last wait took
-    (``B``), then wait (``W``); the host answers with the button edges of the whole
-    stretch (count (2), then offset ms (4) and mask (2) each; then the levels (2)), and
-    each edge runs the pins' interrupt handlers at its own virtual time, as on the chip."""
-    meter = clock.meter
-    busy_ns = meter.busy_ns()
-    busy = busy_ns // 1000000
-    link.begin(0x42, 4)  # "B"
-    for shift in (0, 8, 16, 24):
-        link.add_byte((busy >> shift) & 0xFF)
-    link.wait_message(ms)
+def _run_edges(link, clock, start):
+    """Read an edge list (count (2), then offset ms (4) and mask (2) each); each edge runs
+    the pins' interrupt handlers with the clock at the edge's own virtual time."""
     read = link.read_exact
     head = read(2)
-    start = clock.now
     pins = link.pins
+    now = clock.now
     for _ in range(head[0] | head[1] << 8):
         edge = read(6)
         offset = edge[0] | edge[1] << 8 | edge[2] << 16 | edge[3] << 24
@@ -235,11 +238,51 @@ def wait_busy(link, clock, ms):
             if changed & (1 << i) and pin.handler is not None:
                 pin.handler(pin)
         clock.frozen = False
-    tail = read(2)
+    clock.now = now
+
+
+def _send_busy(link, kind, busy):
+    link.begin(kind, 4)
+    for shift in (0, 8, 16, 24):
+        link.add_byte((busy >> shift) & 0xFF)
+
+
+def edges_so_far(link, clock):
+    """Before the buttons are polled: ``E`` (the work so far, ms) asks the host for the
+    edges up to now, so a poll in the middle of a long stretch sees what the chip's
+    interrupt would have recorded by then."""
+    _send_busy(link, 0x45, clock.meter.busy_ns() // 1000000)  # "E"
+    link.flush()
+    _run_edges(link, clock, clock.now)
+
+
+def wait_busy(link, clock, ms):
+    """The busy-mode wait: tell the host how long the work since the last wait took
+    (``B``), then wait (``W``); the host answers with the rest of the stretch's and the
+    wait's button edges, then the levels (2)."""
+    meter = clock.meter
+    busy_ns = meter.busy_ns()
+    busy = busy_ns // 1000000
+    _send_busy(link, 0x42, busy)  # "B"
+    link.wait_message(ms)
+    start = clock.now
+    _run_edges(link, clock, start)
+    tail = link.read_exact(2)
     link.buttons = tail[0] | tail[1] << 8
     clock.now = time.ticks_add(start, busy + ms)
     meter.restart(busy_ns - busy * 1000000)  # the part of a ms not charged yet
     return link.buttons
+
+
+def poll_with_edges(buttons, link, clock):
+    """Busy mode: ``buttons.poll`` first fetches the edges up to now (edges_so_far)."""
+    poll = buttons.poll
+
+    def polled(now_ms):
+        edges_so_far(link, clock)
+        poll(now_ms)
+
+    buttons.poll = polled
 
 
 def log_presses(buttons, clock):

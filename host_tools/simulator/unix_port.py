@@ -95,13 +95,15 @@ class SimDevice:
         self.boot_mask, self.boot_until = hold_at_boot
         self.frames = 0  # how many OLED frames (data writes) arrived: a redraw counter
         self.console = []
-        # Busy mode: ``busy`` is the chip/unix-port speed ratio x 100 (simulator/busy.py);
+        # Busy mode: ``busy`` is busy.ratio(), the chip/unix-port speed ratio (simulator/busy.py);
         # the firmware then says how long each stretch of work took, and presses arrive
         # during it as edges. ``stretches`` lists (start ms, busy ms) of each stretch.
         self.busy = busy
         self.stretches = []
         self._busy_ms = 0
-        self._levels = 0  # busy mode: the mask the firmware last got
+        self._levels = 0  # busy mode: the mask the firmware last got ...
+        self._sent_until = 0  # ... and the time up to which it got the edges
+        self._buttons_at = None
         to_dev_r, to_dev_w = os.pipe()
         from_dev_r, from_dev_w = os.pipe()
         if code_dir:
@@ -116,7 +118,7 @@ class SimDevice:
         if seed is not None:
             args.append("seed=%d" % mix_seed(seed))
         if busy is not None:
-            args.append("busy=%d" % busy)
+            args.append("busy=%s" % busy)
         args += list(extra)
         env = dict(os.environ)
         env["MICROPYPATH"] = path
@@ -151,6 +153,9 @@ class SimDevice:
                 return struct.unpack("<I", payload)[0]
             if kind == b"B":
                 self._busy_ms = struct.unpack("<I", payload)[0]
+            elif kind == b"E":  # busy mode: the edges up to this moment of the stretch
+                until = self.now + struct.unpack("<I", payload)[0]
+                self._write(self._edge_list(until + 1, self._buttons_at))
             if kind == b"I":
                 if self.oled.addr == payload[0]:
                     self.oled.i2c_write(payload[0], payload[1:])
@@ -175,19 +180,28 @@ class SimDevice:
             reply = struct.pack("<H", self.buttons | self._boot(self.now))
             self.now += ms
         else:
-            reply = self._edges(ms, buttons_at)
+            busy, self._busy_ms = self._busy_ms, 0
+            if busy:
+                self.stretches.append((self.now, busy))
+            end = self.now + busy + ms
+            reply = self._edge_list(end, buttons_at) + struct.pack("<H", self._levels)
+            self.now = end
+            self._sent_until = end
+        self._write(reply)
+
+    def _write(self, data):
         try:
-            self._to_dev.write(reply)
+            self._to_dev.write(data)
         except BrokenPipeError:
             self.alive = False
             raise DeviceExited()
 
-    def _edges(self, ms, buttons_at):
-        busy, self._busy_ms = self._busy_ms, 0
-        start = self.now
-        end = start + busy + ms
-        if busy:
-            self.stretches.append((start, busy))
+    def _edge_list(self, end, buttons_at):
+        """Busy mode: the level changes from the last sent up to ``end`` (exclusive), as
+        offsets from the stretch's start (``now``)."""
+        start = max(self.now, self._sent_until)
+        if end <= start:
+            return struct.pack("<H", 0)
         if buttons_at is None:
             mask = self.buttons
 
@@ -201,15 +215,16 @@ class SimDevice:
         for t in sorted(times):
             mask = buttons_at(t) | self._boot(t)
             if mask != last:
-                edges.append(struct.pack("<IH", t - start, mask))
+                edges.append(struct.pack("<IH", t - self.now, mask))
                 last = mask
         self._levels = last
         self.buttons = last
-        self.now = end
-        return struct.pack("<H", len(edges)) + b"".join(edges) + struct.pack("<H", last)
+        self._sent_until = end
+        return struct.pack("<H", len(edges)) + b"".join(edges)
 
     def run_until(self, until_ms, buttons_at=None):
         """Advance the device to ``until_ms``; ``buttons_at(ms)`` gives levels (else ``buttons``)."""
+        self._buttons_at = buttons_at
         while self.now < until_ms:
             ms = self.next_wait()
             if buttons_at is not None and self.busy is None:
