@@ -91,7 +91,7 @@ def build(config, oled, dice, machine_name=None):
     hw.dice = hw.part(make_dice, NoDice)
     pins = [Pin(_FIRST_BUTTON + i, Pin.IN, Pin.PULL_UP) for i in range(_N_BUTTONS)]
     hw.buttons = Buttons(pins, active=0)
-    # Edges stamped in the pin interrupt: a press made while the firmware is busy counts.
+    # Edges stamped in a hard pin interrupt: a press made while the firmware is busy counts.
     hw.buttons.start(Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)
     hw.button_down = lambda button: pins[button].value() == 0
     # After the SPI: rp2's SPI(0) claims its default MISO pin, GP16, which is the buzzer's

@@ -124,6 +124,9 @@ class App:
         self._steady = 0
         self._anim_state = 0x2545F491  # xorshift for the tumbling faces (not the dice source)
         self._pressed_once = False
+        # Start game: the strategy table is opened one drawn frame after the roll-off
+        # screen (2: draw first; 1: open now), so the screen reacts at once (tick).
+        self.coach_pending = 0
         self.now = 0
         self.apply_settings()
 
@@ -133,7 +136,10 @@ class App:
         hw = self.hw
         deadline = hw.ticks_ms()
         self.timer_at = deadline
-        self.start_timer(deadline, _SPLASH_MS)
+        # The splash ends _SPLASH_MS after power-on (ticks_ms counts from there), not
+        # after the boot's own work: the menu is not later than it needs to be.
+        left = time.ticks_diff(_SPLASH_MS, deadline)
+        self.start_timer(deadline, left if 0 < left <= _SPLASH_MS else 0)
         while self.running and frames != 0:
             self.frame(hw.ticks_ms())
             deadline = time.ticks_add(deadline, FRAME_MS)
@@ -181,6 +187,10 @@ class App:
             handle(self, event & _BUTTON_MASK, event & _KIND_MASK == LONG)
 
     def tick(self, now):
+        if self.coach_pending:
+            self.coach_pending -= 1
+            if not self.coach_pending:
+                self._open_coach()
         if self.rolling:
             self._tumble(now)
         tick = SCREENS[self.screen][_TICK]
@@ -212,6 +222,7 @@ class App:
         self.screen = screen
         self.dirty = True
         if screen == MENU_SCREEN:
+            self.coach_pending = 0  # a game quit before its table opened: none to open
             self._dark_dice()  # no game on the dice in the menu (quit, or after the end)
             self.menu_cursor = self.settings.items.index(menu.START)
             self.menu_top = 0  # "Start game" and the players' set-up below it
@@ -278,9 +289,11 @@ class App:
     # ----------------------------------------------------------------- game actions
     def new_game(self):
         settings = self.settings
-        self._begin(game_module.Game(settings.ruleset(), settings.player_list(), self.hw.dice_source))
+        game = game_module.Game(settings.ruleset(), settings.player_list(), self.hw.dice_source)
+        solo = game.phase == game_module.TURN  # nobody to roll off against
+        self._begin(game, defer=not solo)
         self.changed()
-        if self.game.phase == game_module.TURN:  # solo: nobody to roll off against
+        if solo:
             self.start_turn()
             return
         self.show(ROLLOFF)
@@ -301,11 +314,11 @@ class App:
                 self.cursor = self.best_box()
                 self.scroll_cursor()
 
-    def _begin(self, game):
+    def _begin(self, game, defer=False):
         """Take ``game`` on: its box names for the 8x8 screens (the standard card's short
         ones, else the ruleset's), animals on the dice for the Zoo card, its totals, and the strategy table when the coach or an
         advisor level needs it (about 23 KB while a game runs; without one, say so through
-        round 1: ``note``)."""
+        round 1: ``note``). ``defer``: open it one drawn frame later (``coach_pending``)."""
         self.game = game
         self.labels = screens.BOX_LABELS if game.rules.card == "yahtzee" else game.rules.labels
         self.hw.dice.animals(game.rules.faces is not None)  # the Zoo card's pictures
@@ -319,8 +332,24 @@ class App:
         self.note = ""
         if not wanted:
             self.coach.close()
-        elif not self.coach.open(game.rules):
+        elif defer:
+            self.coach_pending = 2
+        else:
+            self._open_coach()
+
+    def _open_coach(self):
+        """Open the strategy table for the game (the longest single piece of work: about
+        0.85 s on the chip). During a roll-off its tumble and timers start again after it,
+        so the players see the dice roll."""
+        if not self.coach.open(self.game.rules):
             self.note = self.coach.problem
+        self.refresh_totals()  # the win meter now that the tables are there
+        self.dirty = True
+        if self.screen == ROLLOFF and self.starter < 0:
+            now = self.hw.ticks_ms()
+            self.now = now
+            self._start_tumble(0)
+            self.start_timer(now, _ROLLOFF_SHOW_MS)
 
     def rolloff_round(self):
         rolled = self.game.rolloff()
