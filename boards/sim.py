@@ -51,6 +51,7 @@ class PipeLink:
         self._reply_view = memoryview(self._reply)
         self.buttons = 0
         self.pins = ()  # busy mode: the button pins whose interrupt handlers edges run
+        self.meter = None  # busy mode: a full pipe's wait is no device work (BusyMeter.pause)
         import sys
 
         if hasattr(sys, "atexit"):
@@ -87,10 +88,15 @@ class PipeLink:
         if self._pos:
             pos = self._pos
             self._pos = 0
+            meter = self.meter
+            if meter is not None:
+                meter.pause()
             try:
                 self._out.write(self._buf, pos)
             except OSError:  # EPIPE: the host closed the pipe, the simulator quit
                 raise SystemExit(0)
+            if meter is not None:
+                meter.resume()
 
     def wait_message(self, ms):
         self.begin(0x57, 4)  # "W"
@@ -318,6 +324,7 @@ def build(config):
         from boards.sim_extras import BusyMeter, meter_files
 
         meter = BusyMeter(config.get("busy"))
+        link.meter = meter
         meter_files(meter)
     clock = VirtualClock(link, int(config.get("memprobe", 0)), meter)
     hw.link = link

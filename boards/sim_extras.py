@@ -155,10 +155,20 @@ class BusyMeter:
         """Host microseconds of work since ``restart``."""
         self._reads += 1
         wall = time.ticks_diff(time.ticks_us(), self._wall)
-        return wall - (self._delay_us() - self._delay0)
+        return wall - (self._delay_us() - self._delay0) - self._paused
+
+    def pause(self):
+        """Before the firmware waits for the host (a pipe exchange, not device work)."""
+        self._pause_wall = time.ticks_us()
+        self._pause_delay = self._delay_us()
+
+    def resume(self):
+        wall = time.ticks_diff(time.ticks_us(), self._pause_wall)
+        self._paused += wall - (self._delay_us() - self._pause_delay)
 
     def restart(self, keep_ns=0):
         self._reads = 0
+        self._paused = 0
         self._wall = time.ticks_us()
         self._delay0 = self._delay_us()
         self.io_ns = keep_ns
@@ -251,9 +261,12 @@ def edges_so_far(link, clock):
     """Before the buttons are polled: ``E`` (the work so far, ms) asks the host for the
     edges up to now, so a poll in the middle of a long stretch sees what the chip's
     interrupt would have recorded by then."""
-    _send_busy(link, 0x45, clock.meter.busy_ns() // 1000000)  # "E"
+    meter = clock.meter
+    _send_busy(link, 0x45, meter.busy_ns() // 1000000)  # "E"
     link.flush()
+    meter.pause()  # the host's answer is no device work
     _run_edges(link, clock, clock.now)
+    meter.resume()
 
 
 def wait_busy(link, clock, ms):
