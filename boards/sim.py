@@ -130,6 +130,15 @@ def Loopback(script=None):
     return Link(script)
 
 
+def _mark(link, meter):
+    """Busy mode: ``M`` busy-so-far ms (4) before a screen transfer, so the host knows
+    when the screen changed inside a stretch (``SimDevice.shown``)."""
+    busy = meter.busy_ns() // 1000000
+    link.begin(0x4D, 4)  # "M"
+    for shift in (0, 8, 16, 24):
+        link.add_byte((busy >> shift) & 0xFF)
+
+
 class SimI2C:
     """``meter``: busy mode's BusyMeter, charged the bus time of every byte."""
 
@@ -147,6 +156,7 @@ class SimI2C:
         link = self._link
         if self._meter is not None:
             self._meter.io_ns += n * _I2C_BYTE_NS
+            _mark(self._link, self._meter)
         link.begin(0x49, n)  # "I"
         link.add_byte(addr)
         for v in vecs:

@@ -100,6 +100,7 @@ class SimDevice:
         # during it as edges. ``stretches`` lists (start ms, busy ms) of each stretch.
         self.busy = busy
         self.stretches = []
+        self.shown = []  # busy mode: virtual ms of each screen transfer
         self._busy_ms = 0
         self._levels = 0  # busy mode: the mask the firmware last got ...
         self._sent_until = 0  # ... and the time up to which it got the edges
@@ -153,6 +154,8 @@ class SimDevice:
                 return struct.unpack("<I", payload)[0]
             if kind == b"B":
                 self._busy_ms = struct.unpack("<I", payload)[0]
+            elif kind == b"M":  # busy mode: a screen transfer at this moment of the stretch
+                self.shown.append(self.now + struct.unpack("<I", payload)[0])
             elif kind == b"E":  # busy mode: the edges up to this moment of the stretch
                 until = self.now + struct.unpack("<I", payload)[0]
                 self._write(self._edge_list(until + 1, self._buttons_at))
