@@ -271,6 +271,12 @@ class VirtualClock:
             return self.now
         return time.ticks_add(self.now, self.meter.busy_ns() // 1000000)
 
+    def idle_ms(self, ms):
+        """Busy mode's ``hw.idle``: sleep up to ``ms``, ended early by a button edge."""
+        from boards.sim_extras import wait_busy
+
+        wait_busy(self._link, self, ms, wake=True)
+
     def sleep_ms(self, ms):
         if self.meter is not None:
             from boards.sim_extras import wait_busy
@@ -366,6 +372,7 @@ def build(config):
         link.pins = pins
         hw.buttons.start(3)
         poll_with_edges(hw.buttons, link, clock)
+        hw.idle = clock.idle_ms
     if config.get("presslog"):
         from boards.sim_extras import log_presses
 

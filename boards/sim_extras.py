@@ -135,6 +135,7 @@ class BusyMeter:
 
     def _delay_us(self):
         """Microseconds this process has waited for a CPU so far (schedstat's 2nd field)."""
+        self._reads += 1  # each read's own cost is taken off (busy_ns)
         stat = self._stat
         if stat is None:
             return 0
@@ -153,7 +154,6 @@ class BusyMeter:
 
     def host_us(self):
         """Host microseconds of work since ``restart``."""
-        self._reads += 1
         wall = time.ticks_diff(time.ticks_us(), self._wall)
         return wall - (self._delay_us() - self._delay0) - self._paused
 
@@ -303,19 +303,27 @@ def edges_so_far(link, clock):
     meter.resume()
 
 
-def wait_busy(link, clock, ms):
+def wait_busy(link, clock, ms, wake=False):
     """The busy-mode wait: tell the host how long the work since the last wait took
-    (``B``), then wait (``W``); the host answers with the rest of the stretch's and the
-    wait's button edges, then the levels (2)."""
+    (``B``), then wait (``W``; ``wake``: ``L``, an idle sleep a button edge ends early, as
+    a pin interrupt ends rp2's lightsleep); the host answers with the rest of the
+    stretch's and the wait's button edges, then the levels (2) (``L``: then the ms slept, 4)."""
     meter = clock.meter
     busy_ns = meter.busy_ns()
     busy = busy_ns // 1000000
     _send_busy(link, 0x42, busy)  # "B"
-    link.wait_message(ms)
+    if wake:
+        _send_busy(link, 0x4C, ms)  # "L"
+        link.flush()
+    else:
+        link.wait_message(ms)
     start = clock.now
     _run_edges(link, clock, start)
     tail = link.read_exact(2)
     link.buttons = tail[0] | tail[1] << 8
+    if wake:
+        slept = link.read_exact(4)
+        ms = slept[0] | slept[1] << 8 | slept[2] << 16 | slept[3] << 24
     clock.now = time.ticks_add(start, busy + ms)
     meter.restart(busy_ns - busy * 1000000)  # the part of a ms not charged yet
     return link.buttons

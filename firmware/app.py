@@ -44,6 +44,7 @@ from ui import SPLASH, MENU_SCREEN, ROLLOFF, TURN, CONFIRM_SCORE, CARD, END, CON
     REVIEW, SUMMARY
 
 FRAME_MS = const(5)
+_IDLE_MS = const(50)  # the longest idle sleep (hw.idle): a button's interrupt ends it
 _SPLASH_MS = const(1500)
 _TUMBLE_MS = const(400)
 _TUMBLE_STEP_MS = const(50)
@@ -144,12 +145,23 @@ class App:
             self.frame(hw.ticks_ms())
             deadline = time.ticks_add(deadline, FRAME_MS)
             wait = time.ticks_diff(deadline, hw.ticks_ms())
-            if wait > 0:
+            if wait > 0 and hw.idle is not None and self.still():
+                hw.idle(_IDLE_MS)  # nothing moves: sleep until a press (or the power timers)
+                deadline = hw.ticks_ms()
+            elif wait > 0:
                 hw.sleep_ms(wait)
             else:
                 deadline = hw.ticks_ms()  # fell behind (an OLED refresh): don't race to catch up
             if frames > 0:
                 frames -= 1
+
+    def still(self):
+        """Nothing on screen moves by itself: no animation, timer, sound or deferred work
+        (the hint's dice blink). The power timers need no finer step than _IDLE_MS."""
+        buzzer = self.hw.buzzer
+        return not (self.rolling or self.timer_on or self.coach_pending or self.dirty or self.dice_dirty
+                    or self.screen == HINT or (buzzer is not None and buzzer.busy)
+                    or self.hw.buttons.settling())
 
     def frame(self, now):
         self.now = now

@@ -224,6 +224,16 @@ class Buttons:
         n = self._tail - self._head
         return n + len(self._queue) if n < 0 else n
 
+    def settling(self):
+        """Whether a poll is still due without a new edge: a level waiting out its
+        debounce time, or a press that may still reach the long-press time."""
+        flags = self._flags
+        for i in range(len(flags)):
+            f = flags[i]
+            if (f & _RAW != 0) != (f & _PRESSED != 0) or (f & _PRESSED and not f & _REPORTED):
+                return True
+        return False
+
     def pressed(self, button):
         """Debounced state of ``button`` now (e.g. ROLL held at power-on)."""
         return bool(self._flags[button] & _PRESSED)

@@ -105,6 +105,7 @@ class SimDevice:
         self._levels = 0  # busy mode: the mask the firmware last got ...
         self._sent_until = 0  # ... and the time up to which it got the edges
         self._buttons_at = None
+        self._wake = False
         to_dev_r, to_dev_w = os.pipe()
         from_dev_r, from_dev_w = os.pipe()
         if code_dir:
@@ -151,6 +152,10 @@ class SimDevice:
             kind, length = struct.unpack("<cH", self._read(3))
             payload = self._read(length)
             if kind == b"W":
+                self._wake = False
+                return struct.unpack("<I", payload)[0]
+            if kind == b"L":  # busy mode: an idle sleep that a button edge ends early
+                self._wake = True
                 return struct.unpack("<I", payload)[0]
             if kind == b"B":
                 self._busy_ms = struct.unpack("<I", payload)[0]
@@ -187,7 +192,13 @@ class SimDevice:
             if busy:
                 self.stretches.append((self.now, busy))
             end = self.now + busy + ms
-            reply = self._edge_list(end, buttons_at) + struct.pack("<H", self._levels)
+            slept = b""
+            if self._wake:
+                woke = self._first_edge(self.now + busy, end, buttons_at)
+                if woke is not None:
+                    end = woke + 1  # the edge's interrupt, then the firmware runs
+                slept = struct.pack("<I", end - self.now - busy)
+            reply = self._edge_list(end, buttons_at) + struct.pack("<H", self._levels) + slept
             self.now = end
             self._sent_until = end
         self._write(reply)
@@ -198,6 +209,17 @@ class SimDevice:
         except BrokenPipeError:
             self.alive = False
             raise DeviceExited()
+
+    def _first_edge(self, start, end, buttons_at):
+        """The first time in [start, end) the levels differ from the last sent, or None."""
+        at = buttons_at if buttons_at is not None else (lambda _ms: self.buttons)
+        times = [start] + [t for t in getattr(at, "edges", ()) if start < t < end]
+        if start < self.boot_until < end:
+            times.append(self.boot_until)
+        for t in sorted(times):
+            if at(t) | self._boot(t) != self._levels:
+                return t
+        return None
 
     def _edge_list(self, end, buttons_at):
         """Busy mode: the level changes from the last sent up to ``end`` (exclusive), as
