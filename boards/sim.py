@@ -10,14 +10,18 @@ descriptors. Wire format, device -> host: messages ``kind(1) length(2, LE) paylo
   ``W`` wait: milliseconds (4, LE) of virtual time the firmware sleeps
 After each ``W`` the host answers with 2 bytes (LE): bit i set = button i pressed. Time in
 the firmware moves only with those waits, so a headless run is deterministic and as fast
-as the pipes allow. Busy mode (``busy=R[:REF]``, ``sim --busy-time``): work costs virtual time
-too (boards/sim_extras.BusyMeter: the unix port's CPU time x R / 100, plus bus and flash
-times), sent as ``B`` busy ms (4, LE) before each ``W``; the host then answers with the
-button edges of the busy stretch and the wait: count (2), offset ms from the stretch's
-start (4) and bit mask (2) each, then the levels (2); each edge runs the buttons' pin
-interrupt handler at its own virtual time, as on the chip. Before each poll of the
-buttons ``E`` busy-so-far ms (4) asks for the edges up to that moment (same list, no
-levels), so a poll in the middle of a long stretch sees what an interrupt recorded. Without ``link`` (tests) the board runs on a scripted ``Loopback``
+as the pipes allow.
+
+Busy mode (``busy=R[:REF]``, ``sim --busy-time``; boards/sim_busy.py): work costs virtual
+time too (the unix port's time for it x R / 100, plus bus and flash times), sent as ``B``
+busy ms (4, LE) before each ``W``; the host answers with the button edges of the busy
+stretch and the wait: count (2), offset ms from the stretch's start (4) and bit mask (2)
+each, then the levels (2); each edge runs the buttons' pin interrupt handler at its own
+virtual time, as on the chip. ``E`` busy-so-far ms (4) before each poll asks for the
+edges up to that moment (the list only); ``L`` ms (4) instead of ``W`` is an idle sleep
+that an edge ends early (the reply adds the ms slept, 4); ``M`` busy-so-far ms (4) marks
+a screen transfer (no reply).
+Without ``link`` (tests) the board runs on a scripted ``Loopback``
 (boards/sim_extras.py, with the other parts a plain run does not need).
 ``fault=oled`` / ``fault=dice`` makes that part missing, to exercise the fault path;
 ``memprobe=MS`` measures the live heap for ``make bench``; ``presslog=1`` prints each
@@ -255,7 +259,7 @@ class VirtualClock:
         self._link = link
         self.now = time.ticks_add(0, 0)
         # Busy mode (config ``busy=R``): work costs virtual time, measured by ``meter``
-        # (boards/sim_extras.BusyMeter); ``frozen`` while edge handlers stamp their time.
+        # (boards/sim_busy.BusyMeter); ``frozen`` while edge handlers stamp their time.
         self.meter = meter
         self.frozen = False
         self._probe_every = memprobe
@@ -273,13 +277,13 @@ class VirtualClock:
 
     def idle_ms(self, ms):
         """Busy mode's ``hw.idle``: sleep up to ``ms``, ended early by a button edge."""
-        from boards.sim_extras import wait_busy
+        from boards.sim_busy import wait_busy
 
         wait_busy(self._link, self, ms, wake=True)
 
     def sleep_ms(self, ms):
         if self.meter is not None:
-            from boards.sim_extras import wait_busy
+            from boards.sim_busy import wait_busy
 
             wait_busy(self._link, self, ms if ms > 0 else 0)
         elif ms > 0:
@@ -337,7 +341,7 @@ def build(config):
     hw = Hardware()
     meter = None
     if config.get("busy"):
-        from boards.sim_extras import BusyMeter, meter_files
+        from boards.sim_busy import BusyMeter, meter_files
 
         meter = BusyMeter(config.get("busy"))
         link.meter = meter
@@ -367,12 +371,13 @@ def build(config):
     pins = [SimButtonPin(link, i) for i in range(_N_BUTTONS)]
     hw.buttons = Buttons(pins, active=0, clock=clock.ticks_ms)
     if meter is not None:  # edges from the host, stamped as the chip's pin interrupt does
-        from boards.sim_extras import poll_with_edges
+        from boards.sim_busy import poll_with_edges
 
         link.pins = pins
         hw.buttons.start(3)
         poll_with_edges(hw.buttons, link, clock)
-        hw.idle = clock.idle_ms
+        if config.get("idle") != "0":  # idle=0: 5 ms frames throughout (make bench's "before")
+            hw.idle = clock.idle_ms
     if config.get("presslog"):
         from boards.sim_extras import log_presses
 

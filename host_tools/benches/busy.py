@@ -1,7 +1,7 @@
 """Busy stretches a press could notice, in estimated chip ms (the simulator's busy mode).
 
 How estimated: the firmware runs in the unix port with the sim board's busy mode
-(boards/sim_extras.BusyMeter): each stretch of work between two waits costs its host time
+(boards/sim_busy.BusyMeter): each stretch of work between two waits costs its host time
 (wall clock less the time the process waited for a CPU) x the chip/host ratio calibrated
 on ``Advisor()`` (853 ms on MicroPython 1.28 in rp2040js, ../shared/rp2/README.md), plus
 the I2C bytes at 400 kHz (a full OLED frame about 23 ms), SPI at 10 MHz and one 45 ms

@@ -3,8 +3,8 @@
 The firmware's work costs no virtual time in a plain simulator run. In busy mode
 (``sim --busy-time``, ``SimDevice(busy=ratio())``) the sim board charges each stretch of
 work between two waits: the unix port's time for it (wall clock less the time the process
-waited for a CPU, boards/sim_extras.BusyMeter) times the ratio below, plus the bus and flash times from
-the datasheets (boards/sim.py, boards/sim_extras.py).
+waited for a CPU, boards/sim_busy.BusyMeter) times the ratio below, plus the bus and flash times from
+the datasheets (boards/sim.py, boards/sim_busy.py).
 
 The ratio is calibrated against the chip: ``Advisor()`` construction (the strategy
 table's set-up, the longest single piece of work the firmware does) took
@@ -28,7 +28,7 @@ CACHE = os.path.join(host_tools.REPO, "build", "busy-ratio.json")
 
 _WORKLOAD = """
 import gc, rules, advisor, strategy_table
-from boards.sim_extras import BusyMeter
+from boards.sim_busy import BusyMeter
 meter = BusyMeter("100")
 print('REF', meter.reference())
 r = rules.make_ruleset()

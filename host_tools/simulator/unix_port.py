@@ -100,6 +100,7 @@ class SimDevice:
         # during it as edges. ``stretches`` lists (start ms, busy ms) of each stretch.
         self.busy = busy
         self.stretches = []
+        self.waits = 0  # waits answered (frames that slept)
         self.shown = []  # busy mode: virtual ms of each screen transfer
         self._busy_ms = 0
         self._levels = 0  # busy mode: the mask the firmware last got ...
@@ -184,6 +185,7 @@ class SimDevice:
     def answer(self, ms, buttons_at=None):
         """Let ``ms`` of virtual time pass with the current ``buttons`` (busy mode: first
         the busy stretch the firmware reported; ``buttons_at`` gives the edges inside)."""
+        self.waits += 1
         if self.busy is None:
             reply = struct.pack("<H", self.buttons | self._boot(self.now))
             self.now += ms
