@@ -46,6 +46,7 @@ from ui import SPLASH, MENU_SCREEN, ROLLOFF, TURN, CONFIRM_SCORE, CARD, END, CON
 FRAME_MS = const(5)
 _IDLE_MS = const(50)  # the longest idle sleep (hw.idle): a button's interrupt ends it
 _SPLASH_MS = const(1500)
+_MENU_BY_MS = const(1400)
 _TUMBLE_MS = const(400)
 _TUMBLE_STEP_MS = const(50)
 _ROLLOFF_SHOW_MS = const(1200)
@@ -137,9 +138,9 @@ class App:
         hw = self.hw
         deadline = hw.ticks_ms()
         self.timer_at = deadline
-        # The splash ends _SPLASH_MS after power-on (ticks_ms counts from there), not
-        # after the boot's own work: the menu is not later than it needs to be.
-        left = time.ticks_diff(_SPLASH_MS, deadline)
+        # The splash ends by _MENU_BY_MS after power-on (ticks_ms counts from there), not
+        # _SPLASH_MS after the boot's own work: with its drawing the menu is up by 1.5 s.
+        left = time.ticks_diff(_MENU_BY_MS, deadline)
         self.start_timer(deadline, left if 0 < left <= _SPLASH_MS else 0)
         while self.running and frames != 0:
             self.frame(hw.ticks_ms())

@@ -29,7 +29,7 @@ RUNS = 5
 HOLD1, ROLL, OK = 0, 5, 8
 # (label, button, wait after it): the game of tests/test_busy_sim.py without its taps
 SCRIPT = (
-    ("OK on Start game: roll-off, table opened", OK, 4000),
+    ("OK on Start game: roll-off, table opened", OK, 6000),  # the roll-off ends by then
     ("ROLL until the dice show", ROLL, 800),
     ("a hold change (its save)", HOLD1, 400),
     (None, OK, 400),

@@ -115,7 +115,7 @@ CHIP_IDLE_SHARE = 0.145  # rp2/README.md: awake and idle, 14-15 % busy (5 ms fra
 CHIP_BLANK_SHARE = 0.007  # rp2/README.md: blanked, 0.7 % (50 ms lightsleep polls)
 BATTERIES = (("3 x AA alkaline", 2000), ("1000 mAh LiPo", 900))  # usable mAh (AA at ~100 mA
 # drains; the LiPo to the firmware's 3.4 V warning)
-SHORT_MS = 10  # stretches below this are within the busy estimate's noise: charged an idle frame
+SHORT_MS = 30  # stretches below this are within the busy estimate's noise: charged an idle frame
 
 
 def led_ma(lit, intensity):
