@@ -116,3 +116,27 @@ def test_a_40_ms_tap_between_two_lightsleep_polls_wakes_the_blank_device(tmp_pat
         device.close()
     # the waking press does nothing else (power.py): no event reached the game
     assert [line for line in device.console if line.startswith("PRESS ")] == []
+
+
+def test_the_roll_off_tumble_is_seen_after_the_table_opens(tmp_path):
+    """Start game opens the strategy table (about 0.85 s on the chip): the roll-off's tumble
+    and timers start after it, so the players see the dice roll before who starts."""
+    from host_tools import sim
+    from host_tools.simulator.screen import device_text
+
+    device = SimDevice(seed=3, flash_dir=str(tmp_path), tables=sim.device_tables(), busy=busy.ratio())
+    seen = []
+    try:
+        levels = sim_keys.levels([(2600, 2660, OK)])
+        while device.now < 20000:
+            device.run_until(device.now + 20, levels)
+            screen = "\n".join(screen_lines(device.oled_pixels()))
+            if "starts!" in screen:
+                break
+            if "Who starts?" in screen:
+                dice = device_text(device).splitlines()[0]
+                if not seen or seen[-1] != dice:
+                    seen.append(dice)
+    finally:
+        device.close()
+    assert len(seen) >= 4, seen  # tumbling faces while the roll-off is up
