@@ -14,7 +14,10 @@ class Hardware:
     """``oled``, ``dice``, ``buttons``, ``buzzer`` (or None), ``dice_source``, ``faults``;
     ``ticks_ms()`` / ``sleep_ms(ms)`` are the app's clock (virtual in the simulator);
     ``button_down(button)`` the raw state of a button now (ROLL held at power-on);
-    ``battery_mv()`` (or None when the board cannot measure) and ``lightsleep(ms)``."""
+    ``battery_mv()`` (or None when the board cannot measure) and ``lightsleep(ms)``;
+    ``idle(ms)`` (or None): sleep while nothing moves on screen, at most ``ms``, ended at
+    once by a button's pin interrupt (rp2's timed lightsleep; None: the app keeps its
+    5 ms frames)."""
 
     def __init__(self):
         self.oled = None
@@ -27,6 +30,7 @@ class Hardware:
         self.sleep_ms = time.sleep_ms
         self.battery_mv = None
         self.lightsleep = time.sleep_ms
+        self.idle = None
         self.button_down = _never_down  # raw level of a button now (safe-mode check)
 
     def part(self, make, stand_in):

@@ -10,10 +10,22 @@ descriptors. Wire format, device -> host: messages ``kind(1) length(2, LE) paylo
   ``W`` wait: milliseconds (4, LE) of virtual time the firmware sleeps
 After each ``W`` the host answers with 2 bytes (LE): bit i set = button i pressed. Time in
 the firmware moves only with those waits, so a headless run is deterministic and as fast
-as the pipes allow. Without ``link`` (tests) the board runs on a scripted ``Loopback``
+as the pipes allow.
+
+Busy mode (``busy=R[:REF]``, ``sim --busy-time``; boards/sim_busy.py): work costs virtual
+time too (the unix port's time for it x R / 100, plus bus and flash times), sent as ``B``
+busy ms (4, LE) before each ``W``; the host answers with the button edges of the busy
+stretch and the wait: count (2), offset ms from the stretch's start (4) and bit mask (2)
+each, then the levels (2); each edge runs the buttons' pin interrupt handler at its own
+virtual time, as on the chip. ``E`` busy-so-far ms (4) before each poll asks for the
+edges up to that moment (the list only); ``L`` ms (4) instead of ``W`` is an idle sleep
+that an edge ends early (the reply adds the ms slept, 4); ``M`` busy-so-far ms (4) marks
+a screen transfer (no reply).
+Without ``link`` (tests) the board runs on a scripted ``Loopback``
 (boards/sim_extras.py, with the other parts a plain run does not need).
 ``fault=oled`` / ``fault=dice`` makes that part missing, to exercise the fault path;
-``memprobe=MS`` measures the live heap for ``make bench``; ``battery=MV`` or
+``memprobe=MS`` measures the live heap for ``make bench``; ``presslog=1`` prints each
+button event the game takes (boards/sim_extras.log_presses); ``battery=MV`` or
 ``battery=FROM:TO:MS`` simulates VSYS (see ``battery``).
 """
 from micropython import const
@@ -27,6 +39,8 @@ _N_BUTTONS = const(10)
 _N_PIXELS = const(45)
 _OLED_ADDR = const(0x3C)
 _ENODEV = const(19)
+_I2C_BYTE_NS = const(22500)  # busy mode: 9 bit times at 400 kHz
+_SPI_BYTE_NS = const(800)  # 8 bit times at 10 MHz
 
 
 class PipeLink:
@@ -40,6 +54,8 @@ class PipeLink:
         self._reply = bytearray(2)
         self._reply_view = memoryview(self._reply)
         self.buttons = 0
+        self.pins = ()  # busy mode: the button pins whose interrupt handlers edges run
+        self.meter = None  # busy mode: a full pipe's wait is no device work (BusyMeter.pause)
         import sys
 
         if hasattr(sys, "atexit"):
@@ -74,21 +90,40 @@ class PipeLink:
 
     def flush(self):
         if self._pos:
-            self._out.write(self._buf, self._pos)
+            pos = self._pos
             self._pos = 0
+            meter = self.meter
+            if meter is not None:
+                meter.pause()
+            try:
+                self._out.write(self._buf, pos)
+            except OSError:  # EPIPE: the host closed the pipe, the simulator quit
+                raise SystemExit(0)
+            if meter is not None:
+                meter.resume()
 
-    def wait(self, ms):
+    def wait_message(self, ms):
         self.begin(0x57, 4)  # "W"
         for shift in (0, 8, 16, 24):
             self.add_byte((ms >> shift) & 0xFF)
         self.flush()
+
+    def read_exact(self, n):
+        """``n`` reply bytes (n <= 2 uses the buffer made once)."""
+        buf = self._reply if n == 2 else bytearray(n)
+        view = self._reply_view if n == 2 else memoryview(buf)
         got = 0
-        while got < 2:
-            n = self._in.readinto(self._reply_view[got:]) if got else self._in.readinto(self._reply)
-            if not n:
+        while got < n:
+            k = self._in.readinto(view[got:]) if got else self._in.readinto(buf)
+            if not k:
                 raise SystemExit(0)  # the host closed the pipe: the simulator quit
-            got += n
-        self.buttons = self._reply[0] | self._reply[1] << 8
+            got += k
+        return buf
+
+    def wait(self, ms):
+        self.wait_message(ms)
+        reply = self.read_exact(2)
+        self.buttons = reply[0] | reply[1] << 8
         return self.buttons
 
 
@@ -99,10 +134,22 @@ def Loopback(script=None):
     return Link(script)
 
 
+def _mark(link, meter):
+    """Busy mode: ``M`` busy-so-far ms (4) before a screen transfer, so the host knows
+    when the screen changed inside a stretch (``SimDevice.shown``)."""
+    busy = meter.busy_ns() // 1000000
+    link.begin(0x4D, 4)  # "M"
+    for shift in (0, 8, 16, 24):
+        link.add_byte((busy >> shift) & 0xFF)
+
+
 class SimI2C:
-    def __init__(self, link, missing=False):
+    """``meter``: busy mode's BusyMeter, charged the bus time of every byte."""
+
+    def __init__(self, link, missing=False, meter=None):
         self._link = link
         self._missing = missing
+        self._meter = meter
 
     def writevto(self, addr, vecs):
         if self._missing:
@@ -111,6 +158,9 @@ class SimI2C:
         for v in vecs:
             n += len(v)
         link = self._link
+        if self._meter is not None:
+            self._meter.io_ns += n * _I2C_BYTE_NS
+            _mark(self._link, self._meter)
         link.begin(0x49, n)  # "I"
         link.add_byte(addr)
         for v in vecs:
@@ -120,16 +170,21 @@ class SimI2C:
         if self._missing:
             raise OSError(_ENODEV)
         link = self._link
+        if self._meter is not None:
+            self._meter.io_ns += (1 + len(buf)) * _I2C_BYTE_NS
         link.begin(0x49, 1 + len(buf))
         link.add_byte(addr)
         link.add(buf)
 
 
 class SimSPI:
-    def __init__(self, link):
+    def __init__(self, link, meter=None):
         self._link = link
+        self._meter = meter
 
     def write(self, buf):
+        if self._meter is not None:
+            self._meter.io_ns += len(buf) * _SPI_BYTE_NS
         self._link.begin(0x53, len(buf))  # "S"
         self._link.add(buf)
 
@@ -155,9 +210,14 @@ class SimButtonPin:
     def __init__(self, link, index):
         self._link = link
         self._bit = 1 << index
+        self.handler = None
 
     def value(self):
         return 0 if self._link.buttons & self._bit else 1
+
+    def irq(self, handler=None, trigger=0, hard=False):
+        """Busy mode runs ``handler(pin)`` at each edge the host reports (a pin interrupt)."""
+        self.handler = handler
 
 
 def SimNeoPixel(link, n):
@@ -195,9 +255,13 @@ class VirtualClock:
     ``heap-peak <bytes>``.
     """
 
-    def __init__(self, link, memprobe=0):
+    def __init__(self, link, memprobe=0, meter=None):
         self._link = link
         self.now = time.ticks_add(0, 0)
+        # Busy mode (config ``busy=R``): work costs virtual time, measured by ``meter``
+        # (boards/sim_busy.BusyMeter); ``frozen`` while edge handlers stamp their time.
+        self.meter = meter
+        self.frozen = False
         self._probe_every = memprobe
         self._probe_left = memprobe
         self.heap_peak = 0
@@ -207,10 +271,22 @@ class VirtualClock:
             sys.atexit(self._report)
 
     def ticks_ms(self):
-        return self.now
+        if self.meter is None or self.frozen:
+            return self.now
+        return time.ticks_add(self.now, self.meter.busy_ns() // 1000000)
+
+    def idle_ms(self, ms):
+        """Busy mode's ``hw.idle``: sleep up to ``ms``, ended early by a button edge."""
+        from boards.sim_busy import wait_busy
+
+        wait_busy(self._link, self, ms, wake=True)
 
     def sleep_ms(self, ms):
-        if ms > 0:
+        if self.meter is not None:
+            from boards.sim_busy import wait_busy
+
+            wait_busy(self._link, self, ms if ms > 0 else 0)
+        elif ms > 0:
             self._link.wait(ms)
             self.now = time.ticks_add(self.now, ms)
             if self._probe_every:
@@ -263,13 +339,20 @@ def build(config):
     link = make_link(config)
     fault = config.get("fault", "")
     hw = Hardware()
-    clock = VirtualClock(link, int(config.get("memprobe", 0)))
+    meter = None
+    if config.get("busy"):
+        from boards.sim_busy import BusyMeter, meter_files
+
+        meter = BusyMeter(config.get("busy"))
+        link.meter = meter
+        meter_files(meter)
+    clock = VirtualClock(link, int(config.get("memprobe", 0)), meter)
     hw.link = link
     hw.clock = clock
     hw.ticks_ms = clock.ticks_ms
     hw.sleep_ms = clock.sleep_ms
     hw.lightsleep = clock.sleep_ms
-    i2c = SimI2C(link, missing=fault == "oled")
+    i2c = SimI2C(link, missing=fault == "oled", meter=meter)
 
     hw.oled = hw.part(lambda: oled_panel(i2c, _OLED_ADDR, config.get("oled")), NoOLED)
 
@@ -282,11 +365,23 @@ def build(config):
             return NeoPixelDice(SimNeoPixel(link, _N_PIXELS))
         from drivers.max7219 import MAX7219Dice
 
-        return MAX7219Dice(SimSPI(link), SimOutPin(link))
+        return MAX7219Dice(SimSPI(link, meter), SimOutPin(link))
 
     hw.dice = hw.part(make_dice, NoDice)
     pins = [SimButtonPin(link, i) for i in range(_N_BUTTONS)]
-    hw.buttons = Buttons(pins, active=0)
+    hw.buttons = Buttons(pins, active=0, clock=clock.ticks_ms)
+    if meter is not None:  # edges from the host, stamped as the chip's pin interrupt does
+        from boards.sim_busy import poll_with_edges
+
+        link.pins = pins
+        hw.buttons.start(3)
+        poll_with_edges(hw.buttons, link, clock)
+        if config.get("idle") != "0":  # idle=0: 5 ms frames throughout (make bench's "before")
+            hw.idle = clock.idle_ms
+    if config.get("presslog"):
+        from boards.sim_extras import log_presses
+
+        log_presses(hw.buttons, clock)
     hw.button_down = lambda button: pins[button].value() == 0
     hw.buzzer = Buzzer(SimPWM(link), clock=clock.ticks_ms)
     seed = config.get("seed")

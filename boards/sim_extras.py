@@ -1,7 +1,8 @@
 """Parts of the simulator board (sim.py) that a plain simulator run does not use: the
-scripted ``Loopback`` link of the tests, the WS2812 strip stand-in (``dice=neopixel``)
-and the simulated battery (``battery=``). sim.py imports this module only when one of
-them is asked for, so the usual run keeps less code in RAM (make bench).
+scripted ``Loopback`` link of the tests, the WS2812 strip stand-in (``dice=neopixel``),
+the simulated battery (``battery=``) and the press log (``presslog=1``). sim.py imports
+this module only when one of them is asked for, so the usual run keeps less code in RAM
+(make bench).
 """
 import time
 
@@ -75,3 +76,17 @@ def battery(spec, clock):
         return start + (end - start) * elapsed // span
 
     return read
+
+
+def log_presses(buttons, clock):
+    """``presslog=1``: print ``PRESS event ms`` for every event the game takes from the
+    buttons (tests compare them with the presses they made)."""
+    get = buttons.get
+
+    def logged():
+        event = get()
+        if event >= 0:
+            print("PRESS", event, clock.now)
+        return event
+
+    buttons.get = logged

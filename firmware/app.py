@@ -44,7 +44,9 @@ from ui import SPLASH, MENU_SCREEN, ROLLOFF, TURN, CONFIRM_SCORE, CARD, END, CON
     REVIEW, SUMMARY
 
 FRAME_MS = const(5)
+_IDLE_MS = const(50)  # the longest idle sleep (hw.idle): a button's interrupt ends it
 _SPLASH_MS = const(1500)
+_MENU_BY_MS = const(1400)
 _TUMBLE_MS = const(400)
 _TUMBLE_STEP_MS = const(50)
 _ROLLOFF_SHOW_MS = const(1200)
@@ -130,6 +132,9 @@ class App:
         self._steady = 0
         self._anim_state = 0x2545F491  # xorshift for the tumbling faces (not the dice source)
         self._pressed_once = False
+        # Start game: the strategy table is opened one drawn frame after the roll-off
+        # screen (2: draw first; 1: open now), so the screen reacts at once (tick).
+        self.coach_pending = 0
         self.now = 0
         self.apply_settings()
 
@@ -139,17 +144,31 @@ class App:
         hw = self.hw
         deadline = hw.ticks_ms()
         self.timer_at = deadline
-        self.start_timer(deadline, _SPLASH_MS)
+        # The splash ends by _MENU_BY_MS after power-on (ticks_ms counts from there), not
+        # _SPLASH_MS after the boot's own work: with its drawing the menu is up by 1.5 s.
+        left = time.ticks_diff(_MENU_BY_MS, deadline)
+        self.start_timer(deadline, left if 0 < left <= _SPLASH_MS else 0)
         while self.running and frames != 0:
             self.frame(hw.ticks_ms())
             deadline = time.ticks_add(deadline, FRAME_MS)
             wait = time.ticks_diff(deadline, hw.ticks_ms())
-            if wait > 0:
+            if wait > 0 and hw.idle is not None and self.still():
+                hw.idle(_IDLE_MS)  # nothing moves: sleep until a press (or the power timers)
+                deadline = hw.ticks_ms()
+            elif wait > 0:
                 hw.sleep_ms(wait)
             else:
                 deadline = hw.ticks_ms()  # fell behind (an OLED refresh): don't race to catch up
             if frames > 0:
                 frames -= 1
+
+    def still(self):
+        """Nothing on screen moves by itself: no animation, timer, sound or deferred work
+        (the hint's dice blink). The power timers need no finer step than _IDLE_MS."""
+        buzzer = self.hw.buzzer
+        return not (self.rolling or self.timer_on or self.coach_pending or self.dirty or self.dice_dirty
+                    or self.screen == HINT or (buzzer is not None and buzzer.busy)
+                    or self.hw.buttons.settling())
 
     def frame(self, now):
         self.now = now
@@ -187,6 +206,10 @@ class App:
             handle(self, event & _BUTTON_MASK, event & _KIND_MASK == LONG)
 
     def tick(self, now):
+        if self.coach_pending:
+            self.coach_pending -= 1
+            if not self.coach_pending:
+                self._open_coach()
         if self.rolling:
             self._tumble(now)
         tick = SCREENS[self.screen][_TICK]
@@ -218,6 +241,7 @@ class App:
         self.screen = screen
         self.dirty = True
         if screen == MENU_SCREEN:
+            self.coach_pending = 0  # a game quit before its table opened: none to open
             self._dark_dice()  # no game on the dice in the menu (quit, or after the end)
             self.menu_cursor = self.settings.items.index(menu.START)
             self.menu_top = 0  # "Start game" and the players' set-up below it
@@ -278,9 +302,11 @@ class App:
     # ----------------------------------------------------------------- game actions
     def new_game(self):
         settings = self.settings
-        self._begin(game_module.Game(settings.ruleset(), settings.player_list(), self.hw.dice_source))
+        game = game_module.Game(settings.ruleset(), settings.player_list(), self.hw.dice_source)
+        solo = game.phase == game_module.TURN  # nobody to roll off against
+        self._begin(game, defer=not solo)
         self.changed()
-        if self.game.phase == game_module.TURN:  # solo: nobody to roll off against
+        if solo:
             self.start_turn()
             return
         self.show(ROLLOFF)
@@ -301,11 +327,11 @@ class App:
                 self.cursor = self.best_box()
                 self.scroll_cursor()
 
-    def _begin(self, game):
+    def _begin(self, game, defer=False):
         """Take ``game`` on: its box names for the 8x8 screens (the standard card's short
         ones, else the ruleset's), animals on the dice for the Zoo card, its totals, and the strategy table when the coach or an
         advisor level needs it (about 23 KB while a game runs; without one, say so through
-        round 1: ``note``)."""
+        round 1: ``note``). ``defer``: open it one drawn frame later (``coach_pending``)."""
         self.game = game
         self.labels = screens.BOX_LABELS if game.rules.card == "yahtzee" else game.rules.labels
         self.hw.dice.animals(game.rules.faces is not None)  # the Zoo card's pictures
@@ -318,9 +344,24 @@ class App:
         self.note = ""
         if not wanted:
             self.coach.close()
-        elif not self.coach.open(game.rules):
+        elif defer:
+            self.coach_pending = 2
+        else:
+            self._open_coach()
+
+    def _open_coach(self):
+        """Open the strategy table for the game (the longest single piece of work: about
+        0.85 s on the chip). During a roll-off its tumble and timers start again after it,
+        so the players see the dice roll."""
+        if not self.coach.open(self.game.rules):
             self.note = self.coach.problem
-        self.refresh_totals()  # after the advisor: the win meter from the first turn on
+        self.refresh_totals()  # the win meter now that the tables are there
+        self.dirty = True
+        if self.screen == ROLLOFF and self.starter < 0:
+            now = self.hw.ticks_ms()
+            self.now = now
+            self._start_tumble(0)
+            self.start_timer(now, _ROLLOFF_SHOW_MS)
 
     def rolloff_round(self):
         rolled = self.game.rolloff()

@@ -92,6 +92,8 @@ def main():
         sys.print_exception(exc)
         return None
     if safe_mode_requested(hw):
+        if hw.buttons is not None:
+            hw.buttons.stop()  # the REPL gets the pins without the game's interrupts
         show_message(hw, "Safe mode", "ROLL held at power-on: game skipped, REPL ready.")
         return hw
     if hw.faults:

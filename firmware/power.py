@@ -102,12 +102,15 @@ class Power:
         self.sleeps += 1
         hw.oled.power(False)
         hw.dice.power(False)
-        while not self._any_down():
+        buttons = hw.buttons
+        # A press between two polls still left its edges (a pin interrupt, which also ends
+        # the lightsleep early on rp2): it wakes the device as a held button does.
+        while not (buttons.edges_pending() or self._any_down()):
             hw.lightsleep(_SLEEP_POLL_MS)
         self.wake(app)  # light up at the press, not at the release
         while self._any_down():
             hw.lightsleep(_SLEEP_POLL_MS)
-        hw.buttons.clear()  # the debouncer never saw this press: nothing to report
+        buttons.clear(hw.ticks_ms())  # the waking press (its edges too) reports nothing
         self.last_active = hw.ticks_ms()
 
     def _any_down(self):

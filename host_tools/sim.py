@@ -26,7 +26,9 @@ unrelated games.
 Headless (tests, docs): ``--headless --keys "enter space 1 wait:500 hold:m:800"`` plays
 the keys in virtual time (as fast as the pipes allow; the same ``--seed`` on an empty
 ``--flash-dir`` always gives the same result: a folder with a saved game boots to it), then ``--screenshot out.png`` writes a PNG of the whole device and
-``--print-screen`` prints the dice and the OLED as text. ``--regen-golden`` rewrites
+``--print-screen`` prints the dice and the OLED as text. ``--busy-time``: the firmware's
+work costs the chip's time (host_tools/simulator/busy.py) and key presses arrive during
+it, as on the device (without it the clock stands still while the firmware works). ``--regen-golden`` rewrites
 tests/golden/ and ``--regen-images`` the README's pictures in docs/img/.
 """
 import host_tools
@@ -77,6 +79,9 @@ def parse_args(argv):
                    help="no strategy table on the device (simple computer players, no hints)")
     p.add_argument("--hold-at-boot", metavar="BUTTON[:MS]",
                    help="hold a button from power-on for MS ms (default %d), e.g. ROLL: safe mode" % HOLD_AT_BOOT_MS)
+    p.add_argument("--busy-time", action="store_true",
+                   help="work costs virtual time (the chip's speed, calibrated: host_tools/simulator/busy.py)"
+                        " and presses arrive during it")
     p.add_argument("--headless", action="store_true")
     p.add_argument("--keys", default="", help="headless key script")
     p.add_argument("--screenshot", help="headless: write a PNG of the device here")
@@ -184,6 +189,12 @@ def device_tables():
     return tables
 
 
+def busy_ratio():
+    from host_tools.simulator import busy
+
+    return busy.ratio()
+
+
 def run_headless(device, script, settle_ms=SETTLE_MS):
     """Play ``script``; returns the virtual time at the end. Raises DeviceExited."""
     presses, end = sim_keys.parse(script)
@@ -229,7 +240,7 @@ def main(argv):
     device = SimDevice(seed=args.seed, flash_dir=args.flash_dir, code_dir=code_dir, heap=args.heap,
                        oled=args.oled, dice=args.dice,
                        extra=("battery=" + args.battery,) if args.battery else (), tables=tables,
-                       hold_at_boot=args.hold)
+                       hold_at_boot=args.hold, busy=busy_ratio() if args.busy_time else None)
     if not args.headless:
         from host_tools.simulator import term as sim_term
 

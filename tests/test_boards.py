@@ -52,6 +52,8 @@ class Pin:
     IN = 0
     OUT = 1
     PULL_UP = 2
+    IRQ_FALLING = 4  # rp2's values
+    IRQ_RISING = 8
     def __init__(self, n, mode=None, pull=None, value=None):
         calls.append(["Pin", n, mode, pull])
         self.n = n
@@ -72,6 +74,8 @@ class Pin:
             levels[self.n] = v
             return None
         return 0 if (self.n == 7 and ROLL_HELD) else 1
+    def irq(self, handler=None, trigger=0, hard=False):
+        calls.append(["irq", self.n, handler is not None, trigger, hard])
 
 def I2C(bus_id, sda, scl, freq):
     calls.append(["I2C", bus_id, sda.n, scl.n, freq])
@@ -179,6 +183,8 @@ print("MV", hw.battery_mv(), "ROLL", hw.button_down(5), "RANDINT", 1 <= hw.dice_
     assert ["SPI", 0, 10000000, 18, 19] in calls
     assert ["PWM", 16] in calls and ["ADC", 29] in calls
     assert [c[1] for c in calls if c[0] == "Pin" and c[3] == 2] == list(range(2, 12))  # pull-ups
+    # every button's edges stamped in a hard pin interrupt (issue 20: no press lost)
+    assert [c[1:] for c in calls if c[0] == "irq"] == [[n, True, 4 | 8, True] for n in range(2, 12)]
     mv = int([line for line in lines if line.startswith("MV ")][0].split()[1])
     assert 3000 < mv < 5500
     assert any(line.endswith("ROLL False RANDINT True") for line in lines)
@@ -262,6 +268,8 @@ main.main()
     play(msgs, oled=oled)
     assert screen_lines(oled.pixels())[0] == "Safe mode"
     assert any(line.startswith("Safe mode:") for line in lines)
+    # the buttons' interrupts are given back to the REPL: detached from every button pin
+    assert [c[1:3] for c in calls if c[0] == "irq" and not c[2]] == [[n, False] for n in range(2, 12)]
 
 
 def test_crash_shows_on_the_oled_instead_of_a_traceback_loop(tmp_path):

@@ -54,7 +54,7 @@ sim("mash", [(100, b, 1) for b in range(10)] + [(200, b, 0) for b in range(10)],
 sim("overflow", [(100 + 100 * i, i, 1) for i in range(10)] + [(150 + 100 * i, i, 0) for i in range(10)],
     1200, drain=False, queue_size=4)
 sim("power_on", [(0, ROLL, 1), (2000, ROLL, 0)], 2200,
-    at={20: lambda b: b.pressed(ROLL), 30: lambda b: (b.pressed(ROLL), b.clear())[0]})
+    at={15: lambda b: b.pressed(ROLL), 20: lambda b: (b.pressed(ROLL), b.clear())[0]})
 sim("wrap", [(100, ROLL, 1), (800, ROLL, 0), (1000, OK, 1), (1100, OK, 0)], 1300, start=(1 << 30) - 400)
 sim("active_high", [(100, ROLL, 1), (200, ROLL, 0)], 400, active=1)
 sim("many", [(100 + 60 * i, i % 10, 1) for i in range(40)] + [(130 + 60 * i, i % 10, 0) for i in range(40)],
@@ -80,11 +80,11 @@ ROLL, OK, MENU, LONG = 5, 8, 9, 0x10
 
 def test_tap_gives_one_short_event_after_release_is_stable(scenarios):
     events, _notes, _dropped = scenarios["tap"]
-    assert events == [(225, ROLL)]  # released at 200, stable for 25 ms
+    assert events == [(220, ROLL)]  # released at 200, stable for 18 ms: the 220 ms poll
 
 
 def test_bouncing_contacts_give_one_event(scenarios):
-    assert scenarios["bounce"][0] == [(335, OK)]
+    assert scenarios["bounce"][0] == [(330, OK)]
 
 
 def test_a_glitch_shorter_than_the_debounce_time_is_ignored(scenarios):
@@ -108,7 +108,7 @@ def test_taps_between_frames_are_latched_in_order(scenarios):
 
 def test_mashing_every_button_gives_every_event(scenarios):
     events, _notes, dropped = scenarios["mash"]
-    assert events == [(225, b) for b in range(10)] and dropped == 0
+    assert events == [(220, b) for b in range(10)] and dropped == 0
 
 
 def test_overflow_keeps_the_oldest_and_counts_the_dropped(scenarios):
@@ -119,16 +119,16 @@ def test_overflow_keeps_the_oldest_and_counts_the_dropped(scenarios):
 
 def test_button_held_at_power_on_is_seen_and_clear_swallows_its_release(scenarios):
     events, notes, _dropped = scenarios["power_on"]
-    assert notes == [(20, False), (30, True)]  # debounced: pressed only after 25 ms
-    assert events == []  # clear() at 30 ms: no LONG, no SHORT for that press
+    assert notes == [(15, False), (20, True)]  # debounced: pressed only after 18 ms
+    assert events == []  # clear() at 20 ms: no LONG, no SHORT for that press
 
 
 def test_ticks_wrap_around_does_not_break_timing(scenarios):
-    assert scenarios["wrap"][0] == [(700, ROLL | LONG), (1125, OK)]
+    assert scenarios["wrap"][0] == [(700, ROLL | LONG), (1120, OK)]
 
 
 def test_active_high_buttons(scenarios):
-    assert scenarios["active_high"][0] == [(225, ROLL)]
+    assert scenarios["active_high"][0] == [(220, ROLL)]
 
 
 BUZZER = """

@@ -1,4 +1,4 @@
-"""Saves as the device UI makes them: flash writes and bytes per game (1 and 4 players).
+"""Saves as the device UI makes them (flash writes per game), and the power budget.
 
 Plays whole games in the headless simulator (the real firmware under MicroPython, with
 session.py saving after every action) and watches the flash folder after every frame:
@@ -7,6 +7,12 @@ and the bytes are each new slot file's size. The records files written at the en
 game (stats, rolls, high scores) are counted the same way. The solo game is a human who
 rolls three times per turn with hold changes in between; the 4-player game is four
 computer players. Also: how long the device sleeps between polls while blank.
+
+The power budget: the device's current and battery hours while playing, in the idle
+menu, dimmed and blanked, from datasheet figures (the constants below) and what the
+firmware does in the simulator's busy mode (its busy share, the LEDs lit and their
+intensity, the OLED's lit pixels and contrast), before and after idle frames sleep in
+lightsleep (hw.idle). docs/power_and_input.md explains the figures.
 """
 import os
 import tempfile
@@ -84,7 +90,131 @@ def run():
     report("4 computer players", play(FOUR_CPU, after_end="enter"))
     print("blank: one timed lightsleep of %d ms per poll, %d polls a minute" % (
         _SLEEP_POLL_MS, 60000 // _SLEEP_POLL_MS))
+    budget()
 
 
 if __name__ == "__main__":
     run()
+
+
+# ---------------------------------------------------------------- the power budget
+# Datasheet and measured figures (docs/power_and_input.md gives the sources):
+RUN_MA = 25.0  # Pico at 125 MHz running MicroPython code, at VSYS (Pico datasheet 3.4, "Popcorn")
+WFE_MA = 18.0  # assumed: between frames in time.sleep_ms the core waits (WFE), clocks stay on
+SLEEP_MA = 1.3  # timed lightsleep (Pico datasheet "sleep"; 0.99 mA measured on VSYS, micropython#8832)
+ISEG_MA = 40.0  # MAX7219 peak segment current with the modules' RSET of 10 kOhm (datasheet table)
+MAX_QUIET_MA = 0.6  # assumed: a MAX7219 scanning with its segments dark (5 chips)
+MAX_SHUTDOWN_MA = 0.15  # MAX7219 shutdown supply current, per chip (datasheet max 150 uA)
+OLED_BASE_MA = 0.8  # SSD1306 module, display on, all pixels dark (controller and charge pump)
+OLED_FULL_MA = 22.0  # SSD1306 module, all 8192 pixels lit at contrast 0xFF (module measurements)
+OLED_OFF_MA = 0.01  # display off (sleep mode, datasheet 10 uA)
+WS2812_IDLE_MA = 1.0  # per pixel, dark (WS2812B datasheet: ~1 mA quiescent)
+WS2812_CHANNEL_MA = 20.0  # per colour channel at 255 (45 pixels white: 2.7 A, HARDWARE.md)
+CHIP_IDLE_FRAME_MS = 0.68  # one idle frame on the chip: busy 14.5 % at a frame every 4.7 ms
+CHIP_IDLE_SHARE = 0.145  # rp2/README.md: awake and idle, 14-15 % busy (5 ms frames)
+CHIP_BLANK_SHARE = 0.007  # rp2/README.md: blanked, 0.7 % (50 ms lightsleep polls)
+BATTERIES = (("3 x AA alkaline", 2000), ("1000 mAh LiPo", 900))  # usable mAh (AA at ~100 mA
+# drains; the LiPo to the firmware's 3.4 V warning)
+SHORT_MS = 30  # stretches below this are within the busy estimate's noise: charged an idle frame
+
+
+def led_ma(lit, intensity):
+    """MAX7219 current for ``lit`` LEDs at ``intensity`` (0-15): 1/8 scan, PWM (2I+1)/32."""
+    return lit * ISEG_MA * (2 * intensity + 1) / 32 / 8
+
+
+def oled_ma(lit_fraction, contrast, on=True):
+    if not on:
+        return OLED_OFF_MA
+    return OLED_BASE_MA + OLED_FULL_MA * lit_fraction * contrast / 255
+
+
+def observe(device, until, presses, step=100):
+    """Run to ``until`` sampling every ``step`` ms: mean lit LEDs, LED intensity, OLED lit
+    share, contrast, display on; and the busy share (short stretches charged an idle frame)."""
+    from host_tools.simulator import keys as sim_keys
+
+    levels = sim_keys.levels(presses)
+    first = len(device.stretches)
+    t0 = device.now
+    waits0 = device.waits
+    samples = []
+    while device.now < until:
+        device.run_until(device.now + step, levels)
+        chips = device.chain.chips
+        lit = sum(sum(map(sum, chip.rows())) for chip in chips if not chip.shutdown)
+        pixels = device.oled_pixels()
+        samples.append((lit, chips[0].intensity, sum(map(sum, pixels)) / 8192.0, device.oled.contrast,
+                        device.oled.display_on))
+    span = max(device.now - t0, 1)
+    stretches = device.stretches[first:]
+    long_ms = sum(b for _s, b in stretches if b >= SHORT_MS)
+    short = (device.waits - waits0) - sum(1 for _s, b in stretches if b >= SHORT_MS)
+    busy = min(1.0, (long_ms + short * CHIP_IDLE_FRAME_MS) / span)
+    n = len(samples)
+    return {"lit": sum(s[0] for s in samples) / n, "intensity": samples[-1][1],
+            "oled": sum(s[2] for s in samples) / n, "contrast": samples[-1][3], "on": samples[-1][4],
+            "busy": busy}
+
+
+def current(obs, idle_sleeps, blank=False):
+    """(total mA, {part: mA}) from an observation; ``idle_sleeps``: the CPU sleeps in
+    lightsleep when not busy (else it waits in WFE)."""
+    if blank:
+        cpu = CHIP_BLANK_SHARE * RUN_MA + (1 - CHIP_BLANK_SHARE) * SLEEP_MA
+        leds = 5 * MAX_SHUTDOWN_MA
+    else:
+        cpu = obs["busy"] * RUN_MA + (1 - obs["busy"]) * (SLEEP_MA if idle_sleeps else WFE_MA)
+        leds = MAX_QUIET_MA + led_ma(obs["lit"], obs["intensity"])
+    oled = oled_ma(obs["oled"], obs["contrast"], obs["on"])
+    parts = {"CPU": cpu, "dice": leds, "OLED": oled}
+    return sum(parts.values()), parts
+
+
+def budget_run(idle):
+    """Observations of the four modes in one busy-mode game (``idle``: hw.idle on)."""
+    from host_tools import sim
+    from host_tools.simulator import busy
+    from host_tools.benches import busy as busy_bench
+
+    obs = {}
+    with tempfile.TemporaryDirectory() as flash:
+        device = SimDevice(seed=3, flash_dir=flash, tables=sim.device_tables(), busy=busy.ratio(),
+                           extra=() if idle else ("idle=0",))
+        try:
+            device.run_until(3000)
+            obs["idle menu"] = observe(device, 13000, [])
+            t = device.now + 100
+            presses = []
+            for _label, button, after in busy_bench.SCRIPT:  # a human turn and a computer's
+                presses.append((t, t + sim_keys.PRESS_MS, button))
+                t += sim_keys.PRESS_MS + after + 1500  # time to look at the dice
+            obs["playing"] = observe(device, t, presses)
+            device.run_until(device.now + 65000)  # a minute without a press: dimmed
+            obs["dimmed"] = observe(device, device.now + 5000, [])
+            device.run_until(device.now + 115000)  # three: blanked
+            obs["blanked"] = observe(device, device.now + 10000, [], step=1000)
+        finally:
+            device.close()
+    return obs
+
+
+def budget():
+    print("power budget: datasheet currents x the firmware's duty in the simulator's busy mode "
+          "(docs/power_and_input.md)")
+    runs = {"before (5 ms frames, WFE between)": budget_run(False), "after (idle frames in lightsleep)": budget_run(True)}
+    hours = {}
+    for label, obs in runs.items():
+        print(label)
+        idle_sleeps = label.startswith("after")
+        for mode in ("playing", "idle menu", "dimmed", "blanked"):
+            o = obs[mode]
+            total, parts = current(o, idle_sleeps, blank=mode == "blanked")
+            hours[(label, mode)] = total
+            print("  %-9s %6.1f mA = CPU %5.1f (busy %4.1f %%) + dice %5.1f (%4.1f LEDs lit, intensity %d) + "
+                  "OLED %4.1f (%2.0f %% lit, contrast 0x%02X%s)"
+                  % (mode, total, parts["CPU"], 100 * (CHIP_BLANK_SHARE if mode == "blanked" else o["busy"]),
+                     parts["dice"], o["lit"], o["intensity"], parts["OLED"], 100 * o["oled"], o["contrast"],
+                     "" if o["on"] else ", off"))
+            print("            " + ", ".join("%s %.0f h" % (name, mah / total) for name, mah in BATTERIES))
+    return hours

@@ -78,7 +78,7 @@ class SimDevice:
     """The unix-port back-end (backend.py lists what every back-end offers)."""
 
     def __init__(self, seed=None, flash_dir=None, code_dir=None, heap="256K", oled="ssd1306",
-                 dice="max7219", extra=(), tables=None, hold_at_boot=(0, 0)):
+                 dice="max7219", extra=(), tables=None, hold_at_boot=(0, 0), busy=None):
         self.flash_dir = os.path.abspath(flash_dir or DEFAULT_FLASH)
         os.makedirs(self.flash_dir, exist_ok=True)
         for name, host_path in (tables or {}).items():
@@ -95,6 +95,18 @@ class SimDevice:
         self.boot_mask, self.boot_until = hold_at_boot
         self.frames = 0  # how many OLED frames (data writes) arrived: a redraw counter
         self.console = []
+        # Busy mode: ``busy`` is busy.ratio(), the chip/unix-port speed ratio (simulator/busy.py);
+        # the firmware then says how long each stretch of work took, and presses arrive
+        # during it as edges. ``stretches`` lists (start ms, busy ms) of each stretch.
+        self.busy = busy
+        self.stretches = []
+        self.waits = 0  # waits answered (frames that slept)
+        self.shown = []  # busy mode: virtual ms of each screen transfer
+        self._busy_ms = 0
+        self._levels = 0  # busy mode: the mask the firmware last got ...
+        self._sent_until = 0  # ... and the time up to which it got the edges
+        self._buttons_at = None
+        self._wake = False
         to_dev_r, to_dev_w = os.pipe()
         from_dev_r, from_dev_w = os.pipe()
         if code_dir:
@@ -108,6 +120,8 @@ class SimDevice:
                 "link=%d,%d" % (to_dev_r, from_dev_w), "oled=" + oled, "dice=" + dice]
         if seed is not None:
             args.append("seed=%d" % mix_seed(seed))
+        if busy is not None:
+            args.append("busy=%s" % busy)
         args += list(extra)
         env = dict(os.environ)
         env["MICROPYPATH"] = path
@@ -139,7 +153,18 @@ class SimDevice:
             kind, length = struct.unpack("<cH", self._read(3))
             payload = self._read(length)
             if kind == b"W":
+                self._wake = False
                 return struct.unpack("<I", payload)[0]
+            if kind == b"L":  # busy mode: an idle sleep that a button edge ends early
+                self._wake = True
+                return struct.unpack("<I", payload)[0]
+            if kind == b"B":
+                self._busy_ms = struct.unpack("<I", payload)[0]
+            elif kind == b"M":  # busy mode: a screen transfer at this moment of the stretch
+                self.shown.append(self.now + struct.unpack("<I", payload)[0])
+            elif kind == b"E":  # busy mode: the edges up to this moment of the stretch
+                until = self.now + struct.unpack("<I", payload)[0]
+                self._write(self._edge_list(until + 1, self._buttons_at))
             if kind == b"I":
                 if self.oled.addr == payload[0]:
                     self.oled.i2c_write(payload[0], payload[1:])
@@ -154,23 +179,84 @@ class SimDevice:
             elif kind == b"T":
                 self.tone = struct.unpack("<IH", payload)
 
-    def answer(self, ms):
-        """Let ``ms`` of virtual time pass with the current ``buttons``."""
-        levels = self.buttons | (self.boot_mask if self.now < self.boot_until else 0)
-        self.now += ms
+    def _boot(self, ms):
+        return self.boot_mask if ms < self.boot_until else 0
+
+    def answer(self, ms, buttons_at=None):
+        """Let ``ms`` of virtual time pass with the current ``buttons`` (busy mode: first
+        the busy stretch the firmware reported; ``buttons_at`` gives the edges inside)."""
+        self.waits += 1
+        if self.busy is None:
+            reply = struct.pack("<H", self.buttons | self._boot(self.now))
+            self.now += ms
+        else:
+            busy, self._busy_ms = self._busy_ms, 0
+            if busy:
+                self.stretches.append((self.now, busy))
+            end = self.now + busy + ms
+            slept = b""
+            if self._wake:
+                woke = self._first_edge(self.now + busy, end, buttons_at)
+                if woke is not None:
+                    end = woke + 1  # the edge's interrupt, then the firmware runs
+                slept = struct.pack("<I", end - self.now - busy)
+            reply = self._edge_list(end, buttons_at) + struct.pack("<H", self._levels) + slept
+            self.now = end
+            self._sent_until = end
+        self._write(reply)
+
+    def _write(self, data):
         try:
-            self._to_dev.write(struct.pack("<H", levels))
+            self._to_dev.write(data)
         except BrokenPipeError:
             self.alive = False
             raise DeviceExited()
 
+    def _first_edge(self, start, end, buttons_at):
+        """The first time in [start, end) the levels differ from the last sent, or None."""
+        at = buttons_at if buttons_at is not None else (lambda _ms: self.buttons)
+        times = [start] + [t for t in getattr(at, "edges", ()) if start < t < end]
+        if start < self.boot_until < end:
+            times.append(self.boot_until)
+        for t in sorted(times):
+            if at(t) | self._boot(t) != self._levels:
+                return t
+        return None
+
+    def _edge_list(self, end, buttons_at):
+        """Busy mode: the level changes from the last sent up to ``end`` (exclusive), as
+        offsets from the stretch's start (``now``)."""
+        start = max(self.now, self._sent_until)
+        if end <= start:
+            return struct.pack("<H", 0)
+        if buttons_at is None:
+            mask = self.buttons
+
+            def buttons_at(_ms):
+                return mask
+        times = [start] + [t for t in getattr(buttons_at, "edges", ()) if start < t < end]
+        if start < self.boot_until < end:
+            times.append(self.boot_until)
+        edges = []
+        last = self._levels
+        for t in sorted(times):
+            mask = buttons_at(t) | self._boot(t)
+            if mask != last:
+                edges.append(struct.pack("<IH", t - self.now, mask))
+                last = mask
+        self._levels = last
+        self.buttons = last
+        self._sent_until = end
+        return struct.pack("<H", len(edges)) + b"".join(edges)
+
     def run_until(self, until_ms, buttons_at=None):
         """Advance the device to ``until_ms``; ``buttons_at(ms)`` gives levels (else ``buttons``)."""
+        self._buttons_at = buttons_at
         while self.now < until_ms:
             ms = self.next_wait()
-            if buttons_at is not None:
+            if buttons_at is not None and self.busy is None:
                 self.buttons = buttons_at(self.now)
-            self.answer(ms)
+            self.answer(ms, buttons_at)
 
     def close(self):
         for stream in (self._to_dev, self._from_dev):

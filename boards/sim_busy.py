@@ -1,0 +1,272 @@
+"""The simulator board's busy mode (``busy=R[:REF]``, ``sim --busy-time``): the
+firmware's work costs virtual time and button presses arrive during it as pin-interrupt
+edges (boards/sim.py documents the wire messages B, E, L and M). Loaded only in that mode,
+so the usual run and the tests' loopback keep their RAM.
+"""
+import time
+
+# Flash costs the unix port does not have (datasheet figures, W25Q16JV typical): a
+# sector erase (4 KiB) 45 ms, a 256-byte page program 0.4 ms; every file written is
+# charged at least one erase (littlefs may often avoid it: an upper bound). The bus
+# costs are in sim.py (SimI2C, SimSPI).
+ERASE_NS = 45000000
+PAGE_NS = 400000
+SECTOR = 4096
+PAGE = 256
+
+
+class BusyMeter:
+    """Virtual device time for the work since the last wait: the unix port's time for it
+    times ``ratio / 100``, plus the I/O the buses were asked for (``io_ns``). The host time
+    is the wall clock (microseconds) less the time this process waited for a CPU
+    (``/proc/self/schedstat``'s run delay, brought up to date each time the process gets
+    the CPU back): other load on the host does not count. Without /proc (macOS) it is
+    the wall clock. ``ratio`` is the calibration in host_tools/simulator/busy.py (chip over
+    unix port for ``Advisor()``)."""
+
+    def __init__(self, spec):
+        """``spec``: ``"R"`` or ``"R:REF"``: the ratio x 100, and the host us of
+        ``reference`` when it was calibrated (the ratio then follows the host's speed now)."""
+        ratio, _, ref = spec.partition(":")
+        self.ratio = int(ratio)
+        self.io_ns = 0
+        self._buf = bytearray(96)
+        try:
+            self._stat = open("/proc/self/schedstat", "rb")
+        except OSError:
+            self._stat = None
+        self._reads = 0
+        self._read_us = 0
+        self.restart()
+        best = 1 << 30
+        for _ in range(5):  # the meter's own cost, taken off: the fastest of 5 x 100 reads
+            t = time.ticks_us()
+            for _ in range(100):
+                self.host_us()
+            best = min(best, time.ticks_diff(time.ticks_us(), t))
+        self._read_us = best / 100
+        if ref:
+            self.ratio = self.ratio * int(ref) // self.reference()
+        self.restart()
+
+    def reference(self):
+        """Host us of a fixed piece of interpreter work (the fastest of 3)."""
+        best = 1 << 30
+        for _ in range(3):
+            self.restart()
+            total = 0
+            for i in range(3000):
+                total += (i * 7) & 0xFF
+            host = self.host_us()
+            if 0 < host < best:
+                best = host
+        return best if best < 1 << 30 else 1
+
+    def _delay_us(self):
+        """Microseconds this process has waited for a CPU so far (schedstat's 2nd field)."""
+        self._reads += 1  # each read's own cost is taken off (busy_ns)
+        stat = self._stat
+        if stat is None:
+            return 0
+        stat.seek(0)
+        buf = self._buf
+        n = stat.readinto(buf)
+        i = 0
+        while i < n and buf[i] != 32:
+            i += 1
+        value = 0
+        i += 1
+        while i < n and 48 <= buf[i] <= 57:
+            value = value * 10 + buf[i] - 48
+            i += 1
+        return value // 1000
+
+    def host_us(self):
+        """Host microseconds of work since ``restart``."""
+        wall = time.ticks_diff(time.ticks_us(), self._wall)
+        # The run delay is brought up to date when the process gets the CPU back, so it
+        # may hold a wait from before ``restart``: never below zero.
+        host = wall - (self._delay_us() - self._delay0) - self._paused
+        return host if host > 0 else 0
+
+    def pause(self):
+        """Before the firmware waits for the host (a pipe exchange, not device work)."""
+        self._pause_wall = time.ticks_us()
+        self._pause_delay = self._delay_us()
+
+    def resume(self):
+        wall = time.ticks_diff(time.ticks_us(), self._pause_wall)
+        self._paused += wall - (self._delay_us() - self._pause_delay)
+
+    def restart(self, keep_ns=0):
+        self._reads = 0
+        self._paused = 0
+        self._wall = time.ticks_us()
+        self._delay0 = self._delay_us()
+        self.io_ns = keep_ns
+
+    def busy_ns(self):
+        host = self.host_us() - self._reads * self._read_us
+        if host < 0:
+            host = 0
+        return int(host * self.ratio * 10) + self.io_ns
+
+
+# Reading through littlefs on the chip: a call's overhead and the bytes from the flash
+# cache (assumed figures: the flash at 62.5 MHz QSPI moves far more; littlefs's block
+# lookups dominate). The host's own file time (a disk read may block) is not counted.
+READ_CALL_NS = 50000
+READ_BYTE_NS = 100
+
+
+class MeteredFile:
+    """A file: each call's host time is paused out of the meter (the host's disk is not
+    the chip's flash) and the flash time charged instead; written bytes cost their
+    erase and program time when the file is closed."""
+
+    def __init__(self, f, meter, writing):
+        self._f = f
+        self._meter = meter
+        self._writing = writing
+        self._n = 0
+
+    def _call(self, method, *args):
+        meter = self._meter
+        meter.pause()
+        result = method(*args)
+        meter.resume()
+        return result
+
+    def read(self, *args):
+        data = self._call(self._f.read, *args)
+        self._meter.io_ns += READ_CALL_NS + len(data) * READ_BYTE_NS
+        return data
+
+    def readinto(self, buf, *args):
+        n = self._call(self._f.readinto, buf, *args)
+        self._meter.io_ns += READ_CALL_NS + (n or 0) * READ_BYTE_NS
+        return n
+
+    def seek(self, *args):
+        return self._call(self._f.seek, *args)
+
+    def write(self, data, *args):
+        n = self._call(self._f.write, data, *args)
+        self._n += n if n is not None else len(data)
+        return n
+
+    def flush(self):
+        self._call(self._f.flush)
+
+    def close(self):
+        self._call(self._f.close)
+        n = self._n
+        self._n = 0
+        if self._writing:
+            self._meter.io_ns += (((n + SECTOR - 1) // SECTOR or 1) * ERASE_NS
+                                  + ((n + PAGE - 1) // PAGE) * PAGE_NS)
+            self._writing = False
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __getattr__(self, name):
+        return getattr(self._f, name)
+
+
+def meter_files(meter):
+    """Every file opened from now on is metered (``open`` is the builtin the storage,
+    records and strategy-table modules use)."""
+    import builtins
+
+    real = builtins.open
+
+    def metered_open(path, mode="r", *args):
+        meter.pause()
+        f = real(path, mode, *args)
+        meter.resume()
+        meter.io_ns += READ_CALL_NS
+        return MeteredFile(f, meter, "w" in mode or "a" in mode or "+" in mode)
+
+    builtins.open = metered_open
+
+
+def _run_edges(link, clock, start):
+    """Read an edge list (count (2), then offset ms (4) and mask (2) each); each edge runs
+    the pins' interrupt handlers with the clock at the edge's own virtual time."""
+    read = link.read_exact
+    head = read(2)
+    pins = link.pins
+    now = clock.now
+    for _ in range(head[0] | head[1] << 8):
+        edge = read(6)
+        offset = edge[0] | edge[1] << 8 | edge[2] << 16 | edge[3] << 24
+        mask = edge[4] | edge[5] << 8
+        changed = mask ^ link.buttons
+        link.buttons = mask
+        clock.now = time.ticks_add(start, offset)
+        clock.frozen = True  # the handlers stamp the edge's own time
+        for i in range(len(pins)):
+            pin = pins[i]
+            if changed & (1 << i) and pin.handler is not None:
+                pin.handler(pin)
+        clock.frozen = False
+    clock.now = now
+
+
+def _send_busy(link, kind, busy):
+    link.begin(kind, 4)
+    for shift in (0, 8, 16, 24):
+        link.add_byte((busy >> shift) & 0xFF)
+
+
+def edges_so_far(link, clock):
+    """Before the buttons are polled: ``E`` (the work so far, ms) asks the host for the
+    edges up to now, so a poll in the middle of a long stretch sees what the chip's
+    interrupt would have recorded by then."""
+    meter = clock.meter
+    _send_busy(link, 0x45, meter.busy_ns() // 1000000)  # "E"
+    link.flush()
+    meter.pause()  # the host's answer is no device work
+    _run_edges(link, clock, clock.now)
+    meter.resume()
+
+
+def wait_busy(link, clock, ms, wake=False):
+    """The busy-mode wait: tell the host how long the work since the last wait took
+    (``B``), then wait (``W``; ``wake``: ``L``, an idle sleep a button edge ends early, as
+    a pin interrupt ends rp2's lightsleep); the host answers with the rest of the
+    stretch's and the wait's button edges, then the levels (2) (``L``: then the ms slept, 4)."""
+    meter = clock.meter
+    busy_ns = meter.busy_ns()
+    busy = busy_ns // 1000000
+    _send_busy(link, 0x42, busy)  # "B"
+    if wake:
+        _send_busy(link, 0x4C, ms)  # "L"
+        link.flush()
+    else:
+        link.wait_message(ms)
+    start = clock.now
+    _run_edges(link, clock, start)
+    tail = link.read_exact(2)
+    link.buttons = tail[0] | tail[1] << 8
+    if wake:
+        slept = link.read_exact(4)
+        ms = slept[0] | slept[1] << 8 | slept[2] << 16 | slept[3] << 24
+    clock.now = time.ticks_add(start, busy + ms)
+    meter.restart(busy_ns - busy * 1000000)  # the part of a ms not charged yet
+    return link.buttons
+
+
+def poll_with_edges(buttons, link, clock):
+    """Busy mode: ``buttons.poll`` first fetches the edges up to now (edges_so_far)."""
+    poll = buttons.poll
+
+    def polled(now_ms):
+        edges_so_far(link, clock)
+        poll(now_ms)
+
+    buttons.poll = polled

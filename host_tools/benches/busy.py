@@ -1,0 +1,118 @@
+"""Busy stretches a press could notice, in estimated chip ms (the simulator's busy mode).
+
+How estimated: the firmware runs in the unix port with the sim board's busy mode
+(boards/sim_busy.BusyMeter): each stretch of work between two waits costs its host time
+(wall clock less the time the process waited for a CPU) x the chip/host ratio calibrated
+on ``Advisor()`` (853 ms on MicroPython 1.28 in rp2040js, ../shared/rp2/README.md), plus
+the I2C bytes at 400 kHz (a full OLED frame about 23 ms), SPI at 10 MHz and one 45 ms
+sector erase per file written (an upper bound: littlefs often needs none). The tree is
+compiled with mpy-cross (bytecode, native code for x64) as the device runs .mpy, so
+compiling at import does not count; a module's loading from flash is not modelled.
+Each moment is the longest stretch in the second after the press that starts it, median
+of ``RUNS`` games (a human against a computer, seed 3: the human starts). Targets (issue 20): Start game at
+most 200 ms before the first screen reacts; no stretch over 100 ms during play; the menu
+at most 1.5 s after power-on.
+"""
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+
+import host_tools
+from host_tools.simulator import busy
+from host_tools.simulator import keys as sim_keys
+from host_tools.simulator.screen import screen_lines
+from host_tools.simulator.unix_port import SimDevice
+
+RUNS = 5
+HOLD1, ROLL, OK = 0, 5, 8
+# (label, button, wait after it): the game of tests/test_busy_sim.py without its taps
+SCRIPT = (
+    ("OK on Start game: roll-off, table opened", OK, 6000),  # the roll-off ends by then
+    ("ROLL until the dice show", ROLL, 800),
+    ("a hold change (its save)", HOLD1, 400),
+    (None, OK, 400),
+    ("OK that scores: the computer's turn starts", OK, 3500),
+    ("OK on its summary: a human turn starts", OK, 1000),
+)
+START_MS = 2600
+
+
+def compiled_tree(folder):
+    """firmware/ and boards/ compiled to .mpy for the unix port (main.py stays a script)."""
+    cross = shutil.which("mpy-cross") or os.path.join(os.path.dirname(host_tools.micropython_command()), "mpy-cross")
+    for source_root, prefix in ((host_tools.FIRMWARE, ""), (os.path.join(host_tools.REPO, "boards"), "boards")):
+        for root, _dirs, files in os.walk(source_root):
+            rel = os.path.relpath(root, source_root)
+            out_dir = os.path.normpath(os.path.join(folder, prefix, rel))
+            os.makedirs(out_dir, exist_ok=True)
+            for name in files:
+                if not name.endswith(".py"):
+                    continue
+                src = os.path.join(root, name)
+                if prefix == "" and rel == "." and name == "main.py":
+                    shutil.copyfile(src, os.path.join(out_dir, name))
+                    continue
+                subprocess.run([cross, "-march=x64", "-o", os.path.join(out_dir, name[:-3] + ".mpy"), src],
+                               check=True, capture_output=True)
+    return folder
+
+
+def one_game(code_dir, tables, ratio):
+    presses, t = [], START_MS
+    marks = []
+    for label, button, after in SCRIPT:
+        presses.append((t, t + sim_keys.PRESS_MS, button))
+        marks.append((label, t + sim_keys.PRESS_MS, t + sim_keys.PRESS_MS + min(after, 1000)))
+        t += sim_keys.PRESS_MS + after
+    with tempfile.TemporaryDirectory() as flash:
+        device = SimDevice(seed=3, flash_dir=flash, code_dir=code_dir, tables=tables, busy=ratio)
+        try:
+            menu_at = None
+            while device.now < START_MS - 100:
+                device.run_until(device.now + 20)
+                if menu_at is None and any("Start game" in line for line in screen_lines(device.oled_pixels())):
+                    menu_at = device.now
+            device.run_until(t + 500, sim_keys.levels(presses))
+        finally:
+            device.close()
+    stretches = device.stretches
+    found = {"menu at (power-on to the menu)": menu_at or 0,
+             "boot: longest stretch": max((b for s, b in stretches if s < START_MS), default=0)}
+    first_turn = None
+    for label, start, end in marks:
+        inside = [(s, b) for s, b in stretches if start <= s < end]
+        if label is not None:
+            found[label] = max((b for _s, b in inside), default=0)
+        if label and label.startswith("OK on Start"):
+            handled = start + 18  # the release is debounced for 18 ms (drivers/buttons.py)
+            shown = [t for t in device.shown if t >= handled]
+            found["Start game: work before the screen reacts"] = shown[0] - handled if shown else -1
+            first_turn = end
+    found["longest stretch during play (after the roll-off)"] = max(
+        (b for s, b in stretches if first_turn is not None and s >= first_turn), default=0)
+    return found
+
+
+def run():
+    cal = busy.calibrate(refresh=True)
+    print("calibration: Advisor() %.1f host ms (chip %d ms) -> ratio %.1f; check, the advisor's turn: %.3f host ms "
+          "(chip %.1f ms) -> %.1f" % (cal["init_us"] / 1000, busy.CHIP_ADVISOR_INIT_MS, cal["ratio"] / 100,
+                                       cal["turn_us"] / 1000, busy.CHIP_ADVISOR_TURN_MS, cal["turn_ratio"] / 100))
+    from host_tools import sim
+
+    tables = sim.device_tables()
+    results = {}
+    with tempfile.TemporaryDirectory() as code:
+        compiled_tree(code)
+        for _ in range(RUNS):
+            for key, value in one_game(code, tables, busy.ratio()).items():
+                results.setdefault(key, []).append(value)
+    for key, values in results.items():
+        print("%-52s median %5d ms  (%s)" % (key, statistics.median(values), ", ".join(str(v) for v in values)))
+    print("targets: Start game <= 200 ms before the screen reacts; <= 100 ms a stretch in play; menu <= 1500 ms")
+
+
+if __name__ == "__main__":
+    run()

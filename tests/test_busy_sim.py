@@ -1,0 +1,142 @@
+"""No press is lost: the firmware in the simulator's busy mode (its work costs the chip's
+time, presses arrive during it as pin-interrupt edges; host_tools/simulator/busy.py).
+
+A game of a human against a computer is played with taps of 20, 40, 80 and 150 ms made
+right after the press that starts each busy moment of issue 20's table (boot, the menu,
+Start game, ROLL, a hold change's save, the score that starts the computer's turn, OK on
+the computer's summary that starts the human's turn), plus a random tap storm over a
+whole turn. The sim board's ``presslog=1`` prints every event the game takes: they must
+be exactly the presses made, in order, once. Blanked in lightsleep, a 40 ms tap between
+two polls wakes the device.
+"""
+import random
+
+import pytest
+
+from host_tools.simulator import busy
+from host_tools.simulator import keys as sim_keys
+from host_tools.simulator.unix_port import SimDevice
+from host_tools.simulator.screen import screen_lines
+
+HOLD1, ROLL, UP, DOWN, OK = 0, 5, 6, 7, 8
+KEY_MS = 60  # a trigger press
+AFTER_MS = 25  # the tap starts this long after the trigger's release: inside its work
+
+
+class Timeline:
+    """Presses as (from, to, button), built in order."""
+
+    def __init__(self, t=0):
+        self.t = t
+        self.presses = []
+
+    def press(self, button, ms=KEY_MS, gap=90):
+        self.presses.append((self.t, self.t + ms, button))
+        self.t += ms + gap
+
+    def trigger_and_tap(self, trigger, tap, tap_ms, gap=90):
+        """``trigger`` pressed, then ``tap`` for ``tap_ms`` AFTER_MS after its release."""
+        self.press(trigger, gap=AFTER_MS)
+        self.press(tap, tap_ms, gap=gap)
+
+    def wait(self, ms):
+        self.t += ms
+
+    def expected(self):
+        """The SHORT events the presses make, in the order they were released."""
+        return [button for _end, button in sorted((end, button) for _start, end, button in self.presses)]
+
+
+def run(timeline, flash, seed=3, settle=3000):
+    device = SimDevice(seed=seed, flash_dir=str(flash), busy=busy.ratio(), extra=("presslog=1",))
+    try:
+        device.run_until(timeline.t + settle, sim_keys.levels(timeline.presses))
+    finally:
+        device.close()
+    got = [int(line.split()[1]) for line in device.console if line.startswith("PRESS ")]
+    return device, got
+
+
+def game_with_taps(tap_ms):
+    line = Timeline()
+    line.wait(300)
+    line.press(UP, tap_ms, gap=0)  # during the boot's work (splash: any button -> menu)
+    line.t = 2600
+    line.press(DOWN, tap_ms)  # menu idle (control): down and back up
+    line.press(UP, tap_ms)
+    line.trigger_and_tap(OK, DOWN, tap_ms, gap=4000)  # Start game: the roll-off follows
+    line.trigger_and_tap(ROLL, UP, tap_ms, gap=800)  # ROLL until the dice show
+    line.trigger_and_tap(HOLD1, DOWN, tap_ms, gap=400)  # a hold change: its save
+    line.press(OK, gap=400)  # the box ...
+    line.trigger_and_tap(OK, DOWN, tap_ms, gap=2500)  # ... scored: the computer's turn starts
+    line.wait(1000)
+    line.trigger_and_tap(OK, UP, tap_ms, gap=1000)  # OK on its summary: the human's turn starts
+    return line
+
+
+@pytest.mark.parametrize("tap_ms", (20, 40, 80, 150))
+def test_taps_at_every_busy_moment_all_reach_the_game_in_order_once(tmp_path, tap_ms):
+    line = game_with_taps(tap_ms)
+    device, got = run(line, tmp_path)
+    assert got == line.expected(), "\n".join(device.console[-30:])
+    assert device.stretches, "busy mode reported no work"
+
+
+def test_a_random_tap_storm_over_a_turn_reaches_the_game_in_order_once(tmp_path):
+    rng = random.Random(20)
+    line = Timeline()
+    line.t = 2600
+    line.press(OK, gap=3000)  # Start game; then a human turn, under a storm of taps
+    line.press(ROLL, gap=400)
+    free = {}
+    for _ in range(40):
+        button = rng.choice((HOLD1, HOLD1 + 1, HOLD1 + 2, HOLD1 + 3, HOLD1 + 4, UP, DOWN))
+        ms = rng.randrange(20, 151)
+        line.t = max(line.t, free.get(button, 0) + 30)
+        line.press(button, ms, gap=rng.randrange(5, 60) - ms if rng.random() < 0.5 else rng.randrange(5, 60))
+        free[button] = line.presses[-1][1]
+        line.t = max(line.t, line.presses[-1][0] + 1)
+    device, got = run(line, tmp_path)
+    assert got == line.expected(), "\n".join(device.console[-30:])
+
+
+def test_a_40_ms_tap_between_two_lightsleep_polls_wakes_the_blank_device(tmp_path):
+    device = SimDevice(seed=3, flash_dir=str(tmp_path), busy=busy.ratio(), extra=("presslog=1",))
+    try:
+        device.run_until(180000)  # 3 minutes idle in the menu ...
+        while device.oled.display_on and device.now < 200000:
+            device.run_until(device.now + 20)
+        assert not device.oled.display_on, "not blank after 3 minutes"
+        # ... blank, polling in 50 ms lightsleeps from now on: a tap that covers no poll
+        tap = [(device.now + 55, device.now + 95, DOWN)]
+        device.run_until(device.now + 400, sim_keys.levels(tap))
+        assert device.oled.display_on, "the tap did not wake the device"
+        assert "Start game" in "\n".join(screen_lines(device.oled_pixels()))
+    finally:
+        device.close()
+    # the waking press does nothing else (power.py): no event reached the game
+    assert [line for line in device.console if line.startswith("PRESS ")] == []
+
+
+def test_the_roll_off_tumble_is_seen_after_the_table_opens(tmp_path):
+    """Start game opens the strategy table (about 0.85 s on the chip): the roll-off's tumble
+    and timers start after it, so the players see the dice roll before who starts."""
+    from host_tools import sim
+    from host_tools.simulator.screen import device_text
+
+    device = SimDevice(seed=3, flash_dir=str(tmp_path), tables=sim.device_tables(), busy=busy.ratio())
+    seen = []
+    try:
+        levels = sim_keys.levels([(2600, 2660, OK)])
+        while device.now < 20000:
+            device.run_until(device.now + 20, levels)
+            screen = "\n".join(screen_lines(device.oled_pixels()))
+            if "starts!" in screen:
+                break
+            if "Who starts?" in screen:
+                dice = device_text(device).splitlines()[0]
+                if not seen or seen[-1] != dice:
+                    seen.append(dice)
+    finally:
+        device.close()
+    assert len(seen) >= 4, seen  # tumbling faces while the roll-off is up
