@@ -24,8 +24,8 @@ host_tools.use_firmware()
 import records_view  # noqa: E402  (firmware modules, importable after use_firmware)
 import rules  # noqa: E402
 import storage  # noqa: E402
+from host_tools import records_json  # noqa: E402  (imports storage: after use_firmware)
 
-KNOWN = ("game", "scores", "stats", "rolls", "zoo_scores", "zoo_stats")  # zoo_*: the kids' card
 # The simulator keeps its flash in .../pico-yahtzee/flash; pulled copies go beside it.
 DEFAULT_OUT = os.path.join(os.path.expanduser("~"), ".local", "share", "pico-yahtzee", "pulled")
 # Beside the copy: pull replaces OUT/data only where it finds this, never a folder of yours.
@@ -67,48 +67,9 @@ def copy_from_dir(folder):
     return untrusted.read_folder(folder, storage.DATA_DIR)
 
 
-def _base_names(folder):
-    bases = set()
-    for name in os.listdir(folder):
-        for suffix in storage.SUFFIXES:
-            if name.endswith(suffix):
-                bases.add(name[:-len(suffix)])
-                break
-    return sorted(bases, key=lambda b: (KNOWN.index(b) if b in KNOWN else len(KNOWN), b))
-
-
-def read_folder(folder):
-    """``{base: {"value": ..., "error": reason or None, "kept_aside": [(file, reason)]}}``.
-
-    ``folder`` holds only plain-named regular files (the copy pull made)."""
-    found = {}
-    for base in _base_names(folder):
-        store = storage.Store(os.path.join(folder, base))
-        entry = {"value": None, "error": None, "kept_aside": []}
-        try:
-            entry["value"] = store.load()
-        except storage.SaveError as err:
-            entry["error"] = err.reason
-        except (ValueError, TypeError, KeyError, IndexError, RecursionError, MemoryError, UnicodeError):
-            entry["error"] = "unreadable"  # a frame the firmware's decoder cannot take apart
-        for path, reason in store.damaged:
-            entry["kept_aside"].append((os.path.basename(path), reason))
-        for slot in ("a", "b"):
-            bad = "%s.%s.bad" % (base, slot)
-            path = os.path.join(folder, bad)
-            if os.path.isfile(path):
-                with open(path, "rb") as f:
-                    data = f.read()
-                try:
-                    storage.unpack(data)
-                    reason = "readable"
-                except storage.SaveError as err:
-                    reason = err.reason
-                except (ValueError, TypeError, KeyError, IndexError, RecursionError, MemoryError, UnicodeError):
-                    reason = "unreadable"
-                entry["kept_aside"].append((bad, reason))
-        found[base] = entry
-    return found
+# pull's JSON (read_folder, the values as JSON) is shared with the web page: records_json.
+read_folder = records_json.read_folder
+_jsonable = records_json.jsonable
 
 
 # --- text: what a player reads ----------------------------------------------------------
@@ -205,16 +166,6 @@ def text_report(found):
             lines.append("  kept aside: %s (%s)" % (name, reason))
         lines.append("")
     return "\n".join(untrusted.printable(line) for line in lines).rstrip() + "\n"
-
-
-def _jsonable(value):
-    if isinstance(value, (bytes, bytearray)):
-        return {"bytes": bytes(value).hex()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    return value
 
 
 def check_out(out, folder):
