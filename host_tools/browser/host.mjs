@@ -65,6 +65,7 @@ export async function startFirmware(opts) {
     return bytes;
   };
   mp.registerJsModule("webhost", {
+    ...(opts.module || {}),
     output: (addr, n) => output(take(addr, n)),
     wait: (ms, addr, n) => {
       if (dirty) {
@@ -81,7 +82,8 @@ export async function startFirmware(opts) {
     "import sys\nsys.path.insert(0, " + JSON.stringify(PORT_DIR) + ")\nimport webhost, webport\n" +
       "webport.install(webhost, " + JSON.stringify(FLASH) + ", " + JSON.stringify(words || "") + ")\n",
   );
-  const main = new TextDecoder().decode(FS.readFile(FLASH + "/main.py"));
+  // opts.code: Python to run instead of main.py (the page's records download and upload).
+  const main = opts.code || new TextDecoder().decode(FS.readFile(FLASH + "/main.py"));
   try {
     mp.runPython(main);
   } catch (e) {
