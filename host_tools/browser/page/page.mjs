@@ -101,6 +101,8 @@ function latch() {
 function litRows(chip) {
   return chip.rows.map((row, r) => (chip.test ? 0xff : chip.shutdown || r > chip.scan ? 0 : row));
 }
+state.oled = () => lastFrame; // for tests and screenshots: what the panel shows
+state.dice = () => chips.map(litRows);
 function drawDice() {
   chips.forEach((chip, i) => {
     const g = diceCanvases[i];
@@ -190,7 +192,15 @@ function wireButtons() {
   }
   document.querySelectorAll("[data-button]").forEach((b) => {
     const n = Number(b.dataset.button);
-    b.addEventListener("pointerdown", (e) => { e.preventDefault(); b.setPointerCapture?.(e.pointerId); press(n); });
+    b.addEventListener("pointerdown", (e) => {
+      e.preventDefault();
+      press(n);
+      try {
+        b.setPointerCapture(e.pointerId); // the release comes here even if the finger slides off
+      } catch (err) {
+        // a synthetic event has no pointer to capture
+      }
+    });
     for (const end of ["pointerup", "pointercancel"]) b.addEventListener(end, () => release(n));
     b.addEventListener("contextmenu", (e) => e.preventDefault());
   });
