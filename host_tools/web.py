@@ -1,4 +1,4 @@
-"""``python -m host_tools web [--out build/web] [--rules forced] [--serve [--port N]]``:
+"""``python -m host_tools web [--out build/web] [--rules forced] [--serve [--port N]] [--screenshots]``:
 the handheld in a browser, from static files.
 
 Builds the site (host_tools/browser/site.py: the page, MicroPython's WebAssembly port
@@ -26,6 +26,7 @@ def parse_args(argv):
     parser.add_argument("--serve", action="store_true", help="serve the site on 127.0.0.1 after building it")
     parser.add_argument("--port", type=int, default=8000, help="port for --serve (default 8000; 0 picks a free one)")
     parser.add_argument("--no-build", action="store_true", help="with --serve: serve --out as it is")
+    parser.add_argument("--screenshots", action="store_true", help="then write the README's pictures docs/img/web-*.png (headless Chromium)")
     args = parser.parse_args(argv)
     if not 0 <= args.port <= 65535:
         raise host_tools.UsageError("--port %d is not a TCP port (0-65535)" % args.port)
@@ -59,6 +60,11 @@ def main(argv):
         print("web: site in %s (%d files, %d KiB, %d KiB gzipped)%s" % (
             args.out, len(info["files"]), raw // 1024, packed // 1024,
             "" if info["hasTable"] else "; no strategy table (make table builds it): hints off"))
+    if args.screenshots:
+        from host_tools.browser import shots
+
+        for path in shots.make(args.out):
+            print("web: wrote %s" % path)
     if args.serve:
         from host_tools.browser import serve
 
