@@ -3,7 +3,7 @@ server (no COOP/COEP headers: the site's service worker provides them), played b
 pointer presses (host_tools/browser/browse.py). Skipped, with one line saying how to get
 it, when no Chromium is installed (.ci/run installs Debian's).
 """
-import os
+import json
 import time
 
 import pytest
@@ -40,6 +40,7 @@ def test_a_whole_game_by_pointer_presses_then_reload_offers_continue(url):
         lines = page.wait_for_line("Game over")
         assert lines[0] == "Game over", "\n".join(lines + page.handheld("console")[-10:])
         assert page.handheld("saves") > 13  # data/ reached IndexedDB after each turn
+        check_records_download_and_upload(context, page, url)
         # A new game, one roll, two dice held; then the tab reloads (a power cut).
         page.keys("enter wait:300 enter wait:300 " + SOLO + " space wait:900 2 4 wait:300")
         dice = dice_state(page)
@@ -50,6 +51,45 @@ def test_a_whole_game_by_pointer_presses_then_reload_offers_continue(url):
         assert " Continue" in lines, "\n".join(lines)
         page.keys("enter wait:500")
         assert dice_state(page) == dice
+
+
+def stored_files(page, folder):
+    """The page's IndexedDB copy of data/, written into ``folder``."""
+    folder.mkdir()
+    for name, data in page.page.evaluate("window.handheld.files()").items():
+        (folder / name).write_bytes(bytes(data))
+    return str(folder)
+
+
+def check_records_download_and_upload(context, page, url):
+    import tempfile
+    from pathlib import Path
+
+    from host_tools import records_json
+
+    with page.page.expect_download() as download:
+        page.page.click("#download")
+    text = Path(download.value.path()).read_text()
+    here = Path(tempfile.mkdtemp())
+    # The same JSON as pull --json makes of the same files (CPython, host_tools/pull.py).
+    assert json.loads(text) == json.loads(json.dumps(records_json.jsonable(records_json.read_folder(stored_files(page, here / "a")))))
+    assert json.loads(text)["stats"]["value"]["all"][0] == 1  # the game just played
+    # Upload: junk is refused with one line and changes nothing; pull's JSON goes in.
+    fresh = browse.Page(context.new_page())
+    fresh.open(url)
+    (here / "junk.json").write_text('{"bogus": {"value": 1}}')
+    fresh.page.set_input_files("#upload", str(here / "junk.json"))
+    fresh.page.wait_for_function("document.getElementById('status').textContent.startsWith('Upload refused')")
+    assert "unknown store" in fresh.page.evaluate("document.getElementById('status').textContent")
+    (here / "records.json").write_text(text)
+    saves = fresh.handheld("saves")
+    fresh.page.set_input_files("#upload", str(here / "records.json"))
+    fresh.page.wait_for_function("document.getElementById('status').textContent.startsWith('Records uploaded')")
+    fresh.page.wait_for_function("window.handheld.saves > %d" % saves)
+    uploaded = records_json.read_folder(stored_files(fresh, here / "b"))
+    before = records_json.read_folder(str(here / "a"))
+    assert uploaded["stats"] == before["stats"] and uploaded["game"] == before["game"]
+    fresh.page.close()
 
 
 def test_first_frame_within_a_second_on_a_repeat_visit_and_the_zoo_card(url):

@@ -37,12 +37,19 @@ export function readTree(FS, folder) {
   return out;
 }
 
+export function loadPort(loadMicroPython, print, wasmUrl) {
+  return loadMicroPython({ stdout: print, stderr: print, heapsize: 4 * 1024 * 1024, url: wasmUrl });
+}
+
 // tree: [[device path, Uint8Array]] (device paths as flash writes them: "/main.py");
 // extras: [[path, Uint8Array]] for /port; data: {name: Uint8Array} under data/.
 export async function startFirmware(opts) {
   const { loadMicroPython, tree, extras, data, words, dataDir, wait, output, saved } = opts;
   const print = opts.stdout || ((text) => console.log(text));
-  const mp = await loadMicroPython({ stdout: print, stderr: print, heapsize: opts.heapsize || 4 * 1024 * 1024, url: opts.wasmUrl });
+  // opts.mp: a port the caller started loading early (the page's worker does, to save time).
+  const mp = opts.mp ? await opts.mp : await loadPort(loadMicroPython, print, opts.wasmUrl);
+  const mark = opts.mark || (() => {});
+  mark("wasm");
   const FS = mp.FS;
   const M = mp._module;
   for (const [path, bytes] of tree) {
@@ -82,6 +89,7 @@ export async function startFirmware(opts) {
     "import sys\nsys.path.insert(0, " + JSON.stringify(PORT_DIR) + ")\nimport webhost, webport\n" +
       "webport.install(webhost, " + JSON.stringify(FLASH) + ", " + JSON.stringify(words || "") + ")\n",
   );
+  mark("installed");
   // opts.code: Python to run instead of main.py (the page's records download and upload).
   const main = opts.code || new TextDecoder().decode(FS.readFile(FLASH + "/main.py"));
   try {

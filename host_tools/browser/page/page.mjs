@@ -3,17 +3,20 @@
 // keeps data/ in IndexedDB. The firmware itself runs in worker.mjs.
 const $ = (id) => document.getElementById(id);
 const status = (text) => { $("status").textContent = text; };
-const state = { frames: 0, firstFrameMs: null, busyMax: 0, busy: [], console: [], saves: 0, started: null };
+const state = { marks: {}, frames: 0, firstFrameMs: null, busyMax: 0, busy: [], console: [], saves: 0, started: null };
 window.handheld = state;
+state.files = async () => Object.fromEntries(Object.entries(await loadData()).map(([k, v]) => [k, Array.from(v)]));
 
 // --- isolation: SharedArrayBuffer needs COOP/COEP; sw.js adds them on any static host
 async function isolate(info) {
   if (!("serviceWorker" in navigator)) return crossOriginIsolated;
-  await navigator.serviceWorker.register("sw.js?v=" + info.version);
+  const registered = navigator.serviceWorker.register("sw.js?v=" + info.version);
   if (crossOriginIsolated) {
     sessionStorage.removeItem("coi-reload");
+    registered.catch(() => undefined); // a new build's worker installs in the background
     return true;
   }
+  await registered;
   await navigator.serviceWorker.ready;
   if (!sessionStorage.getItem("coi-reload")) {
     sessionStorage.setItem("coi-reload", "1");
@@ -221,8 +224,10 @@ function wireButtons() {
 
 // --- the firmware's worker
 let info = null, treeBuffer = null, extras = null, game = null;
+let early = null; // the game's worker, made before the tree arrives so the port loads meanwhile
 function worker(mode, data, extra = {}) {
-  const w = new Worker("worker.mjs", { type: "module" });
+  const w = early || new Worker("worker.mjs", { type: "module" });
+  early = null;
   w.postMessage({ mode, sab: shared.buffer, tree: treeBuffer, index: info.tree, extras, data, words: "", dataDir: info.dataDir, ...extra });
   return w;
 }
@@ -235,6 +240,7 @@ function startGame(data) {
       if (m.busy > 2) state.busy.push(Math.round(m.busy * 10) / 10);
       decode(m.bytes);
     } else if (m.type === "saved") storeData(m.files);
+    else if (m.type === "mark") state.marks[m.name] = m.at - performance.timeOrigin; // page-relative ms
     else if (m.type === "console") { state.console.push(m.text); console.log(m.text); }
     else if (m.type === "exit") status("The firmware stopped: " + (m.error || "see the console") + ". Reload to restart.");
   };
@@ -275,19 +281,27 @@ function wireRecords() {
 
 async function main() {
   state.started = performance.now();
+  // An isolated load (the usual one, after the first visit) starts the worker, the tree
+  // and the saves at once, in parallel with site.json.
+  if (crossOriginIsolated) early = new Worker("worker.mjs", { type: "module" });
+  const treeFetch = crossOriginIsolated ? fetch("tree.bin").then((r) => r.arrayBuffer()) : null;
+  const dataLoad = crossOriginIsolated ? loadData() : null;
   drawOled();
   drawDice();
   info = await (await fetch("site.json")).json();
+  state.marks.info = performance.now();
   if (!(await isolate(info)) || typeof SharedArrayBuffer === "undefined") {
     status("This browser did not allow the page's service worker, which the handheld needs (cross-origin isolation). Open it over http(s) in a current browser.");
     return;
   }
   shared = new Int32Array(new SharedArrayBuffer(8));
+  if (!early) early = new Worker("worker.mjs", { type: "module" });
   wireButtons();
   const [tree, data, ...ports] = await Promise.all([
-    fetch("tree.bin").then((r) => r.arrayBuffer()), loadData(),
+    treeFetch || fetch("tree.bin").then((r) => r.arrayBuffer()), dataLoad || loadData(),
     ...info.extras.map((n) => fetch("port/" + n).then((r) => r.arrayBuffer()).then((b) => [n, new Uint8Array(b)])),
   ]);
+  state.marks.fetched = performance.now();
   treeBuffer = tree;
   extras = ports;
   wireRecords();

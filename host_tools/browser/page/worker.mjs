@@ -2,7 +2,7 @@
 // the page. Sleeps wait on Atomics.wait over a SharedArrayBuffer (the page's button
 // levels live in it too), paced so the firmware's virtual clock keeps up with real time.
 // mode "game": main.py; mode "export" / "import": pull's JSON of data/ (records_json.py).
-import { startFirmware } from "./host.mjs";
+import { loadPort, startFirmware } from "./host.mjs";
 import { loadMicroPython } from "./micropython.mjs";
 
 const EXPORT = `
@@ -26,6 +26,10 @@ else:
     webhost.result("OK " + " ".join(sorted(values)))
 `;
 
+// The port loads (wasm compiled, interpreter made) while the page still fetches the tree.
+const print = (text) => postMessage({ type: "console", text });
+const port = loadPort(loadMicroPython, print, new URL("micropython.wasm", import.meta.url).href);
+
 onmessage = async (event) => {
   const msg = event.data;
   const shared = new Int32Array(msg.sab);
@@ -42,7 +46,7 @@ onmessage = async (event) => {
     if (bytes.length) postMessage({ type: "out", bytes, busy, busyMax }, [bytes.buffer]);
   };
   const opts = {
-    loadMicroPython, tree, extras: msg.extras, data: msg.data, words: msg.words, dataDir: msg.dataDir,
+    loadMicroPython, mp: port, tree, extras: msg.extras, data: msg.data, words: msg.words, dataDir: msg.dataDir,
     wasmUrl: new URL("micropython.wasm", import.meta.url).href,
     output: post,
     wait: (ms, bytes) => {
@@ -58,8 +62,9 @@ onmessage = async (event) => {
       return Atomics.load(shared, 0);
     },
     saved: (files) => postMessage({ type: "saved", files }),
-    stdout: (text) => postMessage({ type: "console", text }),
+    stdout: print,
   };
+  opts.mark = (name) => postMessage({ type: "mark", name, at: performance.timeOrigin + performance.now() });
   if (msg.mode !== "game") {
     opts.code = msg.mode === "export" ? EXPORT : IMPORT;
     opts.module = { result: (text) => { result = text; }, text: () => msg.text || "" };
