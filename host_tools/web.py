@@ -35,22 +35,36 @@ def parse_args(argv):
     return args
 
 
+def out_problem(out):
+    """One line naming why the site cannot go to ``out``, or None. The folder is replaced
+    by a build, so only a missing or empty one, or one holding an earlier site, is taken."""
+    from host_tools.flashing import untrusted
+
+    problem = untrusted.folder_problem("--out", out)
+    if problem:
+        return problem
+    if os.path.isdir(out) and os.listdir(out) and not os.path.isfile(os.path.join(out, "site.json")):
+        return "--out %s holds files that are not a site web built: pick an empty or new folder" % untrusted.shown(out)
+    return None
+
+
 def main(argv):
-    args, status = host_tools.parse_command("web", parse_args, argv)
+    from host_tools.flashing import untrusted
+
+    args, status = host_tools.parse_command("web", parse_args, argv, show=untrusted.printable)
     if args is None:
         return status
-    if args.no_build:
-        if not os.path.isfile(os.path.join(args.out, "site.json")):
-            print("web: %s holds no site: run without --no-build" % args.out, file=sys.stderr)
-            return 2
-    else:
+    problem = untrusted.text_problem("--out", args.out)
+    if not problem and args.no_build and not os.path.isfile(os.path.join(args.out, "site.json")):
+        problem = "--out %s holds no site: run without --no-build" % untrusted.shown(args.out)
+    if not problem and not args.no_build:
+        problem = out_problem(args.out)
+    if problem:
+        print("web: %s" % problem, file=sys.stderr)
+        return 2
+    if not args.no_build:
         from host_tools.flashing.build import BuildError
 
-        try:
-            host_tools.check_output_file("--out", os.path.join(args.out, "site.json"), make_folders=True)
-        except host_tools.UsageError as exc:
-            print("web: %s" % exc, file=sys.stderr)
-            return 2
         try:
             info = site.build_site(args.out, rules=args.rules)
         except (site.SiteError, BuildError) as exc:

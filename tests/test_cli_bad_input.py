@@ -176,6 +176,15 @@ TABLE = {
         "unknown option": [["--frobnicate", "--port", "/dev/null", "--from", "{pulled}"], ["--from", "{pulled}"],
                            ["--port", "/dev/null", "--from", "{pulled}", "extra"]],
     },
+    "web": {  # rows fail before a build: --out is replaced by one, so it is checked first
+        "empty": [["--out", ""], ["--rules", ""]],
+        "missing file": [["--serve", "--no-build", "--out", "{missing}"]],
+        "folder instead of file": [["--out", "{file}"], ["--out", "{file}/under"], ["--out", "{folder}"]],
+        "unwritable": [["--out", "{unwritable}/site"], ["--out", "/dev/null"]],
+        "huge number": [["--serve", "--port", HUGE], ["--serve", "--port", "-1"]],
+        "non-UTF-8": [["--out", b"{folder}/\xff"]],
+        "unknown option": [["--frobnicate"], ["--rules", "zoo"], ["--no-build"], ["extra"]],
+    },
 }
 # sim rows run headless into a fresh flash folder unless they name their own.
 SIM_DEFAULTS = ["--headless"]
