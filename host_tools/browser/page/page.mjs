@@ -237,7 +237,7 @@ function startGame(data) {
   game.onmessage = ({ data: m }) => {
     if (m.type === "out") {
       state.busyMax = Math.max(state.busyMax, m.busyMax);
-      if (m.busy > 2) state.busy.push(Math.round(m.busy * 10) / 10);
+      state.busy.push(...m.bursts);
       decode(m.bytes);
     } else if (m.type === "saved") storeData(m.files);
     else if (m.type === "mark") state.marks[m.name] = m.at - performance.timeOrigin; // page-relative ms
