@@ -159,3 +159,24 @@ UF2_OUT = $(or $(OUT),build/pico-yahtzee-$(or $(BOARD),pico).uf2)
 uf2: $(PTH)
 	mkdir -p build
 	$(PY) -m host_tools uf2 $(if $(FIRMWARE),--firmware $(FIRMWARE)) $(if $(BOARD),--board $(BOARD)) $(if $(RULES),--rules $(RULES)) $(if $(COMPACT),--compact) --out $(UF2_OUT)
+
+# make web: the handheld as a static site in build/web (README "Play in your browser":
+# MicroPython's WebAssembly port, pinned by host_tools/browser/package-lock.json and
+# installed with `npm ci` into build/webport, the compiled firmware and its tables).
+# make web-serve [WEBPORT=8000]: build it, then serve it on 127.0.0.1.
+.PHONY: web web-serve
+WEB_NODE_DIR := build/webport
+WEB_STAMP := $(WEB_NODE_DIR)/.installed-$(shell cksum < host_tools/browser/package-lock.json | cut -d' ' -f1)
+
+$(WEB_STAMP): host_tools/browser/package.json host_tools/browser/package-lock.json
+	mkdir -p $(WEB_NODE_DIR)
+	cp host_tools/browser/package.json host_tools/browser/package-lock.json $(WEB_NODE_DIR)/
+	cd $(WEB_NODE_DIR) && npm ci --no-audit --no-fund --silent
+	rm -f $(WEB_NODE_DIR)/.installed-*
+	touch $@
+
+web: $(PTH) $(WEB_STAMP) $(TABLE_FILE) $(SPREAD_FILE) $(ZOO_TABLE_FILE)
+	$(PY) -m host_tools web
+
+web-serve: $(PTH) $(WEB_STAMP) $(TABLE_FILE) $(SPREAD_FILE) $(ZOO_TABLE_FILE)
+	$(PY) -m host_tools web --serve $(if $(WEBPORT),--port $(WEBPORT))

@@ -18,6 +18,7 @@ COMMANDS = {
     "advise": "the optimal move for a position, from the firmware's advisor",
     "uf2": "one .uf2 file with MicroPython, the game and its table (make uf2)",
     "push": "put a pulled copy of the records and saved game back on the device",
+    "web": "build the handheld as a static web site, optionally serve it (make web)",
 }
 
 

@@ -260,6 +260,8 @@ def flash(args):
     started = time.monotonic()
     source = args.source or flash_build.default_source()
     boards = flash_build.board_names(source)
+    if flash_build.host_only_problem(args.board):
+        raise UsageError(flash_build.host_only_problem(args.board))
     if boards and args.board not in boards:
         raise UsageError("unknown board %r: boards/ has %s" % (args.board, ", ".join(boards)))
     mpy_cross = flash_build.find_mpy_cross(args.mpy_cross)

@@ -25,8 +25,8 @@ host_tools.use_firmware()
 import records_view  # noqa: E402  (firmware modules, importable after use_firmware)
 import rules  # noqa: E402
 import storage  # noqa: E402
+from host_tools import records_json  # noqa: E402  (imports storage: after use_firmware)
 
-KNOWN = ("game", "scores", "stats", "rolls", "zoo_scores", "zoo_stats", "setup")  # zoo_*: the kids' card
 # The simulator keeps its flash in .../pico-yahtzee/flash; pulled copies go beside it.
 DEFAULT_OUT = os.path.join(os.path.expanduser("~"), ".local", "share", "pico-yahtzee", "pulled")
 # Beside the copy: pull replaces OUT/data only where it finds this, never a folder of yours.
@@ -101,43 +101,9 @@ def _bases(names):
     return bases
 
 
-def _base_names(folder):
-    bases = _bases(os.listdir(folder))
-    return sorted(bases, key=lambda b: (KNOWN.index(b) if b in KNOWN else len(KNOWN), b))
-
-
-def read_folder(folder):
-    """``{base: {"value": ..., "error": reason or None, "kept_aside": [(file, reason)]}}``.
-
-    ``folder`` holds only plain-named regular files (the copy pull made)."""
-    found = {}
-    for base in _base_names(folder):
-        store = storage.Store(os.path.join(folder, base))
-        entry = {"value": None, "error": None, "kept_aside": []}
-        try:
-            entry["value"] = store.load()
-        except storage.SaveError as err:
-            entry["error"] = err.reason
-        except (ValueError, TypeError, KeyError, IndexError, RecursionError, MemoryError, UnicodeError):
-            entry["error"] = "unreadable"  # a frame the firmware's decoder cannot take apart
-        for path, reason in store.damaged:
-            entry["kept_aside"].append((os.path.basename(path), reason))
-        for slot in ("a", "b"):
-            bad = "%s.%s.bad" % (base, slot)
-            path = os.path.join(folder, bad)
-            if os.path.isfile(path):
-                with open(path, "rb") as f:
-                    data = f.read()
-                try:
-                    storage.unpack(data)
-                    reason = "readable"
-                except storage.SaveError as err:
-                    reason = err.reason
-                except (ValueError, TypeError, KeyError, IndexError, RecursionError, MemoryError, UnicodeError):
-                    reason = "unreadable"
-                entry["kept_aside"].append((bad, reason))
-        found[base] = entry
-    return found
+# pull's JSON (read_folder, the values as JSON) is shared with the web page: records_json.
+read_folder = records_json.read_folder
+_jsonable = records_json.jsonable
 
 
 # --- text: what a player reads ----------------------------------------------------------
@@ -236,16 +202,6 @@ def text_report(found):
     return "\n".join(untrusted.printable(line) for line in lines).rstrip() + "\n"
 
 
-def _jsonable(value):
-    if isinstance(value, (bytes, bytearray)):
-        return {"bytes": bytes(value).hex()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    return value
-
-
 def check_out(out, folder):
     """One line naming what is wrong with ``--out``, or None; nothing is written."""
     problem = untrusted.folder_problem("--out", out)
@@ -300,7 +256,7 @@ def main(argv):
         else:
             print("nothing saved on the device yet")
         return 0
-    lost = [] if args.replace or not os.path.isdir(target) else [b for b in _base_names(target) if b not in _bases(copy.files)]
+    lost = [] if args.replace or not os.path.isdir(target) else [b for b in records_json.base_names(target) if b not in _bases(copy.files)]
     if lost:
         print("pull: the copy in %s holds %s, which the device does not have; it is left as it was (--replace replaces it)"
               % (untrusted.printable(os.path.abspath(target)), ", ".join(untrusted.printable(b) for b in lost)), file=sys.stderr)

@@ -251,6 +251,15 @@ TABLE = {
         "duplicate keys": NO_JSON,
         "same output twice": NOT_APPLICABLE("writes only to the device"),
     },
+    "web": {  # rows fail before a build: --out is replaced by one, so it is checked first
+        "empty": [["--out", ""], ["--rules", ""]],
+        "missing file": [["--serve", "--no-build", "--out", "{missing}"]],
+        "folder instead of file": [["--out", "{file}"], ["--out", "{file}/under"], ["--out", "{folder}"]],
+        "unwritable": [["--out", "{unwritable}/site"], ["--out", "/dev/null"]],
+        "huge number": [["--serve", "--port", HUGE], ["--serve", "--port", "-1"]],
+        "non-UTF-8": [["--out", b"{folder}/\xff"]],
+        "unknown option": [["--frobnicate"], ["--rules", "zoo"], ["--no-build"], ["extra"]],
+    },
 }
 # Ports that are not serial devices (issue 22 item 13), for every command with --port.
 NOT_PORTS = ("{file}", "{port_fifo}", "/dev/zero")

@@ -29,6 +29,9 @@ DEVICE_SPREAD = "/spread-{rules}.bin"
 # what it imports from these folders, followed statically (board_modules). Everything else
 # under firmware/ is the game and always copied.
 BOARD_FOLDERS = ("/boards/", "/drivers/")
+# Boards that run only on a host's MicroPython port, never on a Pico: flash and uf2 refuse
+# them (web: the WebAssembly port in a browser, python -m host_tools web).
+HOST_ONLY_BOARDS = ("web",)
 CONFIG_PATH = "/device.cfg"
 MPY_CACHE = os.path.join("build", "mpy-cache")  # compiled modules, keyed by content
 NATIVE_MARKERS = (b"@micropython.native", b"@micropython.viper", b"@micropython.asm_thumb")
@@ -131,6 +134,13 @@ def source_files(source_root):
         for local in _walk(boards):
             pairs.append(("/boards/" + os.path.relpath(local, boards).replace(os.sep, "/"), local))
     return pairs
+
+
+def host_only_problem(board):
+    """One line when ``board`` is a host-only board (HOST_ONLY_BOARDS), else None."""
+    if board in HOST_ONLY_BOARDS:
+        return "board %r runs only in a browser on MicroPython's WebAssembly port (python -m host_tools web), not on a Pico" % board
+    return None
 
 
 def board_names(source_root):

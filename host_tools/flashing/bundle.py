@@ -140,6 +140,8 @@ def make(source, firmware_path, board, rules, compact, out, say=print):
     if flash_build.source_problem(source):
         raise BundleError(flash_build.source_problem(source))
     boards = flash_build.board_names(source)
+    if flash_build.host_only_problem(board):
+        raise BundleError(flash_build.host_only_problem(board))
     if boards and board not in boards:
         raise BundleError("unknown board %r: boards/ has %s" % (board, ", ".join(boards)))
     firmware_path = firmware_path or default_firmware(source)

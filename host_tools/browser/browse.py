@@ -1,0 +1,123 @@
+"""The built site in headless Chromium (PyPI playwright, driving a Chromium given by path):
+served on 127.0.0.1 as a plain static host, played by real pointer presses on the page's
+buttons. Used by the browser tests and by ``web --screenshots`` (docs/img/web-*.png).
+
+Chromium: $CHROMIUM, else /usr/bin/chromium (Debian's ``apt-get install chromium``);
+playwright cannot download its own browser here, and need not.
+"""
+import contextlib
+import os
+import shutil
+import tempfile
+import threading
+import time
+
+from host_tools.browser import serve
+from host_tools.browser.device import frame_pixels
+from host_tools.simulator import keys as sim_keys
+from host_tools.simulator.backend import BUTTONS
+
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+HOW_TO_GET = "no Chromium for the browser tests: apt-get install chromium (or set CHROMIUM=/path/to/chromium)"
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3, "is_mobile": True, "has_touch": True}
+
+
+def chromium_path():
+    """The Chromium to drive, or None."""
+    path = os.environ.get("CHROMIUM") or "/usr/bin/chromium"
+    return path if os.path.isfile(path) and os.access(path, os.X_OK) else shutil.which("chromium")
+
+
+@contextlib.contextmanager
+def serving(folder):
+    httpd = serve.server(folder, 0)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield "http://127.0.0.1:%d/" % httpd.server_address[1]
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@contextlib.contextmanager
+def browser(**context_options):
+    """A Chromium context with a new empty user-data-dir (its IndexedDB survives reloads
+    and new pages of this context, as a browser profile does)."""
+    from playwright.sync_api import sync_playwright
+
+    profile = tempfile.mkdtemp(prefix="web-profile-")
+    try:
+        with sync_playwright() as p:
+            context = p.chromium.launch_persistent_context(profile, executable_path=chromium_path(), args=FLAGS,
+                                                           headless=True, **context_options)
+            try:
+                yield context
+            finally:
+                context.close()
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+class Page:
+    """The handheld page: ``open``, ``keys`` (a simulator key script, as pointer presses),
+    ``oled_pixels``, ``dice_pixels`` (the view screen.dice_state reads)."""
+
+    dice_kind = "max7219"
+
+    def __init__(self, page, touch=False):
+        self.page = page
+        self.touch = touch
+
+    def open(self, url, timeout=20000):
+        started = time.monotonic()
+        self.page.goto(url)
+        self.page.wait_for_function("window.handheld && window.handheld.frames > 0", timeout=timeout)
+        return time.monotonic() - started
+
+    def handheld(self, name):
+        return self.page.evaluate("window.handheld.%s" % name)
+
+    def press(self, button, ms=sim_keys.PRESS_MS):
+        box = self.page.locator('[data-button="%d"]' % button).bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        if self.touch:
+            self.page.touchscreen.tap(x, y)  # a tap: the page holds it for pressMs
+            time.sleep(ms / 1000)
+            return
+        self.page.mouse.move(x, y)
+        self.page.mouse.down()
+        time.sleep(ms / 1000)
+        self.page.mouse.up()
+
+    def keys(self, script):
+        """Play a simulator key script (host_tools/simulator/keys.py) in real time."""
+        for word in script.split():
+            parts = word.split(":")
+            if parts[0] == "wait":
+                time.sleep(int(parts[1]) / 1000)
+                continue
+            if parts[0] == "hold":
+                self.press(BUTTONS.index(parts[1]), int(parts[2]))
+            else:
+                self.press(BUTTONS.index(word))
+            time.sleep(sim_keys.GAP_MS / 1000)
+
+    def oled_pixels(self):
+        return frame_pixels(bytes(self.page.evaluate("Array.from(window.handheld.oled())")))
+
+    def dice_pixels(self):
+        rows = self.page.evaluate("window.handheld.dice()")
+        return [[[(1, 0, 0) if (row >> (7 - x)) & 1 else (0, 0, 0) for x in range(8)] for row in die] for die in rows]
+
+    def wait_for_line(self, first_line, timeout=15):
+        """Wait until the OLED's first text line starts with ``first_line``; returns the lines."""
+        from host_tools.simulator.screen import screen_lines
+
+        deadline = time.monotonic() + timeout
+        while True:
+            lines = screen_lines(self.oled_pixels())
+            if lines[0].startswith(first_line) or time.monotonic() > deadline:
+                return lines
+            time.sleep(0.1)

@@ -1,0 +1,33 @@
+"""``python -m host_tools web --screenshots``: the README's pictures of the page
+(docs/img/web-*.png), each scene played by pointer presses in headless Chromium on the
+site in --out (built first)."""
+import os
+
+import host_tools
+from host_tools.browser import browse
+from host_tools.simulator.golden import SOLO, TWO_HUMANS, ZOO_SOLO
+
+IMAGE_DIR = os.path.join(host_tools.REPO, "docs", "img")
+# name -> (key script, phone viewport?)
+SCENES = {
+    "web-menu": ("enter wait:300", False),
+    "web-turn": (TWO_HUMANS + " wait:4500 space wait:900 2 4 wait:300", False),
+    "web-zoo": (ZOO_SOLO + " space wait:900 3 wait:300", False),
+    "web-phone": (SOLO + " space wait:900 1 5 wait:300", True),
+}
+
+
+def make(folder, image_dir=IMAGE_DIR):
+    if browse.chromium_path() is None:
+        raise SystemExit("web: " + browse.HOW_TO_GET)
+    made = []
+    with browse.serving(folder) as url:
+        for name, (script, phone) in SCENES.items():
+            with browse.browser(**(browse.PHONE if phone else {"viewport": {"width": 520, "height": 640}})) as context:
+                page = browse.Page(context.new_page(), touch=phone)
+                page.open(url)
+                page.keys(script)
+                path = os.path.join(image_dir, name + ".png")
+                page.page.screenshot(path=path, full_page=not phone)
+                made.append(path)
+    return made
