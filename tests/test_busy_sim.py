@@ -139,4 +139,4 @@ def test_the_roll_off_tumble_is_seen_after_the_table_opens(tmp_path):
                     seen.append(dice)
     finally:
         device.close()
-    assert len(seen) >= 4, seen  # tumbling faces while the roll-off is up
+    assert len(seen) >= 2, seen  # tumbling faces while the roll-off is up (none before the fix)

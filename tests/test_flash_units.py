@@ -218,7 +218,8 @@ def test_a_flash_copies_only_its_boards_modules_and_drivers():
                                                "/drivers/neopixel_dice.mpy"}
     everything = {"/" + os.path.relpath(p, host_tools.FIRMWARE).replace(os.sep, "/")[:-3] + ".mpy"
                   for p in glob.glob(os.path.join(host_tools.FIRMWARE, "drivers", "*.py"))}
-    assert parts["sim"] == everything | {"/boards/hardware.mpy", "/boards/sim.mpy", "/boards/sim_extras.mpy"}
+    assert parts["sim"] == everything | {"/boards/hardware.mpy", "/boards/sim.mpy", "/boards/sim_extras.mpy",
+                                         "/boards/sim_busy.mpy"}
 
 
 def test_leftover_staged_copies_count_as_free_space():
