@@ -289,23 +289,6 @@ class Coach:
         self.win_box = box
         self.win_differs = code != self.hint_code or box != self.hint_box
 
-    def take_win_move(self, dice, rolls_left):
-        """Make the to-win move the one hint (``win_differs`` off), with the advisor's
-        expected total of it: the screen shows one line when both moves' chances look
-        the same, and the review (in chance to win) never charges the move it shows."""
-        adv = self.adv
-        if self.win_box >= 0:
-            n = adv.options(dice, 0, self.codes, self.values)
-            for i in range(n):
-                if self.codes[i] == self.win_box:
-                    self.hint_value = self.values[i]
-        else:
-            self.hint_value = adv.hold_value(dice, rolls_left, self.win_code)
-        self.hint_code = self.win_code
-        self.hint_box = self.win_box
-        self.hint_chance = self.win_chance
-        self.win_differs = False
-
     def _key(self, win, dice, rolls_left, code, box):
         """The win level's key of a hold mask (rolls left) or of scoring ``box`` now."""
         if box >= 0:

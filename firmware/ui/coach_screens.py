@@ -80,11 +80,29 @@ def open_hint(app):
     rolls_left = 3 - game.rolls
     coach.hint(game.dice, rolls_left, game.held)
     if coach.win_differs and _shown(coach.hint_chance) == _shown(coach.win_chance):
-        coach.take_win_move(game.dice, rolls_left)
+        _take_win_move(coach, game.dice, rolls_left)
     app.hint_pick = _TO_WIN if coach.win_differs else _MAX_SCORE
     app.blink_off = False
     app.blink_next = app.now
     app.show(ui.HINT)
+
+
+def _take_win_move(coach, dice, rolls_left):
+    """Make the to-win move the one hint (``win_differs`` off), with the advisor's
+    expected total of it: one line when both moves' chances show the same, and the
+    review (in chance to win) never charges the move it shows."""
+    adv = coach.adv
+    if coach.win_box >= 0:
+        n = adv.options(dice, 0, coach.codes, coach.values)
+        for i in range(n):
+            if coach.codes[i] == coach.win_box:
+                coach.hint_value = coach.values[i]
+    else:
+        coach.hint_value = adv.hold_value(dice, rolls_left, coach.win_code)
+    coach.hint_code = coach.win_code
+    coach.hint_box = coach.win_box
+    coach.hint_chance = coach.win_chance
+    coach.win_differs = False
 
 
 def _picked_code(app):

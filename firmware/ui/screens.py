@@ -11,6 +11,7 @@ from micropython import const
 
 from ui import draw
 from ui import menu
+from ui import turn_screen
 import ui
 
 # Button ids as literals: private constants cost no RAM (imported names would).
@@ -222,20 +223,6 @@ def _confirm_quit_handle(app, button, long):
 confirm_quit = (_confirm_quit_draw, _confirm_quit_handle, None)  # draw, handle, tick
 
 
-def bonuses(fb, yahtzee, upper, row):
-    """The Yahtzee bonus and the upper bonus a score earns, a line each when nonzero,
-    from ``row``; returns the next free row (the summary's and the confirmation's)."""
-    if yahtzee:
-        draw.text(fb, "Y.bonus", 0, row)
-        draw.number(fb, yahtzee, 15, row)
-        row += 1
-    if upper:
-        draw.text(fb, "Up.bonus", 0, row)
-        draw.number(fb, upper, 15, row)
-        row += 1
-    return row
-
-
 # After a computer's turn: the dice it scored (also still on the LEDs), the box and its
 # points, and its total now; 1.5 s or OK.
 def _summary_draw(app, fb):
@@ -257,7 +244,7 @@ def _summary_draw(app, fb):
     row = 4 if not (app.summary_bonus or app.summary_upper) else 3
     draw.text(fb, app.labels[app.summary_box], 0, row)
     draw.number(fb, app.summary_points, 15, row)
-    row = bonuses(fb, app.summary_bonus, app.summary_upper, row + 1)
+    row = turn_screen.bonuses(fb, app.summary_bonus, app.summary_upper, row + 1)
     draw.text(fb, "Total", 0, row)
     draw.number(fb, app.breakdowns[seat][_GRAND], 15, row)
     draw.text(fb, "OK: go on", 0, 7)

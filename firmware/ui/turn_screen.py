@@ -15,7 +15,6 @@ import players
 from ui import draw
 from ui import menu
 from ui import scorecard
-from ui import screens
 import ui
 
 # Button ids as literals: private constants cost no RAM (imported names would).
@@ -170,6 +169,20 @@ def _computer_step(app):
         app.roll()
 
 
+def bonuses(fb, yahtzee, upper, row):
+    """The Yahtzee bonus and the upper bonus a score earns, a line each when nonzero,
+    from ``row``; returns the next free row (the confirmation's and the summary's (screens.py))."""
+    if yahtzee:
+        draw.text(fb, "Y.bonus", 0, row)
+        draw.number(fb, yahtzee, 15, row)
+        row += 1
+    if upper:
+        draw.text(fb, "Up.bonus", 0, row)
+        draw.number(fb, upper, 15, row)
+        row += 1
+    return row
+
+
 # The second step of scoring: the box, its points and the total it makes (a zero says
 # so); OK scores, any other button goes back to the turn.
 def _confirm_score_draw(app, fb):
@@ -179,7 +192,7 @@ def _confirm_score_draw(app, fb):
     draw.text(fb, "Score a zero?" if app.confirm_points == 0 else "Score this?", 0, 0, True)
     draw.text(fb, app.labels[app.confirm_box], 0, 2)
     draw.number(fb, app.confirm_points, 15, 2)
-    row = screens.bonuses(fb, app.confirm_bonus, app.confirm_upper, 3)
+    row = bonuses(fb, app.confirm_bonus, app.confirm_upper, 3)
     row = 4 if row < 4 else row
     draw.text(fb, "Total then", 0, row)
     draw.number(fb, app.confirm_total, 15, row)
