@@ -296,15 +296,21 @@ class Advisor:
             zero[j] = v
             zero_box[j] = b
             n += 1
-        at = 0
+        # A roll scores nothing in the best box unless it is on that box's scoring list:
+        # only those look further down the order.
+        best = zero[0]
         for r in range(_FIRST_ROLL, _N_KEEPS):
+            k3[r] = best
+        b = zero_box[0]
+        for j in range(starts[b], starts[b + 1]):
+            r = scoring[j]
+            at = r * nb
             best = _NEG
-            for i in range(n):
+            for i in range(1, n):
                 if score[at + zero_box[i]] == 0:
                     best = zero[i]
                     break
-            k3[r] = best
-            at += nb
+            k3[_FIRST_ROLL + r] = best
         pricer._lower_into(k3, yz_box)
         if yz_box >= 0 and not self.mask >> yz_box & 1:
             v = pricer._price(yz_box, self._yz_points, 0)

@@ -152,6 +152,52 @@ def test_host_twin_agrees_on_lopsided_positions(device, host):
     assert not differ, "%d of %d decisions differ, e.g. %s" % (len(differ), len(rows), rows[differ[0]])
 
 
+MP_LOPSIDED = """
+import sys, json, rules, advisor, strategy_table, spread_table, strategy_win
+R = rules.make_ruleset()
+adv = advisor.Advisor(R, strategy_table.StrategyTable(open(sys.argv[1], "rb")))
+level = strategy_win.WinLevel(adv, spread_table.SpreadTable(open(sys.argv[2], "rb")))
+for card, other in json.loads(open(sys.argv[3]).read()):
+    level.prepare(card, [other])
+    for face in range(1, 7):
+        dice = [face] * 5
+        print(level.hold(dice, 2), level.hold(dice, 1), level.box(dice))
+"""
+
+
+def lopsided_decisions_inside_micropython(tmp_path, positions, extra_path=()):
+    """The device level's [hold with 2 left, with 1 left, box] for every five of a kind
+    in each of ``positions``, run by the real MicroPython (native code compiled there)."""
+    import json
+
+    import host_tools
+
+    (tmp_path / "positions.json").write_text(json.dumps(positions))
+    (tmp_path / "mp_lopsided.py").write_text(MP_LOPSIDED)
+    proc = host_tools.run_micropython([str(tmp_path / "mp_lopsided.py"), solver_cache.table(FORCED),
+                                       solver_cache.spread_table(FORCED, bench.DEVICE_BANDS),
+                                       str(tmp_path / "positions.json")], heap="192K", extra_path=extra_path)
+    assert proc.returncode == 0, proc.stdout[-300:] + proc.stderr
+    return [[int(w) for w in line.split()] for line in proc.stdout.splitlines()]
+
+
+def test_inside_micropython_the_level_agrees_with_the_twin_on_five_of_a_kind(device, host, tmp_path):
+    """The legal final-roll pricing is native code: on the real MicroPython the level
+    makes the twin's decisions for every five of a kind in 100 lopsided positions (the
+    old pricing differed on 1 of these 1,800)."""
+    level, _opt = device
+    rng = random.Random(7)
+    positions = [_lopsided(rng, level) for _ in range(100)]
+    got = lopsided_decisions_inside_micropython(tmp_path, positions)
+    rows = [(card, other, face) for card, other in positions for face in range(1, 7)]
+    me = tuple(np.array([_state(r[0])[i] for r in rows]) for i in range(4))
+    opp = tuple(np.array([_state(r[1])[i] for r in rows]) for i in range(4))
+    codes_arr = np.array([fast_play.dice_code([r[2]] * 5) for r in rows])
+    k3, k2, ctx = host.prepare(me, [opp])
+    want = np.stack([host.hold(k2, codes_arr), host.hold(k3, codes_arr), host.box(ctx, codes_arr)[0]], axis=1)
+    assert got == want.tolist()
+
+
 def test_far_behind_late_it_gambles_where_optimal_plays_safe(device):
     """Three of a kind, four of a kind and Yahtzee open, the opponent done 110 ahead:
     with 2-2-4-5-6 optimal play keeps the 6 (points in the kinds); the win level keeps
