@@ -126,6 +126,10 @@ def test_phone_viewport_fits_and_plays_by_touch(url):
         page.keys("down wait:300")  # the cursor moves to Players
         after = page.oled_pixels()
         assert after != before and screen_lines(after)[0].startswith("Setup")
+        # Sound: the first touch started WebAudio; the buzzer's tones reach it.
+        page.keys("up wait:200 enter wait:1500 space wait:900")
+        assert page.page.evaluate("window.handheld.audio()") == "running"
+        assert page.handheld("tones") > 0
 
 
 def test_the_page_stays_responsive_while_the_firmware_computes(url):

@@ -139,8 +139,11 @@ function startAudio() {
     audio = null;
   }
 }
+state.audio = () => (audio ? audio.state : "none");
+state.tones = 0; // tones the buzzer started (duty > 0)
 function tone(freq, duty) {
   state.tone = [freq, duty];
+  if (duty) state.tones++;
   if (!audio) return;
   if (duty) osc.frequency.setValueAtTime(freq, audio.currentTime);
   gain.gain.setTargetAtTime(duty ? 0.05 : 0, audio.currentTime, 0.003);
