@@ -15,13 +15,8 @@ from host_tools.simulator.screen import dice_state, screen_lines
 if browse.chromium_path() is None:
     pytest.skip(browse.HOW_TO_GET, allow_module_level=True)
 
-HUMAN_TURN = " space wait:900 enter wait:300 enter wait:400"  # roll, score the first box offered
-
-
-def slow(script, ms=200):
-    """``script`` with a pause after each press: real time on a busy machine (a press made
-    while the firmware loads a screen's code is missed, as on a Pico)."""
-    return " ".join(word if word.startswith("wait:") else "%s wait:%d" % (word, ms) for word in script.split())
+HUMAN_TURN = browse.HUMAN_TURN
+slow = browse.slow
 
 
 @pytest.fixture(scope="module")
