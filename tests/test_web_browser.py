@@ -93,7 +93,7 @@ def check_records_download_and_upload(context, page, url):
     fresh.page.close()
 
 
-def test_first_frame_within_a_second_on_a_repeat_visit_and_the_zoo_card(url):
+def test_first_frame_on_a_repeat_visit_offline_and_the_zoo_card(url):
     with browse.browser() as context:
         first = browse.Page(context.new_page())
         first.open(url)  # first visit: the service worker installs, the page reloads once
@@ -102,11 +102,17 @@ def test_first_frame_within_a_second_on_a_repeat_visit_and_the_zoo_card(url):
         page.open(url)
         first_frame = page.handheld("firstFrameMs")
         print("first frame %.0f ms after navigation (repeat visit)" % first_frame)
-        assert first_frame < 5000  # the figure (about 0.3 s here) is for docs/web.md, not a timing gate
+        assert first_frame < 5000  # the figure (0.8-1.1 s on the busy dev machine) goes in docs/web.md: no timing gate
         page.keys(slow(ZOO_SOLO) + " space wait:900")
         dice = dice_state(page)
         assert all(animal for _face, _held, animal in dice), dice  # animals on the dice, as on the device
         assert all(1 <= face <= 6 for face, _held, _animal in dice)
+        # Offline once loaded: the service worker serves the whole site from its cache.
+        context.set_offline(True)
+        offline = browse.Page(context.new_page())
+        offline.open(url)
+        assert offline.page.evaluate("crossOriginIsolated") and offline.handheld("frames") > 0
+        offline.page.close()
 
 
 def test_phone_viewport_fits_and_plays_by_touch(url):
