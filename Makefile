@@ -166,7 +166,8 @@ uf2: $(PTH)
 # make web-serve [WEBPORT=8000]: build it, then serve it on 127.0.0.1.
 .PHONY: web web-serve
 WEB_NODE_DIR := build/webport
-WEB_STAMP := $(WEB_NODE_DIR)/.installed-$(shell cksum < host_tools/browser/package-lock.json | cut -d' ' -f1)
+# (cat, not a redirection: a checkout without the web family still parses this Makefile)
+WEB_STAMP := $(WEB_NODE_DIR)/.installed-$(shell cat host_tools/browser/package-lock.json 2>/dev/null | cksum | cut -d' ' -f1)
 
 $(WEB_STAMP): host_tools/browser/package.json host_tools/browser/package-lock.json
 	mkdir -p $(WEB_NODE_DIR)

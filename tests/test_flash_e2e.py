@@ -42,7 +42,7 @@ def test_flash_the_firmware_then_only_what_changed(tmp_path):
     pairs = flash_build.source_files(str(src))
     needed = flash_build.board_modules(pairs, board)  # the sim board's modules and drivers: no pico*.py
     expected = [(p, local) for p, local in pairs if not p.startswith(flash_build.BOARD_FOLDERS) or p in needed]
-    assert len(pairs) - len(expected) == 5  # pico, pico2, pico_sh1106, pico_neopixel, rp2_reference
+    assert len(pairs) - len(expected) == 6  # pico, pico2, pico_sh1106, pico_neopixel, rp2_reference, web
     with virtual_pico.running(device) as port:
         first = run_flash("--port", port, "--board", board, "--source", src)
         assert summary(first) == (len(expected) + 1, 0, 0)  # + device.cfg

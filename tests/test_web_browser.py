@@ -15,13 +15,8 @@ from host_tools.simulator.screen import dice_state, screen_lines
 if browse.chromium_path() is None:
     pytest.skip(browse.HOW_TO_GET, allow_module_level=True)
 
-HUMAN_TURN = " space wait:900 enter wait:300 enter wait:400"  # roll, score the first box offered
-
-
-def slow(script, ms=200):
-    """``script`` with a pause after each press: real time on a busy machine (a press made
-    while the firmware loads a screen's code is missed, as on a Pico)."""
-    return " ".join(word if word.startswith("wait:") else "%s wait:%d" % (word, ms) for word in script.split())
+HUMAN_TURN = browse.HUMAN_TURN
+slow = browse.slow
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +93,7 @@ def check_records_download_and_upload(context, page, url):
     fresh.page.close()
 
 
-def test_first_frame_within_a_second_on_a_repeat_visit_and_the_zoo_card(url):
+def test_first_frame_on_a_repeat_visit_offline_and_the_zoo_card(url):
     with browse.browser() as context:
         first = browse.Page(context.new_page())
         first.open(url)  # first visit: the service worker installs, the page reloads once
@@ -107,11 +102,17 @@ def test_first_frame_within_a_second_on_a_repeat_visit_and_the_zoo_card(url):
         page.open(url)
         first_frame = page.handheld("firstFrameMs")
         print("first frame %.0f ms after navigation (repeat visit)" % first_frame)
-        assert first_frame < 5000  # the figure (about 0.3 s here) is for docs/web.md, not a timing gate
+        assert first_frame < 5000  # the figure (0.8-1.1 s on the busy dev machine) goes in docs/web.md: no timing gate
         page.keys(slow(ZOO_SOLO) + " space wait:900")
         dice = dice_state(page)
         assert all(animal for _face, _held, animal in dice), dice  # animals on the dice, as on the device
         assert all(1 <= face <= 6 for face, _held, _animal in dice)
+        # Offline once loaded: the service worker serves the whole site from its cache.
+        context.set_offline(True)
+        offline = browse.Page(context.new_page())
+        offline.open(url)
+        assert offline.page.evaluate("crossOriginIsolated") and offline.handheld("frames") > 0
+        offline.page.close()
 
 
 def test_phone_viewport_fits_and_plays_by_touch(url):
@@ -126,6 +127,10 @@ def test_phone_viewport_fits_and_plays_by_touch(url):
         page.keys("down wait:300")  # the cursor moves to Players
         after = page.oled_pixels()
         assert after != before and screen_lines(after)[0].startswith("Setup")
+        # Sound: the first touch started WebAudio; the buzzer's tones reach it.
+        page.keys("up wait:200 enter wait:1500 space wait:900")
+        assert page.page.evaluate("window.handheld.audio()") == "running"
+        assert page.handheld("tones") > 0
 
 
 def test_the_page_stays_responsive_while_the_firmware_computes(url):

@@ -20,6 +20,16 @@ from host_tools.simulator.backend import BUTTONS
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 HOW_TO_GET = "no Chromium for the browser tests: apt-get install chromium (or set CHROMIUM=/path/to/chromium)"
+# A human's turn in real time: roll, score the first box offered.
+HUMAN_TURN = " space wait:900 enter wait:300 enter wait:400"
+
+
+def slow(script, ms=200):
+    """``script`` with a pause after each press: real time on a busy machine (a press made
+    while the firmware loads a screen's code is missed, as on a Pico)."""
+    return " ".join(word if word.startswith("wait:") else "%s wait:%d" % (word, ms) for word in script.split())
+
+
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3, "is_mobile": True, "has_touch": True}
 
 

@@ -139,8 +139,11 @@ function startAudio() {
     audio = null;
   }
 }
+state.audio = () => (audio ? audio.state : "none");
+state.tones = 0; // tones the buzzer started (duty > 0)
 function tone(freq, duty) {
   state.tone = [freq, duty];
+  if (duty) state.tones++;
   if (!audio) return;
   if (duty) osc.frequency.setValueAtTime(freq, audio.currentTime);
   gain.gain.setTargetAtTime(duty ? 0.05 : 0, audio.currentTime, 0.003);
@@ -264,7 +267,6 @@ function wireRecords() {
     a.href = URL.createObjectURL(new Blob([text + "\n"], { type: "application/json" }));
     a.download = "pico-yahtzee-records.json";
     a.click();
-    state.exported = text;
     status("Records downloaded (the JSON of python -m host_tools pull --json).");
   });
   $("upload").addEventListener("change", async (e) => {
@@ -273,6 +275,8 @@ function wireRecords() {
     if (!file) return;
     const { result, error, files } = await runTool("import", await loadData(), { text: await file.text() });
     if (!result || !result.startsWith("OK")) return status("Upload refused: " + (result ? result.slice(4) : error) + " (nothing changed)");
+    game.terminate(); // first: a save it sends now must not land over the uploaded records
+    game = null;
     await storeData(files);
     startGame(files);
     status("Records uploaded (" + result.slice(3) + "); the handheld restarted with them.");
