@@ -22,7 +22,7 @@ def shell(command, cwd):
                           text=True, env=dict(os.environ, PY=sys.executable), timeout=600)
 
 
-def test_the_headless_example_makes_the_turn_picture_shown_under_it(tmp_path):
+def test_the_headless_example_makes_the_turn_picture_shown_under_it(tmp_path, sim_tables):
     from host_tools.simulator.png import read_png
 
     block = re.search(r"```\n(python -m host_tools sim --headless[^`]*?)\n```", README).group(1)
