@@ -104,7 +104,7 @@ clean:
 # build/strategy-<rules>.bin (exact, ~887 KiB; COMPACT=1: build/strategy-<rules>-compact.bin,
 # ~453 KiB for the Pico W, its own name so the exact one is never replaced) and the
 # spread table build/spread-<rules>.bin (49 KiB; the win meter and the CPU win level).
-# `make flash` builds the exact table first when there is none (about 5-10 s).
+# `make flash` builds the exact table first when there is none (about 25 s on 2 cores).
 TABLE_RULES = $(or $(RULES),forced)
 TABLE_FILE = build/strategy-$(TABLE_RULES)$(if $(COMPACT),-compact).bin
 

@@ -34,4 +34,15 @@ def device_tables():
     return {"strategy-forced.bin": solver_cache.table(rules.make_ruleset(), "exact")}
 
 
+@pytest.fixture(scope="session")
+def sim_tables():
+    """The tables ``python -m host_tools sim`` links into its flash folder
+    (build/strategy-forced.bin, the spread and Zoo tables), made when missing, for the
+    tests that run ``sim`` from this checkout: on a fresh clone the first run would
+    otherwise solve them inside that test's timeout (issue 19 item 1)."""
+    from host_tools import sim
+
+    return sim.device_tables()
+
+
 from chip_fixtures import chip_flashed, chip_seeded  # noqa: E402,F401  (the chip tier's shared images)

@@ -106,7 +106,7 @@ def sim_screen(keys, flash_dir, code_dir=None):
     return proc.stdout
 
 
-def test_the_flashed_tree_boots_in_the_sim_and_plays_a_turn(tmp_path):
+def test_the_flashed_tree_boots_in_the_sim_and_plays_a_turn(tmp_path, sim_tables):
     src = copy_checkout(tmp_path / "src")
     device = tmp_path / "flash"
     device.mkdir()

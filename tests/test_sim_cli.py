@@ -18,6 +18,12 @@ from host_tools.simulator.png import read_png
 CMD = [sys.executable, "-m", "host_tools", "sim"]
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _tables(sim_tables):
+    """Every test here runs ``sim`` from this checkout: its tables are made first."""
+    return sim_tables
+
+
 def run(args, **kwargs):
     return subprocess.run(CMD + args, capture_output=True, text=True, cwd=host_tools.REPO, timeout=120, **kwargs)
 

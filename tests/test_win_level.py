@@ -4,6 +4,7 @@
 The twin must make the device's decisions one for one; the level itself must play
 for the win where that matters (far behind late: gamble; far ahead: play safe).
 """
+import os
 import random
 
 import numpy as np
@@ -14,6 +15,7 @@ import rules
 import spread_table
 import strategy_table
 import strategy_win
+import host_tools
 from host_tools.benches import win_meter as bench
 from host_tools.solver import cache as solver_cache
 from host_tools.solver import fast_play
@@ -310,9 +312,10 @@ def test_readme_to_win_example(monkeypatch, tmp_path, capsys):
 
     from host_tools import advise
 
-    (tmp_path / "me.json").write_text(json.dumps(ME))
-    (tmp_path / "them.json").write_text(json.dumps(THEM))
-    monkeypatch.chdir(tmp_path)
+    examples = os.path.join(host_tools.REPO, "docs", "examples")
+    with open(os.path.join(examples, "me.json")) as f, open(os.path.join(examples, "them.json")) as g:
+        assert (json.load(f), json.load(g)) == (ME, THEM)  # the cards the README's command names ship
+    monkeypatch.chdir(host_tools.REPO)
     monkeypatch.setattr(advise, "ensure_table", lambda ruleset, **kw: solver_cache.table(ruleset))
     monkeypatch.setattr(advise, "ensure_spread", lambda ruleset, **kw: solver_cache.spread_table(ruleset, bench.DEVICE_BANDS))
     assert advise.main(_readme_command("--to-win")) == 0
