@@ -416,3 +416,18 @@ def test_the_game_boots_with_the_copy_a_cut_left_waiting(tmp_path):
     lines = screen_lines(play(tmp_path, "", seed=4).oled_pixels())
     assert lines[0] == "Saved game" and "Continue" in " ".join(lines), lines
     assert saved(tmp_path) == game and not (tmp_path / "data.pushed").exists()
+
+
+def test_the_menus_set_up_goes_back_with_the_saves_and_a_damaged_one_does_not(tmp_path):
+    """Every store the firmware keeps in data/ is one push takes: the menu's set-up too
+    (checked by the menu's own shape check)."""
+    import storage
+    from ui import menu
+
+    from host_tools.flashing import restore
+
+    settings = menu.Settings({})
+    good = storage.pack(settings.saved(), 1)
+    assert restore.save_problem("setup.a", good, restore.store_checks()) is None
+    bad = storage.pack({"kinds": ["robot"]}, 1)
+    assert "bad contents" in restore.save_problem("setup.a", bad, restore.store_checks())

@@ -32,6 +32,7 @@ import records  # noqa: E402  (firmware modules: their own checks decide what is
 import rules  # noqa: E402
 import session_boot  # noqa: E402
 import storage  # noqa: E402
+from ui import menu  # noqa: E402
 
 DATA = storage.DATA_DIR  # the game's folder at the flash root (relative: the REPL's cwd is /)
 PUSHING = DATA + ".pushing"  # the copy while it is written: never used unless complete
@@ -112,8 +113,9 @@ class BadCopy(PushError):
 # --- the copy on the host ---------------------------------------------------------------
 def store_checks():
     """{store name: its shape check} for every store the firmware keeps in data/: the
-    saved game's and the records' of every card, taken from the firmware itself."""
-    checks = {"game": session_boot.save_ok}
+    saved game's, the menu's set-up and the records' of every card, taken from the
+    firmware itself."""
+    checks = {"game": session_boot.save_ok, "setup": menu.setup_ok}
     for choice in rules.CHOICES:
         recs = records.Records(DATA, _OneFile("", b""), rules.make_ruleset(choice))
         for store in recs.stores.values():
