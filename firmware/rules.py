@@ -2,7 +2,7 @@
 
 Pure: no machine, time, random or I/O, so this same file runs on the Pico, in pytest,
 in the host tools and in the strategy solver. A ruleset is a table of boxes plus a few
-flags; a variant is new data, not new control flow (see ../shared/RULES.md).
+flags; a variant is new data, not new control flow (see docs/rules.md).
 
 Two cards exist: the standard Yahtzee card (13 boxes, four joker options) and the kids'
 Zoo card (11 boxes, animals instead of pips; its table is in rules_zoo.py, see

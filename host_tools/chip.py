@@ -15,7 +15,7 @@ space" --screenshot out.png --print-screen`` as with ``sim`` (key times count fr
 first OLED frame). Without a terminal it only serves the port until interrupted.
 
 The firmware and bootrom are looked up in build/rp2/ (RPI_PICO-v1.28.0.uf2,
-rp2040-bootrom-b1.bin; README "Try the real firmware on an emulated Pico"), then in
+rp2040-bootrom-b1.bin; docs/development.md "The emulated Pico"), then in
 ../shared/rp2/.
 """
 import os

@@ -30,7 +30,7 @@ import storage  # noqa: E402  (the firmware's own name for the folder of saves: 
 
 RPI_VID = 0x2E8A  # Raspberry Pi's USB vendor id (Pico, Pico W, Pico 2 running MicroPython)
 MIN_VERSION = (1, 23)  # first MicroPython that loads .mpy v6.3
-FIRMWARE_HELP = "install MicroPython 1.23 or newer (1.28 recommended) from https://micropython.org/download/RPI_PICO/ (Pico 2: RPI_PICO2), see README 'Building the device'"
+FIRMWARE_HELP = "install MicroPython 1.23 or newer (1.28 recommended) from https://micropython.org/download/RPI_PICO/ (Pico 2: RPI_PICO2), see docs/building.md"
 RESERVE_BYTES = 16 * 1024  # left free after flashing, for saves and records
 # A table for the menu's other card (the Zoo table) is a bonus: it goes only when this
 # much stays free for saves beside it (issue 15: at least 100 KB for saves), so on a

@@ -108,10 +108,14 @@ def test_add_a_host_command(tmp_path):
 
 def test_add_a_benchmark(tmp_path):
     tools = scratch_host_tools(tmp_path)
+    (tmp_path / "docs").mkdir()
+    shutil.copy(os.path.join(host_tools.REPO, "docs", "figures.md"), tmp_path / "docs")
     (tools / "benches" / "zz_example.py").write_text(NEW_BENCH)
     ran = run_tools(tmp_path, "bench", "zz_example")
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.startswith("== zz_example: Example figure: how long an empty loop of 1000 takes.\n")
     assert "empty loop of 1000:" in ran.stdout
+    page = (tmp_path / "docs" / "figures.md").read_text()
+    assert "| zz_example | empty loop of 1000:" in page and "| chip |" in page  # its row; the others kept
     typo = run_tools(tmp_path, "bench", "zz_exampel")
     assert typo.returncode == 2 and "zz_example" in typo.stderr and len(typo.stderr.strip().splitlines()) == 1

@@ -1,6 +1,6 @@
-"""README examples run as written (issue 19 item 17): each command is taken from the README
-text itself and run by the shell, from a fresh folder, and must give what the README shows
-under it."""
+"""Documented examples run as written (issue 19 item 17): each command is taken from the
+page's own text (docs/development.md, docs/strategy.md), run by the shell from a fresh
+folder, and must give what the page shows under it."""
 import os
 import re
 import shutil
@@ -10,8 +10,14 @@ import sys
 import host_tools
 from checkout import fresh_checkout
 
-with open(os.path.join(host_tools.REPO, "README.md"), encoding="utf-8") as _f:
-    README = _f.read()
+def _page(*path):
+    with open(os.path.join(host_tools.REPO, *path), encoding="utf-8") as f:
+        return f.read()
+
+
+# The README is the product page; the examples it promised live in the pages it links.
+DEVELOPMENT = _page("docs", "development.md")
+STRATEGY = _page("docs", "strategy.md")
 
 
 def shell(command, cwd):
@@ -25,13 +31,13 @@ def shell(command, cwd):
 def test_the_headless_example_makes_the_turn_picture_shown_under_it(tmp_path, sim_tables):
     from host_tools.simulator.png import read_png
 
-    block = re.search(r"```\n(python -m host_tools sim --headless[^`]*?)\n```", README).group(1)
+    block = re.search(r"```\n(python -m host_tools sim --headless[^`]*?)\n```", DEVELOPMENT).group(1)
     command = block.replace("\\\n", " ")
     assert "--screenshot turn.png" in command
     proc = shell(command, tmp_path)
     assert proc.returncode == 0, proc.stderr
-    shown = re.search(r"!\[turn\]\((docs/img/sim_turn\.png)\)", README).group(1)
-    assert read_png(str(tmp_path / "turn.png")) == read_png(os.path.join(host_tools.REPO, shown))
+    shown = re.search(r"!\[turn\]\((img/sim_turn\.png)\)", DEVELOPMENT).group(1)
+    assert read_png(str(tmp_path / "turn.png")) == read_png(os.path.join(host_tools.REPO, "docs", shown))
 
 
 def test_the_to_win_example_runs_with_the_shipped_cards_and_prints_what_the_readme_shows(tmp_path):
@@ -41,7 +47,7 @@ def test_the_to_win_example_runs_with_the_shipped_cards_and_prints_what_the_read
     from host_tools import solve
     from host_tools.solver import cache as solver_cache
 
-    found = re.search(r"\n {6}\$ (python -m host_tools advise [^\n]*--to-win)\n((?: {6}[^\n]*\n)+)", README)
+    found = re.search(r"\n {6}\$ (python -m host_tools advise [^\n]*--to-win)\n((?: {6}[^\n]*\n)+)", STRATEGY)
     command, shown = found.group(1), [line[6:] for line in found.group(2).splitlines()]
     clone = fresh_checkout(str(tmp_path / "clone"))
     os.makedirs(os.path.join(clone, "build"))

@@ -345,10 +345,10 @@ def test_push_refuses_a_folder_that_is_not_a_pull_copy(tmp_path, capsys):
 
 
 def _readme_commands():
-    """The command lines of the README's 'Making the file' block."""
-    with open(os.path.join(host_tools.REPO, "README.md")) as f:
+    """The command lines of docs/flashing.md's 'Making the file' block."""
+    with open(os.path.join(host_tools.REPO, "docs", "flashing.md")) as f:
         text = f.read()
-    section = text[text.index("## For players: install from one file") :]
+    section = text[text.index("## The one-file UF2") :]
     section = section[section.index("Making the file") :]
     start = section.index("```\n") + 4
     return section[start : section.index("```", start)].strip().splitlines()

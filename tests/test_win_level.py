@@ -298,12 +298,12 @@ def _readme_command(marker):
     import os
     import shlex
 
-    with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "README.md")) as f:
+    with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "strategy.md")) as f:
         for line in f:
             line = line.strip()
             if line.startswith("$ python -m host_tools advise") and marker in line:
                 return shlex.split(line[2:])[4:]
-    raise AssertionError("README shows no advise command with %s" % marker)
+    raise AssertionError("docs/strategy.md shows no advise command with %s" % marker)
 
 
 def test_readme_to_win_example(monkeypatch, tmp_path, capsys):

@@ -32,6 +32,7 @@ import statistics
 import tempfile
 import time
 
+from host_tools import benches
 from host_tools.simulator import chip_session
 from host_tools.simulator import keys as sim_keys
 from host_tools.simulator.chip import ChipDevice
@@ -242,7 +243,7 @@ def run():
     firmware, _bootrom, missing = chip_session.fixture_files()
     if missing:
         print("bench chip: not run, %s" % missing)
-        return
+        return benches.NOT_RUN
 
     def say(text):
         print("bench chip: " + text, flush=True)

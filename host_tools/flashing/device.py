@@ -170,7 +170,7 @@ class Device:
             self.close()
             raise DeviceError(
                 "the device on %s does not answer like MicroPython (no raw REPL; it sent %s): "
-                "install MicroPython 1.23 or newer, see README 'Building the device'" % (self.port, heard[:60])
+                "install MicroPython 1.23 or newer, see docs/building.md" % (self.port, heard[:60])
             ) from None
 
     def _interrupt(self):
