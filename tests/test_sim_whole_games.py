@@ -8,7 +8,8 @@ process: ``sim.main``), so the simulator's own defaults are what is tested: the 
 before (the .py sources compiled at import, 256 KB) died with MemoryError when the
 records loaded after the last score. Computer-only seats need no key presses in the
 game; a DOWN after it wakes a dimmed screen (the end screen ignores it), then OK enters
-the computers' high scores and goes to the menu. About 50 s on this 2-core machine.
+the computers' high scores and goes to the menu. About 75 s in all on this 2-core machine
+(7-14 s a game).
 """
 import pytest
 
