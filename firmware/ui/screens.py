@@ -254,8 +254,8 @@ def _summary_handle(app, button, long):
     if button == _OK:
         app.timer_on = False
         app.next_turn()  # skip the rest of the 1.5 s
-    elif button == _MENU and long:
-        app.ask_quit(ui.SUMMARY)
+    elif button == _MENU and long and app.game.phase == _PHASE_TURN:
+        app.ask_quit(ui.SUMMARY)  # not after the last score: quitting dropped its high scores
 
 
 def _summary_tick(app, now):

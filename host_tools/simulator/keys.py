@@ -5,6 +5,8 @@ Names are the interactive keys (``1``..``5``, ``space``, ``up``, ``down``, ``ent
 press; MS at most MAX_MS, an hour). A plain key is held PRESS_MS and released for GAP_MS, long enough for the
 firmware's 25 ms debounce, short of its 600 ms long press.
 """
+import bisect
+
 from host_tools.simulator.backend import BUTTONS
 
 PRESS_MS = 60
@@ -56,16 +58,26 @@ def _ms(text):
 
 def levels(presses):
     """A function ms -> button bit mask for the presses; its ``edges`` attribute lists the
-    times the mask may change (a back-end can step from edge to edge)."""
+    times the mask may change (a back-end can step from edge to edge). The mask between
+    two edges is worked out once, so a script of thousands of keys stays fast."""
+    edges = sorted({t for start, end, _ in presses for t in (start, end)})
+    steps = {}  # edge -> [(button, +1 at a start / -1 at an end)]
+    for start, end, button in presses:
+        if start < end:
+            steps.setdefault(start, []).append((button, 1))
+            steps.setdefault(end, []).append((button, -1))
+    down = {}  # button -> how many of its presses are on (presses may overlap)
+    masks = []  # masks[i]: from edges[i] up to the next edge
+    for t in edges:
+        for button, step in steps.get(t, ()):
+            down[button] = down.get(button, 0) + step
+        masks.append(sum(1 << button for button, count in down.items() if count > 0))
 
     def at(ms):
-        mask = 0
-        for start, end, button in presses:
-            if start <= ms < end:
-                mask |= 1 << button
-        return mask
+        i = bisect.bisect_right(edges, ms)
+        return masks[i - 1] if i else 0
 
-    at.edges = sorted({t for start, end, _ in presses for t in (start, end)})
+    at.edges = edges
     return at
 
 
