@@ -14,7 +14,8 @@ an object with this interface (docs/architecture.md, App):
 - ``on_change(app)``: after every action that changes the game or the settings (game
   start, roll-off roll, roll, hold change, score, settings change, quitting a game);
 - ``frame(app, now)``: once per frame before the button events; True drops them (a press
-  that woke the device);
+  that woke the device); it writes the save ``on_change`` left for the next frame;
+- ``save_due()``: True while that save waits (the frame loop does not sleep then);
 - ``handle(app, event)``: True when one of its own screens (drawn over the app's) took the
   event; ``draw(app, fb)`` after the app's screen (those screens, the battery);
 - ``open_records(app)``: the menu's "Records" line;
@@ -158,7 +159,10 @@ class App:
             elif wait > 0:
                 hw.sleep_ms(wait)
             else:
-                deadline = hw.ticks_ms()  # fell behind (an OLED refresh): don't race to catch up
+                # Fell behind (an OLED refresh, a save): don't race to catch up, but yield,
+                # so a frame's drawing and the next frame's save are two stretches, not one.
+                hw.sleep_ms(0)
+                deadline = hw.ticks_ms()
             if frames > 0:
                 frames -= 1
 
@@ -166,9 +170,10 @@ class App:
         """Nothing on screen moves by itself: no animation, timer, sound or deferred work
         (the hint's dice blink). The power timers need no finer step than _IDLE_MS."""
         buzzer = self.hw.buzzer
+        session = self.session
         return not (self.rolling or self.timer_on or self.coach_pending or self.dirty or self.dice_dirty
                     or self.screen == HINT or (buzzer is not None and buzzer.busy)
-                    or self.hw.buttons.settling())
+                    or self.hw.buttons.settling() or (session is not None and session.save_due()))
 
     def frame(self, now):
         self.now = now
