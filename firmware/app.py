@@ -136,6 +136,9 @@ class App:
         # Start game: the strategy table is opened one drawn frame after the roll-off
         # screen (2: draw first; 1: open now), so the screen reacts at once (tick).
         self.coach_pending = 0
+        # A turn's advisor preparation waits for a frame of its own after the turn screen
+        # is drawn (and after a save the frame before): see start_turn, frame.
+        self.prepare_pending = False
         self.now = 0
         self.apply_settings()
 
@@ -171,7 +174,8 @@ class App:
         (the hint's dice blink). The power timers need no finer step than _IDLE_MS."""
         buzzer = self.hw.buzzer
         session = self.session
-        return not (self.rolling or self.timer_on or self.coach_pending or self.dirty or self.dice_dirty
+        return not (self.rolling or self.timer_on or self.coach_pending or self.prepare_pending
+                    or self.dirty or self.dice_dirty
                     or self.screen == HINT or (buzzer is not None and buzzer.busy)
                     or self.hw.buttons.settling() or (session is not None and session.save_due()))
 
@@ -181,10 +185,15 @@ class App:
         buttons = hw.buttons
         buttons.poll(now)
         session = self.session
+        saving = session is not None and session.save_due()
         if session is not None and session.frame(self, now):
             buttons.clear()
+        if self.prepare_pending and not saving:
+            self._prepare_turn()
         event = buttons.get()
         while event >= 0:
+            if self.prepare_pending:
+                self._prepare_turn()  # a press before the preparation's own frame came
             if not self._pressed_once:
                 self._pressed_once = True
                 hw.dice_source.first_press(time.ticks_us())
@@ -218,7 +227,7 @@ class App:
         if self.rolling:
             self._tumble(now)
         tick = SCREENS[self.screen][_TICK]
-        if tick is not None:
+        if tick is not None and not self.prepare_pending:  # the screen's timers: next frame
             tick(self, now)
 
     def start_timer(self, now, ms):
@@ -247,6 +256,7 @@ class App:
         self.dirty = True
         if screen == MENU_SCREEN:
             self.coach_pending = 0  # a game quit before its table opened: none to open
+            self.prepare_pending = False  # nor a turn to prepare
             self._dark_dice()  # no game on the dice in the menu (quit, or after the end)
             self.menu_cursor = self.settings.items.index(menu.START)
             self.menu_top = 0  # "Start game" and the players' set-up below it
@@ -381,19 +391,29 @@ class App:
         self.changed()
         self.beep(660, 40)
 
-    def start_turn(self):
+    def start_turn(self, defer=False):
+        """The turn of the player on turn; ``defer``: its advisor is prepared in a frame of
+        its own after the turn screen shows (prepare_pending), before any press or timer."""
         game = self.game
         self.cursor = 0
         self.top = 0
         self.plan_rolls = -1
-        if self.coach.adv is not None and not self.coach.start_turn(game.players[game.current].card, game):
-            self.note = self.coach.problem  # the table failed a check: played without from here
+        self.prepare_pending = defer and self.coach.adv is not None
+        if not self.prepare_pending:
+            self._prepare_turn()
         self.sync_dice()
         self.show(TURN)
         if self.computer_turn():
             self.start_timer(self.now, _CPU_STEP_MS)
         else:
             self.timer_on = False
+
+    def _prepare_turn(self):
+        self.prepare_pending = False
+        game = self.game
+        if self.coach.adv is not None and not self.coach.start_turn(game.players[game.current].card, game):
+            self.note = self.coach.problem  # the table failed a check: played without from here
+            self.dirty = True
 
     def roll(self):
         game = self.game
@@ -440,7 +460,7 @@ class App:
         if self.game.phase == game_module.OVER:
             self.finish()
         else:
-            self.start_turn()
+            self.start_turn(defer=True)
 
     def finish(self):
         self.ranking = self.game.ranking()  # [(place, seat, total), ...]
