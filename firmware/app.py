@@ -200,7 +200,7 @@ class App:
             if session is None or not session.handle(self, event):
                 self.handle(event)
             event = buttons.get()
-        self.tick(now)
+        self.tick(now, saving)
         if hw.buzzer is not None:
             hw.buzzer.update(now)
         if self.dirty:
@@ -219,15 +219,17 @@ class App:
         if handle is not None:
             handle(self, event & _BUTTON_MASK, event & _KIND_MASK == LONG)
 
-    def tick(self, now):
-        if self.coach_pending:
+    def tick(self, now, saving=False):
+        """Animations and the screen's timers; ``saving``: this frame wrote a save, so the
+        screen's timed work (a computer's move, a turn's start) waits for the next frame."""
+        if self.coach_pending and not saving:
             self.coach_pending -= 1
             if not self.coach_pending:
                 self._open_coach()
         if self.rolling:
             self._tumble(now)
         tick = SCREENS[self.screen][_TICK]
-        if tick is not None and not self.prepare_pending:  # the screen's timers: next frame
+        if tick is not None and not (saving or self.prepare_pending):
             tick(self, now)
 
     def start_timer(self, now, ms):

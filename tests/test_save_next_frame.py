@@ -100,3 +100,57 @@ def test_a_second_action_writes_the_first_ones_save_first():
     out = _run()
     assert out["ORDER"] == "[('write', 500)] 3"  # set_holds(7) first wrote set_holds(3)'s save
     assert out["LAST"] == "7"
+
+
+PREPARE_SCRIPT = """
+import app as app_module
+import session as session_module
+from boards import sim
+from fake_fs import FakeFs
+
+log = []
+frame_no = [0]
+
+
+class LoggingFs(FakeFs):
+    def open(self, path, mode):
+        if "w" in mode and path.startswith("data/game"):
+            log.append(("write", frame_no[0]))
+        return FakeFs.open(self, path, mode)
+
+
+fs = LoggingFs(dirs=["", "data"])
+hw = sim.build({"link": sim.Loopback(), "seed": "3"})
+app = app_module.App(hw, {})
+app.settings.players = 1  # solo: the score starts the next turn at once
+app.settings.rebuild()
+session = session_module.Session(hw, "data", fs).attach(app)
+app.run(frames=2)
+app.new_game()
+app.roll()
+app.frame(hw.ticks_ms())
+log.clear()
+# An advisor that logs when the turn is prepared (the real one needs the strategy table).
+app.coach.adv = object()
+app.coach.start_turn = lambda card, game: log.append(("prepare", frame_no[0])) or True
+show = hw.oled.show
+hw.oled.show = lambda: log.append(("show", frame_no[0])) or show()
+box = app.best_box()
+app.score(box)
+print("PENDING", app.prepare_pending, "STILL", app.still())
+for n in range(1, 6):
+    frame_no[0] = n
+    app.frame(hw.ticks_ms())
+print("LOG", log)
+print("ROUND", app.game.round, "SCREEN", app.screen == app_module.TURN)
+"""
+
+
+def test_a_turns_advisor_is_prepared_in_a_frame_after_the_save_and_the_screen():
+    proc = host_tools.run_micropython(["-c", PREPARE_SCRIPT], heap="512K", extra_path=(SHARED,))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    out = dict(line.split(" ", 1) for line in proc.stdout.splitlines() if " " in line)
+    assert out["PENDING"] == "True STILL False"
+    # frame 1 writes the score's save and draws the new turn; frame 2 prepares its advisor
+    assert out["LOG"] == str([("write", 1), ("show", 1), ("prepare", 2)])
+    assert out["ROUND"] == "1 SCREEN True"
