@@ -14,7 +14,8 @@ an object with this interface (docs/architecture.md, App):
 - ``on_change(app)``: after every action that changes the game or the settings (game
   start, roll-off roll, roll, hold change, score, settings change, quitting a game);
 - ``frame(app, now)``: once per frame before the button events; True drops them (a press
-  that woke the device);
+  that woke the device); it writes the save ``on_change`` left for the next frame;
+- ``save_due()``: True while that save waits (the frame loop does not sleep then);
 - ``handle(app, event)``: True when one of its own screens (drawn over the app's) took the
   event; ``draw(app, fb)`` after the app's screen (those screens, the battery);
 - ``open_records(app)``: the menu's "Records" line;
@@ -135,6 +136,9 @@ class App:
         # Start game: the strategy table is opened one drawn frame after the roll-off
         # screen (2: draw first; 1: open now), so the screen reacts at once (tick).
         self.coach_pending = 0
+        # A turn's advisor preparation waits for a frame of its own after the turn screen
+        # is drawn (and after a save the frame before): see start_turn, frame.
+        self.prepare_pending = False
         self.now = 0
         self.apply_settings()
 
@@ -158,7 +162,10 @@ class App:
             elif wait > 0:
                 hw.sleep_ms(wait)
             else:
-                deadline = hw.ticks_ms()  # fell behind (an OLED refresh): don't race to catch up
+                # Fell behind (an OLED refresh, a save): don't race to catch up, but yield,
+                # so a frame's drawing and the next frame's save are two stretches, not one.
+                hw.sleep_ms(0)
+                deadline = hw.ticks_ms()
             if frames > 0:
                 frames -= 1
 
@@ -166,9 +173,11 @@ class App:
         """Nothing on screen moves by itself: no animation, timer, sound or deferred work
         (the hint's dice blink). The power timers need no finer step than _IDLE_MS."""
         buzzer = self.hw.buzzer
-        return not (self.rolling or self.timer_on or self.coach_pending or self.dirty or self.dice_dirty
+        session = self.session
+        return not (self.rolling or self.timer_on or self.coach_pending or self.prepare_pending
+                    or self.dirty or self.dice_dirty
                     or self.screen == HINT or (buzzer is not None and buzzer.busy)
-                    or self.hw.buttons.settling())
+                    or self.hw.buttons.settling() or (session is not None and session.save_due()))
 
     def frame(self, now):
         self.now = now
@@ -176,17 +185,22 @@ class App:
         buttons = hw.buttons
         buttons.poll(now)
         session = self.session
+        saving = session is not None and session.save_due()
         if session is not None and session.frame(self, now):
             buttons.clear()
+        if self.prepare_pending and not saving:
+            self._prepare_turn()
         event = buttons.get()
         while event >= 0:
+            if self.prepare_pending:
+                self._prepare_turn()  # a press before the preparation's own frame came
             if not self._pressed_once:
                 self._pressed_once = True
                 hw.dice_source.first_press(time.ticks_us())
             if session is None or not session.handle(self, event):
                 self.handle(event)
             event = buttons.get()
-        self.tick(now)
+        self.tick(now, saving)
         if hw.buzzer is not None:
             hw.buzzer.update(now)
         if self.dirty:
@@ -205,15 +219,17 @@ class App:
         if handle is not None:
             handle(self, event & _BUTTON_MASK, event & _KIND_MASK == LONG)
 
-    def tick(self, now):
-        if self.coach_pending:
+    def tick(self, now, saving=False):
+        """Animations and the screen's timers; ``saving``: this frame wrote a save, so the
+        screen's timed work (a computer's move, a turn's start) waits for the next frame."""
+        if self.coach_pending and not saving:
             self.coach_pending -= 1
             if not self.coach_pending:
                 self._open_coach()
         if self.rolling:
             self._tumble(now)
         tick = SCREENS[self.screen][_TICK]
-        if tick is not None:
+        if tick is not None and not (saving or self.prepare_pending):
             tick(self, now)
 
     def start_timer(self, now, ms):
@@ -242,6 +258,7 @@ class App:
         self.dirty = True
         if screen == MENU_SCREEN:
             self.coach_pending = 0  # a game quit before its table opened: none to open
+            self.prepare_pending = False  # nor a turn to prepare
             self._dark_dice()  # no game on the dice in the menu (quit, or after the end)
             self.menu_cursor = self.settings.items.index(menu.START)
             self.menu_top = 0  # "Start game" and the players' set-up below it
@@ -376,19 +393,29 @@ class App:
         self.changed()
         self.beep(660, 40)
 
-    def start_turn(self):
+    def start_turn(self, defer=False):
+        """The turn of the player on turn; ``defer``: its advisor is prepared in a frame of
+        its own after the turn screen shows (prepare_pending), before any press or timer."""
         game = self.game
         self.cursor = 0
         self.top = 0
         self.plan_rolls = -1
-        if self.coach.adv is not None and not self.coach.start_turn(game.players[game.current].card, game):
-            self.note = self.coach.problem  # the table failed a check: played without from here
+        self.prepare_pending = defer and self.coach.adv is not None
+        if not self.prepare_pending:
+            self._prepare_turn()
         self.sync_dice()
         self.show(TURN)
         if self.computer_turn():
             self.start_timer(self.now, _CPU_STEP_MS)
         else:
             self.timer_on = False
+
+    def _prepare_turn(self):
+        self.prepare_pending = False
+        game = self.game
+        if self.coach.adv is not None and not self.coach.start_turn(game.players[game.current].card, game):
+            self.note = self.coach.problem  # the table failed a check: played without from here
+            self.dirty = True
 
     def roll(self):
         game = self.game
@@ -435,7 +462,7 @@ class App:
         if self.game.phase == game_module.OVER:
             self.finish()
         else:
-            self.start_turn()
+            self.start_turn(defer=True)
 
     def finish(self):
         self.ranking = self.game.ranking()  # [(place, seat, total), ...]

@@ -100,6 +100,9 @@ class Session:
         # (session_boot.settle).
         self._kept = None
         self.unsaved = False  # the last save failed: the flash holds an older action
+        # The game's save of the last action, written at the next frame (write_due) so the
+        # screen shows the action first: a save and a frame each stay one short stretch.
+        self._due = None
         self._warned_full = False
         self._started = False
         self._pending = []  # seats still to enter the high scores: [(seat, place), ...]
@@ -118,7 +121,21 @@ class Session:
         if not self._started:
             self._started = True
             self.boot(app)
+        if self._due is not None:
+            self.write_due(app)
+            return False  # the write was this frame's work; power's timers wait a frame
         return self.power.frame(app, now)
+
+    def save_due(self):
+        """True while the last action's save waits for the next frame (app.still)."""
+        return self._due is not None
+
+    def write_due(self, app):
+        """Write the save the last action left for the next frame, if any."""
+        value = self._due
+        if value is not None:
+            self._due = None
+            self._write(app, value)
 
     def handle(self, app, event):
         """True when one of the session's screens took the event."""
@@ -195,7 +212,10 @@ class Session:
 
     # ----------------------------------------------------------------- saving
     def on_change(self, app):
-        """After every action that changes the game or the settings (app.py)."""
+        """After every action that changes the game or the settings (app.py). The game's
+        save is taken now and written at the next frame, before its events (``frame``);
+        one still waiting is written first, so saves stay in order."""
+        self.write_due(app)
         if app.screen == _MENU_SCREEN:  # the set-up changes only there
             self._keep_setup(app)
         game = app.game
@@ -218,9 +238,11 @@ class Session:
             # (strategy_players) drew from the stream since, and a resumed computer decides
             # again from the roll, drawing the same noise, so the dice that follow are the same.
             self._position = self.hw.dice_source.position()
-        self.save(app)
         if game.phase == game_module.OVER:
+            self.save(app)
             self._finish(app)
+        else:
+            self._due = self._value(app)
 
     def setup_store(self):
         """The menu's set-up store, made when used (not kept through a game's heap)."""
@@ -249,10 +271,16 @@ class Session:
 
     def save(self, app):
         """Saves the game now; any failure to save shows a note once, play goes on."""
+        self._due = None  # the game as it is now replaces a save still waiting
+        self._write(app, self._value(app))
+
+    def _value(self, app):
         if self._position is None:
             self._position = self.hw.dice_source.position()
-        value = {"id": self.game_id, "seed": self._position, "counts": self.counts,
-                 "game": self.game.to_state(), "coach": app.settings.coach}
+        return {"id": self.game_id, "seed": self._position, "counts": list(self.counts),
+                "game": self.game.to_state(), "coach": app.settings.coach}
+
+    def _write(self, app, value):
         try:
             if self._kept is not None and self._kept[0] is not self.game:
                 use(_BOOT).settle(self, app)  # the last game's records first: its save is still needed
@@ -292,6 +320,7 @@ class Session:
         self._tidy()
 
     def _before_sleep(self, app):
+        self.write_due(app)
         if self.game is not None and self.unsaved:
             self.save(app)
 

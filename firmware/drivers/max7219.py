@@ -32,6 +32,7 @@ _ROWS = const(8)
 _MAX_INTENSITY = const(15)
 _CHECK_HIGH = const(0xA0)  # D15..D12 = 1010 (ignored), register 0 = no-op: harmless
 _CHECK_LOW = const(0x5A)
+_HELD_ROW = const(7)  # the bottom row
 _DEFAULT_INTENSITY = const(8)  # about half the duty: bright indoors, modest current
 
 
@@ -105,13 +106,20 @@ class MAX7219Chain:
         self.send()
 
 
+def held_row(row, bits):
+    """Row ``row`` (0 top) of a held die whose plain face has ``bits`` there: the bottom
+    row is lit whole; the rest is the plain face (the simulator decodes dice with this)."""
+    return 0xFF if row == _HELD_ROW else bits
+
+
 class MAX7219Dice:
     """Five dice, one 8x8 matrix each: ``show(faces, held_mask)``, ``brightness``, ``power``.
 
-    Pips are 2x2 dots on a 3x3 grid at columns/rows 0-1, 3-4 and 6-7. A held die is drawn
-    inverted (lit background, dark pips), which reads at a glance; face 0 is blank.
+    Pips are 2x2 dots on a 3x3 grid at columns/rows 0-1, 3-4 and 6-7. A held die is its
+    face with the bottom row lit (``held_row``), a bar under the die that reads at a glance
+    and lights 4-8 more LEDs, not the 40-60 of an inverted face; face 0 is blank.
     ``animals(True)`` draws the Zoo card's animals (drivers/pips.py) instead, held ones
-    inverted the same way.
+    marked the same way.
     """
 
     BUS = "spi"  # built with (spi, cs): how a board wires it (boards/rp2_reference.py)
@@ -141,7 +149,7 @@ class MAX7219Dice:
                         if pips >> (grid_row * 3 + col) & 1:
                             bits |= 0xC0 >> (3 * col)
                 self._plain[face * _ROWS + row] = bits
-                self._held[face * _ROWS + row] = (bits ^ 0xFF) if face else 0
+                self._held[face * _ROWS + row] = held_row(row, bits) if face else 0
 
     def show(self, faces, held_mask):
         """Draw ``faces`` (0 blank, 1..6); bit i of ``held_mask`` marks die i held."""

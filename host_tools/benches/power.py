@@ -134,6 +134,8 @@ def observe(device, until, presses, step=100):
     share, contrast, display on; and the busy share (short stretches charged an idle frame)."""
     from host_tools.simulator import keys as sim_keys
 
+    from host_tools.simulator.screen import dice_state
+
     levels = sim_keys.levels(presses)
     first = len(device.stretches)
     t0 = device.now
@@ -143,16 +145,21 @@ def observe(device, until, presses, step=100):
         device.run_until(device.now + step, levels)
         chips = device.chain.chips
         lit = sum(sum(map(sum, chip.rows())) for chip in chips if not chip.shutdown)
+        # the same dice with each held one drawn inverted (the look before issue 20 item 4)
+        inverted = lit
+        for chip, (face, held, _animal) in zip(chips, dice_state(device)):
+            if held and face > 0 and not chip.shutdown:
+                inverted += (64 - 4 * face) - sum(map(sum, chip.rows()))  # a face's pips: 4 LEDs each
         pixels = device.oled_pixels()
         samples.append((lit, chips[0].intensity, sum(map(sum, pixels)) / 8192.0, device.oled.contrast,
-                        device.oled.display_on))
+                        device.oled.display_on, inverted))
     span = max(device.now - t0, 1)
     stretches = device.stretches[first:]
     long_ms = sum(b for _s, b in stretches if b >= SHORT_MS)
     short = (device.waits - waits0) - sum(1 for _s, b in stretches if b >= SHORT_MS)
     busy = min(1.0, (long_ms + short * CHIP_IDLE_FRAME_MS) / span)
     n = len(samples)
-    return {"lit": sum(s[0] for s in samples) / n, "intensity": samples[-1][1],
+    return {"lit": sum(s[0] for s in samples) / n, "lit_inverted": sum(s[5] for s in samples) / n, "intensity": samples[-1][1],
             "oled": sum(s[2] for s in samples) / n, "contrast": samples[-1][3], "on": samples[-1][4],
             "busy": busy}
 
@@ -217,4 +224,12 @@ def budget():
                      parts["dice"], o["lit"], o["intensity"], parts["OLED"], 100 * o["oled"], o["contrast"],
                      "" if o["on"] else ", off"))
             print("            " + ", ".join("%s %.0f h" % (name, mah / total) for name, mah in BATTERIES))
+    o = dict(runs["after (idle frames in lightsleep)"]["playing"])
+    now, _parts = current(o, True)
+    o["lit"] = o["lit_inverted"]
+    then, _parts = current(o, True)
+    print("held dice: a lit bottom row (now) vs drawn inverted (before), playing, the same game: "
+          "%.1f vs %.1f LEDs lit, %.1f vs %.1f mA; %s"
+          % (runs["after (idle frames in lightsleep)"]["playing"]["lit"], o["lit"], now, then,
+             ", ".join("%s %.1f vs %.1f h" % (name, mah / now, mah / then) for name, mah in BATTERIES)))
     return hours

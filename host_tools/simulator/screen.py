@@ -83,8 +83,10 @@ def inverted_rows(pixels):
 def _max7219_pictures():
     """8x8 row tuple -> (face, held, animal) for every picture the MAX7219 dice draw:
     the pips (as drivers/max7219.py lays them out) and the Zoo card's animals, each plain
-    and inverted (held); built from the firmware's own tables (drivers/pips.py)."""
+    and held (drivers/max7219.py's ``held_row``); built from the firmware's own tables
+    (drivers/pips.py)."""
     host_tools.use_firmware()
+    from drivers.max7219 import held_row
     from drivers.pips import ANIMAL_ROWS, FACE_PIPS
 
     table = {(0,) * 8: (0, False, False)}
@@ -100,7 +102,7 @@ def _max7219_pictures():
         animal = tuple(ANIMAL_ROWS[(face - 1) * 8:face * 8])
         for pattern, is_animal in ((tuple(rows), False), (animal, True)):
             table[pattern] = (face, False, is_animal)
-            table[tuple(b ^ 0xFF for b in pattern)] = (face, True, is_animal)
+            table[tuple(held_row(row, b) for row, b in enumerate(pattern))] = (face, True, is_animal)
     return table
 
 

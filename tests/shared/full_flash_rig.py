@@ -25,6 +25,11 @@ def _boot(fs, folder="data", seats=1):
     return app, session
 
 
+def _frame(app):
+    """One frame: it writes the save the last action left for it (session.on_change)."""
+    app.frame(app.hw.ticks_ms())
+
+
 def _play(app, turns):
     """Rolls once and scores the first open box, ``turns`` times (through the app's own
     actions, so every one is saved)."""
@@ -61,6 +66,7 @@ def _at_the_last_turn(fs):
     app.new_game()
     _play(app, 12)
     app.roll()
+    _frame(app)
     return app, session
 
 
@@ -141,6 +147,7 @@ def case_a_kept_game_is_finished_before_a_new_game_saves_once_there_is_room():
     fs.full = False  # room again (a file deleted)
     app.show(app_module.MENU_SCREEN)
     app.new_game()
+    _frame(app)
     recs = _records(fs.reboot())
     assert recs.stats["all"][records.POINTS] == total and recs.scores[0][0] == total
     assert storage.Store("data/game", fs.reboot()).load()["game"]["round"] == 0  # the new game
@@ -151,14 +158,17 @@ def case_a_save_that_cannot_be_encoded_is_a_message_and_play_goes_on():
     app, session = _boot(fs)
     app.new_game()
     app.roll()
+    _frame(app)
     before = storage.Store("data/game", fs.reboot()).load()
     session.counts[0] = 1 << 63  # beyond the encoding (a bug, or a count no check bounds)
     app.set_holds(1)
+    _frame(app)
     top = session.overlays[0]
     assert top.title == "Save failed" and top.lines[:2] == ["Game not saved", "(unsavable)."]
     assert session.unsaved and storage.Store("data/game", fs.reboot()).load() == before
     session.counts[0] = 1
     app.roll()  # play goes on, and the next action saves again
+    _frame(app)
     assert not session.unsaved
     assert storage.Store("data/game", fs.reboot()).load()["game"]["rolls"] == 2
 
@@ -169,6 +179,7 @@ def case_a_finished_game_whose_records_cannot_be_completed_is_set_aside_at_boot(
     app.new_game()
     _play(app, 12)
     app.roll()
+    _frame(app)
     fs = fs.reboot()  # cut at the last roll; then the last score is saved by hand
     saved = storage.Store("data/game", fs).load()
     game = G.Game.from_state(saved["game"], None)
