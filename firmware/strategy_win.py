@@ -11,10 +11,12 @@ each one (an approximation: it treats those events as independent).
 
 A turn's holds then maximise the expected chance exactly as the advisor maximises the
 expected score: the same keep tables, integer averages and sub-keep maxima (the
-advisor's own methods) over keys ``chance << 11 | tie``, where ``tie`` (quarter points,
-capped at 2047) is the option's expected points from here on: among options with the same
-chance the higher expected score wins, so a player far ahead or far behind still plays
-sensible Yahtzee. Buffers are made once; a turn allocates nothing.
+advisor's turn kernel, through its public names; this level is the pricer its
+``best_rolls`` calls: ``price`` and ``lower_into``) over keys ``chance << 11 | tie``,
+where ``tie`` (quarter points, capped at 2047) is the option's expected points from here
+on: among options with the same chance the higher expected score wins, so a player far
+ahead or far behind still plays sensible Yahtzee. Buffers are made once; a turn
+allocates nothing.
 """
 from array import array
 import micropython
