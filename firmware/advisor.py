@@ -32,6 +32,21 @@ class Advisor:
 
     After ``prepare(card)``: ``options(dice, rolls_left, codes, values)`` fills the option
     list best first; ``expected_total()`` gives the expected final total at the turn start.
+
+    The turn kernel, shared with the to-win level (strategy_win.py) and the coach; these
+    public names are its whole interface (everything with a leading ``_`` is internal):
+
+    - made once: ``keeps`` (strategy_dice.Keeps); ``roll_points[roll * n_boxes + box]``,
+      the points of each of the 252 rolls on an all-open card; per box ``b``, the rolls
+      where it scores: ``scoring[scoring_start[b]:scoring_start[b + 1]]``; ``out``, a
+      scratch list of n_boxes for rules.score_options.
+    - after ``load(card)``: ``card`` (a copy), ``mask`` (filled boxes), ``up`` (upper
+      points, capped), ``yz`` (Yahtzee box holds 50), ``total``; the open boxes
+      ``open_upper[:n_upper]``, ``open_lower[:n_lower]``; ``upper_gain[b * 31 + points]``,
+      the value of scoring ``points`` in open upper box ``b``; ``price(b, points, extra)``.
+    - the programme's steps on keep arrays (462 ints): ``best_rolls(k3, upper, lower0,
+      pricer)`` prices the final rolls through a pricer (this advisor, or any object with
+      ``price`` and ``lower_into``); ``expect(k)`` and ``subset_max(k, m)``.
     """
 
     def __init__(self, ruleset, table):
@@ -55,7 +70,7 @@ class Advisor:
         self.keeps = strategy_dice.Keeps()
         keeps = self.keeps
         # Box points of every roll on an all-open card (joker rolls are redone per turn).
-        self._score = bytearray(_N_ROLLS * nb)
+        self.roll_points = bytearray(_N_ROLLS * nb)
         faces = [0] * 5
         out = [0] * nb
         card = rules.new_card(ruleset)
@@ -65,36 +80,36 @@ class Advisor:
             keeps.faces(_FIRST_ROLL + r, faces)
             rules.score_options(ruleset, card, faces, out)
             for b in range(nb):
-                self._score[r * nb + b] = out[b]
+                self.roll_points[r * nb + b] = out[b]
             if faces[0] == faces[4]:
                 self._yz_rolls[n_yz] = r
                 n_yz += 1
         self._faces = faces
-        self._out = out
+        self.out = out
         # Per box, the rolls where it scores points (on an all-open card), box-major.
-        self._scoring_start = array("H", bytes(2 * (nb + 1)))
+        self.scoring_start = array("H", bytes(2 * (nb + 1)))
         n = 0
         for b in range(nb):
-            self._scoring_start[b] = n
+            self.scoring_start[b] = n
             for r in range(_N_ROLLS):
-                if self._score[r * nb + b]:
+                if self.roll_points[r * nb + b]:
                     n += 1
-        self._scoring_start[nb] = n
-        self._scoring = bytearray(n)
+        self.scoring_start[nb] = n
+        self.scoring = bytearray(n)
         n = 0
         for b in range(nb):
             for r in range(_N_ROLLS):
-                if self._score[r * nb + b]:
-                    self._scoring[n] = r
+                if self.roll_points[r * nb + b]:
+                    self.scoring[n] = r
                     n += 1
         keeps.key = None  # only needed while building; 1.8 KB back (keeps.faces unusable now)
         # Per-turn successor values (fixed point, points of the box included).
         self._lower_gain = array("i", bytes(4 * nb))  # box -> value of scoring 0 there
-        self._upper_gain = array("i", bytes(4 * 6 * 31))  # box * 31 + points -> value
+        self.upper_gain = array("i", bytes(4 * 6 * 31))  # box * 31 + points -> value
         self._yz_gain = array("i", bytes(4 * 2))  # Yahtzee box scored 0 / 50
-        self._open_lower = bytearray(7)
-        self._open_upper = bytearray(6)
-        self._zero_box = bytearray(13)  # _best_rolls: open boxes, best zero first
+        self.open_lower = bytearray(7)
+        self.open_upper = bytearray(6)
+        self._zero_box = bytearray(13)  # best_rolls: open boxes, best zero first
         self._zero = array("i", bytes(4 * 13))  # ... and the price of that zero
         self._k3 = array("i", bytes(4 * _N_KEEPS))  # keep -> value with no roll after it
         self._m = array("i", bytes(4 * _N_KEEPS))  # scratch: max over sub-keeps
@@ -102,7 +117,7 @@ class Advisor:
         self._hold_keep = array("H", bytes(2 * 32))  # hold mask -> keep index
         self._stamp = array("H", bytes(2 * _N_KEEPS))  # keep -> call number that listed it
         self._calls = 0
-        self._card = [0] * (nb + 1)
+        self.card = [0] * (nb + 1)
         self._have_start = False
         self.mask = self.up = self.yz = 0
         self.total = 0
@@ -112,10 +127,10 @@ class Advisor:
     def prepare(self, card):
         """Run the turn's dynamic programming for ``card`` (rules.new_card(ruleset))."""
         self.load(card)
-        self._best_rolls(self._k3, self._upper_gain, self._lower_gain, self)  # k3: best box per roll
-        self._expect(self._k3)
-        self._subset_max(self._k3, self._m)
-        self._expect(self._m)  # rows 210.. hold E2 (best per roll), rows below become K2
+        self.best_rolls(self._k3, self.upper_gain, self._lower_gain, self)  # k3: best box per roll
+        self.expect(self._k3)
+        self.subset_max(self._k3, self._m)
+        self.expect(self._m)  # rows 210.. hold E2 (best per roll), rows below become K2
         self._k2, self._m = self._m, self._k2
         self._have_start = False
         self._prepared = True
@@ -128,7 +143,7 @@ class Advisor:
         keep = self._prepared
         if keep:
             for i in range(nb + 1):
-                if self._card[i] != card[i]:
+                if self.card[i] != card[i]:
                     keep = False
                     break
         self._prepared = False
@@ -142,7 +157,7 @@ class Advisor:
         if mask == self._full:
             raise ValueError("the card is full: no turn left")
         for i in range(nb + 1):
-            self._card[i] = card[i]
+            self.card[i] = card[i]
         yz = 1 if self._track_yz and card[self._yzb] == self._yz_points else 0
         self.mask = mask
         th = self._th
@@ -157,7 +172,7 @@ class Advisor:
         if self._prepared:
             same = True
             for i in range(self._nb + 1):
-                if self._card[i] != card[i]:
+                if self.card[i] != card[i]:
                     same = False
                     break
             if same:
@@ -180,7 +195,7 @@ class Advisor:
                 continue
             after = mask | (1 << b)
             if b < 6:
-                self._open_upper[n_upper] = b
+                self.open_upper[n_upper] = b
                 n_upper += 1
                 per_die = self._per_die[b]
                 table.load_block(after, yz)
@@ -191,33 +206,33 @@ class Advisor:
                         if up < th:
                             points += bonus
                         up2 = th
-                    self._upper_gain[b * 31 + per_die * c] = (points << FRAC) + table.block_value(up2)
+                    self.upper_gain[b * 31 + per_die * c] = (points << FRAC) + table.block_value(up2)
             elif b == yz_box:
                 table.load_block(after, 0)
                 self._yz_gain[0] = table.block_value(up)
                 self._lower_gain[b] = self._yz_gain[0]  # its 0, like the other lower boxes
                 table.load_block(after, 1)
                 self._yz_gain[1] = (self._yz_points << FRAC) + table.block_value(up)
-                self._open_lower[n_lower] = b
+                self.open_lower[n_lower] = b
                 n_lower += 1
             else:
                 table.load_block(after, yz)
                 self._lower_gain[b] = table.block_value(up)
-                self._open_lower[n_lower] = b
+                self.open_lower[n_lower] = b
                 n_lower += 1
-        self._n_lower = n_lower
-        self._n_upper = n_upper
+        self.n_lower = n_lower
+        self.n_upper = n_upper
         # A joker or bonus needs a filled Yahtzee box (RULES.md); otherwise five of a kind
         # is an ordinary roll and the tables above already score it.
         self._joker_on = self._track_yz and mask >> self._yzb & 1
 
-    def _price(self, b, points, extra):
+    def price(self, b, points, extra):
         """Fixed-point value of scoring ``points`` in open box ``b`` now, ``extra`` = the
-        Yahtzee bonus it brings (also the pricing ``_best_rolls`` asks of its pricer)."""
+        Yahtzee bonus it brings (also the pricing ``best_rolls`` asks of its pricer)."""
         if b < 6:
             per_die = self._per_die[b]
             if points % per_die == 0 and points <= 5 * per_die:
-                return self._upper_gain[b * 31 + points] + (extra << FRAC)
+                return self.upper_gain[b * 31 + points] + (extra << FRAC)
             return self._upper_odd(b, points) + (extra << FRAC)
         if b == self._yzb and self._track_yz:
             return self._yz_gain[1 if points == self._yz_points else 0] + (extra << FRAC)
@@ -235,15 +250,15 @@ class Advisor:
             up2 = th
         return (gain << FRAC) + self.table.value(self.mask | (1 << b), up2, self.yz)
 
-    def _lower_into(self, k3, yz_box):
+    def lower_into(self, k3, yz_box):
         """k3[roll] := max(k3[roll], value of scoring the roll in an open lower box other
         than ``yz_box``) at the rolls where it scores: the points plus a per-box constant."""
-        score = self._score
-        scoring = self._scoring
-        starts = self._scoring_start
+        score = self.roll_points
+        scoring = self.scoring
+        starts = self.scoring_start
         nb = self._nb
-        for i in range(self._n_lower):
-            b = self._open_lower[i]
+        for i in range(self.n_lower):
+            b = self.open_lower[i]
             if b == yz_box:
                 continue
             gain = self._lower_gain[b]
@@ -254,39 +269,39 @@ class Advisor:
                     k3[_FIRST_ROLL + r] = v
 
     @micropython.native
-    def _best_rolls(self, k3, upper, lower0, pricer):
+    def best_rolls(self, k3, upper, lower0, pricer):
         """k3[roll] := the best price of each of the 252 rolls, for the turn ``load`` read.
 
         One computation for two pricings: values here, chance-to-win keys in the to-win
         level (strategy_win.py). ``upper[b * 31 + points]`` prices the upper boxes and
-        ``lower0[b]`` a 0 in lower box ``b``; ``pricer._price(b, points, extra)`` any box
-        (the Yahtzee box's 50, the joker rolls) and ``pricer._lower_into(k3, yz_box)`` the
+        ``lower0[b]`` a 0 in lower box ``b``; ``pricer.price(b, points, extra)`` any box
+        (the Yahtzee box's 50, the joker rolls) and ``pricer.lower_into(k3, yz_box)`` the
         rolls where the other open lower boxes score (one call: calls cost).
         Scoring 0 in a box is worth a constant per box, so every roll starts from the best
         zero it can legally take: the best-priced open box where it scores nothing (a box
         where it scores takes its points; a zero there is no option, and under the win
         level's pricing it can be worth more than every legal one); each box then visits
-        only the rolls where it scores (``_scoring`` lists, about 1,200 visits instead of
+        only the rolls where it scores (``scoring`` lists, about 1,200 visits instead of
         252 x open boxes). Five-of-a-kind rolls are redone last: the rules module decides
         joker boxes, points and bonus (RULES.md: only with a filled Yahtzee box;
         otherwise they are ordinary rolls).
         """
-        score = self._score
-        scoring = self._scoring
-        starts = self._scoring_start
+        score = self.roll_points
+        scoring = self.scoring
+        starts = self.scoring_start
         nb = self._nb
         yz_box = self._yzb if self._track_yz else -1
         # The open boxes by the price of a zero there, best first (insertion: <= 13).
         zero_box = self._zero_box
         zero = self._zero
-        n_lower = self._n_lower
+        n_lower = self.n_lower
         n = 0
-        for i in range(n_lower + self._n_upper):
+        for i in range(n_lower + self.n_upper):
             if i < n_lower:
-                b = self._open_lower[i]
+                b = self.open_lower[i]
                 v = lower0[b]
             else:
-                b = self._open_upper[i - n_lower]
+                b = self.open_upper[i - n_lower]
                 v = upper[b * 31]
             j = n
             while j > 0 and zero[j - 1] < v:
@@ -311,15 +326,15 @@ class Advisor:
                     best = zero[i]
                     break
             k3[_FIRST_ROLL + r] = best
-        pricer._lower_into(k3, yz_box)
+        pricer.lower_into(k3, yz_box)
         if yz_box >= 0 and not self.mask >> yz_box & 1:
-            v = pricer._price(yz_box, self._yz_points, 0)
+            v = pricer.price(yz_box, self._yz_points, 0)
             for j in range(starts[yz_box], starts[yz_box + 1]):
                 r = scoring[j]
                 if v > k3[_FIRST_ROLL + r]:
                     k3[_FIRST_ROLL + r] = v
-        for i in range(self._n_upper):
-            b = self._open_upper[i]
+        for i in range(self.n_upper):
+            b = self.open_upper[i]
             at = b * 31
             for j in range(starts[b], starts[b + 1]):
                 r = scoring[j]
@@ -328,17 +343,17 @@ class Advisor:
                     k3[_FIRST_ROLL + r] = v
         if not self._joker_on:
             return
-        out = self._out
+        out = self.out
         faces = self._faces
         for i in range(6):
             for j in range(5):
                 faces[j] = i + 1
-            rules.score_options(self.rules, self._card, faces, out)
-            extra = rules.yahtzee_bonus_for(self.rules, self._card, faces)
+            rules.score_options(self.rules, self.card, faces, out)
+            extra = rules.yahtzee_bonus_for(self.rules, self.card, faces)
             best = _NEG
             for b in range(nb):
                 if out[b] >= 0:
-                    v = pricer._price(b, out[b], extra)
+                    v = pricer.price(b, out[b], extra)
                     if v > best:
                         best = v
             k3[_FIRST_ROLL + self._yz_rolls[i]] = best
@@ -346,7 +361,7 @@ class Advisor:
     # Native code (same integer results): the two loops of every turn's programme, shared
     # with the win level (strategy_win.py has the measurement on the emulated RP2040).
     @micropython.native
-    def _expect(self, k):
+    def expect(self, k):
         """k[keep] for keeps of 0-4 dice := the average over one more die (exact ints)."""
         child = self.keeps.child
         for i in range(_FIRST_ROLL - 1, -1, -1):
@@ -355,7 +370,7 @@ class Advisor:
                     + k[child[c + 4]] + k[child[c + 5]] + _HALF6) // 6
 
     @micropython.native
-    def _subset_max(self, k, m):
+    def subset_max(self, k, m):
         """m[keep] := max of k over the keep and all its sub-keeps."""
         parent = self.keeps.parent
         n_parents = self.keeps.n_parents
@@ -381,8 +396,8 @@ class Advisor:
         if not self._prepared:
             raise ValueError("prepare(card) first")
         if not self._have_start:
-            self._subset_max(self._k2, self._m)
-            self._expect(self._m)
+            self.subset_max(self._k2, self._m)
+            self.expect(self._m)
             self._start = self._m[0]
             self._have_start = True
         return (self.total << FRAC) + self._start
@@ -408,12 +423,12 @@ class Advisor:
         base = self.total << FRAC
         n = 0
         if rolls_left == 0:
-            out = self._out
-            rules.score_options(self.rules, self._card, dice, out)
-            extra = rules.yahtzee_bonus_for(self.rules, self._card, dice)
+            out = self.out
+            rules.score_options(self.rules, self.card, dice, out)
+            extra = rules.yahtzee_bonus_for(self.rules, self.card, dice)
             for b in range(self._nb):
                 if out[b] >= 0:
-                    n = _insert(codes, values, n, b, base + self._price(b, out[b], extra))
+                    n = _insert(codes, values, n, b, base + self.price(b, out[b], extra))
             return n
         if rolls_left == 1:
             k = self._k3

@@ -51,7 +51,6 @@ _MENU_BY_MS = const(1400)
 _TUMBLE_MS = const(400)
 _TUMBLE_STEP_MS = const(50)
 _ROLLOFF_SHOW_MS = const(1200)
-_CPU_STEP_MS = const(600)
 _SUMMARY_MS = const(1500)  # what a computer kept and scored, before the next turn
 _MAX_BOXES = const(13)  # the most boxes a card has (rules.N_BOXES); a ruleset says its own
 _LIST_ROWS = const(6)
@@ -406,7 +405,7 @@ class App:
         self.sync_dice()
         self.show(TURN)
         if self.computer_turn():
-            self.start_timer(self.now, _CPU_STEP_MS)
+            self.start_timer(self.now, turn_screen.CPU_STEP_MS)
         else:
             self.timer_on = False
 
@@ -527,6 +526,12 @@ class App:
         """Whether the player on turn is a computer (from the game, so a resumed game works)."""
         game = self.game
         return game.players[game.current].kind != menu.KIND_NAMES[menu.HUMAN]
+
+    def moving(self):
+        """The game moves by itself (a roll's tumble, the roll-off, a computer's turn): for
+        power.py, which counts that as activity."""
+        return self.rolling or self.screen == ROLLOFF or (
+            self.screen == TURN and self.game is not None and self.computer_turn())
 
     # ----------------------------------------------------------------- dice animation
     def _start_tumble(self, steady_mask):

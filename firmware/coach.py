@@ -292,11 +292,11 @@ class Coach:
     def _key(self, win, dice, rolls_left, code, box):
         """The win level's key of a hold mask (rolls left) or of scoring ``box`` now."""
         if box >= 0:
-            out = self.adv._out
+            out = self.adv.out
             import rules
 
-            rules.score_options(self.adv.rules, self.adv._card, dice, out)
-            return win.box_key(box, out[box], rules.yahtzee_bonus_for(self.adv.rules, self.adv._card, dice))
+            rules.score_options(self.adv.rules, self.adv.card, dice, out)
+            return win.box_key(box, out[box], rules.yahtzee_bonus_for(self.adv.rules, self.adv.card, dice))
         return win.hold_key(dice, rolls_left, code)
 
     # ----------------------------------------------------------------- turn review

@@ -2,10 +2,10 @@
 in timed lightsleeps until a button is pressed, and watch VSYS for a low battery.
 
 ``Power.frame(app, now)`` runs once per frame (session.py calls it from the app's frame
-hook). Activity is a queued button event, or the app being busy (an animation, a roll-off
-or a computer's turn). After a minute (``_DIM_MS``) the OLED contrast and the LED
-brightness drop; after three (``_BLANK_MS``) ``on_sleep(app)`` runs (the session saves
-anything unsaved), both displays switch off and the loop sleeps in
+hook). Activity is a queued button event, or the game moving by itself (``app.moving()``:
+a roll's tumble, the roll-off, a computer's turn). After a minute (``_DIM_MS``) the OLED
+contrast and the LED brightness drop; after three (``_BLANK_MS``) ``on_sleep(app)`` runs
+(the session saves anything unsaved), both displays switch off and the loop sleeps in
 ``hw.lightsleep(_SLEEP_POLL_MS)`` steps, because an untimed lightsleep has no button wake
 on rp2. The press that wakes (or un-dims) does nothing else: its event is dropped. Panels
 keep their RAM while off, so waking needs no redraw. No allocation per frame.
@@ -27,8 +27,6 @@ _OLED_BRIGHT = const(0xCF)  # the SSD1306 driver's own start-up contrast
 _OLED_DIM = const(0x08)
 _LEDS_DIM = const(1)
 _N_BUTTONS = const(10)
-_ROLLOFF = const(2)  # app.ROLLOFF and app.TURN: the game moves by itself during a
-_TURN = const(3)  # roll-off and a computer's turn, so those are not idle
 
 
 class Power:
@@ -61,9 +59,7 @@ class Power:
                 self.wake(app)
                 return True
             return False
-        game = app.game
-        if app.rolling or app.screen == _ROLLOFF or (
-                app.screen == _TURN and game is not None and game.players[game.current].kind != "human"):
+        if app.moving():
             self.last_active = now  # the game moves by itself: not idle
             return False
         idle = time.ticks_diff(now, self.last_active)

@@ -11,10 +11,12 @@ each one (an approximation: it treats those events as independent).
 
 A turn's holds then maximise the expected chance exactly as the advisor maximises the
 expected score: the same keep tables, integer averages and sub-keep maxima (the
-advisor's own methods) over keys ``chance << 11 | tie``, where ``tie`` (quarter points,
-capped at 2047) is the option's expected points from here on: among options with the same
-chance the higher expected score wins, so a player far ahead or far behind still plays
-sensible Yahtzee. Buffers are made once; a turn allocates nothing.
+advisor's turn kernel, through its public names; this level is the pricer its
+``best_rolls`` calls: ``price`` and ``lower_into``) over keys ``chance << 11 | tie``,
+where ``tie`` (quarter points, capped at 2047) is the option's expected points from here
+on: among options with the same chance the higher expected score wins, so a player far
+ahead or far behind still plays sensible Yahtzee. Buffers are made once; a turn
+allocates nothing.
 """
 from array import array
 import micropython
@@ -75,12 +77,12 @@ class WinLevel:
             self._seen_n = len(others) + 1
 
     # -- per turn ---------------------------------------------------------------------
-    # prepare, _key, box_key and _lower_into (with the advisor's _best_rolls, _expect and
-    # _subset_max) are native code: the same integer arithmetic, compiled for the device by flash.
+    # prepare, _key, box_key and lower_into (with the advisor's best_rolls, expect and
+    # subset_max) are native code: the same integer arithmetic, compiled for the device by flash.
     # Measured on the emulated RP2040 (bench chip, 117 first decisions of seeded 2-4
     # player games): median 124.4 -> 92.6 ms, slowest 178.5 -> 138.2 ms; the loops alone
-    # (the final-roll pricing, _expect, _subset_max) gave 106.2 ms. With the native code on
-    # the folded turn code (_lower_into, advisor._best_rolls): 91.8 ms, slowest 130.8 ms;
+    # (the final-roll pricing, expect, subset_max) gave 106.2 ms. With the native code on
+    # the folded turn code (lower_into, advisor.best_rolls): 91.8 ms, slowest 130.8 ms;
     # with win_meter.phi/isqrt native and _key's lookups hoisted: 85.6 ms, slowest 119.3 ms.
     # Cost: the .mpy grows from 3.2 to 6.7 KB (native code is loaded into RAM when the level
     # is first used).
@@ -113,17 +115,17 @@ class WinLevel:
         self._used = used
         for i in range(7 * _LOWER_POINTS):
             self._lkey[i] = _NEG
-        for i in range(adv._n_upper):
-            b = adv._open_upper[i]
+        for i in range(adv.n_upper):
+            b = adv.open_upper[i]
             after = mask | (1 << b)
             spread.load_block(after, adv.yz)
             for c in range(6):
                 p = (b + 1) * c
                 up2 = adv.up + p
                 sd = 0 if after == 8191 else spread.block_sd(up2 if up2 < 63 else 63)
-                self._ukey[b * 31 + p] = self._key(adv._upper_gain[b * 31 + p], sd)
-        for i in range(adv._n_lower):
-            b = adv._open_lower[i]
+                self._ukey[b * 31 + p] = self._key(adv.upper_gain[b * 31 + p], sd)
+        for i in range(adv.n_lower):
+            b = adv.open_lower[i]
             after = mask | (1 << b)
             if after == 8191:
                 self._lsd[b] = self._ysd[0] = self._ysd[1] = 0
@@ -132,13 +134,13 @@ class WinLevel:
                 self._ysd[1] = spread.sd(after, adv.up, 1)
             else:
                 self._lsd[b] = spread.sd(after, adv.up, adv.yz)
-        for i in range(adv._n_lower):
-            b = adv._open_lower[i]
+        for i in range(adv.n_lower):
+            b = adv.open_lower[i]
             self._lzero[b] = self.box_key(b, 0, 0)
-        adv._best_rolls(self._k3, self._ukey, self._lzero, self)  # k3[roll]: the best key of each roll
-        adv._expect(self._k3)
-        adv._subset_max(self._k3, self._m)
-        adv._expect(self._m)
+        adv.best_rolls(self._k3, self._ukey, self._lzero, self)  # k3[roll]: the best key of each roll
+        adv.expect(self._k3)
+        adv.subset_max(self._k3, self._m)
+        adv.expect(self._m)
         self._k2, self._m = self._m, self._k2
 
     @micropython.native
@@ -182,32 +184,32 @@ class WinLevel:
             after = adv.mask | (1 << b)
             up2 = adv.up + points
             sd = 0 if after == 8191 else self.spread.sd(after, up2 if up2 < 63 else 63, adv.yz)
-            return self._key(adv._price(b, points, extra), sd)
+            return self._key(adv.price(b, points, extra), sd)
         if b == rules.YAHTZEE:
-            return self._key(adv._price(b, points, extra), self._ysd[1 if points == 50 else 0])
+            return self._key(adv.price(b, points, extra), self._ysd[1 if points == 50 else 0])
         if extra == 0:
             at = (b - 6) * _LOWER_POINTS + points
             key = self._lkey[at]
             if key < 0:
-                key = self._key(adv._price(b, points, 0), self._lsd[b])
+                key = self._key(adv.price(b, points, 0), self._lsd[b])
                 self._lkey[at] = key
             return key
-        return self._key(adv._price(b, points, extra), self._lsd[b])
+        return self._key(adv.price(b, points, extra), self._lsd[b])
 
-    _price = box_key  # the pricing advisor._best_rolls asks of its pricer
+    price = box_key  # the pricing advisor.best_rolls asks of its pricer
 
     @micropython.native
-    def _lower_into(self, k3, yz_box):
+    def lower_into(self, k3, yz_box):
         """k3[roll] := max(k3[roll], key of scoring the roll in an open lower box other
         than ``yz_box``) at the rolls where it scores; each distinct points value of a box
         is priced once (about 26 per box) and remembered in ``_lkey``."""
         adv = self.adv
         lkey = self._lkey
-        score = adv._score
-        scoring = adv._scoring
-        starts = adv._scoring_start
-        for i in range(adv._n_lower):
-            b = adv._open_lower[i]
+        score = adv.roll_points
+        scoring = adv.scoring
+        starts = adv.scoring_start
+        for i in range(adv.n_lower):
+            b = adv.open_lower[i]
             if b == yz_box:
                 continue
             at = (b - 6) * _LOWER_POINTS
@@ -238,9 +240,9 @@ class WinLevel:
     def box(self, dice):
         """The first best box to score ``dice`` in."""
         adv = self.adv
-        out = adv._out
-        rules.score_options(adv.rules, adv._card, dice, out)
-        extra = rules.yahtzee_bonus_for(adv.rules, adv._card, dice)
+        out = adv.out
+        rules.score_options(adv.rules, adv.card, dice, out)
+        extra = rules.yahtzee_bonus_for(adv.rules, adv.card, dice)
         best = -1
         best_box = -1
         for b in range(13):

@@ -217,3 +217,43 @@ def test_power_saving_frames_allocate_nothing(tmp_path):
     assert allocs == {"menu-idle": (0, 0), "turn-idle": (0, 0), "dim-idle": (0, 1), "sleep-and-wake": (0, 0)}
     assert "ROLLED 1 2" in lines  # game start and roll saved
     assert "SLEEPS 1 1" in lines  # slept once; the waking ROLL did not roll
+
+
+# Issue 23: power.py asks the app (app.moving()) instead of comparing screen ids.
+MOVING_PROBE = r"""
+import time
+def at(label):
+    print("MOVING", label, a.moving())
+at("splash")
+human = {"v": 1, "rules": rules.make_ruleset().name, "phase": game.TURN, "round": 0, "current": 0,
+         "first": 0, "contenders": [0, 1], "dice": [2, 3, 5, 5, 6], "held": 0, "rolls": 1,
+         "players": [["P1", "human", [-1] * 13 + [0]], ["P2", "cpu", [-1] * 13 + [0]]]}
+a.resume(game.Game.from_state(human, hw.dice_source))
+at("human-turn")
+a.roll()
+at("tumble")
+a.frame(time.ticks_add(a.now, 500))
+at("tumble-over")
+human["current"] = 1
+human["players"][0][2] = [-1] * 12 + [20, 0]  # P1 scored Chance: P2 (the computer) on turn
+a.resume(game.Game.from_state(human, hw.dice_source))
+at("computer-turn")
+a.settings.players = 2
+a.settings.rebuild()
+a.new_game()
+at("rolloff")
+a.frame(time.ticks_add(a.now, 500))
+at("rolloff-dice-still")
+"""
+
+
+def test_the_app_says_when_the_game_moves_by_itself(tmp_path):
+    import host_tools
+    from sim_helpers import APP_ON_LOOPBACK
+
+    proc = host_tools.run_micropython(["-c", APP_ON_LOOPBACK + MOVING_PROBE], heap="256K", cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    said = dict(line.split()[1:] for line in proc.stdout.splitlines() if line.startswith("MOVING "))
+    assert said == {"splash": "False", "human-turn": "False", "tumble": "True", "tumble-over": "False",
+                    "computer-turn": "True", "rolloff": "True", "rolloff-dice-still": "True"}, proc.stdout
+

@@ -29,7 +29,7 @@ _LIST_ROWS = const(6)  # rows 1..6 list boxes, row 7 is the footer
 _UPPER = const(0)  # in app.breakdowns[seat], a rules.totals() tuple
 _GRAND = const(4)
 _ALL_HELD = const(0x1F)
-_CPU_STEP_MS = const(600)
+CPU_STEP_MS = const(600)  # a computer's pace (a roll, its holds, its box); app.py reads it too
 _MSG_MS = const(1500)  # how long the footer says why ROLL did nothing
 
 
@@ -136,7 +136,7 @@ def _turn_tick(app, now):
     if app.game is not None and app.computer_turn() and not app.rolling and app.timer_due(now):
         _computer_step(app)
         if app.screen == ui.TURN:
-            app.start_timer(now, _CPU_STEP_MS)
+            app.start_timer(now, CPU_STEP_MS)
 
 
 turn = (_turn_draw, _turn_handle, _turn_tick)  # draw, handle, tick

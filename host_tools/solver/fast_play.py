@@ -143,7 +143,7 @@ class FastAdvisor:
         return k3
 
     def expect(self, K):
-        """Rows 0..209 := exact-integer average over one more die (advisor._expect)."""
+        """Rows 0..209 := exact-integer average over one more die (advisor.expect)."""
         child = self.child
         starts = strategy_dice.SIZE_START
         for size in range(4, -1, -1):
@@ -154,7 +154,7 @@ class FastAdvisor:
             K[s:e] = (acc + 3) // 6
 
     def subset_max(self, K):
-        """A new array: max of K over each keep and its sub-keeps (advisor._subset_max)."""
+        """A new array: max of K over each keep and its sub-keeps (advisor.subset_max)."""
         M = K.copy()
         starts = strategy_dice.SIZE_START
         for size in range(1, 6):

@@ -1,0 +1,104 @@
+"""Names across firmware modules (issue 23 item 4): no module reads another's private names,
+power.py asks the app instead of copying screen ids, and the computer's pace is defined once.
+
+Static checks over firmware/ (the AST of every module): what a module may read off another
+object is the public interface that object's module documents; a leading ``_`` is internal.
+"""
+import ast
+import os
+
+FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware")
+
+# session_boot.py is the boot half of session.py, moved out so its code leaves RAM after
+# the first frame (its docstring): it works on the session's internals as session.py does.
+SAME_MODULE = {"session_boot.py": "session.py"}
+
+
+def _modules():
+    found = {}
+    for folder, _dirs, files in os.walk(FIRMWARE):
+        for name in files:
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                with open(path) as f:
+                    found[os.path.relpath(path, FIRMWARE)] = ast.parse(f.read(), path)
+    return found
+
+
+def _private(name):
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _defined(tree):
+    """The private names a module defines: its functions, classes and assignments at any
+    level, and every attribute it assigns (``obj._x = ...``, ``self._x`` included)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            names.add(node.attr)
+    return {name for name in names if _private(name)}
+
+
+def foreign_private_reads(modules):
+    """``module: [(line, expression)]`` of every private name a module reads off an object
+    other than ``self``/``cls`` and does not define itself (a module may use its own
+    objects' internals: game.py a Game it rebuilt, rules.py a Ruleset's caches). A name
+    both modules define passes unseen: the scan is by name, not by type."""
+    defined = {name: _defined(tree) for name, tree in modules.items()}
+    found = {}
+    for module, tree in modules.items():
+        own = defined[module] | defined.get(SAME_MODULE.get(module), set())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                reads = [(node.lineno, "from %s import %s" % (node.module, alias.name))
+                         for alias in node.names if _private(alias.name)]
+            elif (isinstance(node, ast.Attribute) and _private(node.attr)
+                    and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+                    and node.attr not in own):
+                reads = [(node.lineno, ast.unparse(node))]
+            else:
+                continue
+            if reads:
+                found.setdefault(module, []).extend(reads)
+    return found
+
+
+def test_no_firmware_module_reads_another_modules_private_names():
+    found = foreign_private_reads(_modules())
+    assert found == {}, "\n".join("%s:%d %s" % (module, line, text) for module, reads in sorted(found.items())
+                                  for line, text in sorted(reads))
+
+
+def test_the_scan_sees_a_private_read_of_the_advisor():
+    # The scan itself, on strategy_win and coach as they were: the advisor's kernel read
+    # under private names (its own _k3 passes; self._k3 is not a read of another object).
+    modules = _modules()
+    modules["strategy_win.py"] = ast.parse(
+        "class W:\n"
+        "    def __init__(self, adv):\n"
+        "        self._k3 = adv._score\n"
+        "        adv._best_rolls(self._k3, adv.keeps)\n")
+    modules["coach.py"] = ast.parse("from advisor import _NEG\nx = coach.adv._card\n")
+    found = foreign_private_reads(modules)
+    assert found == {"strategy_win.py": [(3, "adv._score"), (4, "adv._best_rolls")],
+                     "coach.py": [(1, "from advisor import _NEG"), (2, "coach.adv._card")]}
+
+
+def test_power_asks_the_app_and_copies_no_screen_id():
+    with open(os.path.join(FIRMWARE, "power.py")) as f:
+        source = f.read()
+    assert "app.moving()" in source
+    for copied in ("app.screen", "ROLLOFF", "TURN"):
+        assert copied not in source, copied
+
+
+def test_the_computers_pace_is_defined_once():
+    defined = [(module, node.lineno)
+               for module, tree in _modules().items() for node in ast.walk(tree)
+               if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+               and node.id.endswith("CPU_STEP_MS")]
+    assert [module for module, _line in defined] == [os.path.join("ui", "turn_screen.py")], defined
