@@ -16,7 +16,7 @@ from host_tools.solver import spread as solver_spread
 from host_tools.solver import table as solver_table
 from host_tools import score
 
-SPREAD_BANDS = 4  # upper-subtotal bands per block: chosen by docs/win_meter.md
+SPREAD_BANDS = solver_spread.DEVICE_BANDS  # upper-subtotal bands per block
 # --bits: the range the device's reader accepts (strategy_table: why these bounds).
 MIN_COMPACT_BITS = solver_table.st.MIN_COMPACT_BITS
 MAX_COMPACT_BITS = solver_table.st.MAX_BITS

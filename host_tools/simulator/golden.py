@@ -125,12 +125,16 @@ def image_path(name):
 
 def image_tables(name):
     """The tables of a README picture's flash: the README shows the default game as a
-    player meets it, with the strategy table (the Zoo scene: the Zoo table)."""
+    player meets it in ``make sim``, with the strategy and spread tables (the win meter;
+    the Zoo scene: the Zoo table)."""
     host_tools.use_firmware()
     import rules
     from host_tools.solver import cache as solver_cache
+    from host_tools.solver import spread
 
-    return scene_tables(name) or {"strategy-forced.bin": solver_cache.table(rules.make_ruleset(), "exact")}
+    forced = rules.make_ruleset()
+    return scene_tables(name) or {"strategy-forced.bin": solver_cache.table(forced, "exact"),
+                                  "spread-forced.bin": solver_cache.spread_table(forced, spread.DEVICE_BANDS)}
 
 
 def regen_images():
