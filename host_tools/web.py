@@ -43,6 +43,8 @@ def out_problem(out):
     problem = untrusted.folder_problem("--out", out)
     if problem:
         return problem
+    if os.path.islink(out):  # the build removes --out first, and a link cannot be removed as a tree
+        return "--out %s is a symbolic link: name the folder itself" % untrusted.shown(out)
     if os.path.isdir(out) and os.listdir(out) and not os.path.isfile(os.path.join(out, "site.json")):
         return "--out %s holds files that are not a site web built: pick an empty or new folder" % untrusted.shown(out)
     return None
@@ -55,6 +57,13 @@ def main(argv):
     if args is None:
         return status
     problem = untrusted.text_problem("--out", args.out)
+    if not problem and args.screenshots:
+        from host_tools.browser import shots
+
+        picture = shots.clash(args.out)
+        if picture:
+            problem = "--out %s and --screenshots both write %s: pick another folder" % (
+                untrusted.shown(args.out), untrusted.shown(picture))
     if not problem and args.no_build and not os.path.isfile(os.path.join(args.out, "site.json")):
         problem = "--out %s holds no site: run without --no-build" % untrusted.shown(args.out)
     if not problem and not args.no_build:

@@ -259,6 +259,12 @@ TABLE = {
         "huge number": [["--serve", "--port", HUGE], ["--serve", "--port", "-1"]],
         "non-UTF-8": [["--out", b"{folder}/\xff"]],
         "unknown option": [["--frobnicate"], ["--rules", "zoo"], ["--no-build"], ["extra"]],
+        "FIFO": [["--out", "{fifo}"], ["--serve", "--no-build", "--out", "{fifo}"]],
+        "link": [["--out", "{zero_link}"], ["--out", "{fifo_link}"], ["--out", "{site_link}"]],  # a site the build would replace
+        "oversized": [["--out", "{folder}/%s" % LONG], ["--serve", "--no-build", "--out", "{folder}/%s" % LONG]],
+        "duplicate keys": NOT_APPLICABLE("reads no JSON (site.json is the site's own, read by its page)"),
+        "same output twice": [["--screenshots", "--out", "docs/img/web-menu.png"], ["--screenshots", "--out", "docs/img/web-zoo.png/site"],
+                              ["--screenshots", "--out", "docs/img"]],  # the clone's docs/: the pictures' folder
     },
 }
 # Ports that are not serial devices (issue 22 item 13), for every command with --port.
@@ -314,6 +320,12 @@ class Paths:
             f.write(storage.pack([], 1))  # an intact record: push accepts no other
         self.port_fifo = os.path.join(root, "port-fifo")
         os.mkfifo(self.port_fifo)
+        self.old_site = os.path.join(root, "old-site")  # as web leaves it: --out may replace it
+        os.makedirs(self.old_site)
+        with open(os.path.join(self.old_site, "site.json"), "w") as f:
+            f.write("{}")
+        self.site_link = os.path.join(root, "site-link")
+        os.symlink(self.old_site, self.site_link)
 
     def fill(self, args):
         out = []
@@ -328,7 +340,7 @@ class Paths:
 
 
 PLACEHOLDERS = ("folder", "file", "missing", "new_file", "non_utf8", "deep_text", "deep", "zeros", "unwritable", "root", "pulled",
-                "fifo_link", "fifo", "zero_link", "dir_link", "big", "duplicate", "uf2", "port_fifo")
+                "fifo_link", "fifo", "zero_link", "dir_link", "big", "duplicate", "uf2", "port_fifo", "site_link")
 
 
 def unwritable_folder(root):
@@ -406,3 +418,17 @@ def test_every_command_covers_every_kind():
         assert tuple(kinds) == KINDS, command
         for kind, cases in kinds.items():
             assert isinstance(cases, NOT_APPLICABLE) or cases, (command, kind)
+
+
+def test_web_screenshots_clash_with_out_before_the_pictures_exist(tmp_path):
+    # The table's same-output rows meet pictures already in docs/img; a picture not made yet
+    # (a new scene) is no file to trip over, and the check still names it.
+    from host_tools.browser import shots
+
+    pictures = str(tmp_path / "img")
+    menu = os.path.join(pictures, "web-menu.png")
+    assert shots.clash(menu, pictures) == menu
+    assert shots.clash(os.path.join(menu, "site"), pictures) == menu
+    assert shots.clash(str(tmp_path), pictures) is not None  # the folder holding them, replaced by a build
+    assert shots.clash(str(tmp_path / "site"), pictures) is None
+    assert not os.path.exists(pictures)

@@ -4,6 +4,8 @@ pointer presses (host_tools/browser/browse.py). Skipped, with one line saying ho
 it, when no Chromium is installed (.ci/run installs Debian's).
 """
 import json
+import subprocess
+import sys
 import time
 
 import pytest
@@ -173,3 +175,13 @@ def test_an_advisor_hint_in_the_browser(url):
         assert lines[0].startswith("Hint P1"), "\n".join(lines)
         print("advisor: worker bursts after the first roll %s ms, after the second %s ms" % tuple(rolls))
         assert rolls[0] and rolls[1]  # the work ran in the worker, not on the page
+
+
+def test_without_playwright_the_browser_says_how_to_get_it():
+    # A .venv older than the playwright pin ran these tests into ModuleNotFoundError.
+    probe = ("import sys; sys.modules['playwright'] = None\n"
+             "from host_tools.browser import browse\n"
+             "with browse.browser():\n"
+             "    pass\n")
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and proc.stderr == browse.NO_PLAYWRIGHT + "\n", proc.stderr

@@ -5,6 +5,7 @@ unix-port simulator, and the port fix it needs (webport.py).
 - The same seed and button timeline give the same OLED pixels and dice on both ports at
   every press, for several seeds and a random timeline of hundreds of presses.
 - A game saved on one interpreter continues, with the same dice, on a fresh one.
+- Power saving dims and wakes the OLED on both ports alike (the contrast messages).
 - The errno probe: the raw port still raises WASI numbers (fails loudly when a new port
   release fixes them: then webport's fix can go), and with the fix it raises MicroPython's.
 """
@@ -19,6 +20,7 @@ import host_tools
 from host_tools import sim
 from host_tools.browser import site
 from host_tools.browser.device import WebDevice, node_command
+from host_tools.simulator.backend import DIMMED, dimmed
 from host_tools.simulator import keys as sim_keys
 from host_tools.simulator.golden import SOLO, TWO_HUMANS
 from host_tools.simulator.screen import device_text, screen_lines
@@ -122,6 +124,30 @@ def test_a_saved_game_continues_on_a_fresh_interpreter(web_site, tmp_path):
         second.close()
     assert device_text(second) == device_text(first)  # dice, holds, roll count, card, header
     assert saved_web(tmp_path) == game
+
+
+def test_power_saving_dims_and_wakes_the_web_oled_as_the_unix_port(web_site, device_tables, tmp_path):
+    # The board's contrast messages ("K") reach the back-end: a minute idle dims the OLED
+    # on both ports alike, and the press that wakes it brightens it again.
+    unix = SimDevice(seed=4, flash_dir=str(tmp_path / "unix"), tables=device_tables)
+    web = WebDevice(web_site, str(tmp_path / "web"), seed=4)
+    try:
+        for device in (unix, web):
+            device.run_until(30000)
+        assert not dimmed(web) and not dimmed(unix)
+        for device in (unix, web):
+            device.run_until(65000)
+        assert dimmed(web) and dimmed(unix)
+        assert web.oled_contrast() == unix.oled_contrast()
+        assert device_text(web) == device_text(unix) and DIMMED in device_text(web)
+        presses, end = sim_keys.parse("down", start_ms=web.now + 100)
+        for device in (unix, web):
+            device.run_until(end + sim.SETTLE_MS, sim_keys.levels(presses))
+        assert not dimmed(web) and web.oled_contrast() == unix.oled_contrast()
+        assert device_text(web) == device_text(unix)
+    finally:
+        unix.close()
+        web.close()
 
 
 PROBE = r"""

@@ -20,6 +20,7 @@ from host_tools.simulator.backend import BUTTONS
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 HOW_TO_GET = "no Chromium for the browser tests: apt-get install chromium (or set CHROMIUM=/path/to/chromium)"
+NO_PLAYWRIGHT = "web: playwright (pinned in requirements.txt) is not installed in this Python: make venv installs the pins"
 # A human's turn in real time: roll, score the first box offered.
 HUMAN_TURN = " space wait:900 enter wait:300 enter wait:400"
 
@@ -55,7 +56,10 @@ def serving(folder):
 def browser(**context_options):
     """A Chromium context with a new empty user-data-dir (its IndexedDB survives reloads
     and new pages of this context, as a browser profile does)."""
-    from playwright.sync_api import sync_playwright
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:  # a .venv made before requirements.txt pinned it: say so, not a traceback
+        raise SystemExit(NO_PLAYWRIGHT) from None
 
     profile = tempfile.mkdtemp(prefix="web-profile-")
     try:

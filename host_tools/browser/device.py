@@ -1,7 +1,7 @@
 """The web firmware seen from the host, for tests: the built site run by Node
 (node_run.mjs, the same start-up as the page's worker), with the simulator back-end's
 interface (host_tools/simulator/backend.py: ``run_until``, ``now``, ``buttons``,
-``oled_pixels()``, ``dice_pixels()`` ...), so a key script or a button timeline plays on
+``oled_pixels()``, ``oled_contrast()``, ``dice_pixels()`` ...), so a key script or a button timeline plays on
 it exactly as on the unix port. The board's messages (boards/web.py) are decoded here:
 the frame buffer as it is, the dice through the same MAX7219 chain emulator as the sim.
 """
@@ -40,6 +40,8 @@ class WebDevice:
         self.chain = MAX7219ChainEmulator(N_DICE)
         self.frame = bytes(1024)
         self.panel_on = True
+        # The page draws the glass at full brightness until the firmware sends a contrast.
+        self.contrast = 0xFF
         self.tone = (0, 0)
         self.now = 0
         self.buttons = 0
@@ -75,6 +77,8 @@ class WebDevice:
             if kind == b"F":
                 self.frame = payload
                 self.frames += 1
+            elif kind == b"K":
+                self.contrast = payload[0]
             elif kind == b"P":
                 self.panel_on = bool(payload[0])
             elif kind == b"S":
@@ -118,6 +122,10 @@ class WebDevice:
         if not self.panel_on:
             return [[0] * 128 for _ in range(64)]
         return frame_pixels(self.frame)
+
+    def oled_contrast(self):
+        """The contrast the firmware last set (0..255; power saving dims it)."""
+        return self.contrast
 
     def dice_pixels(self):
         return dice_pixels_of(self.dice_kind, self.chain, None)

@@ -20,6 +20,17 @@ SCENES = {
 }
 
 
+def clash(folder, image_dir=IMAGE_DIR):
+    """The picture ``make`` would write that is ``folder``, lies inside it or holds it
+    (the site and a picture in one place), else None."""
+    folder = os.path.realpath(folder)
+    for name in SCENES:
+        path = os.path.realpath(os.path.join(image_dir, name + ".png"))
+        if folder == path or folder.startswith(path + os.sep) or path.startswith(folder + os.sep):
+            return path
+    return None
+
+
 def make(folder, image_dir=IMAGE_DIR):
     if browse.chromium_path() is None:
         raise SystemExit("web: " + browse.HOW_TO_GET)

@@ -1,8 +1,9 @@
 """What a simulator back-end offers the front-end (keys, term, screen, png, golden).
 
-Two back-ends run the unmodified firmware: ``unix_port.SimDevice`` (MicroPython's unix
-port with the ``sim`` board) and ``chip.ChipDevice`` (the official rp2 firmware on an
-emulated RP2040). Both provide:
+Three back-ends run the unmodified firmware: ``unix_port.SimDevice`` (MicroPython's unix
+port with the ``sim`` board), ``chip.ChipDevice`` (the official rp2 firmware on an
+emulated RP2040) and ``host_tools.browser.device.WebDevice`` (the web port under Node,
+the ``web`` board). Each provides:
 
 - ``run_until(ms, buttons_at=None)``: advance the device's clock to ``ms`` (virtual ms
   since the firmware started); ``buttons_at(ms)`` -> bit mask of pressed buttons (bit i =
