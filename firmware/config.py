@@ -14,10 +14,8 @@ PATH = "device.cfg"
 def parse_line(line, into):
     """Store one ``key=value`` line in ``into``; comments, blanks and junk are ignored."""
     line = line.strip()
-    if not line or line[0] == "#":
-        return
     eq = line.find("=")
-    if eq <= 0:
+    if eq <= 0 or line[0] == "#":  # no key (a blank line too), or a comment
         return
     into[line[:eq].strip()] = line[eq + 1 :].strip()
 
@@ -32,7 +30,7 @@ def load(path=PATH, argv=None):
     except (OSError, UnicodeError):
         pass  # no file or unreadable: defaults keep the device bootable
     if argv is None:
-        argv = getattr(sys, "argv", None) or ()
+        argv = sys.argv  # [] on the Pico
     for word in argv[1:]:
         if "=" in word:
             parse_line(word, cfg)

@@ -365,3 +365,17 @@ def test_config_defaults_file_and_arguments(tmp_path):
     assert config.load(str(cfg_path), argv=[])["board"] == "pico"
     assert config.get_int({"x": "12"}, "x", 3, 0, 10) == 10
     assert config.get_int({"x": "no"}, "x", 3, 0, 10) == 3
+
+
+def test_config_parses_the_same_inside_micropython(tmp_path):
+    """config.mpy kept within littlefs's 512-byte inline size (no 4 KiB block of its own):
+    a comment holding '=', blank and keyless lines, and the argv default (sys.argv, the
+    unix port's command line) still read as before."""
+    (tmp_path / "device.cfg").write_bytes(b"# board=old\n\n  \nboard = pico_sh1106\n=x\nrules=free\n#rules=zoo\n")
+    code = ("import config\nprint(sorted(config.load('device.cfg').items()))\n"
+            "print(sorted(config.load('device.cfg', ['main.py', 'seed=4', '#x=1']).items()))\n")
+    proc = host_tools.run_micropython(["-c", code], cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.split("\n")[:2] == [
+        "[('board', 'pico_sh1106'), ('rules', 'free')]",
+        "[('board', 'pico_sh1106'), ('rules', 'free'), ('seed', '4')]"], proc.stdout

@@ -22,6 +22,8 @@ host_tools.use_firmware()
 import storage  # noqa: E402  (the firmware's own frames)
 
 README = os.path.join(host_tools.REPO, "README.md")
+FLASHING = os.path.join(host_tools.REPO, "docs", "flashing.md")
+PULL_PUSH = "## Saves and records on the host: `pull` and `push`"
 SHARED_TESTS = os.path.join(host_tools.REPO, "tests", "shared")
 
 
@@ -32,11 +34,16 @@ def files_of(folder):
 
 # --- the round trip, as the README and the uf2 tool say it ------------------------------
 def readme_round_trip():
-    """The README's command lines that copy the records off and put them back."""
-    for block in re.findall(r"```\n(.*?)```", open(README, encoding="utf-8").read(), re.S):
+    """The command lines that copy the records off and put them back, from the page the
+    README links for them (docs/flashing.md, its pull and push section)."""
+    assert "(docs/flashing.md#saves-and-records-on-the-host-pull-and-push)" in open(README, encoding="utf-8").read()
+    page = open(FLASHING, encoding="utf-8").read()
+    assert PULL_PUSH in page, "docs/flashing.md has no pull and push section"
+    section = page.split(PULL_PUSH, 1)[1].split("\n## ", 1)[0]
+    for block in re.findall(r"```\n(.*?)```", section, re.S):
         if "host_tools push" in block:
             return [line for line in block.splitlines() if line.strip()]
-    pytest.fail("the README shows no push command")
+    pytest.fail("the README's pull and push section shows no push command")
 
 
 def uf2_round_trip():
