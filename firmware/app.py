@@ -395,7 +395,6 @@ class App:
     def start_turn(self, defer=False):
         """The turn of the player on turn; ``defer``: its advisor is prepared in a frame of
         its own after the turn screen shows (prepare_pending), before any press or timer."""
-        game = self.game
         self.cursor = 0
         self.top = 0
         self.plan_rolls = -1

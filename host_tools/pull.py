@@ -127,7 +127,7 @@ def _game_lines(value):
     if phase == "playing" and isinstance(current, int) and 0 <= current < len(state["players"]):
         head += ", %s's turn" % state["players"][current][0]
     lines = [head]
-    for seat, player in enumerate(state["players"]):
+    for player in state["players"]:
         name, kind, card = player[0], player[1], player[2]
         total = rules.totals(ruleset, card)[4] if ruleset is not None else sum(x for x in card if x > 0)
         filled = sum(1 for x in card[:n_boxes] if x != rules.OPEN)

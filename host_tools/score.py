@@ -10,7 +10,6 @@ the dice are animal numbers 1-6 (1 fish, 2 bird, 3 cat, 4 dog, 5 horse, 6 elepha
 by name. Bad input: exit 2, one line.
 """
 import json
-import os
 import sys
 
 from host_tools import UsageError as InputError

@@ -15,7 +15,6 @@ import advisor as A
 import host_tools
 import rules
 import strategy_players as P
-import strategy_table
 from host_tools.solver import cache as solver_cache
 from host_tools.solver import core as solver_core
 from host_tools.solver import simulate as solver_sim

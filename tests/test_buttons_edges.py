@@ -89,7 +89,7 @@ def storm(seed, n=60):
 def expected(spec):
     """The SHORT events in the order their releases settled (the last edge of a release;
     releases in the same ms: the lower button id first, as the driver does)."""
-    return [button for _end, button in sorted(((s + l + bounce, b) for s, l, b, bounce in spec))]
+    return [button for _end, button in sorted(((s + length + bounce, b) for s, length, b, bounce in spec))]
 
 
 TAPS = [(100 + 200 * i, length, i % 10, 2 if i % 2 else 0) for i, length in enumerate((20, 25, 40, 60, 80, 100, 150))]

@@ -2,7 +2,6 @@
 traceback, and the flash image untouched. These need neither the UF2 nor the bootrom
 (they stop before the chip starts), so they run on every clone.
 """
-import os
 import struct
 import subprocess
 import sys

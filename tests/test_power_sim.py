@@ -6,13 +6,12 @@ before sleeping, and safe mode (ROLL held at power-on) still skipping everything
 """
 import os
 
-import pytest
 
 import storage
 from host_tools.simulator import golden as sim_golden
 from host_tools.simulator import keys as sim_keys
 from host_tools import sim
-from host_tools.simulator.unix_port import DeviceExited, SimDevice
+from host_tools.simulator.unix_port import SimDevice
 from host_tools.simulator.screen import screen_lines
 
 SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shared")

@@ -51,7 +51,7 @@ def test_game_places_are_where_each_seat_ends(table, totals):
     for n in range(len(table)):
         records.add_score(scores, table[n], "OLD", 100 + n, 0)
     places = records.game_places(scores, totals, 7)
-    for seat, place in places:
+    for seat, _place in places:
         records.add_score(scores, totals[seat], "S%02d" % seat, 7, seat)
     for seat, place in places:
         assert scores[place][1:] == ["S%02d" % seat, 7, seat]

@@ -8,7 +8,6 @@ MicroPython, ``advise`` (one line, exit 2), and the firmware in the headless sim
 goes through the same checks.
 """
 import io
-import json
 import struct
 import zlib
 

@@ -16,7 +16,6 @@ import subprocess
 
 import pytest
 
-import host_tools
 from host_tools import sim
 from host_tools.browser import site
 from host_tools.browser.device import WebDevice, node_command

@@ -291,12 +291,12 @@ def _end_draw(app, fb):
         draw.number(fb, ranking[0][2], 15, row)
     else:
         winners = 0
-        for place, seat, total in ranking:
+        for place, _seat, _total in ranking:
             if place == 1:
                 winners += 1
         draw.text(fb, "Winner:" if winners == 1 else "Tie:", 0, row)
         col = 8 if winners == 1 else 5
-        for place, seat, total in ranking:
+        for place, seat, _total in ranking:
             if place == 1:
                 draw.text(fb, menu.SEAT_LABELS[seat], col, row)
                 col += 3

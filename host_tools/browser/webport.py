@@ -51,7 +51,7 @@ def port_numbers(scratch="/tmp/errno-probe"):
         }
     finally:
         for path in (scratch + "/dir/file", scratch + "/file"):
-            _raised(lambda: os.remove(path))
+            _raised(lambda path=path: os.remove(path))
         _raised(lambda: os.rmdir(scratch + "/dir"))
         os.rmdir(scratch)
     table = {}

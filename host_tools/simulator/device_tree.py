@@ -49,7 +49,7 @@ def sync(folder=FOLDER):
         with open(temp, "wb") as out:
             out.write(data)
         os.replace(temp, target)
-    for top, dirs, names in os.walk(folder):
+    for top, _dirs, names in os.walk(folder):
         for name in names:
             path = os.path.relpath(os.path.join(top, name), folder)
             if path not in wanted and not name.endswith(".tmp"):
