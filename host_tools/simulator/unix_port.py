@@ -7,7 +7,8 @@ button levels of that moment. ``run_until(ms)`` advances the device's clock; the
 decides the button levels through ``buttons`` (a bit mask, bit i = button i pressed).
 By default it boots what a Pico runs: the tree ``flash`` builds (device_tree.py) with the
 Pico's heap, so a run out of memory here is one on the device; ``code_dir=SOURCES`` runs
-the .py sources instead (compiling them at import needs heap the device never spends).
+the .py sources instead, by default at SOURCE_HEAP (compiling at import needs heap the
+device never spends).
 """
 import os
 import struct
@@ -30,6 +31,7 @@ DEFAULT_FLASH = os.path.join(os.path.expanduser("~"), ".local", "share", "pico-y
 # Pico 241,520 after boot (make bench chip); the 64-bit port's objects are the larger.
 DEVICE_HEAP = "240K"
 SOURCES = "sources"  # code_dir for firmware/ and boards/ as .py, compiled at import
+SOURCE_HEAP = "256K"  # compiling at import: records.py needs ~46 KB free from .py, 11 KB as .mpy
 
 
 SEED_WRAP = 1 << 32
@@ -86,7 +88,7 @@ def remove_tables(flash_dir):
 class SimDevice:
     """The unix-port back-end (backend.py lists what every back-end offers)."""
 
-    def __init__(self, seed=None, flash_dir=None, code_dir=None, heap=DEVICE_HEAP, oled="ssd1306",
+    def __init__(self, seed=None, flash_dir=None, code_dir=None, heap=None, oled="ssd1306",
                  dice="max7219", extra=(), tables=None, hold_at_boot=(0, 0), busy=None):
         self.flash_dir = os.path.abspath(flash_dir or DEFAULT_FLASH)
         os.makedirs(self.flash_dir, exist_ok=True)
@@ -119,9 +121,11 @@ class SimDevice:
         to_dev_r, to_dev_w = os.pipe()
         from_dev_r, from_dev_w = os.pipe()
         if code_dir == SOURCES:
+            heap = heap or SOURCE_HEAP
             path = os.pathsep.join((host_tools.FIRMWARE, host_tools.REPO))
             main = os.path.join(host_tools.FIRMWARE, "main.py")
         else:
+            heap = heap or DEVICE_HEAP
             code_dir = os.path.abspath(code_dir or device_tree.sync())
             path = code_dir
             main = os.path.join(code_dir, "main.py")
