@@ -38,7 +38,7 @@ import sys
 
 from host_tools.flashing.build import BuildError
 from host_tools.simulator import device_tree, keys as sim_keys
-from host_tools.simulator.unix_port import (BUTTON_NAMES, BUTTONS, DEFAULT_FLASH, DeviceExited, SimDevice,
+from host_tools.simulator.unix_port import (BUTTON_NAMES, BUTTONS, DEFAULT_FLASH, DEVICE_HEAP, DeviceExited, SimDevice,
                                             own_tables, remove_tables)
 
 SETTLE_MS = 400  # after the last key: let animations and redraws finish
@@ -115,9 +115,6 @@ def parse_args(argv):
     return args
 
 
-# The Pico's heap: 240K leaves 241,856 bytes free after start-up on the unix port, the
-# Pico 241,520 after boot (make bench chip); the 64-bit port's objects are the larger.
-DEVICE_HEAP = "240K"
 MAX_BATTERY_MV = 6000  # VSYS is at most 5.5 V
 HEAP = re.compile(r"^[0-9]{1,9}[KkMm]?$")
 MIN_HEAP = 64 * 1024  # below this the firmware cannot even boot

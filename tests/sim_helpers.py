@@ -8,9 +8,12 @@
   there, read with the firmware's own ``storage`` module (None when nothing is saved).
 - ``forget_setup(flash)``: removes the menu's saved set-up (``data/setup.*``), so the
   next boot starts from the menu's defaults again, as a replayed key script expects.
-- ``alloc_probe(probe, heap, **run_options)``: run an allocation probe built on
-  tests/shared/loopback_rig.py (``rig.measure`` prints ``ALLOC label bytes``) inside
-  MicroPython; returns its output lines and ``{label: bytes}``.
+- ``run_probe(code, heap=DEVICE_HEAP, **run_options)``: run MicroPython ``code`` on what
+  a Pico runs (the .mpy tree ``flash`` builds, device_tree.py, at the Pico's heap, as
+  ``SimDevice`` does) with tests/shared on the path; returns the CompletedProcess.
+- ``alloc_probe(probe, heap=DEVICE_HEAP, **run_options)``: ``run_probe`` an allocation
+  probe built on tests/shared/loopback_rig.py (``rig.measure`` prints ``ALLOC label
+  bytes``); returns its output lines and ``{label: bytes}``.
 - ``APP_ON_LOOPBACK``: MicroPython source that builds the sim board on a loopback link
   (seed 3) and the real app, runs two frames and defines ``dump()``, which draws a frame
   and prints the frame buffer as ``FB <hex>`` (for screens the key scripts cannot reach
@@ -21,7 +24,8 @@ import os
 import host_tools
 import storage
 from host_tools import sim
-from host_tools.simulator.unix_port import SimDevice
+from host_tools.simulator import device_tree
+from host_tools.simulator.unix_port import DEVICE_HEAP, SimDevice
 
 SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shared")
 
@@ -60,8 +64,13 @@ def forget_setup(flash):
             os.remove(os.path.join(folder, name))
 
 
-def alloc_probe(probe, heap, **run_options):
-    proc = host_tools.run_micropython(["-c", probe], heap=heap, extra_path=(SHARED,), **run_options)
+def run_probe(code, heap=DEVICE_HEAP, **run_options):
+    return host_tools.run_micropython(["-c", code], heap=heap, extra_path=(SHARED, device_tree.sync()),
+                                      **run_options)
+
+
+def alloc_probe(probe, heap=DEVICE_HEAP, **run_options):
+    proc = run_probe(probe, heap, **run_options)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     lines = proc.stdout.splitlines()
     allocs = {}

@@ -19,6 +19,7 @@ from host_tools.emulators.max7219 import MAX7219ChainEmulator
 from host_tools.emulators.sh1106 import SH1106Emulator
 from host_tools.emulators.ssd1306 import SSD1306Emulator
 from host_tools.emulators.ws2812 import WS2812Emulator
+from host_tools.simulator.unix_port import SOURCE_HEAP
 from host_tools.simulator.screen import screen_lines
 
 BOARDS = ("pico", "pico_sh1106", "pico_neopixel", "pico2", "sim")
@@ -125,8 +126,8 @@ def report():
 
 def run_probe(body, tmp_path, no_oled=False, roll_held=False, wireless=False):
     code = FAKE_RP2 % {"no_oled": no_oled, "roll_held": roll_held, "wireless": wireless} + body + "\nreport()\n"
-    # 256K as in the simulator: main.py imports the app from .py sources, compiled at import.
-    proc = host_tools.run_micropython(["-c", code], heap="256K", cwd=str(tmp_path))
+    # Sources (the device tree holds the sim board only), so the heap that compiling needs.
+    proc = host_tools.run_micropython(["-c", code], heap=SOURCE_HEAP, cwd=str(tmp_path))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr
     lines = proc.stdout.splitlines()
     calls = [json.loads(line[6:]) for line in lines if line.startswith("CALLS ")][0]

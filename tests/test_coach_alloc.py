@@ -62,7 +62,7 @@ def test_hint_review_and_advisor_cpu_frames_allocate_nothing(tmp_path, device_ta
 
     for name, path in device_tables.items():
         os.symlink(path, str(tmp_path / name))
-    lines, allocs = alloc_probe(PROBE, heap="256K", cwd=str(tmp_path))
+    lines, allocs = alloc_probe(PROBE, cwd=str(tmp_path))
     assert "ADVISOR True" in lines
     assert "SCREEN hint %d" % app.HINT in lines
     assert "SCREEN review %d" % app.REVIEW in lines

@@ -18,7 +18,6 @@ from host_tools.simulator.screen import screen_lines
 from sim_helpers import forget_setup, play, saved
 
 FORCED = rules.make_ruleset()
-HEAP = "256K"  # the advisor compiles from source at game start in the simulator (sim.py)
 SOLO = sim_golden.SOLO
 SOLO_REVIEW = sim_golden.SOLO_REVIEW
 # From "Start game": down = Players, P1; OK on P1: Human -> CPU optimal; back up to Start.
@@ -27,7 +26,7 @@ NOTE = "No strat. table"
 
 
 def run(flash, keys, tables=None, seed=4):
-    return screen_lines(play(flash, keys, seed=seed, heap=HEAP, tables=tables).oled_pixels())
+    return screen_lines(play(flash, keys, seed=seed, tables=tables).oled_pixels())
 
 
 @pytest.fixture(scope="module")

@@ -13,8 +13,8 @@ from host_tools.simulator import keys as sim_keys
 from host_tools import sim
 from host_tools.simulator.unix_port import SimDevice
 from host_tools.simulator.screen import screen_lines
+from sim_helpers import run_probe
 
-SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shared")
 
 SOLO = sim_golden.SOLO  # splash; players 2 -> 1; start
 DIM_CONTRAST = 0x08  # power.py _OLED_DIM
@@ -206,10 +206,7 @@ print("SLEEPS", s.power.sleeps, a.game.rolls)
 
 
 def test_power_saving_frames_allocate_nothing(tmp_path):
-    import host_tools
-
-    # 256K as in the simulator: the firmware runs from .py sources here, compiled at import.
-    proc = host_tools.run_micropython(["-c", ALLOC_PROBE], heap="256K", cwd=str(tmp_path), extra_path=(SHARED,))
+    proc = run_probe(ALLOC_PROBE, cwd=str(tmp_path))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     lines = proc.stdout.splitlines()
     allocs = {w[1]: (int(w[2]), int(w[3])) for w in (line.split() for line in lines) if w[0] == "ALLOC"}

@@ -4,7 +4,7 @@ import os
 
 from host_tools import sim
 from host_tools.flashing import build as flash_build
-from host_tools.simulator import device_tree
+from host_tools.simulator import device_tree, unix_port
 
 
 def test_default_sim_boots_the_compiled_tree_with_the_picos_heap(tmp_path, monkeypatch, capsys):
@@ -28,6 +28,34 @@ def test_default_sim_boots_the_compiled_tree_with_the_picos_heap(tmp_path, monke
     assert "session.mpy" in names and "boards/sim.mpy" in names and "main.py" in names
     assert [name for name in names if name.endswith(".py")] == ["main.py"]  # as on a flashed Pico
     assert flash_build.CONFIG_PATH.lstrip("/") not in names  # the flash folder keeps its own
+
+
+def _started(monkeypatch, tmp_path, **options):
+    """(argv, MICROPYPATH) the unix port would start with for ``SimDevice(**options)``."""
+    started = {}
+
+    def recorder(args, env, **_kwargs):
+        started.update(args=args, path=env["MICROPYPATH"])
+        raise SystemExit(0)  # nothing to run: only how the device would start
+
+    monkeypatch.setattr(unix_port.subprocess, "Popen", recorder)
+    try:
+        unix_port.SimDevice(flash_dir=str(tmp_path), **options)
+    except SystemExit:
+        pass
+    return started["args"], started["path"]
+
+
+def test_a_sim_device_runs_what_a_pico_runs_unless_asked_for_sources(monkeypatch, tmp_path):
+    # Tests build SimDevice directly: by default it is the device (the .mpy tree at the
+    # Pico's heap), so a MemoryError there is one on the device, and none is the sources'.
+    args, path = _started(monkeypatch, tmp_path)
+    assert "heapsize=" + sim.DEVICE_HEAP in args and path == device_tree.FOLDER
+    assert args[args.index("heapsize=" + sim.DEVICE_HEAP) + 1] == os.path.join(device_tree.FOLDER, "main.py")
+    args, path = _started(monkeypatch, tmp_path, code_dir=unix_port.SOURCES)
+    assert "heapsize=" + unix_port.SOURCE_HEAP in args and path.split(os.pathsep)[0].endswith("firmware")
+    args, _path = _started(monkeypatch, tmp_path, heap="300K")
+    assert "heapsize=300K" in args
 
 
 def test_sync_rewrites_what_changed_and_removes_the_rest(tmp_path):

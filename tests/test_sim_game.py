@@ -98,7 +98,7 @@ def test_zoo_game_with_its_table_and_an_advisor_level_cpu(tmp_path):
     from host_tools.solver import cache as solver_cache
 
     tables = {"strategy-zoo.bin": solver_cache.table(rules.make_ruleset("zoo"), "exact")}
-    device = play(tmp_path, ZOO_KEYS, seed=5, tables=tables, heap="256K")
+    device = play(tmp_path, ZOO_KEYS, seed=5, tables=tables)
     lines = screen_lines(device.oled_pixels())
     assert lines[0] == "Game over", "\n".join(lines + device.console[-10:])
     shown = end_screen_totals(lines)

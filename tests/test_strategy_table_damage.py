@@ -214,9 +214,9 @@ def test_the_firmware_plays_on_without_a_damaged_table_and_says_so(intact, tmp_p
     table = tmp_path / "table.bin"
     table.write_bytes(damaged(intact["forced", "exact"], kind))
     keys = sim_golden.SOLO + " space wait:500 m wait:120"  # a solo game, a roll, short MENU
-    device = play(tmp_path / "flash", keys, seed=4, heap="256K", tables={"strategy-forced.bin": str(table)})
+    device = play(tmp_path / "flash", keys, seed=4, tables={"strategy-forced.bin": str(table)})
     screen = screen_lines(device.oled_pixels())
     assert screen[0].startswith("P1 card")  # no hint: MENU shows the card, as without a table
-    device = play(tmp_path / "flash", "enter wait:300", seed=4, heap="256K",
+    device = play(tmp_path / "flash", "enter wait:300", seed=4,
                   tables={"strategy-forced.bin": str(table)})
     assert screen_lines(device.oled_pixels())[7] == "Table damaged"  # Continue: round 1's note

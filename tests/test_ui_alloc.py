@@ -50,7 +50,7 @@ measure("turn4-redraw", 200, True)
 def test_frame_loop_allocates_nothing_after_warm_up():
     import app
 
-    lines, allocs = alloc_probe(PROBE, heap="192K")
+    lines, allocs = alloc_probe(PROBE)
     assert "SCREEN menu %d" % app.MENU_SCREEN in lines
     assert "SCREEN turn %d 1" % app.TURN in lines
     assert "SCREEN card %d" % app.CARD in lines

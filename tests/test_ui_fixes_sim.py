@@ -58,7 +58,7 @@ def test_the_hint_blinks_the_dice_to_re_roll_and_keeps_the_others_steady(tmp_pat
     keys = sim_golden.SOLO + " space wait:500 m wait:120"
     seen = []
     for extra in ("", " wait:250"):
-        device = play(tmp_path / ("phase%d" % len(seen)), keys + extra, seed=4, tables=tables, heap="256K")
+        device = play(tmp_path / ("phase%d" % len(seen)), keys + extra, seed=4, tables=tables)
         seen.append((lines(device)[3].split(), dice_line(device).split()))
     (advice, dark), (advice_again, lit) = seen
     assert advice == advice_again and "." in advice and len(advice) == 5

@@ -14,10 +14,9 @@ from host_tools.simulator import golden as sim_golden
 from host_tools.simulator.screen import dice_line, screen_lines, text_lines
 from host_tools.simulator.unix_port import SimDevice
 from host_tools.solver import cache as solver_cache
-from sim_helpers import play, saved
+from sim_helpers import play, run_probe, saved
 
 FORCED = rules.make_ruleset()
-HEAP = "256K"  # the advisor compiles from source at game start in the simulator
 
 
 @pytest.fixture(scope="module")
@@ -60,22 +59,20 @@ def test_the_box_list_shows_the_points_only_when_the_dice_settle(tmp_path):
 
 # -- item 5: the win meter from the first turn and after Continue ---------------------
 def test_the_win_meter_shows_in_round_one_and_right_after_continue(tmp_path, meter_tables):
-    first = text_lines(play(tmp_path, sim_golden.TWO_HUMANS + " wait:4500", seed=4, heap=HEAP,
+    first = text_lines(play(tmp_path, sim_golden.TWO_HUMANS + " wait:4500", seed=4,
                             tables=meter_tables).oled_pixels())
     assert first[0].startswith("P") and "Roll 0/3" in first[0]
     assert first[7].count("%") == 1, first  # the opponent's chance before anyone scored
-    play(tmp_path, sim_golden.HUMAN_TURN * 3, seed=4, heap=HEAP, tables=meter_tables)
-    resumed = text_lines(play(tmp_path, "enter", seed=4, heap=HEAP, tables=meter_tables).oled_pixels())
+    play(tmp_path, sim_golden.HUMAN_TURN * 3, seed=4, tables=meter_tables)
+    resumed = text_lines(play(tmp_path, "enter", seed=4, tables=meter_tables).oled_pixels())
     assert "Roll 0/3" in resumed[0] and resumed[7].count("%") == 1, resumed  # Continue
 
 
 # -- item 6: a computer's summary names its bonuses -----------------------------------
-def _screens(code, cwd=None, heap="192K"):
+def _screens(code, cwd=None):
     """Run ``code`` (APP_ON_LOOPBACK and more) inside MicroPython; the ``dump()`` frames as
     text, and the other output lines."""
-    import host_tools
-
-    proc = host_tools.run_micropython(["-c", code], cwd=cwd, heap=heap)
+    proc = run_probe(code, cwd=cwd)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr
     frames, out = [], []
     for line in proc.stdout.splitlines():
@@ -195,7 +192,7 @@ def _position(tmp_path, meter_tables, position, code):
         os.symlink(path, tmp_path / name)
     me, them, dice = position
     probe = APP_ON_LOOPBACK + "ME = %r\nTHEM = %r\nDICE = %r\n" % (me, them, dice) + POSITION + code
-    frames, out = _screens(probe, cwd=str(tmp_path), heap=HEAP)
+    frames, out = _screens(probe, cwd=str(tmp_path))
     assert "COACH True True" in out, out
     return frames, out
 
@@ -252,13 +249,12 @@ def test_dismissing_a_score_hint_leaves_the_cursor_where_it_was(tmp_path):
     _seed, keys = sim_golden.SCENES["hint_box"]  # three rolls, then the hint: "Score: Aces"
     before = keys[:keys.rindex(" m ")]
     moved = before + " down down"  # the cursor away from the best box first
-    turn = play(tmp_path / "turn", moved, seed=4, tables=tables, heap=HEAP).oled_pixels()
-    hint = screen_lines(play(tmp_path / "hint", moved + " m wait:120", seed=4, tables=tables,
-                             heap=HEAP).oled_pixels())
+    turn = play(tmp_path / "turn", moved, seed=4, tables=tables).oled_pixels()
+    hint = screen_lines(play(tmp_path / "hint", moved + " m wait:120", seed=4, tables=tables).oled_pixels())
     assert hint[2] == "Score:"
-    back = play(tmp_path / "back", moved + " m wait:120 1", seed=4, tables=tables, heap=HEAP).oled_pixels()
+    back = play(tmp_path / "back", moved + " m wait:120 1", seed=4, tables=tables).oled_pixels()
     assert inverted_rows(back) == inverted_rows(turn) and screen_lines(back) == screen_lines(turn)
-    taken = play(tmp_path / "taken", moved + " m wait:120 enter", seed=4, tables=tables, heap=HEAP).oled_pixels()
+    taken = play(tmp_path / "taken", moved + " m wait:120 enter", seed=4, tables=tables).oled_pixels()
     row = inverted_rows(taken)[1:7].index(True) + 1  # OK: the cursor on the advised box
     assert screen_lines(taken)[row].strip().startswith(hint[3].strip())
 
@@ -288,7 +284,7 @@ a.run(frames=40)
 print("PICK", a.hint_pick)
 measure("hint2-picked", 200, True)
 """
-    lines, allocs = alloc_probe(probe, heap=HEAP, cwd=str(tmp_path))
+    lines, allocs = alloc_probe(probe, cwd=str(tmp_path))
     assert "TWO True" in lines and "PICK 0" in lines, lines
     assert allocs == {"hint2-idle": 0, "hint2-redraw": 0, "hint2-picked": 0}, lines
 

@@ -417,7 +417,7 @@ def test_card_view_shows_the_meter_in_the_simulator(tmp_path, variant):
     tables = {"strategy-forced.bin": solver_cache.table(FORCED, variant),
               "spread-forced.bin": solver_cache.spread_table(FORCED, bench.DEVICE_BANDS)}
     keys = sim_golden.TWO_HUMANS + " wait:4500" + " space enter enter" * 6 + " m"
-    screen = screen_lines(play(tmp_path, keys, seed=4, heap="256K", tables=tables).oled_pixels())
+    screen = screen_lines(play(tmp_path, keys, seed=4, tables=tables).oled_pixels())
     header = re.match(r"P(\d) card +(\d+)% +(\d+)$", screen[0])
     assert header, screen[0]
     cards = [p[2] for p in saved(tmp_path)["game"]["players"]]
@@ -472,7 +472,7 @@ def test_meter_on_screen_allocates_nothing():
     import app
     from sim_helpers import alloc_probe
 
-    lines, allocs = alloc_probe(METER_PROBE, heap="192K")
+    lines, allocs = alloc_probe(METER_PROBE)
     assert "SCREEN turn %d 1" % app.TURN in lines
     assert "SCREEN card %d" % app.CARD in lines
     assert allocs == {"turn-redraw": 0, "card-redraw": 0}, allocs

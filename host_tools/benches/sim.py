@@ -16,7 +16,7 @@ import tempfile
 import host_tools
 from host_tools.simulator import device_tree, golden as sim_golden
 from host_tools import sim
-from host_tools.simulator.unix_port import DeviceExited, SimDevice
+from host_tools.simulator.unix_port import SOURCES, DeviceExited, SimDevice
 from host_tools.simulator.screen import screen_lines
 
 # Four computers start (sim_golden.FOUR_CPUS), then play the whole game.
@@ -133,4 +133,4 @@ def run():
             print("smallest -X heapsize that completes it (.mpy tree): %d KB (target <= 96 KB)" % smallest_heap(code))
         if loaded:
             print_breakdown(code, loaded[-1])
-    print("smallest -X heapsize from .py sources (compiled at import): %d KB" % smallest_heap())
+    print("smallest -X heapsize from .py sources (compiled at import): %d KB" % smallest_heap(SOURCES))

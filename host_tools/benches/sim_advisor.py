@@ -16,7 +16,7 @@ from host_tools.benches import sim as bench_sim
 from host_tools.simulator import golden as sim_golden
 from host_tools.simulator import keys as sim_keys
 from host_tools import sim
-from host_tools.simulator.unix_port import DeviceExited, SimDevice, put_table
+from host_tools.simulator.unix_port import SOURCES, DeviceExited, SimDevice, put_table
 from host_tools.simulator.screen import screen_lines
 
 # bench_sim.FOUR_CPUS in two parts: set up and start, look at round 1, play to the end.
@@ -113,4 +113,4 @@ def run():
             small_simple = bench_sim.smallest_heap(code) if simple_finished else 0
             print("smallest -X heapsize (.mpy tree): advisor players %d KB, simple players %d KB (+%d KB)"
                   % (small, small_simple, small - small_simple))
-    print("smallest -X heapsize from .py sources with the advisor: %d KB" % smallest_heap(tables))
+    print("smallest -X heapsize from .py sources with the advisor: %d KB" % smallest_heap(tables, SOURCES))

@@ -84,8 +84,7 @@ def scene_tables(name):
 def run_scene(name, flash_dir, tables=None):
     seed, keys = SCENES[name]
     tables = tables or scene_tables(name)
-    # The simulator's default heap: it compiles the .py sources (the device's heap is
-    # measured from the .mpy tree by make bench and on the emulated chip).
+    # The simulator's default: the tree flash builds, at the Pico's heap (unix_port.py).
     device = SimDevice(seed=seed, flash_dir=flash_dir, tables=tables)
     try:
         sim.run_headless(device, keys)

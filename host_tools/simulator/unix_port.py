@@ -5,6 +5,10 @@ board (boards/sim.py documents the wire format), feeds every I2C/SPI/WS2812 byte
 datasheet emulators in host_tools/emulators/ and answers each virtual-time wait with the
 button levels of that moment. ``run_until(ms)`` advances the device's clock; the caller
 decides the button levels through ``buttons`` (a bit mask, bit i = button i pressed).
+By default it boots what a Pico runs: the tree ``flash`` builds (device_tree.py) with the
+Pico's heap, so a run out of memory here is one on the device; ``code_dir=SOURCES`` runs
+the .py sources instead, by default at SOURCE_HEAP (compiling at import needs heap the
+device never spends).
 """
 import os
 import struct
@@ -16,11 +20,18 @@ from host_tools.emulators.max7219 import MAX7219ChainEmulator
 from host_tools.emulators.sh1106 import SH1106Emulator
 from host_tools.emulators.ssd1306 import SSD1306Emulator
 from host_tools.emulators.ws2812 import WS2812Emulator
+from host_tools.simulator import device_tree
 
 from host_tools.simulator.backend import (BUTTON_NAMES, BUTTONS, N_DICE, N_PIXELS, DeviceExited,  # noqa: F401
                                           dice_pixels_of)
 
 DEFAULT_FLASH = os.path.join(os.path.expanduser("~"), ".local", "share", "pico-yahtzee", "flash")
+
+# The Pico's heap: 240K leaves 241,856 bytes free after start-up on the unix port, the
+# Pico 241,520 after boot (make bench chip); the 64-bit port's objects are the larger.
+DEVICE_HEAP = "240K"
+SOURCES = "sources"  # code_dir for firmware/ and boards/ as .py, compiled at import
+SOURCE_HEAP = "256K"  # compiling at import: records.py needs ~46 KB free from .py, 11 KB as .mpy
 
 
 SEED_WRAP = 1 << 32
@@ -77,7 +88,7 @@ def remove_tables(flash_dir):
 class SimDevice:
     """The unix-port back-end (backend.py lists what every back-end offers)."""
 
-    def __init__(self, seed=None, flash_dir=None, code_dir=None, heap="256K", oled="ssd1306",
+    def __init__(self, seed=None, flash_dir=None, code_dir=None, heap=None, oled="ssd1306",
                  dice="max7219", extra=(), tables=None, hold_at_boot=(0, 0), busy=None):
         self.flash_dir = os.path.abspath(flash_dir or DEFAULT_FLASH)
         os.makedirs(self.flash_dir, exist_ok=True)
@@ -109,13 +120,15 @@ class SimDevice:
         self._wake = False
         to_dev_r, to_dev_w = os.pipe()
         from_dev_r, from_dev_w = os.pipe()
-        if code_dir:
-            code_dir = os.path.abspath(code_dir)
-            path = code_dir
-            main = os.path.join(code_dir, "main.py")
-        else:
+        if code_dir == SOURCES:
+            heap = heap or SOURCE_HEAP
             path = os.pathsep.join((host_tools.FIRMWARE, host_tools.REPO))
             main = os.path.join(host_tools.FIRMWARE, "main.py")
+        else:
+            heap = heap or DEVICE_HEAP
+            code_dir = os.path.abspath(code_dir or device_tree.sync())
+            path = code_dir
+            main = os.path.join(code_dir, "main.py")
         args = [host_tools.micropython_command(), "-X", "heapsize=" + heap, main, "board=sim",
                 "link=%d,%d" % (to_dev_r, from_dev_w), "oled=" + oled, "dice=" + dice]
         if seed is not None:
