@@ -13,7 +13,7 @@ import os
 import tempfile
 
 import host_tools
-from host_tools import sim
+from host_tools.simulator.headless import run_headless
 from host_tools.emulators.oled import half_blocks
 from host_tools.simulator.unix_port import SimDevice
 from host_tools.simulator.screen import device_text
@@ -88,7 +88,7 @@ def run_scene(name, flash_dir, tables=None):
     # measured from the .mpy tree by make bench and on the emulated chip).
     device = SimDevice(seed=seed, flash_dir=flash_dir, tables=tables)
     try:
-        sim.run_headless(device, keys)
+        run_headless(device, keys)
     finally:
         device.close()
     return device
@@ -193,7 +193,6 @@ def chip_scene(name, seeded, folder):
     frame. Key times count from the first OLED frame, as on the unix port."""
     import shutil
 
-    from host_tools import sim
     from host_tools.simulator.chip import ChipDevice
 
     _seed, keys = SCENES[name]
@@ -202,7 +201,7 @@ def chip_scene(name, seeded, folder):
     device = ChipDevice(copy)
     try:
         device.boot()
-        sim.run_headless(device, keys)
+        run_headless(device, keys)
     finally:
         device.close()
     return device
