@@ -38,7 +38,7 @@ import sys
 
 from host_tools.flashing.build import BuildError
 from host_tools.simulator import device_tree, keys as sim_keys
-from host_tools.simulator.headless import SETTLE_MS, device_tables, run_headless  # noqa: F401 (SETTLE_MS: for callers)
+from host_tools.simulator.headless import device_tables, run_headless
 from host_tools.simulator.unix_port import (BUTTON_NAMES, BUTTONS, DEFAULT_FLASH, DeviceExited, SimDevice,
                                             own_tables, remove_tables)
 
