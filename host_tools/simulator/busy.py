@@ -77,6 +77,7 @@ def calibrate(refresh=False):
     if not refresh and os.path.exists(CACHE):
         with open(CACHE) as f:
             return json.load(f)
+    host_tools.use_firmware()
     import rules
 
     from host_tools.solver import files as solver_files

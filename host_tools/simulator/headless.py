@@ -3,6 +3,7 @@ time (``run_headless``, for ``sim --headless``, the goldens, the benchmarks and 
 and the strategy tables to give the device (``device_tables``)."""
 import os
 
+import host_tools
 from host_tools.simulator import keys as sim_keys
 
 SETTLE_MS = 400  # after the last key: let animations and redraws finish
@@ -20,6 +21,7 @@ def device_tables():
     build/strategy-forced.bin, build/spread-forced.bin (the win meter and the CPU win
     level) and build/strategy-zoo.bin (the menu's kids' card; 55 KB, under a second),
     built once when missing, and any other exact or spread table there."""
+    host_tools.use_firmware()
     import rules
 
     from host_tools.solver import files as solver_files
