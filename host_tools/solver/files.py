@@ -1,7 +1,8 @@
 """The table files the host tools keep in build/: their paths, built when missing or of
 an older format (``ensure_table``, ``ensure_spread``), and an Advisor opened on one with
-the whole file checked first. Shared by the ``solve``, ``advise``, ``sim``, ``flash`` and
-``uf2`` commands and the simulator."""
+the whole file checked first; ``build`` solves a ruleset into a table's bytes and
+``write_atomic`` writes one. Shared by the ``solve``, ``advise`` and ``sim`` commands, the
+simulator, ``flashing.bundle`` and the benchmarks."""
 import os
 import sys
 
