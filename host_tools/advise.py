@@ -16,161 +16,17 @@ win meter and the win level are for the 13-box cards (not ``--rules zoo``).
 ``--rules zoo`` (the kids' card): dice are animal numbers 1-6, kept dice are named.
 """
 import json
-import os
 import sys
 
 import host_tools
 
 host_tools.use_firmware()
-import advisor as A  # noqa: E402
 import rules as R  # noqa: E402
 import strategy_table  # noqa: E402
 
 from host_tools import score  # noqa: E402
-
-BUILD = os.path.join(host_tools.REPO, "build")
-_MAX_TABLE = 4 << 20  # the exact table is about 1 MB
-
-
-def table_path(ruleset, folder=BUILD):
-    return os.path.join(folder, "strategy-%s.bin" % ruleset.name)
-
-
-def ensure_table(ruleset, folder=BUILD, quiet=False, prog="advise"):
-    """Path of the exact table for ``ruleset``, building it (seconds) if missing; the
-    note says so under the name of the command the user ran (``prog``)."""
-    path = table_path(ruleset, folder)
-    if not os.path.exists(path) or _older_format(path) or not _exact(path):
-        from host_tools import solve
-
-        if not quiet:
-            print("%s: building %s (once; cached) ..." % (prog, path), file=sys.stderr, flush=True)
-        data, _expected, _loss = solve.build(ruleset, "exact")
-        solve.write_atomic(path, data)
-    return path
-
-
-def _older_format(path, magic=strategy_table.MAGIC, version=strategy_table.FORMAT_VERSION):
-    """True for a table an earlier version of the solver built (a build product to
-    redo, not damage): the right magic with a lower format version."""
-    with open(path, "rb") as f:
-        head = f.read(5)
-    return len(head) == 5 and head[:4] == magic and head[4] < version
-
-
-def _exact(path):
-    """False for a compact table where the exact one belongs (an older ``uf2 --compact``
-    wrote it there): advise, sim and flash would give the compact table's figures."""
-    with open(path, "rb") as f:
-        head = f.read(6)
-    return len(head) < 6 or head[:4] != strategy_table.MAGIC or head[5] == strategy_table.EXACT
-
-
-def open_advisor(ruleset, path):
-    """An Advisor on the table at ``path`` (the caller closes ``advisor.table_file``).
-    The whole file is checked first (solver.table.verify: size, header, the CRC-32 of its
-    contents): ValueError for a damaged table, never a wrong figure from it."""
-    from host_tools.solver import table as solver_table
-
-    with open(path, "rb") as f:
-        data = f.read(_MAX_TABLE + 1)  # bounded: --table may name /dev/zero
-    if len(data) > _MAX_TABLE:
-        raise ValueError("not a strategy table (over %d bytes)" % _MAX_TABLE)
-    solver_table.verify(data)
-    f = open(path, "rb")
-    try:
-        adv = A.Advisor(ruleset, strategy_table.StrategyTable(f))
-    except Exception:
-        f.close()
-        raise
-    adv.table_file = f
-    return adv
-
-
-def spread_path(ruleset, folder=BUILD):
-    return os.path.join(folder, "spread-%s.bin" % ruleset.name)
-
-
-def ensure_spread(ruleset, folder=BUILD, quiet=False, prog="advise"):
-    """Path of the spread table for ``ruleset``, building it (seconds) if missing or of
-    an older format."""
-    import spread_table
-
-    path = spread_path(ruleset, folder)
-    if not os.path.exists(path) or _older_format(path, spread_table.MAGIC, spread_table.FORMAT_VERSION):
-        from host_tools import solve
-        from host_tools.solver import cache as solver_cache
-        from host_tools.solver import spread as solver_spread
-
-        if not quiet:
-            print("%s: building %s (once; cached) ..." % (prog, path), file=sys.stderr, flush=True)
-        var = solver_cache.variance(ruleset)
-        solve.write_atomic(path, solver_spread.encode(var, ruleset, solve.SPREAD_BANDS))
-    return path
-
-
-def _standing(adv, spread, card):
-    """(total, expected remaining in sixteenths, sd in sixteenths, used boxes) of a card."""
-    import win_meter
-
-    mask = up = used = 0
-    for b in range(R.N_BOXES):
-        if card[b] != R.OPEN:
-            mask |= 1 << b
-            used += 1
-            up += card[b] if b < R.N_UPPER else 0
-    up = min(up, 63)
-    yz = 1 if card[R.YAHTZEE] == 50 else 0
-    total = R.totals(adv.rules, card)[4]
-    if mask == 8191:
-        return total, 0, 0, used
-    return total, win_meter.from_fixed(adv.table.value(mask, up, yz)), spread.sd(mask, up, yz), used
-
-
-def chances(adv, spread, cards):
-    """Each card's chance to win (fractions), the win meter's model, cards[0] = you."""
-    import win_meter
-
-    rows = [_standing(adv, spread, c) for c in cards]
-    out = [0] * 4
-    win_meter.chances(len(cards), [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows],
-                      [r[3] for r in rows], out)
-    return [out[i] / win_meter.ONE for i in range(len(cards))]
-
-
-def advise_to_win(adv, spread, card, others, dice=None, rolls_left=None):
-    """The JSON-ready answer ranked by the chance to win against ``others``."""
-    import strategy_win
-    import win_meter
-
-    result = {"chances": chances(adv, spread, [card] + list(others))}
-    if dice is None:
-        return result
-    level = strategy_win.WinLevel(adv, spread)
-    level.prepare(card, others)
-    options = []
-    if rolls_left == 0:
-        out = [0] * 13
-        R.score_options(adv.rules, card, dice, out)
-        extra = R.yahtzee_bonus_for(adv.rules, card, dice)
-        for b in range(R.N_BOXES):
-            if out[b] >= 0:
-                options.append((level.box_key(b, out[b], extra), -b, {"box": R.BOX_IDS[b]}))
-    else:
-        seen = set()
-        for hold in range(32):
-            kept = tuple(sorted(dice[j] for j in range(5) if hold >> j & 1))
-            if kept not in seen:
-                seen.add(kept)
-                options.append((level.hold_key(dice, rolls_left, hold), -hold, {"hold": list(kept)}))
-    options.sort(key=lambda o: (o[0], o[1]), reverse=True)
-    ranked = []
-    for key, _order, option in options:
-        option["chance"] = level.chance(key) / win_meter.ONE
-        ranked.append(option)
-    result.update(best=ranked[0], options=ranked)
-    return result
-
+from host_tools.solver.advice import advise, advise_to_win, chances  # noqa: E402
+from host_tools.solver.files import MAX_TABLE as _MAX_TABLE, ensure_spread, ensure_table, open_advisor  # noqa: E402
 
 def render_to_win(result, rolls_left):
     lines = ["chance to win now: you %.1f %%, %s" % (100 * result["chances"][0], ", ".join(
@@ -185,33 +41,6 @@ def render_to_win(result, rolls_left):
         name = opt["box"] if "box" in opt else (" ".join(str(d) for d in opt["hold"]) or "(re-roll all)")
         lines.append("  %-15s %5.1f %%" % (name, 100 * opt["chance"]))
     return "\n".join(lines)
-
-
-def advise(adv, card, dice=None, rolls_left=None):
-    """The JSON-ready answer for a position."""
-    adv.prepare(card)
-    if dice is None:
-        return {"expected_total": A.to_points(adv.expected_total())}
-    codes = [0] * 32
-    values = [0] * 32
-    n = adv.options(dice, rolls_left, codes, values)
-    options = []
-    kept = sorted(dice)
-    for i in range(n):
-        if rolls_left == 0:
-            option = {"box": adv.rules.ids[codes[i]]}
-        else:
-            kept = sorted(dice[j] for j in range(5) if codes[i] >> j & 1)
-            option = {"hold": kept}
-            if adv.rules.faces:
-                option["animals"] = [adv.rules.face_name(d) for d in kept]
-        option["expected_total"] = A.to_points(values[i])
-        options.append(option)
-    result = {"expected_total": options[0]["expected_total"], "best": options[0], "options": options}
-    if rolls_left:  # stopping here instead: the best box for these dice, as on the last roll
-        n = adv.options(dice, 0, codes, values)
-        result["score_now"] = {"box": adv.rules.ids[codes[0]], "expected_total": A.to_points(values[0])}
-    return result
 
 
 def render(result, rolls_left):

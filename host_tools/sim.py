@@ -38,10 +38,10 @@ import sys
 
 from host_tools.flashing.build import BuildError
 from host_tools.simulator import device_tree, keys as sim_keys
+from host_tools.simulator.headless import device_tables, run_headless
 from host_tools.simulator.unix_port import (BUTTON_NAMES, BUTTONS, DEFAULT_FLASH, DEVICE_HEAP, DeviceExited, SimDevice,
                                             own_tables, remove_tables)
 
-SETTLE_MS = 400  # after the last key: let animations and redraws finish
 HOLD_AT_BOOT_MS = 1000  # --hold-at-boot without :MS
 
 
@@ -168,35 +168,10 @@ def check_folders(args):
                                     % (own_tables(flash)[0], flash))
 
 
-def device_tables():
-    """``{device name: host path}`` of the strategy tables to give the simulated device:
-    build/strategy-forced.bin, build/spread-forced.bin (the win meter and the CPU win
-    level) and build/strategy-zoo.bin (the menu's kids' card; 55 KB, under a second),
-    built once when missing, and any other exact or spread table there."""
-    from host_tools import advise
-    import rules
-
-    advise.ensure_table(rules.make_ruleset(), folder=advise.BUILD, prog="sim")
-    advise.ensure_spread(rules.make_ruleset(), folder=advise.BUILD, prog="sim")
-    advise.ensure_table(rules.make_ruleset(rules.ZOO), folder=advise.BUILD, quiet=True, prog="sim")
-    tables = {}
-    for name in sorted(os.listdir(advise.BUILD)):
-        if name.startswith(("strategy-", "spread-")) and name.endswith(".bin") and "compact" not in name:
-            tables[name] = os.path.join(advise.BUILD, name)
-    return tables
-
-
 def busy_ratio():
     from host_tools.simulator import busy
 
     return busy.ratio()
-
-
-def run_headless(device, script, settle_ms=SETTLE_MS):
-    """Play ``script``; returns the virtual time at the end. Raises DeviceExited."""
-    presses, end = sim_keys.parse(script)
-    device.run_until(end + settle_ms, sim_keys.levels(presses))
-    return device.now
 
 
 def main(argv):

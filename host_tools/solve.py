@@ -6,45 +6,18 @@ state, scoring through firmware/rules.py; writes the table file the device and t
 expected score from the empty card; for the compact variant also the points per game
 its decisions lose against exact play (exact policy evaluation, no sampling).
 """
-import os
 import sys
 import time
 
 import host_tools
-from host_tools.solver import core as solver_core
 from host_tools.solver import spread as solver_spread
 from host_tools.solver import table as solver_table
 from host_tools import score
+from host_tools.solver.files import SPREAD_BANDS, build, write_atomic
 
-SPREAD_BANDS = solver_spread.DEVICE_BANDS  # upper-subtotal bands per block
 # --bits: the range the device's reader accepts (strategy_table: why these bounds).
 MIN_COMPACT_BITS = solver_table.st.MIN_COMPACT_BITS
 MAX_COMPACT_BITS = solver_table.st.MAX_BITS
-
-
-def build(ruleset, variant="exact", progress=None, measure_loss=None, keep=None, bits=None):
-    """Solve ``ruleset`` and return (file bytes, expected score, loss or None); the
-    solved value array goes into ``keep["dense"]`` when a dict is given; ``bits``: the
-    compact table's bits per state (None: solver_table.COMPACT_BITS)."""
-    dense, _tables, space = solver_core.solve(ruleset, progress=progress)
-    if keep is not None:
-        keep["dense"] = dense
-    data = solver_table.encode(dense, space, ruleset, variant, compact_bits=bits)
-    loss = None
-    if measure_loss if measure_loss is not None else variant == "compact":
-        guide = solver_table.decode(data, space)
-        if progress:
-            progress("evaluating the table's decisions against exact play ...")
-        played, _t, _s = solver_core.solve(ruleset, guide=guide)
-        loss = dense[0] - played[0]
-    return data, dense[0], loss
-
-
-def write_atomic(path, data):
-    """Write ``data`` as ``path`` (host_tools.write_file_atomic), making its folder first:
-    for the tables the tools keep in build/ (``--out`` itself is checked before the solve)."""
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    host_tools.write_file_atomic(path, data)
 
 
 def main(argv):

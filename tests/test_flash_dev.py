@@ -10,7 +10,8 @@ import re
 
 import pytest
 
-from host_tools import flash, virtual_pico
+from host_tools import flash
+from host_tools.flashing import virtual_pico
 from host_tools.flashing.testing import copy_checkout, run_flash
 
 FIRMWARE_MAIN = "firmware/main.py"

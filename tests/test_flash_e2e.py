@@ -15,7 +15,7 @@ import sys
 import config  # the firmware's own device.cfg parser
 import host_tools
 from host_tools.flashing import build as flash_build
-from host_tools import virtual_pico
+from host_tools.flashing import virtual_pico
 from host_tools.flashing.testing import TINY_FILES, boot, copy_checkout, run_flash, tiny_tree, tree_hashes, wait_for, write
 
 SUMMARY = re.compile(r"(\d+) copied, (\d+) skipped, (\d+) removed, (\d+) bytes")

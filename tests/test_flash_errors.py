@@ -9,7 +9,8 @@ from serial.tools import list_ports
 from serial.tools.list_ports_common import ListPortInfo
 
 import host_tools
-from host_tools import flash, virtual_pico
+from host_tools import flash
+from host_tools.flashing import virtual_pico
 from host_tools.flashing.testing import boot, run_flash, tiny_tree, tree_hashes, wait_for, write
 
 

@@ -6,7 +6,7 @@ import json
 import os
 
 import hostile
-from host_tools import virtual_pico
+from host_tools.flashing import virtual_pico
 from host_tools.flashing import build as flash_build
 from host_tools.flashing.build import DeviceFile
 from host_tools.flashing.testing import TINY_FILES, boot, run_flash, tiny_tree, tree_hashes, write

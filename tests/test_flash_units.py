@@ -9,6 +9,7 @@ import pytest
 import host_tools
 from host_tools.flashing import build as flash_build
 from host_tools import flash
+from host_tools.flashing import plan as flash_plan
 from host_tools.flashing.build import BuildError, DeviceFile
 from host_tools.flashing.testing import tiny_tree, write
 
@@ -98,9 +99,9 @@ def test_an_mpy_cross_of_another_version_is_refused(tmp_path):
 
 def test_manifest_round_trip_ignores_junk():
     files = [DeviceFile("/a.mpy", b"abc"), DeviceFile("/drivers/b.mpy", b"")]
-    text = flash.manifest_text(files) + "garbage line\n\nrelative\tx\t1\n"
-    assert flash.parse_manifest(text) == {"/a.mpy": files[0].sha256, "/drivers/b.mpy": files[1].sha256}
-    assert flash.parse_manifest(None) == {}
+    text = flash_plan.manifest_text(files) + "garbage line\n\nrelative\tx\t1\n"
+    assert flash_plan.parse_manifest(text) == {"/a.mpy": files[0].sha256, "/drivers/b.mpy": files[1].sha256}
+    assert flash_plan.parse_manifest(None) == {}
 
 
 def _plan(files, device, old=(), table=None, free_blocks=100, total_blocks=None):
@@ -108,7 +109,7 @@ def _plan(files, device, old=(), table=None, free_blocks=100, total_blocks=None)
     paths, recorded with the hash the device still has (flash put them there unchanged)."""
     sizes = {path: len(data) for path, data in device.items()}
     hashes = {path: DeviceFile(path, data).sha256 for path, data in device.items()}
-    plan = flash.Plan(files, table, sizes, hashes, {p: hashes.get(p, "0" * 64) for p in old})
+    plan = flash_plan.Plan(files, table, sizes, hashes, {p: hashes.get(p, "0" * 64) for p in old})
     plan.decide(BLOCK, free_blocks * BLOCK, None if total_blocks is None else total_blocks * BLOCK)
     return plan
 
@@ -138,7 +139,7 @@ def test_a_manifest_naming_the_saves_deletes_nothing_under_data():
 def test_a_file_changed_since_flash_wrote_it_stays():
     files = [DeviceFile("/main.py", b"m")]
     device = {"/main.py": b"m", "/old.mpy": b"edited by hand"}
-    plan = flash.Plan(files, None, {p: len(d) for p, d in device.items()},
+    plan = flash_plan.Plan(files, None, {p: len(d) for p, d in device.items()},
                       {p: DeviceFile(p, d).sha256 for p, d in device.items()}, {"/old.mpy": DeviceFile("/old.mpy", b"as flashed").sha256})
     plan.decide(BLOCK, 100 * BLOCK)
     assert plan.remove == []
@@ -157,19 +158,19 @@ def test_every_manifest_line_is_checked():
         "/f.mpy\t%s\t1" % good.sha256.upper(),
     ]
     rejected = []
-    assert flash.parse_manifest("\n".join(lines), rejected) == {"/a.mpy": good.sha256}
+    assert flash_plan.parse_manifest("\n".join(lines), rejected) == {"/a.mpy": good.sha256}
     assert rejected == lines[1:]
 
 
 def test_names_that_could_forge_manifest_lines_are_refused():
     for name in ("/x\n/data/scores.a.mpy", "/x\t0.mpy", "/../x.mpy"):
         with pytest.raises(BuildError, match="a name flash cannot put on a device"):
-            flash.manifest_text([DeviceFile(name, b"x")])
+            flash_plan.manifest_text([DeviceFile(name, b"x")])
 
 
 def test_plan_space_counts_whole_blocks_and_keeps_a_reserve():
     files = [DeviceFile("/f%d.mpy" % i, b"x" * 10) for i in range(5)]  # 5 blocks + manifest
-    reserve = flash.RESERVE_BYTES // BLOCK
+    reserve = flash_plan.RESERVE_BYTES // BLOCK
     _plan(files, {}, free_blocks=6 + reserve)
     with pytest.raises(flash.FlashError, match="not enough space"):
         _plan(files, {}, free_blocks=5 + reserve)
@@ -179,7 +180,7 @@ def test_plan_counts_a_block_for_each_folder_it_makes():
     """littlefs gives every folder a block: a fresh device needs one per new folder (the
     reserve for saves stays whole); a folder already there costs nothing."""
     files = [DeviceFile("/ui/f%d.mpy" % i, b"x" * 10) for i in range(3)] + [DeviceFile("/drivers/d.mpy", b"x")]
-    reserve = flash.RESERVE_BYTES // BLOCK
+    reserve = flash_plan.RESERVE_BYTES // BLOCK
     _plan(files, {}, free_blocks=4 + 1 + 2 + reserve)  # files, manifest, ui/ and drivers/
     with pytest.raises(flash.FlashError, match="not enough space"):
         _plan(files, {}, free_blocks=4 + 1 + 1 + reserve)
@@ -225,7 +226,7 @@ def test_a_flash_copies_only_its_boards_modules_and_drivers():
 def test_leftover_staged_copies_count_as_free_space():
     """Issue 10 item 5: a flash cut by a full device left *.flashnew; the next one cleans them."""
     files = [DeviceFile("/f%d.mpy" % i, b"x" * 10) for i in range(5)]
-    reserve = flash.RESERVE_BYTES // BLOCK
+    reserve = flash_plan.RESERVE_BYTES // BLOCK
     leftovers = {"/f%d.mpy.flashnew" % i: b"x" * 10 for i in range(3)}
     plan = _plan(files, leftovers, free_blocks=3 + reserve)
     assert plan.pre_remove == sorted(leftovers) and len(plan.copy) == 5
@@ -234,7 +235,7 @@ def test_leftover_staged_copies_count_as_free_space():
 def test_plan_leaves_out_a_table_that_does_not_fit_but_keeps_an_unchanged_one():
     files = [DeviceFile("/main.py", b"m")]
     table = DeviceFile("/strategy-forced.bin", b"t" * (3 * BLOCK), source="build/strategy-forced.bin")
-    reserve = flash.RESERVE_BYTES // BLOCK
+    reserve = flash_plan.RESERVE_BYTES // BLOCK
     tight = _plan(files, {}, table=table, free_blocks=2 + 2 + reserve)
     assert table not in tight.copy and "does not fit" in tight.table_note
     roomy = _plan(files, {}, table=table, free_blocks=2 + 3 + reserve)
@@ -247,16 +248,16 @@ def test_plan_adds_the_zoo_table_after_the_main_one_when_both_fit():
     files = [DeviceFile("/main.py", b"m")]
     main = DeviceFile("/strategy-forced.bin", b"t" * (3 * BLOCK), source="build/strategy-forced.bin")
     zoo = DeviceFile("/strategy-zoo.bin", b"z" * (2 * BLOCK), source="build/strategy-zoo.bin")
-    reserve = flash.RESERVE_BYTES // BLOCK
+    reserve = flash_plan.RESERVE_BYTES // BLOCK
 
     def plan(free_blocks, device=None):
         sizes = {p: len(d) for p, d in (device or {}).items()}
         hashes = {p: DeviceFile(p, d).sha256 for p, d in (device or {}).items()}
-        result = flash.Plan(files, main, sizes, hashes, {}, [zoo])
+        result = flash_plan.Plan(files, main, sizes, hashes, {}, [zoo])
         result.decide(BLOCK, free_blocks * BLOCK)
         return result
 
-    menu_keep = -(-flash.MENU_TABLE_KEEP_BYTES // BLOCK)  # a menu table leaves >= 100 KB for saves
+    menu_keep = -(-flash_plan.MENU_TABLE_KEEP_BYTES // BLOCK)  # a menu table leaves >= 100 KB for saves
     both = plan(2 + 3 + 2 + menu_keep)
     assert main in both.copy and zoo in both.copy and both.extra_notes == []
     only_main = plan(2 + 3 + 1 + menu_keep)  # the main table first; the Zoo one does not fit after it
@@ -278,10 +279,10 @@ def test_plan_puts_the_spread_table_after_the_main_one_and_before_the_zoo_one():
     main = DeviceFile("/strategy-forced.bin", b"t" * (3 * BLOCK), source="build/strategy-forced.bin")
     spread = DeviceFile("/spread-forced.bin", b"s" * (2 * BLOCK), source="build/spread-forced.bin")
     zoo = DeviceFile("/strategy-zoo.bin", b"z" * (2 * BLOCK), source="build/strategy-zoo.bin")
-    reserve = flash.RESERVE_BYTES // BLOCK
+    reserve = flash_plan.RESERVE_BYTES // BLOCK
 
     def plan(free_blocks):
-        result = flash.Plan(files, main, {}, {}, {}, [spread, zoo])
+        result = flash_plan.Plan(files, main, {}, {}, {}, [spread, zoo])
         result.decide(BLOCK, free_blocks * BLOCK)
         return result
 
@@ -290,7 +291,7 @@ def test_plan_puts_the_spread_table_after_the_main_one_and_before_the_zoo_one():
     assert only_main.table_note is None and only_main.extra_notes[0].startswith("spread table build/spread-forced.bin")
     with_spread = plan(2 + 3 + 2 + reserve)
     assert spread in with_spread.copy and zoo not in with_spread.copy and len(with_spread.extra_notes) == 1
-    menu_keep = -(-flash.MENU_TABLE_KEEP_BYTES // BLOCK)
+    menu_keep = -(-flash_plan.MENU_TABLE_KEEP_BYTES // BLOCK)
     assert all(t in plan(2 + 3 + 2 + 2 + menu_keep).copy for t in (main, spread, zoo))
 
 
@@ -309,7 +310,7 @@ def test_the_table_of_other_rules_makes_room_for_the_new_one():
     main = DeviceFile("/main.py", b"m")
     forced = DeviceFile("/strategy-forced.bin", b"f" * (3 * BLOCK))
     free_table = DeviceFile("/strategy-free.bin", b"t" * (3 * BLOCK), source="build/strategy-free.bin")
-    reserve = flash.RESERVE_BYTES // BLOCK
+    reserve = flash_plan.RESERVE_BYTES // BLOCK
     device = {"/main.py": main.data, forced.path: forced.data}
     plan = _plan([main], device, old=["/main.py", forced.path], table=free_table, free_blocks=1 + 1 + reserve, total_blocks=20)
     assert plan.pre_remove == [forced.path] and free_table in plan.copy and plan.table_note is None
@@ -322,7 +323,7 @@ def test_the_table_of_other_rules_makes_room_for_the_new_one():
 def test_the_pico_w_advice_only_when_the_flash_is_too_small_for_the_table():
     main = DeviceFile("/main.py", b"m")
     table = DeviceFile("/strategy-forced.bin", b"t" * (10 * BLOCK), source="build/strategy-forced.bin")
-    reserve = flash.RESERVE_BYTES // BLOCK
+    reserve = flash_plan.RESERVE_BYTES // BLOCK
     small = _plan([main], {}, table=table, free_blocks=8 + reserve, total_blocks=9 + reserve)
     assert "even on an empty flash" in small.table_note and "COMPACT=1" in small.table_note
     crowded = _plan([main], {"/mine.bin": b"x" * (20 * BLOCK)}, table=table, free_blocks=8 + reserve, total_blocks=40 + reserve)
@@ -334,7 +335,7 @@ def test_an_outdated_table_that_has_no_room_for_its_new_version_goes():
     files = [DeviceFile("/main.py", b"m")]
     old_table = DeviceFile("/strategy-forced.bin", b"o" * BLOCK)
     table = DeviceFile("/strategy-forced.bin", b"t" * (30 * BLOCK), source="build/strategy-forced.bin")
-    reserve = flash.RESERVE_BYTES // BLOCK
+    reserve = flash_plan.RESERVE_BYTES // BLOCK
     plan = _plan(files, {"/main.py": b"m", old_table.path: old_table.data}, old=["/main.py", old_table.path], table=table,
                  free_blocks=5 + reserve, total_blocks=100)
     assert plan.table_note and plan.remove == [old_table.path]

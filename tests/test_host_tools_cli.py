@@ -52,10 +52,11 @@ def test_unknown_command_is_one_line():
 
 
 def test_the_first_sim_builds_its_table_under_its_own_name(tmp_path, monkeypatch, capsys):
-    from host_tools import advise, sim, solve
+    from host_tools import sim
+    from host_tools.solver import files as solver_files
 
-    monkeypatch.setattr(advise, "BUILD", str(tmp_path))
-    monkeypatch.setattr(solve, "build", lambda ruleset, variant: (b"table", 0.0, None))
+    monkeypatch.setattr(solver_files, "BUILD", str(tmp_path))
+    monkeypatch.setattr(solver_files, "build", lambda ruleset, variant: (b"table", 0.0, None))
     tables = sim.device_tables()
     # the menu's Zoo card has its table too; the win meter its spread table
     assert list(tables) == ["spread-forced.bin", "strategy-forced.bin", "strategy-zoo.bin"]

@@ -9,7 +9,8 @@ import sys
 
 import hostile
 import host_tools
-from host_tools import pull, virtual_pico
+from host_tools import pull
+from host_tools.flashing import virtual_pico
 
 # Runs inside MicroPython with the flash folder as its working directory, like the device.
 WRITER = r"""

@@ -13,7 +13,8 @@ import pytest
 
 import hostile
 import host_tools
-from host_tools import push, uf2 as uf2_command, virtual_pico
+from host_tools import push, uf2 as uf2_command
+from host_tools.flashing import virtual_pico
 from host_tools.flashing import restore
 from host_tools.flashing.build import DeviceFile
 from test_pull import _device_folder

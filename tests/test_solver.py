@@ -225,12 +225,12 @@ def test_solve_bits_sets_the_compact_tables_width(tmp_path, capsys):
 def test_a_failed_table_write_leaves_no_tmp_behind(tmp_path, monkeypatch):
     import os
 
-    from host_tools import solve
+    from host_tools.solver import files as solver_files
 
     def full_disk(src, dst):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(solve.os, "replace", full_disk)
+    monkeypatch.setattr(solver_files.os, "replace", full_disk)
     with pytest.raises(OSError):
-        solve.write_atomic(str(tmp_path / "t.bin"), b"x" * 1000)
+        solver_files.write_atomic(str(tmp_path / "t.bin"), b"x" * 1000)
     assert os.listdir(str(tmp_path)) == []  # the 1 MB .tmp stayed behind

@@ -17,7 +17,8 @@ import sys
 import pytest
 
 import host_tools
-from host_tools import push, uf2 as uf2_command, virtual_pico
+from host_tools import push, uf2 as uf2_command
+from host_tools.flashing import virtual_pico
 from host_tools.flash import manifest_text
 from host_tools.flashing import build as flash_build
 from host_tools.flashing import fs_image, uf2

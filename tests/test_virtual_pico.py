@@ -5,7 +5,8 @@ import sys
 
 from mpremote.transport_serial import SerialTransport
 
-from host_tools import virtual_pico
+from host_tools import virtual_pico as virtual_pico_command
+from host_tools.flashing import virtual_pico
 from host_tools.flashing.testing import write
 
 
@@ -141,7 +142,7 @@ def test_an_interpreter_failing_at_start_prints_no_port(tmp_path, monkeypatch, c
 
     failing = [host_tools.micropython_command(), "-c", "import sys\nsys.exit(3)"]
     monkeypatch.setattr(virtual_pico, "interpreter_command", lambda *a, **k: failing)
-    assert virtual_pico.main(["--dir", str(tmp_path)]) == 1
+    assert virtual_pico_command.main(["--dir", str(tmp_path)]) == 1
     out = capsys.readouterr()
     assert out.out == ""
     assert out.err == "virtual-pico: the interpreter exited with status 3 before its REPL started\n"

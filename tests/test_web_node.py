@@ -16,7 +16,7 @@ import subprocess
 
 import pytest
 
-from host_tools import sim
+from host_tools.simulator import headless as sim_headless
 from host_tools.browser import site
 from host_tools.browser.device import WebDevice, node_command
 from host_tools.simulator.backend import DIMMED, dimmed
@@ -94,7 +94,7 @@ def saved_web(folder, name="game"):
 def test_a_whole_game_to_game_over_on_the_web_port(web_site, tmp_path):
     device = WebDevice(web_site, str(tmp_path), seed=2)
     try:
-        sim.run_headless(device, SOLO + " space enter enter" * 13)
+        sim_headless.run_headless(device, SOLO + " space enter enter" * 13)
     finally:
         device.close()
     lines = screen_lines(device.oled_pixels())
@@ -105,7 +105,7 @@ def test_a_whole_game_to_game_over_on_the_web_port(web_site, tmp_path):
 def test_a_saved_game_continues_on_a_fresh_interpreter(web_site, tmp_path):
     first = WebDevice(web_site, str(tmp_path), seed=5)
     try:
-        sim.run_headless(first, SOLO + " space wait:500 1 3 space wait:500")
+        sim_headless.run_headless(first, SOLO + " space wait:500 1 3 space wait:500")
     finally:
         first.close()
     game = saved_web(tmp_path)
@@ -114,11 +114,11 @@ def test_a_saved_game_continues_on_a_fresh_interpreter(web_site, tmp_path):
     # dice come from the save). The boot offers Continue; OK takes it.
     second = WebDevice(web_site, str(tmp_path), seed=77)
     try:
-        sim.run_headless(second, "")
+        sim_headless.run_headless(second, "")
         offered = screen_lines(second.oled_pixels())
         assert offered[0] == "Saved game" and " Continue" in offered, "\n".join(offered + second.console[-10:])
         presses, end = sim_keys.parse("enter", start_ms=second.now + 100)
-        second.run_until(end + sim.SETTLE_MS, sim_keys.levels(presses))
+        second.run_until(end + sim_headless.SETTLE_MS, sim_keys.levels(presses))
     finally:
         second.close()
     assert device_text(second) == device_text(first)  # dice, holds, roll count, card, header
@@ -141,7 +141,7 @@ def test_power_saving_dims_and_wakes_the_web_oled_as_the_unix_port(web_site, dev
         assert device_text(web) == device_text(unix) and DIMMED in device_text(web)
         presses, end = sim_keys.parse("down", start_ms=web.now + 100)
         for device in (unix, web):
-            device.run_until(end + sim.SETTLE_MS, sim_keys.levels(presses))
+            device.run_until(end + sim_headless.SETTLE_MS, sim_keys.levels(presses))
         assert not dimmed(web) and web.oled_contrast() == unix.oled_contrast()
         assert device_text(web) == device_text(unix)
     finally:

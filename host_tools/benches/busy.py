@@ -100,9 +100,9 @@ def run():
     print("calibration: Advisor() %.1f host ms (chip %d ms) -> ratio %.1f; check, the advisor's turn: %.3f host ms "
           "(chip %.1f ms) -> %.1f" % (cal["init_us"] / 1000, busy.CHIP_ADVISOR_INIT_MS, cal["ratio"] / 100,
                                        cal["turn_us"] / 1000, busy.CHIP_ADVISOR_TURN_MS, cal["turn_ratio"] / 100))
-    from host_tools import sim
+    from host_tools.simulator import headless as sim_headless
 
-    tables = sim.device_tables()
+    tables = sim_headless.device_tables()
     results = {}
     with tempfile.TemporaryDirectory() as code:
         compiled_tree(code)

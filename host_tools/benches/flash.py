@@ -10,7 +10,7 @@ import tempfile
 import time
 
 from host_tools.flashing import build as flash_build
-from host_tools import virtual_pico
+from host_tools.flashing import virtual_pico
 from host_tools.flashing.testing import copy_checkout, run_flash, write
 
 _SUMMARY = re.compile(r"(\d+) copied, (\d+) skipped, (\d+) removed, (\d+) bytes")

@@ -180,13 +180,13 @@ def current(obs, idle_sleeps, blank=False):
 
 def budget_run(idle):
     """Observations of the four modes in one busy-mode game (``idle``: hw.idle on)."""
-    from host_tools import sim
+    from host_tools.simulator import headless as sim_headless
     from host_tools.simulator import busy
     from host_tools.benches import busy as busy_bench
 
     obs = {}
     with tempfile.TemporaryDirectory() as flash:
-        device = SimDevice(seed=3, flash_dir=flash, tables=sim.device_tables(), busy=busy.ratio(),
+        device = SimDevice(seed=3, flash_dir=flash, tables=sim_headless.device_tables(), busy=busy.ratio(),
                            extra=() if idle else ("idle=0",))
         try:
             device.run_until(3000)

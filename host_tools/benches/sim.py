@@ -15,7 +15,7 @@ import tempfile
 
 import host_tools
 from host_tools.simulator import device_tree, golden as sim_golden
-from host_tools import sim
+from host_tools.simulator import headless as sim_headless
 from host_tools.simulator.unix_port import SOURCES, DeviceExited, SimDevice
 from host_tools.simulator.screen import screen_lines
 
@@ -37,7 +37,7 @@ def play(heap_kb, memprobe=0, code_dir=None):
         extra = ("memprobe=%d" % memprobe,) if memprobe else ()
         device = SimDevice(seed=SEED, flash_dir=flash, heap="%dK" % heap_kb, extra=extra, code_dir=code_dir)
         try:
-            sim.run_headless(device, FOUR_CPUS)
+            sim_headless.run_headless(device, FOUR_CPUS)
             finished = screen_lines(device.oled_pixels())[0] == "Game over"
         except DeviceExited:
             finished = False

@@ -15,7 +15,7 @@ import host_tools
 from host_tools.benches import sim as bench_sim
 from host_tools.simulator import golden as sim_golden
 from host_tools.simulator import keys as sim_keys
-from host_tools import sim
+from host_tools.simulator import headless as sim_headless
 from host_tools.simulator.unix_port import SOURCES, DeviceExited, SimDevice, put_table
 from host_tools.simulator.screen import screen_lines
 
@@ -90,7 +90,7 @@ def _peak(console):
 
 
 def run():
-    tables = sim.device_tables()
+    tables = sim_headless.device_tables()
     with tempfile.TemporaryDirectory() as code:
         bench_sim.compiled_tree(code)
         modules, objects, growth = advisor_ram(tables, code)

@@ -26,7 +26,7 @@ host_tools.use_firmware()
 import rules  # noqa: E402
 import win_meter as W  # noqa: E402
 
-from host_tools import solve  # noqa: E402
+from host_tools.solver import files as solver_files  # noqa: E402
 from host_tools.solver import cache  # noqa: E402
 from host_tools.solver import core  # noqa: E402
 from host_tools.solver import fast_play  # noqa: E402
@@ -35,7 +35,7 @@ from host_tools.solver import spread  # noqa: E402
 from host_tools.solver import table as solver_table  # noqa: E402
 
 BANDS = (1, 2, 4, 8)
-DEVICE_BANDS = solve.SPREAD_BANDS  # the resolution `make table` writes (chosen from this bench)
+DEVICE_BANDS = solver_files.SPREAD_BANDS  # the resolution `make table` writes (chosen from this bench)
 SEED = 20261201
 
 

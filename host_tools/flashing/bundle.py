@@ -1,7 +1,7 @@
 """One UF2 to install everything: MicroPython plus the filesystem ``flash`` would leave.
 
 The files are exactly those of ``host_tools flash`` (``build.build``, the strategy table,
-``/flash_manifest.txt`` as ``flash.manifest_text`` writes it), so a ``make flash`` after
+``/flash_manifest.txt`` as ``flashing.plan.manifest_text`` writes it), so a ``make flash`` after
 installing the UF2 finds every hash equal and copies nothing. The filesystem image is
 made and then checked by MicroPython's own littlefs (``fs_image``); the UF2 is read back,
 its filesystem region laid over a flash that is not erased, and mounted like the rp2
@@ -13,6 +13,7 @@ import time
 import host_tools
 from host_tools.flashing import build as flash_build
 from host_tools.flashing import fs_image, uf2
+from host_tools.flashing import plan as flash_plan
 from host_tools.flashing.device import MANIFEST
 
 FIRMWARE_DIR = os.path.join("build", "micropython")  # where --firmware is looked for by default
@@ -80,7 +81,7 @@ def strategy_table(source, rules, compact, say):
         return table
     path = os.path.join(source, flash_build.table_file(rules, compact))
     say("building the %s strategy table %s (make table%s)" % (variant, flash_build.table_file(rules, compact), " COMPACT=1" if compact else ""))
-    from host_tools import solve
+    from host_tools.solver import files as solver_files
 
     ruleset = _ruleset(rules)
     if os.path.realpath(source) == os.path.realpath(host_tools.REPO):
@@ -89,8 +90,8 @@ def strategy_table(source, rules, compact, say):
         with open(cache.table(ruleset, variant), "rb") as f:
             data = f.read()
     else:  # another tree's rules.py: solve it (a few seconds)
-        data, _expected, _loss = solve.build(ruleset, variant, measure_loss=False)
-    solve.write_atomic(path, data)
+        data, _expected, _loss = solver_files.build(ruleset, variant, measure_loss=False)
+    solver_files.write_atomic(path, data)
     return flash_build.strategy_table(source, rules, compact)
 
 
@@ -104,23 +105,19 @@ def _ruleset(name):
 def _need_free_blocks(keep=None):
     """Free blocks a later ``flash`` needs with nothing to copy: its reserve for saves
     (``keep`` bytes: more beside a menu table) plus one for the manifest
-    (flash.Plan.decide), else it stops with 'not enough space' or leaves the table out."""
-    from host_tools import flash
-
-    return -(-(flash.RESERVE_BYTES if keep is None else keep) // fs_image.BLOCK) + 1
+    (flashing.plan.Plan.decide), else it stops with 'not enough space' or leaves the table out."""
+    return -(-(flash_plan.RESERVE_BYTES if keep is None else keep) // fs_image.BLOCK) + 1
 
 
 def device_files(source, arch, board, rules, table, extra=(), built=None):
     """Every file ``flash`` leaves on the device: its build (``built`` when already made),
     the table, the tables after it that fit (``extra``), the manifest."""
-    from host_tools import flash
-
     if built is None:
         mpy_cross = flash_build.find_mpy_cross()
         flash_build.check_mpy_cross(mpy_cross)
         built = flash_build.build(source, mpy_cross, arch, board, rules)
     ours = list(built) + [table] + list(extra)
-    return ours + [flash_build.DeviceFile(MANIFEST, flash.manifest_text(ours).encode())]
+    return ours + [flash_build.DeviceFile(MANIFEST, flash_plan.manifest_text(ours).encode())]
 
 
 def extra_tables(source, rules):
@@ -133,8 +130,6 @@ def extra_tables(source, rules):
 def make(source, firmware_path, board, rules, compact, out, say=print):
     """Write the UF2 to ``out``; returns a Made. BundleError for input to change;
     BuildError / fs_image.ImageError for a failure of the tools."""
-    from host_tools import flash
-
     started = time.monotonic()
     check_output(out)
     if flash_build.source_problem(source):
@@ -167,7 +162,7 @@ def make(source, firmware_path, board, rules, compact, out, say=print):
         smaller = "the compact table: add --compact (make uf2 COMPACT=1, or make table COMPACT=1 first)" if variant != "compact" else "none: this firmware's filesystem is too small for the game"
         raise BundleError(
             "the %s strategy table %s (%d KiB) does not fit %s's %d KiB filesystem beside the game (%d KiB must stay free for saves); the one that fits: %s"
-            % (variant, flash_build.table_file(rules, compact), len(table.data) // 1024, layout.build, layout.fs_bytes // 1024, flash.RESERVE_BYTES // 1024, smaller)
+            % (variant, flash_build.table_file(rules, compact), len(table.data) // 1024, layout.build, layout.fs_bytes // 1024, flash_plan.RESERVE_BYTES // 1024, smaller)
         )
     # Then, as flash does, each further table that still leaves a later flash its room.
     kept, built = [], everything[:-2]  # (everything: the build, the table, the manifest)
@@ -177,7 +172,7 @@ def make(source, firmware_path, board, rules, compact, out, say=print):
             trial_image, trial_touched, trial_free = fs_image.build(trial, layout.block_count)
         except fs_image.FilesystemFull:
             trial_free = -1
-        if trial_free >= _need_free_blocks(flash.keep_free_beside(more.path)) * fs_image.BLOCK:
+        if trial_free >= _need_free_blocks(flash_plan.keep_free_beside(more.path)) * fs_image.BLOCK:
             kept.append(more)
             everything, image, touched, free = trial, trial_image, trial_touched, trial_free
         else:

@@ -15,6 +15,9 @@ import serial
 from mpremote.transport import TransportError, TransportExecError
 from mpremote.transport_serial import SerialTransport
 
+from host_tools.flashing import untrusted
+from host_tools.flashing.errors import DeviceError, DeviceFull, DeviceLost
+
 STAGED = ".flashnew"  # suffix of a staged file; renamed over the real one at the end
 PARKED = "/main.py.flashoff"  # main.py parked here while files are switched
 MANIFEST = "/flash_manifest.txt"  # what the last complete flash put on the device
@@ -23,10 +26,6 @@ INTERRUPT_EVERY = 0.5  # seconds between Ctrl-Cs while the board does not answer
 _CHUNK = 3072  # raw bytes per exec: 4 KiB of base64 text, small for a Pico's heap
 KEEP_ALIVE = 32 * 1024  # scan: a "." line per this many bytes hashed (see _SCAN)
 SCAN_OVERALL = 600  # seconds a whole scan may take; silence is bounded by the keep-alives
-
-
-class DeviceError(Exception):
-    """A problem with the device or the port; the message is one line for the user."""
 
 
 _IDENTIFY = """import sys
@@ -210,9 +209,7 @@ class Device:
                     and (mpy is None or (type(mpy) is int and 0 <= mpy <= 0xFFFF)) and isinstance(machine, str)):
                 raise ValueError(out)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-            from host_tools.flashing.untrusted import printable
-
-            raise DeviceError("the device on %s answered with something that is not an identity: %s" % (self.port, printable(out[:80]))) from None
+            raise DeviceError("the device on %s answered with something that is not an identity: %s" % (self.port, untrusted.printable(out[:80]))) from None
         return name[:40], version, mpy, machine[:80]
 
     def exec(self, code):
@@ -255,8 +252,6 @@ class Device:
         """({path: size}, {path: sha256 hex}, (block, free bytes, total bytes)) for the whole
         filesystem. Paths that are not plain device paths (untrusted.device_path_problem)
         count for the space but are never taken for files of ours."""
-        from host_tools.flashing import untrusted
-
         code = _SCAN % {"want": set(want) or {""}, "keep_alive": KEEP_ALIVE // 512}
         out = self.exec_bounded(code, 4 * 1024 * 1024, overall=SCAN_OVERALL).decode("ascii", "replace")
         sizes, hashes, space, odd = {}, {}, None, 0
@@ -356,21 +351,11 @@ class Device:
 
 def _reported(error_output):
     """The DeviceError for a traceback the device sent: DeviceFull for ENOSPC."""
-    from host_tools.flashing.untrusted import printable
-
-    last = printable((error_output.strip().splitlines() or ["?"])[-1][:200])
+    last = untrusted.printable((error_output.strip().splitlines() or ["?"])[-1][:200])
     if "ENOSPC" in last or "28" in last.replace("]", " ").split():
         return DeviceFull(last)
     return DeviceError("the device reported an error: %s" % last)
 
 
-class DeviceLost(DeviceError):
-    """The port went away or stopped answering in the middle of an operation."""
-
-
 class _TooMuch(Exception):
     """Raised inside exec_bounded's reader when a device sends more than it may."""
-
-
-class DeviceFull(DeviceError):
-    """A write failed with ENOSPC: the device has less room than it reported."""

@@ -13,6 +13,7 @@ import os
 import stat
 
 import host_tools
+from host_tools.flashing.errors import DeviceError, DeviceLost
 
 MAX_NAME = 64  # characters in a name; the firmware's names are under 16
 MAX_FILE = 64 * 1024  # bytes per file; the firmware's files are a few KiB
@@ -340,8 +341,6 @@ def read_device(device, data_dir):
 
 def _read_device_file(device, path):
     """``(bytes, None)`` or ``(None, why not)``; a lost device raises DeviceLost."""
-    from host_tools.flashing.device import DeviceError, DeviceLost
-
     most = MAX_FILE + 1  # one byte more than allowed: tells "too big" from "just fits"
     try:
         text = device.exec_bounded(_READ % {"path": path, "most": most}, most * 4 // 3 + most // 256 * 2 + 1024)

@@ -77,10 +77,12 @@ def calibrate(refresh=False):
     if not refresh and os.path.exists(CACHE):
         with open(CACHE) as f:
             return json.load(f)
-    from host_tools import advise
+    host_tools.use_firmware()
     import rules
 
-    table = advise.ensure_table(rules.make_ruleset(), folder=advise.BUILD, prog="sim")
+    from host_tools.solver import files as solver_files
+
+    table = solver_files.ensure_table(rules.make_ruleset(), folder=solver_files.BUILD, prog="sim")
     found = measure(os.path.abspath(table))
     found["ratio"] = int(round(CHIP_ADVISOR_INIT_MS * 1000 * 100 / found["init_us"]))
     found["turn_ratio"] = int(round(CHIP_ADVISOR_TURN_MS * 1000 * 100 / found["turn_us"]))

@@ -13,7 +13,7 @@ import os
 import tempfile
 
 import host_tools
-from host_tools import sim
+from host_tools.simulator.headless import run_headless
 from host_tools.emulators.oled import half_blocks
 from host_tools.simulator.unix_port import SimDevice
 from host_tools.simulator.screen import device_text
@@ -87,7 +87,7 @@ def run_scene(name, flash_dir, tables=None):
     # The simulator's default: the tree flash builds, at the Pico's heap (unix_port.py).
     device = SimDevice(seed=seed, flash_dir=flash_dir, tables=tables)
     try:
-        sim.run_headless(device, keys)
+        run_headless(device, keys)
     finally:
         device.close()
     return device
@@ -129,11 +129,11 @@ def image_tables(name):
     host_tools.use_firmware()
     import rules
     from host_tools.solver import cache as solver_cache
-    from host_tools.solver import spread
+    from host_tools.solver import files as solver_files
 
     forced = rules.make_ruleset()
     return scene_tables(name) or {"strategy-forced.bin": solver_cache.table(forced, "exact"),
-                                  "spread-forced.bin": solver_cache.spread_table(forced, spread.DEVICE_BANDS)}
+                                  "spread-forced.bin": solver_cache.spread_table(forced, solver_files.SPREAD_BANDS)}
 
 
 def regen_images():
@@ -196,7 +196,6 @@ def chip_scene(name, seeded, folder):
     frame. Key times count from the first OLED frame, as on the unix port."""
     import shutil
 
-    from host_tools import sim
     from host_tools.simulator.chip import ChipDevice
 
     _seed, keys = SCENES[name]
@@ -205,7 +204,7 @@ def chip_scene(name, seeded, folder):
     device = ChipDevice(copy)
     try:
         device.boot()
-        sim.run_headless(device, keys)
+        run_headless(device, keys)
     finally:
         device.close()
     return device

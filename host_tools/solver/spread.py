@@ -82,10 +82,6 @@ def solve_spread(ruleset, V=None, workers=None, progress=None):
 
 
 # -- the device's spread table (docs/strategy_table.md, "Spread table") ----------------
-# Upper-subtotal bands per block in the device's spread table (chosen by docs/win_meter.md).
-DEVICE_BANDS = 4
-
-
 def encode(var, ruleset, bands):
     """File bytes of the spread table: per (mask, yz) block and upper-subtotal band
     (band = up * bands // 64) the root mean variance of its reachable states, one byte
