@@ -262,7 +262,7 @@ class App:
             self.menu_cursor = self.settings.items.index(menu.START)
             self.menu_top = 0  # "Start game" and the players' set-up below it
             if self.coach.adv is not None:
-                self.coach.close(True)  # out of a game: its RAM goes back to the records pages
+                self.coach.close()  # out of a game: its RAM goes back to the records pages
 
     def _dark_dice(self):
         faces = self.faces
@@ -465,7 +465,7 @@ class App:
     def finish(self):
         # The game is over: the strategy code makes room for the records pages and the
         # high-score entry, which load next.
-        self.coach.close(True)
+        self.coach.close()
         self.ranking = self.game.ranking()  # [(place, seat, total), ...]
         self.sync_dice()
         self.timer_on = False

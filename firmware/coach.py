@@ -15,7 +15,6 @@ win level's model, strategy_win.py), and the hint also shows the move that maxim
 chance to win when it differs from the max-score move.
 """
 import gc
-import sys
 
 from micropython import const
 
@@ -31,9 +30,6 @@ SPREAD_PATH = "spread-%s.bin"  # the spread table: the win level (strategy_win.p
 NO_TABLE = "No strat. table"
 NO_RAM = "No RAM: simple"
 DAMAGED = "Table damaged"  # refused: cut short, flipped bytes (strategy_table.TableDamaged)
-# What a game with the tables imports (open, meter, win_level); forgotten with ``close(True)``.
-_MODULES = ("strategy_win", "strategy_players", "advisor", "strategy_dice", "spread_table", "strategy_table",
-            "win_meter")
 
 
 class Coach:
@@ -197,9 +193,7 @@ class Coach:
         win_meter.chances(n, self._m_total, self._m_mean, self._m_sd, self._m_used, out)
         return True
 
-    def close(self, forget=False):
-        """Drop the game's tables and advisor; ``forget``: also the strategy modules, so
-        their bytecode (and native code) goes back to the heap until the next game."""
+    def close(self):
         self.win = None
         self._spread_table = None
         self._spread_bad = False
@@ -212,11 +206,6 @@ class Coach:
         if self._file is not None:
             self._file.close()
             self._file = None
-        if forget:
-            for name in _MODULES:
-                if name in sys.modules:
-                    del sys.modules[name]
-            gc.collect()
 
     # ----------------------------------------------------------------- per turn
     def start_turn(self, card, game=None):

@@ -44,6 +44,10 @@ _SCREENS = "ui.records_screens"
 _BOOT = "session_boot"  # the saved game at power-on, repairs: needed once per boot
 _REPAIR = "storage_repair"  # loaded by storage only when damage is found
 _BOUNDS = "bounds"  # the shape checks' table: records and session_boot import it
+# The strategy code a game imports (coach.py): released once the app has closed the coach,
+# so the records pages and the high-score entry find its room.
+_STRATEGY = ("strategy_win", "strategy_players", "advisor", "strategy_dice", "spread_table", "strategy_table",
+             "win_meter")
 
 
 def use(name):
@@ -61,6 +65,12 @@ def release(name):
         parent = sys.modules.get(name[:dot]) if dot > 0 else None
         if parent is not None and hasattr(parent, name[dot + 1:]):
             delattr(parent, name[dot + 1:])
+
+
+def _release_strategy():
+    for name in _STRATEGY:
+        release(name)
+    gc.collect()
 
 
 def _new_game_id(avoid):
@@ -173,6 +183,7 @@ class Session:
 
     def open_records(self, app):
         # The records of the card picked in the menu (the Zoo card keeps its own).
+        _release_strategy()  # the menu closed the coach
         self.show(app, use(_SCREENS).RecordsView(self._records(app, app.settings.ruleset())))
 
     # ----------------------------------------------------------------- records
@@ -405,6 +416,7 @@ class Session:
 
     def _next_initials(self, app):
         """Step 3 for the next seat that qualifies; step 4 when none is left."""
+        _release_strategy()  # the end screen closed the coach (app.finish)
         recs = self._records(app)
         score_place = use(_RECORDS).score_place
         while self._pending:
