@@ -6,6 +6,7 @@ CPython: it puts ``firmware/`` (the device's flash root) and the repository root
 ``boards``) on ``sys.path``, together with ``stand_ins/``, the single CPython stand-in
 for MicroPython-only names (``micropython.const``, ``time.ticks_ms`` ...).
 """
+
 import os
 import sys
 

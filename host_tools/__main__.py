@@ -3,6 +3,7 @@
 Each command is the module ``host_tools/<command>.py`` (dashes become underscores) with
 a ``main(argv)`` function returning the exit status.
 """
+
 import importlib
 import sys
 

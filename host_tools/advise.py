@@ -15,6 +15,7 @@ the CPU win level (firmware/strategy_win.py): the chance to win against those ca
 win meter and the win level are for the 13-box cards (not ``--rules zoo``).
 ``--rules zoo`` (the kids' card): dice are animal numbers 1-6, kept dice are named.
 """
+
 import json
 import sys
 
@@ -28,15 +29,23 @@ from host_tools import score  # noqa: E402
 from host_tools.solver.advice import advise, advise_to_win, chances  # noqa: E402
 from host_tools.solver.files import MAX_TABLE as _MAX_TABLE, ensure_spread, ensure_table, open_advisor  # noqa: E402
 
+
 def render_to_win(result, rolls_left):
-    lines = ["chance to win now: you %.1f %%, %s" % (100 * result["chances"][0], ", ".join(
-        "opponent %d %.1f %%" % (i, 100 * p) for i, p in enumerate(result["chances"][1:], 1)))]
+    lines = [
+        "chance to win now: you %.1f %%, %s"
+        % (
+            100 * result["chances"][0],
+            ", ".join("opponent %d %.1f %%" % (i, 100 * p) for i, p in enumerate(result["chances"][1:], 1)),
+        )
+    ]
     if "options" not in result:
         return lines[0]
     if rolls_left == 0:
         lines.append("last roll: the box to fill, best chance to win first")
     else:
-        lines.append("%d roll%s left: the dice to keep, best chance to win first" % (rolls_left, "" if rolls_left == 1 else "s"))
+        lines.append(
+            "%d roll%s left: the dice to keep, best chance to win first" % (rolls_left, "" if rolls_left == 1 else "s")
+        )
     for opt in result["options"]:
         name = opt["box"] if "box" in opt else (" ".join(str(d) for d in opt["hold"]) or "(re-roll all)")
         lines.append("  %-15s %5.1f %%" % (name, 100 * opt["chance"]))
@@ -54,13 +63,16 @@ def render(result, rolls_left):
     else:
         lines.append("%d roll%s left: the dice to keep, best first" % (rolls_left, "" if rolls_left == 1 else "s"))
         lines.append("(expected final score when you keep these, roll the others and play on at best)")
-        kept = [" ".join(str(d) for d in opt.get("animals", opt["hold"])) or "(re-roll all)" for opt in result["options"]]
+        kept = [
+            " ".join(str(d) for d in opt.get("animals", opt["hold"])) or "(re-roll all)" for opt in result["options"]
+        ]
         width = max([15] + [len(text) for text in kept])  # animal names are longer than digits
         for opt, text in zip(result["options"], kept):
             note = ""
             if len(opt["hold"]) == 5:  # nothing rolled: the turn goes on with one roll fewer
                 note = "  (keep all five, then %s)" % (
-                    "one roll still left" if rolls_left == 2 else "score: as the line below")
+                    "one roll still left" if rolls_left == 2 else "score: as the line below"
+                )
             lines.append("  %-*s %9.4f%s" % (width, text, opt["expected_total"], note))
         now = result["score_now"]
         lines.append("score now instead (best box %s):" % now["box"])
@@ -79,8 +91,10 @@ def check_table_files(args, ruleset):
     from host_tools.solver import spread as solver_spread
     from host_tools.solver import table as solver_table
 
-    for option, value, verify, reader in (("--table", args.table, solver_table.verify, strategy_table.StrategyTable),
-                                          ("--spread", args.spread, solver_spread.verify, spread_table.SpreadTable)):
+    for option, value, verify, reader in (
+        ("--table", args.table, solver_table.verify, strategy_table.StrategyTable),
+        ("--spread", args.spread, solver_spread.verify, spread_table.SpreadTable),
+    ):
         if value is not None:
             data = host_tools.read_input_file(option, value, _MAX_TABLE, "table file")
             try:
@@ -101,10 +115,18 @@ def main(argv):
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--table", help="table file to use instead of build/strategy-<rules>.bin")
     parser.add_argument("--spread", help="spread table to use instead of build/spread-<rules>.bin")
-    parser.add_argument("--opponents", nargs="+", metavar="CARD", help="1-3 opponents' cards (as --card): "
-                        "show every player's chance to win")
-    parser.add_argument("--to-win", action="store_true", help="rank the options by the chance to win against "
-                        "--opponents (the CPU win level) instead of the expected score")
+    parser.add_argument(
+        "--opponents",
+        nargs="+",
+        metavar="CARD",
+        help="1-3 opponents' cards (as --card): show every player's chance to win",
+    )
+    parser.add_argument(
+        "--to-win",
+        action="store_true",
+        help="rank the options by the chance to win against "
+        "--opponents (the CPU win level) instead of the expected score",
+    )
     try:
         args = parser.parse_args(argv)
         ruleset = score.ruleset_from(args)

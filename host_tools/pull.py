@@ -11,6 +11,7 @@ What a device or folder sends is untrusted (``flashing/untrusted.py``): only pla
 and regular files are copied, never through a link, at most 64 KiB per file and 1 MiB in
 all; whatever is left out is named on stderr, escaped like every name printed.
 """
+
 import json
 import os
 import shutil
@@ -42,9 +43,17 @@ def parse_args(argv):
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--port", help="serial port of the device (or the virtual Pico's pty)")
     source.add_argument("--dir", help="a flash folder instead of a device (e.g. the simulator's --flash-dir)")
-    parser.add_argument("--out", default=DEFAULT_OUT, help="local folder for the copy (default: %s)" % DEFAULT_OUT.replace(os.path.expanduser("~"), "~"))
+    parser.add_argument(
+        "--out",
+        default=DEFAULT_OUT,
+        help="local folder for the copy (default: %s)" % DEFAULT_OUT.replace(os.path.expanduser("~"), "~"),
+    )
     parser.add_argument("--json", action="store_true", help="print the raw values as JSON instead of text")
-    parser.add_argument("--replace", action="store_true", help="replace the copy even with one that lacks some of its files (a device erased since)")
+    parser.add_argument(
+        "--replace",
+        action="store_true",
+        help="replace the copy even with one that lacks some of its files (a device erased since)",
+    )
     return parser.parse_args(argv)
 
 
@@ -96,7 +105,7 @@ def _bases(names):
     for name in names:
         for suffix in storage.SUFFIXES:
             if name.endswith(suffix):
-                bases.add(name[:-len(suffix)])
+                bases.add(name[: -len(suffix)])
                 break
     return bases
 
@@ -123,7 +132,9 @@ def _game_lines(value):
         ruleset = None
     n_boxes = ruleset.n_boxes if ruleset is not None else rules.N_BOXES  # 11 on the Zoo card
     current = state.get("current")
-    head = "  %s, round %d of %d" % (phase, min(round_, n_boxes - 1) + 1, n_boxes) if phase == "playing" else "  " + phase
+    head = (
+        "  %s, round %d of %d" % (phase, min(round_, n_boxes - 1) + 1, n_boxes) if phase == "playing" else "  " + phase
+    )
     if phase == "playing" and isinstance(current, int) and 0 <= current < len(state["players"]):
         head += ", %s's turn" % state["players"][current][0]
     lines = [head]
@@ -150,13 +161,22 @@ def _scores_lines(scores):
 def _stats_line(label, entry, unit="game"):
     count, avg_x10, best, yahtzees, bonus_pct = records_view.summary(entry)
     return "  %-8s %-9s average %4d.%d  best %4d  %-13s upper bonus in %d%%" % (
-        label, _plural(count, unit), avg_x10 // 10, avg_x10 % 10, best, _plural(yahtzees, "Yahtzee"), bonus_pct)
+        label,
+        _plural(count, unit),
+        avg_x10 // 10,
+        avg_x10 % 10,
+        best,
+        _plural(yahtzees, "Yahtzee"),
+        bonus_pct,
+    )
 
 
 def _stats_lines(stats):
     # Games apart from the players' results they hold (a 2-player game is 2 results).
-    lines = ["  %s played" % _plural(records_view.games_played(stats), "game"),
-             _stats_line("all", stats["all"], "result")]
+    lines = [
+        "  %s played" % _plural(records_view.games_played(stats), "game"),
+        _stats_line("all", stats["all"], "result"),
+    ]
     for name in sorted(stats["names"]):
         lines.append(_stats_line(name, stats["names"][name]))
     return lines
@@ -165,20 +185,34 @@ def _stats_lines(stats):
 def _rolls_lines(rolls):
     faces = rolls["faces"]
     total = sum(faces)
-    lines = ["  face   " + "  ".join("%6d" % f for f in range(1, 7)),
-             "  rolls  " + "  ".join("%6d" % n for n in faces)]
+    lines = ["  face   " + "  ".join("%6d" % f for f in range(1, 7)), "  rolls  " + "  ".join("%6d" % n for n in faces)]
     if total:
         lines.append("  share  " + "  ".join("%5.1f%%" % (100.0 * n / total) for n in faces))
     stat, verdict = records_view.chi_square(faces)
-    lines.append("  %d dice rolled, chi-square %s (5 d.f.; 11.07 at 5%%, 15.09 at 1%%): %s" % (
-        total, records_view.thousandths(stat), records_view.VERDICTS[verdict]))
+    lines.append(
+        "  %d dice rolled, chi-square %s (5 d.f.; 11.07 at 5%%, 15.09 at 1%%): %s"
+        % (total, records_view.thousandths(stat), records_view.VERDICTS[verdict])
+    )
     return lines
 
 
-_FORMATTERS = {"game": _game_lines, "scores": _scores_lines, "stats": _stats_lines, "rolls": _rolls_lines,
-               "zoo_scores": _scores_lines, "zoo_stats": _stats_lines}
-_TITLES = {"game": "Saved game", "scores": "High scores", "stats": "Statistics", "rolls": "Dice fairness",
-           "zoo_scores": "Zoo high scores", "zoo_stats": "Zoo statistics", "setup": "Menu set-up"}
+_FORMATTERS = {
+    "game": _game_lines,
+    "scores": _scores_lines,
+    "stats": _stats_lines,
+    "rolls": _rolls_lines,
+    "zoo_scores": _scores_lines,
+    "zoo_stats": _stats_lines,
+}
+_TITLES = {
+    "game": "Saved game",
+    "scores": "High scores",
+    "stats": "Statistics",
+    "rolls": "Dice fairness",
+    "zoo_scores": "Zoo high scores",
+    "zoo_stats": "Zoo statistics",
+    "setup": "Menu set-up",
+}
 
 
 def text_report(found):
@@ -216,7 +250,10 @@ def check_out(out, folder):
     if os.path.lexists(target) and (os.path.islink(target) or not os.path.isdir(target)):
         return "--out %s: %s is in the way (not a folder)" % (untrusted.shown(out), untrusted.shown(target))
     if os.path.isdir(target) and not os.path.isfile(os.path.join(out, MARKER)):
-        return "--out %s already holds a %s folder that pull did not make; pick another --out" % (untrusted.shown(out), storage.DATA_DIR)
+        return "--out %s already holds a %s folder that pull did not make; pick another --out" % (
+            untrusted.shown(out),
+            storage.DATA_DIR,
+        )
     return None
 
 
@@ -252,19 +289,32 @@ def main(argv):
         if args.json:
             print(json.dumps({}))
         elif os.path.isdir(target):
-            print("nothing saved on the device yet; the copy in %s is left as it was" % untrusted.printable(os.path.abspath(target)))
+            print(
+                "nothing saved on the device yet; the copy in %s is left as it was"
+                % untrusted.printable(os.path.abspath(target))
+            )
         else:
             print("nothing saved on the device yet")
         return 0
-    lost = [] if args.replace or not os.path.isdir(target) else [b for b in records_json.base_names(target) if b not in _bases(copy.files)]
+    lost = (
+        []
+        if args.replace or not os.path.isdir(target)
+        else [b for b in records_json.base_names(target) if b not in _bases(copy.files)]
+    )
     if lost:
-        print("pull: the copy in %s holds %s, which the device does not have; it is left as it was (--replace replaces it)"
-              % (untrusted.printable(os.path.abspath(target)), ", ".join(untrusted.printable(b) for b in lost)), file=sys.stderr)
+        print(
+            "pull: the copy in %s holds %s, which the device does not have; it is left as it was (--replace replaces it)"
+            % (untrusted.printable(os.path.abspath(target)), ", ".join(untrusted.printable(b) for b in lost)),
+            file=sys.stderr,
+        )
         return 2
     try:
         replace_copy(args.out, copy)
     except OSError as exc:
-        print("pull: cannot write the copy in %s: %s" % (untrusted.printable(args.out), exc.strerror or exc), file=sys.stderr)
+        print(
+            "pull: cannot write the copy in %s: %s" % (untrusted.printable(args.out), exc.strerror or exc),
+            file=sys.stderr,
+        )
         return 1
     found = read_folder(target)
     if args.json:

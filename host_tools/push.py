@@ -9,6 +9,7 @@ limits and name rule, each save intact with a shape the firmware accepts): anyth
 else is refused with one line and the device is not touched. The switch is whole-folder:
 a power cut leaves the old ``data/`` or the new one. Uses the flash tool's port logic.
 """
+
 import os
 import sys
 
@@ -23,7 +24,12 @@ SHOWN_DEFAULT = pull.DEFAULT_OUT.replace(os.path.expanduser("~"), "~")
 def parse_args(argv):
     parser = host_tools.argument_parser("push", __doc__.splitlines()[0])
     parser.add_argument("--port", required=True, help="serial port of the device (or the virtual Pico's pty)")
-    parser.add_argument("--from", dest="folder", default=pull.DEFAULT_OUT, help="the copy pull made (default: %s, pull's default --out)" % SHOWN_DEFAULT)
+    parser.add_argument(
+        "--from",
+        dest="folder",
+        default=pull.DEFAULT_OUT,
+        help="the copy pull made (default: %s, pull's default --out)" % SHOWN_DEFAULT,
+    )
     return parser.parse_args(argv)
 
 
@@ -31,7 +37,10 @@ def no_copy_hint(folder):
     """The end of the message for a folder without a copy: how the copy is made."""
     if os.path.abspath(folder) == os.path.abspath(pull.DEFAULT_OUT):
         return "push puts back what python -m host_tools pull --port PORT copied from the device before the install (--from DIR if that pull had --out DIR)"
-    return "push puts back what python -m host_tools pull --port PORT --out %s copied from the device before the install" % untrusted.shown(folder)
+    return (
+        "push puts back what python -m host_tools pull --port PORT --out %s copied from the device before the install"
+        % untrusted.shown(folder)
+    )
 
 
 def main(argv):
@@ -56,6 +65,8 @@ def main(argv):
     except (restore.PushError, DeviceError, flash.FlashError) as exc:
         print("push: %s" % untrusted.printable(str(exc)), file=sys.stderr)
         return 1
-    print("push: done on %s: data/ now holds the %d files of %s (%d changed, %d already there, %d removed); the game restarts with them"
-          % (untrusted.shown(args.port), len(files), untrusted.shown(args.folder), changed, same, removed))
+    print(
+        "push: done on %s: data/ now holds the %d files of %s (%d changed, %d already there, %d removed); the game restarts with them"
+        % (untrusted.shown(args.port), len(files), untrusted.shown(args.folder), changed, same, removed)
+    )
     return 0

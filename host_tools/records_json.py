@@ -7,16 +7,32 @@ lives in the firmware; this module only says how a decoded value becomes JSON (b
 ``{"bytes": hex}``) and which stores there are. Plain ``os`` calls only (no ``os.path``),
 so it runs on MicroPython too.
 """
+
 import binascii
 import os
 
 import storage
 
-KNOWN = ("game", "scores", "stats", "rolls", "zoo_scores", "zoo_stats", "setup")  # zoo_*: the kids' card; setup: the menu
+KNOWN = (
+    "game",
+    "scores",
+    "stats",
+    "rolls",
+    "zoo_scores",
+    "zoo_stats",
+    "setup",
+)  # zoo_*: the kids' card; setup: the menu
 # Decoding a damaged frame can fail in the firmware's decoder in these ways (RecursionError
 # is RuntimeError on MicroPython).
-UNREADABLE = (ValueError, TypeError, KeyError, IndexError, MemoryError, UnicodeError,
-              getattr(__import__("builtins"), "RecursionError", RuntimeError))
+UNREADABLE = (
+    ValueError,
+    TypeError,
+    KeyError,
+    IndexError,
+    MemoryError,
+    UnicodeError,
+    getattr(__import__("builtins"), "RecursionError", RuntimeError),
+)
 
 
 class BadRecords(ValueError):
@@ -35,7 +51,7 @@ def base_names(folder):
     for name in os.listdir(folder):
         for suffix in storage.SUFFIXES:
             if name.endswith(suffix):
-                bases.add(name[:-len(suffix)])
+                bases.add(name[: -len(suffix)])
                 break
     return sorted(bases, key=lambda b: (KNOWN.index(b) if b in KNOWN else len(KNOWN), b))
 
@@ -55,7 +71,7 @@ def read_folder(folder):
         except UNREADABLE:
             entry["error"] = "unreadable"  # a frame the firmware's decoder cannot take apart
         for path, reason in store.damaged:
-            entry["kept_aside"].append((path[path.rfind("/") + 1:], reason))
+            entry["kept_aside"].append((path[path.rfind("/") + 1 :], reason))
         for slot in ("a", "b"):
             bad = "%s.%s.bad" % (base, slot)
             path = folder + "/" + bad

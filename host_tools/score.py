@@ -9,6 +9,7 @@ legally fill with their points, and the card's totals. ``--rules zoo`` is the ki
 the dice are animal numbers 1-6 (1 fish, 2 bird, 3 cat, 4 dog, 5 horse, 6 elephant), shown
 by name. Bad input: exit 2, one line.
 """
+
 import json
 import sys
 
@@ -23,8 +24,12 @@ TOTAL_NAMES = ("upper", "upper_bonus", "lower", "yahtzee_bonus", "grand")
 
 def add_rules_options(parser):
     """``--rules`` and ``--no-yahtzee-bonus``, as score, advise and solve take them."""
-    parser.add_argument("--rules", default="forced", choices=R.CHOICES,
-                        help="joker rule option (default forced), or zoo: the kids' card with animals")
+    parser.add_argument(
+        "--rules",
+        default="forced",
+        choices=R.CHOICES,
+        help="joker rule option (default forced), or zoo: the kids' card with animals",
+    )
     parser.add_argument("--no-yahtzee-bonus", action="store_true", help="no 100-point Yahtzee bonuses")
 
 
@@ -151,11 +156,12 @@ def render(rules, card, result):
     lines.append("")
     totals = result["totals"]
     if rules.yahtzee_bonus or totals["yahtzee_bonus"]:
-        lines.append("card totals: upper %(upper)d + bonus %(upper_bonus)d + lower %(lower)d"
-                     " + Yahtzee bonus %(yahtzee_bonus)d = %(grand)d" % totals)
+        lines.append(
+            "card totals: upper %(upper)d + bonus %(upper_bonus)d + lower %(lower)d"
+            " + Yahtzee bonus %(yahtzee_bonus)d = %(grand)d" % totals
+        )
     else:  # a card without Yahtzee bonuses (the Zoo card, --no-yahtzee-bonus)
-        lines.append("card totals: upper %(upper)d + bonus %(upper_bonus)d + lower %(lower)d"
-                     " = %(grand)d" % totals)
+        lines.append("card totals: upper %(upper)d + bonus %(upper_bonus)d + lower %(lower)d = %(grand)d" % totals)
     return "\n".join(lines)
 
 

@@ -31,6 +31,7 @@ work costs the chip's time (host_tools/simulator/busy.py) and key presses arrive
 it, as on the device (without it the clock stands still while the firmware works). ``--regen-golden`` rewrites
 tests/golden/ and ``--regen-images`` the README's pictures in docs/img/.
 """
+
 import host_tools
 import os
 import re
@@ -39,8 +40,16 @@ import sys
 from host_tools.flashing.build import BuildError
 from host_tools.simulator import device_tree, keys as sim_keys
 from host_tools.simulator.headless import device_tables, run_headless
-from host_tools.simulator.unix_port import (BUTTON_NAMES, BUTTONS, DEFAULT_FLASH, DEVICE_HEAP, DeviceExited, SimDevice,
-                                            own_tables, remove_tables)
+from host_tools.simulator.unix_port import (
+    BUTTON_NAMES,
+    BUTTONS,
+    DEFAULT_FLASH,
+    DEVICE_HEAP,
+    DeviceExited,
+    SimDevice,
+    own_tables,
+    remove_tables,
+)
 
 HOLD_AT_BOOT_MS = 1000  # --hold-at-boot without :MS
 
@@ -54,11 +63,14 @@ def hold_at_boot(text):
     elif name in BUTTONS:
         button = BUTTONS.index(name)
     else:
-        raise host_tools.UsageError("--hold-at-boot %s: name a button (%s) or a key (%s), optionally :MS"
-                                    % (text, " ".join(BUTTON_NAMES), " ".join(BUTTONS)))
+        raise host_tools.UsageError(
+            "--hold-at-boot %s: name a button (%s) or a key (%s), optionally :MS"
+            % (text, " ".join(BUTTON_NAMES), " ".join(BUTTONS))
+        )
     if ms and not (ms.isdigit() and len(ms) <= 8 and int(ms) <= sim_keys.MAX_MS):
-        raise host_tools.UsageError("--hold-at-boot %s: MS must be a whole number of milliseconds up to %d"
-                                    % (text, sim_keys.MAX_MS))
+        raise host_tools.UsageError(
+            "--hold-at-boot %s: MS must be a whole number of milliseconds up to %d" % (text, sim_keys.MAX_MS)
+        )
     return 1 << button, int(ms) if ms else HOLD_AT_BOOT_MS
 
 
@@ -67,21 +79,37 @@ def parse_args(argv):
     p.add_argument("--board", default="sim", help="only 'sim' runs on the desktop")
     p.add_argument("--oled", choices=("ssd1306", "sh1106"), default="ssd1306")
     p.add_argument("--dice", choices=("max7219", "neopixel"), default="max7219")
-    p.add_argument("--seed", type=int,
-                   help="reproducible dice; any whole number, wrapping at 2^32 (default: stirred like the device)")
+    p.add_argument(
+        "--seed",
+        type=int,
+        help="reproducible dice; any whole number, wrapping at 2^32 (default: stirred like the device)",
+    )
     p.add_argument("--flash-dir", default=DEFAULT_FLASH, help="the device's filesystem (default %(default)s)")
     p.add_argument("--code-dir", help="a flashed tree to boot instead of firmware/ + boards/")
-    p.add_argument("--heap", default=DEVICE_HEAP,
-                   help="MicroPython heap (-X heapsize=): bytes, or with K or M (default %(default)s: the Pico's)")
-    p.add_argument("--battery", metavar="MV[:TO:MS]",
-                   help="simulate VSYS: MV millivolts, or falling from MV to TO over MS virtual ms")
-    p.add_argument("--no-table", action="store_true",
-                   help="no strategy table on the device (simple computer players, no hints)")
-    p.add_argument("--hold-at-boot", metavar="BUTTON[:MS]",
-                   help="hold a button from power-on for MS ms (default %d), e.g. ROLL: safe mode" % HOLD_AT_BOOT_MS)
-    p.add_argument("--busy-time", action="store_true",
-                   help="work costs virtual time (the chip's speed, calibrated: host_tools/simulator/busy.py)"
-                        " and presses arrive during it")
+    p.add_argument(
+        "--heap",
+        default=DEVICE_HEAP,
+        help="MicroPython heap (-X heapsize=): bytes, or with K or M (default %(default)s: the Pico's)",
+    )
+    p.add_argument(
+        "--battery",
+        metavar="MV[:TO:MS]",
+        help="simulate VSYS: MV millivolts, or falling from MV to TO over MS virtual ms",
+    )
+    p.add_argument(
+        "--no-table", action="store_true", help="no strategy table on the device (simple computer players, no hints)"
+    )
+    p.add_argument(
+        "--hold-at-boot",
+        metavar="BUTTON[:MS]",
+        help="hold a button from power-on for MS ms (default %d), e.g. ROLL: safe mode" % HOLD_AT_BOOT_MS,
+    )
+    p.add_argument(
+        "--busy-time",
+        action="store_true",
+        help="work costs virtual time (the chip's speed, calibrated: host_tools/simulator/busy.py)"
+        " and presses arrive during it",
+    )
     p.add_argument("--headless", action="store_true")
     p.add_argument("--keys", default="", help="headless key script")
     p.add_argument("--screenshot", help="headless: write a PNG of the device here")
@@ -96,17 +124,26 @@ def parse_args(argv):
         raise host_tools.UsageError("--board %s: only the 'sim' board runs in the simulator" % args.board)
     if args.battery is not None:
         parts = args.battery.split(":")
-        if (len(parts) not in (1, 3) or not all(part.isdigit() and len(part) <= 8 for part in parts)
-                or not all(int(mv) <= MAX_BATTERY_MV for mv in parts[:2])
-                or (len(parts) == 3 and not 0 < int(parts[2]) <= sim_keys.MAX_MS)):
-            raise host_tools.UsageError("--battery %s: use MV or FROM:TO:MS (whole numbers, MV up to %d,"
-                                        " MS from 1 to %d)" % (args.battery, MAX_BATTERY_MV, sim_keys.MAX_MS))
+        if (
+            len(parts) not in (1, 3)
+            or not all(part.isdigit() and len(part) <= 8 for part in parts)
+            or not all(int(mv) <= MAX_BATTERY_MV for mv in parts[:2])
+            or (len(parts) == 3 and not 0 < int(parts[2]) <= sim_keys.MAX_MS)
+        ):
+            raise host_tools.UsageError(
+                "--battery %s: use MV or FROM:TO:MS (whole numbers, MV up to %d,"
+                " MS from 1 to %d)" % (args.battery, MAX_BATTERY_MV, sim_keys.MAX_MS)
+            )
     if not HEAP.match(args.heap) or not MIN_HEAP <= heap_bytes(args.heap) <= MAX_HEAP:
-        raise host_tools.UsageError("--heap %s: use bytes or a size with K or M, from 64K to 64M (e.g. 256K)"
-                                    % args.heap)
+        raise host_tools.UsageError(
+            "--heap %s: use bytes or a size with K or M, from 64K to 64M (e.g. 256K)" % args.heap
+        )
     if not args.headless:
-        for option, value in (("--keys", args.keys), ("--screenshot", args.screenshot),
-                              ("--print-screen", args.print_screen)):
+        for option, value in (
+            ("--keys", args.keys),
+            ("--screenshot", args.screenshot),
+            ("--print-screen", args.print_screen),
+        ):
             if value:  # else the interactive simulator would start and ignore it
                 raise host_tools.UsageError("%s goes with --headless" % option)
     check_folders(args)
@@ -148,8 +185,10 @@ def check_folders(args):
     if args.code_dir is None:
         real_tree = os.path.realpath(device_tree.FOLDER)
         if (os.path.realpath(flash) + os.sep).startswith(real_tree + os.sep):
-            raise host_tools.UsageError("--flash-dir %s is inside %s, which the simulator rewrites at every start:"
-                                        " use another folder" % (flash, device_tree.FOLDER))
+            raise host_tools.UsageError(
+                "--flash-dir %s is inside %s, which the simulator rewrites at every start:"
+                " use another folder" % (flash, device_tree.FOLDER)
+            )
     else:
         code = args.code_dir
         if code == "" or not os.path.isdir(code):
@@ -160,12 +199,14 @@ def check_folders(args):
         real_flash = os.path.realpath(flash)
         args.flash_in_code = real_flash == real_code or real_flash.startswith(real_code + os.sep)
         if args.flash_in_code and args.no_table:
-            raise host_tools.UsageError("--no-table would delete tables in --code-dir %s: use another --flash-dir"
-                                        % code)
+            raise host_tools.UsageError(
+                "--no-table would delete tables in --code-dir %s: use another --flash-dir" % code
+            )
     if args.no_table and os.path.isdir(flash) and own_tables(flash):
-        raise host_tools.UsageError("--no-table: %s is the device's own table in %s, not a link the simulator"
-                                    " made: move it away or use another --flash-dir"
-                                    % (own_tables(flash)[0], flash))
+        raise host_tools.UsageError(
+            "--no-table: %s is the device's own table in %s, not a link the simulator"
+            " made: move it away or use another --flash-dir" % (own_tables(flash)[0], flash)
+        )
 
 
 def busy_ratio():
@@ -209,10 +250,18 @@ def main(argv):
     except BuildError as exc:
         print("sim: %s" % exc, file=sys.stderr)
         return 1
-    device = SimDevice(seed=args.seed, flash_dir=args.flash_dir, code_dir=code_dir, heap=args.heap,
-                       oled=args.oled, dice=args.dice,
-                       extra=("battery=" + args.battery,) if args.battery else (), tables=tables,
-                       hold_at_boot=args.hold, busy=busy_ratio() if args.busy_time else None)
+    device = SimDevice(
+        seed=args.seed,
+        flash_dir=args.flash_dir,
+        code_dir=code_dir,
+        heap=args.heap,
+        oled=args.oled,
+        dice=args.dice,
+        extra=("battery=" + args.battery,) if args.battery else (),
+        tables=tables,
+        hold_at_boot=args.hold,
+        busy=busy_ratio() if args.busy_time else None,
+    )
     if not args.headless:
         from host_tools.simulator import term as sim_term
 

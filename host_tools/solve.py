@@ -6,6 +6,7 @@ state, scoring through firmware/rules.py; writes the table file the device and t
 expected score from the empty card; for the compact variant also the points per game
 its decisions lose against exact play (exact policy evaluation, no sampling).
 """
+
 import sys
 import time
 
@@ -25,13 +26,27 @@ def main(argv):
     score.add_rules_options(parser)
     kind = parser.add_mutually_exclusive_group()
     kind.add_argument("--exact", dest="variant", action="store_const", const="exact", help="13 bits/state (default)")
-    kind.add_argument("--compact", dest="variant", action="store_const", const="compact", help="%d bits/state, for the Pico W" % solver_table.COMPACT_BITS)
-    parser.add_argument("--bits", type=int, metavar="N", help="compact table: bits per state, %d-%d (default %d)"
-                        % (MIN_COMPACT_BITS, MAX_COMPACT_BITS, solver_table.COMPACT_BITS))
+    kind.add_argument(
+        "--compact",
+        dest="variant",
+        action="store_const",
+        const="compact",
+        help="%d bits/state, for the Pico W" % solver_table.COMPACT_BITS,
+    )
+    parser.add_argument(
+        "--bits",
+        type=int,
+        metavar="N",
+        help="compact table: bits per state, %d-%d (default %d)"
+        % (MIN_COMPACT_BITS, MAX_COMPACT_BITS, solver_table.COMPACT_BITS),
+    )
     parser.add_argument("--loss", action="store_true", help="also measure the exact table's decision loss")
     parser.add_argument("--out", required=True, help="table file to write")
-    parser.add_argument("--spread", metavar="FILE", help="also write the spread table (sd of the remaining score, "
-                        "for the win meter and the win level) to FILE")
+    parser.add_argument(
+        "--spread",
+        metavar="FILE",
+        help="also write the spread table (sd of the remaining score, for the win meter and the win level) to FILE",
+    )
     try:
         args = parser.parse_args(argv)
         ruleset = score.ruleset_from(args)
@@ -39,13 +54,15 @@ def main(argv):
             if args.variant != "compact":
                 raise host_tools.UsageError("--bits: only for the compact table (--compact)")
             if not MIN_COMPACT_BITS <= args.bits <= MAX_COMPACT_BITS:
-                raise host_tools.UsageError("--bits: %d bits per state; choose %d to %d"
-                                            % (args.bits, MIN_COMPACT_BITS, MAX_COMPACT_BITS))
+                raise host_tools.UsageError(
+                    "--bits: %d bits per state; choose %d to %d" % (args.bits, MIN_COMPACT_BITS, MAX_COMPACT_BITS)
+                )
         host_tools.check_output_file("--out", args.out)  # before a solve of seconds; no folders made
         if args.spread is not None:
             if ruleset.n_boxes != 13:
-                raise host_tools.UsageError("--spread: the spread table (win meter) is for the 13-box cards, not %s"
-                                            % ruleset.name)
+                raise host_tools.UsageError(
+                    "--spread: the spread table (win meter) is for the 13-box cards, not %s" % ruleset.name
+                )
             host_tools.check_output_file("--spread", args.spread)
             host_tools.check_distinct_outputs(("--out", args.out), ("--spread", args.spread))
     except (host_tools.UsageError, ValueError) as exc:
@@ -57,12 +74,20 @@ def main(argv):
     def progress(text):
         print("  " + text, flush=True)
 
-    print("solving %s (%s table%s)" % (ruleset.name, variant, ", %d bits per state" % (args.bits or solver_table.COMPACT_BITS)
-                                        if variant == "compact" else ""), flush=True)
+    print(
+        "solving %s (%s table%s)"
+        % (
+            ruleset.name,
+            variant,
+            ", %d bits per state" % (args.bits or solver_table.COMPACT_BITS) if variant == "compact" else "",
+        ),
+        flush=True,
+    )
     keep = {}
     try:
-        data, expected, loss = build(ruleset, variant, progress, measure_loss=args.loss or variant == "compact",
-                                     keep=keep, bits=args.bits)
+        data, expected, loss = build(
+            ruleset, variant, progress, measure_loss=args.loss or variant == "compact", keep=keep, bits=args.bits
+        )
     except ValueError as exc:  # the values do not fit the chosen encoding
         print("solve: %s" % exc, file=sys.stderr)
         return 1

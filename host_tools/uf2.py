@@ -9,6 +9,7 @@ BOOTSEL drive. A ``make flash`` afterwards copies nothing. Installing it replace
 Pico's whole filesystem, records and saved game included: ``pull`` them before and
 ``push`` them back after.
 """
+
 import sys
 
 import host_tools
@@ -25,12 +26,23 @@ RECORDS_NOTE = (
 def parse_args(argv):
     parser = host_tools.argument_parser("uf2", __doc__.splitlines()[0])
     parser.add_argument("--firmware", help="MicroPython .uf2 of the board (default: the one in build/micropython/)")
-    parser.add_argument("--board", default="pico", help="module in boards/ (default pico; pico2 with the RPI_PICO2 firmware)")
+    parser.add_argument(
+        "--board", default="pico", help="module in boards/ (default pico; pico2 with the RPI_PICO2 firmware)"
+    )
     host_tools.use_firmware()
     import rules  # the firmware's own list of joker options
 
-    parser.add_argument("--rules", default="forced", choices=rules.CHOICES, help="default rules: a joker option or zoo (device.cfg) and table")
-    parser.add_argument("--compact", action="store_true", help="use the compact strategy table (needed on a Pico W), building it if needed")
+    parser.add_argument(
+        "--rules",
+        default="forced",
+        choices=rules.CHOICES,
+        help="default rules: a joker option or zoo (device.cfg) and table",
+    )
+    parser.add_argument(
+        "--compact",
+        action="store_true",
+        help="use the compact strategy table (needed on a Pico W), building it if needed",
+    )
     parser.add_argument("--source", help="folder holding firmware/, boards/ and build/ (default: this checkout)")
     parser.add_argument("--out", required=True, help="the .uf2 file to write")
     args = parser.parse_args(argv)
@@ -50,7 +62,15 @@ def main(argv):
 
     source = args.source or flash_build.default_source()
     try:
-        made = bundle.make(source, args.firmware, args.board, args.rules, args.compact, args.out, say=lambda text: print(text, flush=True))
+        made = bundle.make(
+            source,
+            args.firmware,
+            args.board,
+            args.rules,
+            args.compact,
+            args.out,
+            say=lambda text: print(text, flush=True),
+        )
     except bundle.BundleError as exc:
         print("uf2: %s" % exc, file=sys.stderr)
         return 2
@@ -61,10 +81,27 @@ def main(argv):
         print("uf2: interrupted; %s was not written" % args.out, file=sys.stderr)
         return 130
     layout = made.layout
-    print("uf2: %d files for board=%s, rules=%s; strategy table %s (%s, %d KiB)" % (len(made.files), args.board, args.rules, flash_build.table_file(args.rules, args.compact), made.variant, len(made.table.data) // 1024))
+    print(
+        "uf2: %d files for board=%s, rules=%s; strategy table %s (%s, %d KiB)"
+        % (
+            len(made.files),
+            args.board,
+            args.rules,
+            flash_build.table_file(args.rules, args.compact),
+            made.variant,
+            len(made.table.data) // 1024,
+        )
+    )
     print(
         "uf2: littlefs2 at 0x%08X-0x%08X (%d KiB, %d blocks of 4096; %d KiB used, %d KiB free), mounted and checked as the rp2 port does"
-        % (layout.fs_start, layout.fs_end, layout.fs_bytes // 1024, layout.block_count, (layout.fs_bytes - made.free) // 1024, made.free // 1024)
+        % (
+            layout.fs_start,
+            layout.fs_end,
+            layout.fs_bytes // 1024,
+            layout.block_count,
+            (layout.fs_bytes - made.free) // 1024,
+            made.free // 1024,
+        )
     )
     print("uf2: wrote %s: %d bytes, %d UF2 blocks, in %.1f s" % (args.out, made.size, made.blocks, made.seconds))
     print(RECORDS_NOTE % args.out)

@@ -8,6 +8,7 @@ script reading the first line never takes an error for a port. mpremote and ``ho
 
 How it emulates a board (flash, reset, boot, the test modes): host_tools/flashing/virtual_pico.py.
 """
+
 import argparse
 import os
 import signal
@@ -49,10 +50,18 @@ def _parse_flash_size(text):
 
 def parse_args(argv):
     parser = host_tools.argument_parser("virtual-pico", __doc__.splitlines()[0])
-    parser.add_argument("--dir", required=True, help="folder that plays the Pico's flash filesystem (made when missing)")
+    parser.add_argument(
+        "--dir", required=True, help="folder that plays the Pico's flash filesystem (made when missing)"
+    )
     parser.add_argument("--fake-mpy", type=_parse_mpy, help="value reported as sys.implementation._mpy, e.g. 0x206")
-    parser.add_argument("--fake-version", type=_parse_version, help="version reported by sys.implementation, e.g. 1.22.2")
-    parser.add_argument("--flash-size", type=_parse_flash_size, help="filesystem size in bytes reported by os.statvfs (%d..%d)" % (MIN_FLASH, MAX_FLASH))
+    parser.add_argument(
+        "--fake-version", type=_parse_version, help="version reported by sys.implementation, e.g. 1.22.2"
+    )
+    parser.add_argument(
+        "--flash-size",
+        type=_parse_flash_size,
+        help="filesystem size in bytes reported by os.statvfs (%d..%d)" % (MIN_FLASH, MAX_FLASH),
+    )
     parser.add_argument("--not-micropython", action="store_true", help="serve a CPython REPL instead (no raw REPL)")
     return parser.parse_args(argv)
 
@@ -78,7 +87,9 @@ def main(argv):
         print("virtual-pico: %s" % problem, file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(prefix="virtual-pico-") as workdir:
-        command = virtual_pico.interpreter_command(args.dir, workdir, args.fake_mpy, args.fake_version, args.flash_size, args.not_micropython)
+        command = virtual_pico.interpreter_command(
+            args.dir, workdir, args.fake_mpy, args.fake_version, args.flash_size, args.not_micropython
+        )
         pico = virtual_pico.VirtualPico(command, env=virtual_pico.interpreter_env())
         previous = [(sig, signal.signal(sig, pico.stop)) for sig in (signal.SIGINT, signal.SIGTERM)]
         pico.on_ready = lambda p: print(p.port, flush=True)  # only a working port is printed

@@ -7,6 +7,7 @@ pinned by npm, the firmware compiled as ``flash`` compiles it, its tables) into 
 headers: the site's service worker gives itself the cross-origin isolation it needs).
 ``make web`` / ``make web-serve`` build the tables and install the port first.
 """
+
 import os
 import sys
 
@@ -20,13 +21,23 @@ import rules  # noqa: E402  (firmware module, importable after use_firmware)
 
 def parse_args(argv):
     parser = host_tools.argument_parser("web", __doc__.splitlines()[0])
-    parser.add_argument("--out", default=site.DEFAULT_OUT, help="folder for the site (default %s; replaced)" % site.DEFAULT_OUT)
-    parser.add_argument("--rules", default="forced", choices=[r for r in rules.CHOICES if r != "zoo"],
-                        help="the card the handheld starts with (its table from build/, as flash takes it)")
+    parser.add_argument(
+        "--out", default=site.DEFAULT_OUT, help="folder for the site (default %s; replaced)" % site.DEFAULT_OUT
+    )
+    parser.add_argument(
+        "--rules",
+        default="forced",
+        choices=[r for r in rules.CHOICES if r != "zoo"],
+        help="the card the handheld starts with (its table from build/, as flash takes it)",
+    )
     parser.add_argument("--serve", action="store_true", help="serve the site on 127.0.0.1 after building it")
     parser.add_argument("--port", type=int, default=8000, help="port for --serve (default 8000; 0 picks a free one)")
     parser.add_argument("--no-build", action="store_true", help="with --serve: serve --out as it is")
-    parser.add_argument("--screenshots", action="store_true", help="then write the README's pictures docs/img/web-*.png (headless Chromium)")
+    parser.add_argument(
+        "--screenshots",
+        action="store_true",
+        help="then write the README's pictures docs/img/web-*.png (headless Chromium)",
+    )
     args = parser.parse_args(argv)
     if not 0 <= args.port <= 65535:
         raise host_tools.UsageError("--port %d is not a TCP port (0-65535)" % args.port)
@@ -63,7 +74,9 @@ def main(argv):
         picture = shots.clash(args.out)
         if picture:
             problem = "--out %s and --screenshots both write %s: pick another folder" % (
-                untrusted.shown(args.out), untrusted.shown(picture))
+                untrusted.shown(args.out),
+                untrusted.shown(picture),
+            )
     if not problem and args.no_build and not os.path.isfile(os.path.join(args.out, "site.json")):
         problem = "--out %s holds no site: run without --no-build" % untrusted.shown(args.out)
     if not problem and not args.no_build:
@@ -80,9 +93,16 @@ def main(argv):
             print("web: %s" % exc, file=sys.stderr)
             return 1
         raw, packed = site.sizes(args.out)
-        print("web: site in %s (%d files, %d KiB, %d KiB gzipped)%s" % (
-            args.out, len(info["files"]), raw // 1024, packed // 1024,
-            "" if info["hasTable"] else "; no strategy table (make table builds it): hints off"))
+        print(
+            "web: site in %s (%d files, %d KiB, %d KiB gzipped)%s"
+            % (
+                args.out,
+                len(info["files"]),
+                raw // 1024,
+                packed // 1024,
+                "" if info["hasTable"] else "; no strategy table (make table builds it): hints off",
+            )
+        )
     if args.screenshots:
         from host_tools.browser import shots
 

@@ -6,13 +6,24 @@ command run there (``python -m host_tools ...`` with the folder as working direc
 reads and writes that folder's build/, which starts missing: whatever a command builds
 shows up there.
 """
+
 import os
 
 import host_tools
 
 # What a clone holds beside the sources' folders; .venv, .git and build/ stay out.
-SOURCES = ("boards", "docs", "firmware", "host_tools", "tests", "Makefile", "README.md",
-           "pyproject.toml", "requirements.txt", ".gitignore")
+SOURCES = (
+    "boards",
+    "docs",
+    "firmware",
+    "host_tools",
+    "tests",
+    "Makefile",
+    "README.md",
+    "pyproject.toml",
+    "requirements.txt",
+    ".gitignore",
+)
 
 
 def fresh_checkout(folder):

@@ -13,6 +13,7 @@ Imported by conftest.py, so every test file may ask for them:
 Both skip, with the one reason naming the missing file, where the official UF2 or the
 bootrom is missing (chip_session.fixture_files).
 """
+
 import os
 import shutil
 import signal
@@ -47,10 +48,15 @@ def chip_flashed(tmp_path_factory):
     advise.ensure_table(rules.make_ruleset())  # both built (seconds) when missing, so the
     advise.ensure_spread(rules.make_ruleset())  # chip always shows the win meter
     image = str(tmp_path_factory.mktemp("chip") / "flash.bin")
-    chip = subprocess.Popen([sys.executable, "-m", "host_tools", "chip", "--fresh", "--firmware", firmware,
-                             "--flash-image", image], cwd=host_tools.REPO, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, text=True, start_new_session=True,
-                            preexec_fn=_default_sigint)
+    chip = subprocess.Popen(
+        [sys.executable, "-m", "host_tools", "chip", "--fresh", "--firmware", firmware, "--flash-image", image],
+        cwd=host_tools.REPO,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=_default_sigint,
+    )
     try:
         port = chip.stdout.readline().strip()
         assert port.startswith("/dev/"), port

@@ -4,6 +4,7 @@ Tests import firmware modules the way the device does (``import rules``), host t
 the ``host_tools`` package, and the shared test cases in ``tests/shared`` (which also run
 inside real MicroPython, see ``test_on_micropython.py``).
 """
+
 import os
 import sys
 
@@ -53,14 +54,47 @@ from chip_fixtures import chip_flashed, chip_seeded  # noqa: E402,F401  (the chi
 _CHIP = {"test_chip", "test_chip_images", "test_uf2_chip"}
 _BROWSER = {"test_web_node", "test_web_browser"}
 _SLOW = {
-    "test_advise", "test_advisor", "test_advisor_zoo", "test_bench_figures", "test_busy_sim", "test_cli_bad_input",
-    "test_coach_sim", "test_flash_damage_sim", "test_flash_dev", "test_flash_e2e", "test_flash_errors",
-    "test_flash_hostile", "test_full_flash_sim", "test_host_tools_cli", "test_hostile_saves_sim", "test_how_to_add",
-    "test_power_sim", "test_properties", "test_pull", "test_push", "test_readme_examples", "test_records_ui_sim",
-    "test_resume_sim", "test_score_cli", "test_sim_cli", "test_sim_game", "test_sim_golden", "test_sim_storms",
-    "test_sim_whole_games", "test_solver", "test_solver_zoo", "test_storage", "test_strategy_table_damage",
-    "test_table_crafted", "test_uf2", "test_ui_fixes_sim", "test_ui_issue19_sim", "test_virtual_pico",
-    "test_web_flash", "test_win_level", "test_win_meter",
+    "test_advise",
+    "test_advisor",
+    "test_advisor_zoo",
+    "test_bench_figures",
+    "test_busy_sim",
+    "test_cli_bad_input",
+    "test_coach_sim",
+    "test_flash_damage_sim",
+    "test_flash_dev",
+    "test_flash_e2e",
+    "test_flash_errors",
+    "test_flash_hostile",
+    "test_full_flash_sim",
+    "test_host_tools_cli",
+    "test_hostile_saves_sim",
+    "test_how_to_add",
+    "test_power_sim",
+    "test_properties",
+    "test_pull",
+    "test_push",
+    "test_readme_examples",
+    "test_records_ui_sim",
+    "test_resume_sim",
+    "test_score_cli",
+    "test_sim_cli",
+    "test_sim_game",
+    "test_sim_golden",
+    "test_sim_storms",
+    "test_sim_whole_games",
+    "test_solver",
+    "test_solver_zoo",
+    "test_storage",
+    "test_strategy_table_damage",
+    "test_table_crafted",
+    "test_uf2",
+    "test_ui_fixes_sim",
+    "test_ui_issue19_sim",
+    "test_virtual_pico",
+    "test_web_flash",
+    "test_win_level",
+    "test_win_meter",
 }
 
 

@@ -4,6 +4,7 @@ Usage: micropython tests/mp_runner.py MODULE. Prints ``PASS name`` or ``FAIL nam
 for every ``test_*`` function, then a ``N passed, N failed`` line. The pytest side
 (``test_on_micropython.py``) turns each line into a test result.
 """
+
 import sys
 
 

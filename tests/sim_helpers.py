@@ -19,6 +19,7 @@
   and prints the frame buffer as ``FB <hex>`` (for screens the key scripts cannot reach
   easily: tests add their own state and read the dump back).
 """
+
 import os
 
 import host_tools
@@ -65,8 +66,7 @@ def forget_setup(flash):
 
 
 def run_probe(code, heap=DEVICE_HEAP, **run_options):
-    return host_tools.run_micropython(["-c", code], heap=heap, extra_path=(SHARED, device_tree.sync()),
-                                      **run_options)
+    return host_tools.run_micropython(["-c", code], heap=heap, extra_path=(SHARED, device_tree.sync()), **run_options)
 
 
 def alloc_probe(probe, heap=DEVICE_HEAP, **run_options):

@@ -11,6 +11,7 @@
   ``change(bytearray)`` and then every checksum recomputed (``recrc``), as a buggy writer
   or a hostile file would have them: what only the readers' range checks can refuse.
 """
+
 import itertools
 import struct
 import zlib
@@ -29,7 +30,7 @@ def _outcomes(n):
     for faces in itertools.product(range(1, 7), repeat=n):
         key = tuple(sorted(faces))
         dist[key] = dist.get(key, 0) + 1
-    return [(k, c / 6.0 ** n) for k, c in dist.items()]
+    return [(k, c / 6.0**n) for k, c in dist.items()]
 
 
 OUTCOMES = [_outcomes(n) for n in range(6)]
@@ -77,25 +78,25 @@ def _recrc_values(out):
     n_masks = st.ZOO_MASKS if out[11] == st.LAYOUT_ZOO else st.N_MASKS
     checks_at, values_at, blocks_at, bits = _u32(out, 56), _u32(out, 20), _u32(out, 24), out[18]
     head_bits = st.BASE_BITS if out[5] == st.EXACT else 0
-    rank = out[st.HEADER_SIZE:st.HEADER_SIZE + st.RANK_SIZE]
-    count = [sum(1 for r in rank[u * 64:u * 64 + 64] if r != 255) for u in range(64)]
+    rank = out[st.HEADER_SIZE : st.HEADER_SIZE + st.RANK_SIZE]
+    count = [sum(1 for r in rank[u * 64 : u * 64 + 64] if r != 255) for u in range(64)]
     state = 0  # index of the mask's first state
     for mask in range(n_masks):
         two = mask >> 11 & 1
         crc = mask & 0xFF
         if out[5] == st.COMPACT:
             at = blocks_at + 4 * st.block_number(mask, 0)
-            crc = _crc8(out[at:at + (8 if two else 4)], crc)
+            crc = _crc8(out[at : at + (8 if two else 4)], crc)
         n = count[mask & 63] << two
         start = head_bits * st.block_number(mask, 0) + bits * state
         end = start + (head_bits << two) + bits * n
         state += n
         if checks_at + mask < len(out):
-            out[checks_at + mask] = _crc8(out[values_at + (start >> 3):values_at + ((end + 7) >> 3)], crc)
+            out[checks_at + mask] = _crc8(out[values_at + (start >> 3) : values_at + ((end + 7) >> 3)], crc)
     for upper in range(64):
         if checks_at + n_masks + upper < len(out):
-            out[checks_at + n_masks + upper] = _crc8(rank[upper * 64:upper * 64 + 64], upper)
-    struct.pack_into("<I", out, 32, zlib.crc32(out[st.HEADER_SIZE:]))
+            out[checks_at + n_masks + upper] = _crc8(rank[upper * 64 : upper * 64 + 64], upper)
+    struct.pack_into("<I", out, 32, zlib.crc32(out[st.HEADER_SIZE :]))
     out[19] = _crc8(out[20:60], _crc8(out[0:19], 0))
     struct.pack_into("<I", out, 60, zlib.crc32(out[0:60]))
 
@@ -109,9 +110,9 @@ def _recrc_spread(out):
     for group in range(sp.N_GROUPS):
         n = (sp.group_start(group + 1) - sp.group_start(group)) * bands
         if at + 1 + n <= len(out):
-            out[at] = _crc8(out[at + 1:at + 1 + n], group & 0xFF)
+            out[at] = _crc8(out[at + 1 : at + 1 + n], group & 0xFF)
         at += 1 + n
-    struct.pack_into("<I", out, 24, zlib.crc32(out[sp.HEADER_SIZE:]))
+    struct.pack_into("<I", out, 24, zlib.crc32(out[sp.HEADER_SIZE :]))
     out[11] = _crc8(out[12:60], _crc8(out[0:11], 0))
     struct.pack_into("<I", out, 60, zlib.crc32(out[0:60]))
 

@@ -4,6 +4,7 @@ trivial HELLO screen by exactly the steps the paragraph lists (an id in ui/__ini
 in and out), and the app then shows it, takes its buttons, runs its tick and allocates
 nothing per frame, inside the real MicroPython on the sim board.
 """
+
 import os
 import re
 import shutil
@@ -68,8 +69,8 @@ print("BACK", a.screen == ui.MENU_SCREEN)
 
 def steps_from_the_doc():
     text = open(DOC, encoding="utf-8").read()
-    section = text[text.index("### How to add a screen"):]
-    return section[:section.index("\n## ")]
+    section = text[text.index("### How to add a screen") :]
+    return section[: section.index("\n## ")]
 
 
 def add_hello(tree):
@@ -95,14 +96,22 @@ def add_hello(tree):
 
 def test_the_documented_steps_add_a_working_screen(tmp_path):
     steps = " ".join(steps_from_the_doc().replace("`", "").split())
-    for named in ("firmware/ui/__init__.py", "HELLO = const(11)", "firmware/ui/<name>.py", "firmware/app.py",
-                  "SCREENS", "hello = (_hello_draw, _hello_handle, _hello_tick)", "app.show(ui.HELLO)"):
+    for named in (
+        "firmware/ui/__init__.py",
+        "HELLO = const(11)",
+        "firmware/ui/<name>.py",
+        "firmware/app.py",
+        "SCREENS",
+        "hello = (_hello_draw, _hello_handle, _hello_tick)",
+        "app.show(ui.HELLO)",
+    ):
         assert named in steps, named  # the steps this test takes are the ones the doc gives
     tree = str(tmp_path / "firmware")
     shutil.copytree(host_tools.FIRMWARE, tree)
     hello_id = add_hello(tree)
-    proc = host_tools.run_micropython(["-c", PROBE], extra_path=(tree, os.path.join(host_tools.REPO, "tests", "shared")),
-                                      cwd=str(tmp_path))
+    proc = host_tools.run_micropython(
+        ["-c", PROBE], extra_path=(tree, os.path.join(host_tools.REPO, "tests", "shared")), cwd=str(tmp_path)
+    )
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
     lines = proc.stdout.splitlines()
     assert "IDS %d %d %d" % (hello_id, hello_id + 1, hello_id) in lines  # id = its index in SCREENS

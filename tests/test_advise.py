@@ -1,4 +1,5 @@
 """``python -m host_tools advise``: JSON shape, agreement with the advisor, bad input."""
+
 import json
 import os
 
@@ -44,8 +45,9 @@ def test_holds_best_first_with_expected_totals(capsys, table):
 
 def test_last_roll_lists_boxes_and_the_card_counts(capsys, table):
     card = json.dumps({"yahtzee": 50, "sixes": 24, "yahtzee_bonus": 100})
-    status, out, _err = run(capsys, "--table", table, "--json", "--card", card, "--dice", "5", "5", "5", "5", "5",
-                            "--rolls-left", "0")
+    status, out, _err = run(
+        capsys, "--table", table, "--json", "--card", card, "--dice", "5", "5", "5", "5", "5", "--rolls-left", "0"
+    )
     assert status == 0
     result = json.loads(out)
     assert [o["box"] for o in result["options"]] == ["fives"]  # forced joker
@@ -58,16 +60,19 @@ def test_text_output(capsys, table):
     assert out.splitlines()[1].split()[0] == "large_straight"
 
 
-@pytest.mark.parametrize("args", [
-    ["--dice", "1", "2", "3", "4", "--rolls-left", "1"],
-    ["--dice", "1", "2", "3", "4", "9", "--rolls-left", "1"],
-    ["--dice", "1", "2", "3", "4", "5"],
-    ["--dice", "1", "2", "3", "4", "5", "--rolls-left", "3"],
-    ["--card", "{\"chance\": 3}"],
-    ["--card", "{not json"],
-    ["--rules", "house"],
-    ["--table", "/nonexistent/table.bin"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--dice", "1", "2", "3", "4", "--rolls-left", "1"],
+        ["--dice", "1", "2", "3", "4", "9", "--rolls-left", "1"],
+        ["--dice", "1", "2", "3", "4", "5"],
+        ["--dice", "1", "2", "3", "4", "5", "--rolls-left", "3"],
+        ["--card", "{\"chance\": 3}"],
+        ["--card", "{not json"],
+        ["--rules", "house"],
+        ["--table", "/nonexistent/table.bin"],
+    ],
+)
 def test_bad_input_exits_2_with_one_line(capsys, args):
     status, out, err = run(capsys, *args)
     assert status == 2
@@ -96,14 +101,32 @@ def test_zoo_advice_names_the_animals(capsys):
     zoo_table = solver_cache.table(rules.make_ruleset("zoo"), "exact")
     status, out, _err = run(capsys, "--rules", "zoo", "--table", zoo_table, "--json")
     assert status == 0 and abs(json.loads(out)["expected_total"] - 85.0403) < 0.01
-    status, out, _err = run(capsys, "--rules", "zoo", "--table", zoo_table, "--dice", "6", "6", "2", "3", "1", "--rolls-left", "2")
+    status, out, _err = run(
+        capsys, "--rules", "zoo", "--table", zoo_table, "--dice", "6", "6", "2", "3", "1", "--rolls-left", "2"
+    )
     assert status == 0
     lines = out.splitlines()
     assert lines[2].split()[:2] == ["elephant", "elephant"]  # keep the two elephants
     assert lines[-2].startswith("score now instead (best box ")
-    assert lines[-2][len("score now instead (best box "):-2] in rules.make_ruleset("zoo").ids  # a Zoo box
-    status, out, _err = run(capsys, "--rules", "zoo", "--table", zoo_table, "--json", "--card", '{"elephant": 3}',
-                            "--dice", "6", "6", "6", "2", "2", "--rolls-left", "0")
+    assert lines[-2][len("score now instead (best box ") : -2] in rules.make_ruleset("zoo").ids  # a Zoo box
+    status, out, _err = run(
+        capsys,
+        "--rules",
+        "zoo",
+        "--table",
+        zoo_table,
+        "--json",
+        "--card",
+        '{"elephant": 3}',
+        "--dice",
+        "6",
+        "6",
+        "6",
+        "2",
+        "2",
+        "--rolls-left",
+        "0",
+    )
     result = json.loads(out)
     assert status == 0 and result["best"]["box"] == "full_house"
     assert {o["box"] for o in result["options"]} == set(rules.make_ruleset("zoo").ids) - {"elephant"}

@@ -4,6 +4,7 @@ The brute force below is written independently of the solver and the advisor: it
 out every remaining turn over sorted dice tuples with dictionaries, scoring through the
 rules module only.
 """
+
 import itertools
 import json
 import random
@@ -94,12 +95,36 @@ class BruteForce:
 
 
 REDUCED = [
-    card_with(aces=3, twos=6, threes=9, fours=12, fives=15, sixes=18, three_kind=20, four_kind=0,
-              full_house=25, small_straight=30, large_straight=40, yahtzee=50),
-    card_with(twos=6, threes=9, fours=12, fives=15, three_kind=20, four_kind=0, full_house=25,
-              small_straight=30, large_straight=40, yahtzee=0, chance=22),
-    card_with(aces=2, twos=6, threes=9, fours=8, fives=15, sixes=18, three_kind=20, four_kind=22,
-              small_straight=30, chance=20),
+    card_with(
+        aces=3,
+        twos=6,
+        threes=9,
+        fours=12,
+        fives=15,
+        sixes=18,
+        three_kind=20,
+        four_kind=0,
+        full_house=25,
+        small_straight=30,
+        large_straight=40,
+        yahtzee=50,
+    ),
+    card_with(
+        twos=6,
+        threes=9,
+        fours=12,
+        fives=15,
+        three_kind=20,
+        four_kind=0,
+        full_house=25,
+        small_straight=30,
+        large_straight=40,
+        yahtzee=0,
+        chance=22,
+    ),
+    card_with(
+        aces=2, twos=6, threes=9, fours=8, fives=15, sixes=18, three_kind=20, four_kind=22, small_straight=30, chance=20
+    ),
 ]
 
 
@@ -124,8 +149,10 @@ def test_advisor_matches_brute_force_on_reduced_games(adv, case):
                 got = {codes[i]: A.to_points(values[i]) - start for i in range(n)}
                 assert set(got) == set(truth)
             else:
-                got = {tuple(sorted(dice[j] for j in range(5) if codes[i] >> j & 1)): A.to_points(values[i]) - start
-                       for i in range(n)}
+                got = {
+                    tuple(sorted(dice[j] for j in range(5) if codes[i] >> j & 1)): A.to_points(values[i]) - start
+                    for i in range(n)
+                }
                 truth = {k: kv[left](k) for k in _subkeeps(tuple(sorted(dice)))}
                 assert set(got) == set(truth)
             for option, value in got.items():
@@ -135,8 +162,19 @@ def test_advisor_matches_brute_force_on_reduced_games(adv, case):
 
 
 def test_worked_example_aces_zero_beats_sixes(adv):
-    card = card_with(twos=6, threes=9, fours=12, fives=15, three_kind=20, four_kind=0, full_house=25,
-                     small_straight=30, large_straight=40, yahtzee=0, chance=22)
+    card = card_with(
+        twos=6,
+        threes=9,
+        fours=12,
+        fives=15,
+        three_kind=20,
+        four_kind=0,
+        full_house=25,
+        small_straight=30,
+        large_straight=40,
+        yahtzee=0,
+        chance=22,
+    )
     adv.prepare(card)
     codes, values = [0] * 32, [0] * 32
     n = adv.options([2, 3, 4, 5, 6], 0, codes, values)
@@ -205,8 +243,10 @@ def test_advisor_agrees_with_the_host_table_argmax(adv, table_path):
             decisions += 1
     # Fixed-point rounding (2**-18 per average) can only flip near-ties of the host values.
     assert worst < 1e-4
-    print("%d decisions, %d differ from the host argmax by more than 1e-9 (worst %.2g points)"
-          % (decisions, disagreements, worst))
+    print(
+        "%d decisions, %d differ from the host argmax by more than 1e-9 (worst %.2g points)"
+        % (decisions, disagreements, worst)
+    )
     assert decisions >= 2000
 
 
@@ -285,8 +325,11 @@ def _compiled(folder, names):
         source = os.path.join(host_tools.REPO, "firmware", name + ".py")
         with open(source, "rb") as f:
             native = any(marker in f.read() for marker in NATIVE_MARKERS)
-        subprocess.run([mpy_cross, "-o", str(folder / (name + ".mpy"))] + (["-march=x64"] if native else []) + [source],
-                       check=True, capture_output=True)
+        subprocess.run(
+            [mpy_cross, "-o", str(folder / (name + ".mpy"))] + (["-march=x64"] if native else []) + [source],
+            check=True,
+            capture_output=True,
+        )
     return str(folder)
 
 

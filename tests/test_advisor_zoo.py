@@ -5,6 +5,7 @@ The Zoo table goes through the same writer (host_tools/solver/table.py) and read
 solver's exactly (decoded file, 2**-8 rounding) and simulated optimal games must average
 the solver's expected score within their error bars.
 """
+
 import math
 import random
 
@@ -53,7 +54,9 @@ def test_the_zoo_table_is_tiny_and_read_by_the_device_reader(zoo_table):
         assert abs(table.expected_empty / 65536 - 85.0403) < 1e-4
     bits = data[18]  # format 3: per block a 16-bit base, then value - base in 12 bits
     assert bits == 12
-    assert len(data) == 64 + 4096 + (16 * 2048 + bits * 30080 + 7) // 8 + 2048 + 64 == 55488  # 6 % of the standard table
+    assert (
+        len(data) == 64 + 4096 + (16 * 2048 + bits * 30080 + 7) // 8 + 2048 + 64 == 55488
+    )  # 6 % of the standard table
 
 
 def test_the_zoo_table_is_refused_for_a_standard_card(zoo_table):

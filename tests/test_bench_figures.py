@@ -3,6 +3,7 @@
 A run rewrites the rows of the subjects it ran, with the commit and date, and keeps the
 rows of subjects that did not run (the chip's, measured where the MicroPython UF2 was).
 """
+
 import os
 
 from host_tools import bench, benches
@@ -11,8 +12,9 @@ from host_tools import bench, benches
 def test_a_run_rewrites_its_subjects_rows_and_keeps_the_others(tmp_path):
     page = str(tmp_path / "figures.md")
     benches.write_page({"chip": ["heap 177,728 bytes", "advisor turn 63.1 ms"]}, "aaaaaaa", "2026-12-01", page)
-    benches.write_page({"rules": ["scoring 3.2 us", "  with details", "import 1,234 bytes | net"]},
-                       "bbbbbbb", "2026-12-02", page)
+    benches.write_page(
+        {"rules": ["scoring 3.2 us", "  with details", "import 1,234 bytes | net"]}, "bbbbbbb", "2026-12-02", page
+    )
     rows = benches.read_page(page)
     assert ("chip", "heap 177,728 bytes", "aaaaaaa", "2026-12-01") in rows
     assert ("rules", "scoring 3.2 us; with details", "bbbbbbb", "2026-12-02") in rows  # indented: same figure

@@ -7,6 +7,7 @@ reference wiring from HARDWARE.md, nothing touched at import, a missing OLED nam
 its address and reported on the dice and console, safe mode, the crash screen, missing
 files.
 """
+
 import json
 import os
 import shutil
@@ -165,8 +166,9 @@ for name in %r:
     assert proc.stdout.split("\n")[:-1] == ["OK %s True" % name for name in BOARDS]
 
 
-@pytest.mark.parametrize("name,emulator", [("pico", SSD1306Emulator), ("pico2", SSD1306Emulator),
-                                           ("pico_sh1106", SH1106Emulator)])
+@pytest.mark.parametrize(
+    "name,emulator", [("pico", SSD1306Emulator), ("pico2", SSD1306Emulator), ("pico_sh1106", SH1106Emulator)]
+)
 def test_reference_wiring_and_parts(name, emulator, tmp_path):
     body = """
 board = __import__("boards.%s").%s
@@ -197,10 +199,15 @@ print("MV", hw.battery_mv(), "ROLL", hw.button_down(5), "RANDINT", 1 <= hw.dice_
     assert bottom[0] == [1] * 8 and bottom[1] == [1, 1, 0, 0, 0, 0, 0, 0]  # die 1 held (bottom bar), die 2 plain
 
 
-@pytest.mark.parametrize("machine,wireless", [
-    ("Raspberry Pi Pico W with RP2040", True), ("Raspberry Pi Pico 2 W with RP2350", True),
-    ("Raspberry Pi Pico with RP2040", False), ("Raspberry Pi Pico2 with RP2350", False),
-])
+@pytest.mark.parametrize(
+    "machine,wireless",
+    [
+        ("Raspberry Pi Pico W with RP2040", True),
+        ("Raspberry Pi Pico 2 W with RP2350", True),
+        ("Raspberry Pi Pico with RP2040", False),
+        ("Raspberry Pi Pico2 with RP2350", False),
+    ],
+)
 def test_pico_w_reads_the_battery_with_the_wireless_chip_deselected(machine, wireless, tmp_path):
     # Issue 9.20. The stand-in is a Pico W: GP29 reads VSYS/3 only while GP25 is high and
     # GP29 an input. Between readings the wireless driver may take both pins back.
@@ -316,36 +323,56 @@ def test_a_board_switch_to_a_board_not_flashed_says_so_in_one_line(tmp_path):
     assert not (code / "boards" / "pico_sh1106.py").exists() and not (code / "drivers" / "sh1106.py").exists()
     flash = tmp_path / "flash"
     flash.mkdir()
-    script = FAKE_RP2 % {"no_oled": False, "roll_held": False, "wireless": False} + "import main\nprint('RESULT', main.main())\n"
+    script = (
+        FAKE_RP2 % {"no_oled": False, "roll_held": False, "wireless": False}
+        + "import main\nprint('RESULT', main.main())\n"
+    )
     env = dict(os.environ, MICROPYPATH=str(code))
     for board in ("pico_sh1106", "pico"):
         (flash / "device.cfg").write_text("board=%s\n" % board)
         app = "import app\napp.App.run = lambda self, frames=-1: print('GAME RUNS')\n"
-        proc = subprocess.run([host_tools.micropython_command(), "-c", script.replace("import main", app + "import main", 1)],
-                              cwd=str(flash), env=env, capture_output=True, text=True, timeout=60)
+        proc = subprocess.run(
+            [host_tools.micropython_command(), "-c", script.replace("import main", app + "import main", 1)],
+            cwd=str(flash),
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert proc.returncode == 0 and "Traceback" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
         said = [line for line in proc.stdout.splitlines() if line.startswith("board ")]
         if board == "pico":  # the flashed board itself builds and the game starts
             assert said == [] and "GAME RUNS" in proc.stdout
             continue
         assert "RESULT None" in proc.stdout and "GAME RUNS" not in proc.stdout
-        assert said == ["board 'pico_sh1106' is not on this device (no module named 'boards.pico_sh1106'): "
-                        "make flash BOARD=pico_sh1106"]
+        assert said == [
+            "board 'pico_sh1106' is not on this device (no module named 'boards.pico_sh1106'): "
+            "make flash BOARD=pico_sh1106"
+        ]
 
 
 def test_interrupted_flash_without_app_reports_on_the_oled(tmp_path):
     """A flashed tree missing app.py: the board still comes up and says what is wrong."""
     code = tmp_path / "code"
     shutil.copytree(host_tools.FIRMWARE, str(code), ignore=shutil.ignore_patterns("app.py", "__pycache__"))
-    shutil.copytree(os.path.join(host_tools.REPO, "boards"), str(code / "boards"),
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        os.path.join(host_tools.REPO, "boards"), str(code / "boards"), ignore=shutil.ignore_patterns("__pycache__")
+    )
     flash = tmp_path / "flash"
     flash.mkdir()
     (flash / "device.cfg").write_text("board=pico\n")
-    script = FAKE_RP2 % {"no_oled": False, "roll_held": False, "wireless": False} + "import main\nmain.main()\nreport()\n"
+    script = (
+        FAKE_RP2 % {"no_oled": False, "roll_held": False, "wireless": False} + "import main\nmain.main()\nreport()\n"
+    )
     env = dict(os.environ, MICROPYPATH=str(code))
-    proc = subprocess.run([host_tools.micropython_command(), "-c", script], cwd=str(flash), env=env,
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [host_tools.micropython_command(), "-c", script],
+        cwd=str(flash),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     msgs = [(line[4], bytes.fromhex(line[6:])) for line in proc.stdout.splitlines() if line.startswith("MSG ")]
     oled = SSD1306Emulator()
@@ -373,10 +400,13 @@ def test_config_parses_the_same_inside_micropython(tmp_path):
     a comment holding '=', blank and keyless lines, and the argv default (sys.argv, the
     unix port's command line) still read as before."""
     (tmp_path / "device.cfg").write_bytes(b"# board=old\n\n  \nboard = pico_sh1106\n=x\nrules=free\n#rules=zoo\n")
-    code = ("import config\nprint(sorted(config.load('device.cfg').items()))\n"
-            "print(sorted(config.load('device.cfg', ['main.py', 'seed=4', '#x=1']).items()))\n")
+    code = (
+        "import config\nprint(sorted(config.load('device.cfg').items()))\n"
+        "print(sorted(config.load('device.cfg', ['main.py', 'seed=4', '#x=1']).items()))\n"
+    )
     proc = host_tools.run_micropython(["-c", code], cwd=str(tmp_path))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.split("\n")[:2] == [
         "[('board', 'pico_sh1106'), ('rules', 'free')]",
-        "[('board', 'pico_sh1106'), ('rules', 'free'), ('seed', '4')]"], proc.stdout
+        "[('board', 'pico_sh1106'), ('rules', 'free'), ('seed', '4')]",
+    ], proc.stdout

@@ -9,6 +9,7 @@ whole turn. The sim board's ``presslog=1`` prints every event the game takes: th
 be exactly the presses made, in order, once. Blanked in lightsleep, a 40 ms tap between
 two polls wakes the device.
 """
+
 import random
 
 import pytest

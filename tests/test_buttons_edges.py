@@ -5,6 +5,7 @@ Each scenario feeds edges (ms, button, pressed) through ``on_edge`` as a pin int
 would (the fake pin's level changes, then the handler runs with the clock at that ms), and
 polls only at the given poll times (the frame loop between busy stretches).
 """
+
 import random
 
 import pytest
@@ -99,19 +100,21 @@ STORM = storm(20)
 @pytest.fixture(scope="module")
 def runs():
     end = STORM[-1][0] + 500
-    script = RIG + "\n".join([
-        # one busy stretch of 1.6 s: no poll between 0 and 1700 ms
-        "run('busy', %r, [0, 1700])" % taps(TAPS),
-        # the same, with the heap locked around every handler call
-        "run('locked', %r, [0, 1700], locked=True)" % taps(TAPS),
-        # a storm with polls only every 200 ms (stretches of work between frames)
-        "run('storm', %r, list(range(0, %d, 200)) + [%d])" % (taps(STORM), end, end),
-        # an edge ring of 3: edges are lost, the level reading repairs what it can see
-        "run('tiny', %r, [0, 50, 100, 150, 200, 700, 800], edge_slots=3)" % [
-            (10, 5, 1), (60, 5, 0), (70, 6, 1), (71, 6, 0), (72, 6, 1), (73, 6, 0), (74, 6, 1), (74, 7, 1)],
-        # without interrupts (stopped): plain polling loses the tap inside the stretch
-        "run('stopped', %r, [0, 1700], start=False)" % taps(TAPS),
-    ])
+    script = RIG + "\n".join(
+        [
+            # one busy stretch of 1.6 s: no poll between 0 and 1700 ms
+            "run('busy', %r, [0, 1700])" % taps(TAPS),
+            # the same, with the heap locked around every handler call
+            "run('locked', %r, [0, 1700], locked=True)" % taps(TAPS),
+            # a storm with polls only every 200 ms (stretches of work between frames)
+            "run('storm', %r, list(range(0, %d, 200)) + [%d])" % (taps(STORM), end, end),
+            # an edge ring of 3: edges are lost, the level reading repairs what it can see
+            "run('tiny', %r, [0, 50, 100, 150, 200, 700, 800], edge_slots=3)"
+            % [(10, 5, 1), (60, 5, 0), (70, 6, 1), (71, 6, 0), (72, 6, 1), (73, 6, 0), (74, 6, 1), (74, 7, 1)],
+            # without interrupts (stopped): plain polling loses the tap inside the stretch
+            "run('stopped', %r, [0, 1700], start=False)" % taps(TAPS),
+        ]
+    )
     found = {}
     for line in run_on_micropython(script):
         if line.startswith("RUN "):

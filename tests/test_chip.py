@@ -16,6 +16,7 @@ clock jumps ahead, but the firmware's 5 ms frame loop keeps it about 15 % busy, 
 rp2040js runs at 20-30 % of a Pico's speed: a boot to the saved-game offer is about 2 s
 of RP2040 work.
 """
+
 import json
 import os
 import random
@@ -133,8 +134,16 @@ def test_a_flash_cut_off_half_way_still_boots_the_previous_game(chip_flashed, tm
 # (keys, wait ms) steps; the waits cover the chip's own work (leaving the splash imports the
 # menu's screens, over 300 ms on an RP2040; about 1 s to start a game on
 # an RP2040, which the unix port's virtual clock does not count).
-PLAY = [("enter", 2500), ("down down down enter up up up enter", 2500), ("enter", 1500), ("space", 1500),
-        ("2 4", 300), ("space", 1500), ("enter", 300), ("enter", 1500)]
+PLAY = [
+    ("enter", 2500),
+    ("down down down enter up up up enter", 2500),
+    ("enter", 1500),
+    ("space", 1500),
+    ("2 4", 300),
+    ("space", 1500),
+    ("enter", 300),
+    ("enter", 1500),
+]
 
 
 def test_boot_and_play_by_gpio_shows_the_unix_simulators_frames(chip_seeded, tmp_path):
@@ -143,8 +152,9 @@ def test_boot_and_play_by_gpio_shows_the_unix_simulators_frames(chip_seeded, tmp
     firmware draws dice only from that stream. The frames and the dice LEDs then agree at
     every step, the battery read on ADC3 included."""
     chip = ChipDevice(copy_of(chip_seeded, tmp_path), battery_mv=4900)
-    sim = SimDevice(seed=SEED, flash_dir=str(tmp_path / "simflash"), tables=SIM_TABLES,
-                    heap="256K", extra=("battery=4900",))
+    sim = SimDevice(
+        seed=SEED, flash_dir=str(tmp_path / "simflash"), tables=SIM_TABLES, heap="256K", extra=("battery=4900",)
+    )
     script = ""
     rolled = 0
     try:
@@ -230,8 +240,17 @@ def full_game(chip_seeded, tmp_path_factory):
         chip.close()
     with open(image, "rb") as f:
         final = f.read()
-    return {"image": image, "base": base, "journal": list(chip.journal), "rolls": rolls, "end": end,
-            "end_lines": end_lines, "end_clock": end_clock, "final": final, "folder": folder}
+    return {
+        "image": image,
+        "base": base,
+        "journal": list(chip.journal),
+        "rolls": rolls,
+        "end": end,
+        "end_lines": end_lines,
+        "end_clock": end_clock,
+        "final": final,
+        "folder": folder,
+    }
 
 
 def test_a_full_game_against_the_optimal_computer_ends_and_pull_reads_the_records(full_game):
@@ -385,13 +404,15 @@ def test_idle_dims_blanks_and_lightsleeps_then_a_button_wakes(idle_run):
 def test_the_ws2812_board_lights_the_dice_pixels(chip_seeded, tmp_path):
     image = copy_of(chip_seeded, tmp_path)
     own = ("/boards/pico_neopixel.mpy", "/drivers/neopixel_dice.mpy")  # not on a flash for board pico
-    files = [f for f in flash_build.build(host_tools.REPO, flash_build.find_mpy_cross(), None, "pico_neopixel", "forced")
-             if f.path in own]
+    files = [
+        f
+        for f in flash_build.build(host_tools.REPO, flash_build.find_mpy_cross(), None, "pico_neopixel", "forced")
+        if f.path in own
+    ]
     assert len(files) == 2
     chip_session.set_config(image, files=files, board="pico_neopixel")
     chip = ChipDevice(image)
-    sim = SimDevice(seed=SEED, flash_dir=str(tmp_path / "simflash"), tables=SIM_TABLES,
-                    heap="256K", dice="neopixel")
+    sim = SimDevice(seed=SEED, flash_dir=str(tmp_path / "simflash"), tables=SIM_TABLES, heap="256K", dice="neopixel")
     script = " ".join("%s wait:%d" % step for step in PLAY[:4])
     try:
         chip.boot()

@@ -2,6 +2,7 @@
 traceback, and the flash image untouched. These need neither the UF2 nor the bootrom
 (they stop before the chip starts), so they run on every clone.
 """
+
 import struct
 import subprocess
 import sys
@@ -67,8 +68,9 @@ def test_an_unknown_family_id_is_refused(tmp_path, capsys, bootrom):
 def test_a_missing_bootrom_names_the_file_and_where_to_put_it(tmp_path, capsys):
     good = tmp_path / "ok.uf2"
     good.write_bytes(uf2_block(chip_image.RP2040_FAMILY))
-    status, _out, err = run(capsys, "--firmware", good, "--flash-image", tmp_path / "f.bin",
-                            "--bootrom", tmp_path / "nope.bin")
+    status, _out, err = run(
+        capsys, "--firmware", good, "--flash-image", tmp_path / "f.bin", "--bootrom", tmp_path / "nope.bin"
+    )
     assert status == 2
     line = one_line(err)
     assert "nope.bin not found" in line and "build/rp2/" in line
@@ -108,9 +110,13 @@ def test_bad_input_as_a_user_runs_it(tmp_path):
     """The same through ``python -m host_tools chip``: exit status and one line, no traceback."""
     fake = tmp_path / "x.uf2"
     fake.write_bytes(b"\x00" * 512)
-    done = subprocess.run([sys.executable, "-m", "host_tools", "chip", "--firmware", str(fake),
-                           "--flash-image", str(tmp_path / "f.bin")], capture_output=True, text=True,
-                          cwd=host_tools.REPO, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "host_tools", "chip", "--firmware", str(fake), "--flash-image", str(tmp_path / "f.bin")],
+        capture_output=True,
+        text=True,
+        cwd=host_tools.REPO,
+        timeout=60,
+    )
     assert done.returncode == 2 and done.stdout == ""
     assert one_line(done.stderr).startswith("chip: ")
 
@@ -125,17 +131,25 @@ def test_uf2_blocks_erase_their_sectors_and_keep_the_others():
     assert image[4096:8192] == b"\x00" * 4096  # untouched sector
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--battery", "-5"], "--battery -5"),
-    (["--keys", "enter bogus", "--headless"], "bad key 'bogus'"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--battery", "-5"], "--battery -5"),
+        (["--keys", "enter bogus", "--headless"], "bad key 'bogus'"),
+    ],
+)
 def test_usage_errors(capsys, argv, message):
     status, _out, err = run(capsys, *argv)
     assert status == 2 and message in one_line(err)
 
 
-@pytest.mark.parametrize("missing, where", [(chip_image.FIRMWARE_NAME, "micropython.org/download/RPI_PICO/"),
-                                            (chip_image.BOOTROM_NAME, "pico-bootrom-rp2040")])
+@pytest.mark.parametrize(
+    "missing, where",
+    [
+        (chip_image.FIRMWARE_NAME, "micropython.org/download/RPI_PICO/"),
+        (chip_image.BOOTROM_NAME, "pico-bootrom-rp2040"),
+    ],
+)
 def test_the_chip_tier_skip_reason_names_the_missing_file_and_where_to_get_it(monkeypatch, missing, where):
     """Without the UF2 (CI: ../shared/rp2/ holds only the bootrom) the chip tier skips with
     one line naming that file, where to download it and the folder it goes in (issue 19)."""

@@ -12,6 +12,7 @@ and the OLED turn screen in one picture). About 20-40 s: the game is installed f
 UF2 (no flashing over USB), then three short boots. Same fixture files and skip rule as
 the chip tier (tests/test_chip.py).
 """
+
 import pytest
 
 from host_tools.simulator import chip_session
@@ -38,7 +39,7 @@ def test_the_readme_menu_and_turn_pictures_are_what_the_chip_shows(tmp_path):
                 continue
         w, h, want = read_png(path)
         assert (w, h) == (width, height), "%s: picture size" % path
-        differ = sum(1 for y in range(h) for x in range(w) if want[y][3 * x:3 * x + 3] != rows[y][3 * x:3 * x + 3])
+        differ = sum(1 for y in range(h) for x in range(w) if want[y][3 * x : 3 * x + 3] != rows[y][3 * x : 3 * x + 3])
         problems.append("%s differs from the chip's frame in %d pixels" % (path, differ))
     assert not problems, "; ".join(problems) + ": look at the change, then python -m host_tools chip --regen-images"
 

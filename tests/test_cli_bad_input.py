@@ -8,6 +8,7 @@ Every command in ``COMMANDS`` must name every kind in ``KINDS``
 (``test_every_command_covers_every_kind``), so a new command or option is added here
 by adding its rows: for example ``"pull": {"empty": [["--out", ""]], ...}``.
 """
+
 import collections
 import os
 import struct
@@ -22,8 +23,20 @@ from checkout import fresh_checkout
 host_tools.use_firmware()
 import storage  # noqa: E402  (the firmware's own save frame, for a copy push accepts)
 
-KINDS = ("empty", "missing file", "folder instead of file", "unwritable", "huge number", "non-UTF-8",
-         "unknown option", "FIFO", "link", "oversized", "duplicate keys", "same output twice")
+KINDS = (
+    "empty",
+    "missing file",
+    "folder instead of file",
+    "unwritable",
+    "huge number",
+    "non-UTF-8",
+    "unknown option",
+    "FIFO",
+    "link",
+    "oversized",
+    "duplicate keys",
+    "same output twice",
+)
 HUGE = "99999999999999999999"
 NOT_APPLICABLE = collections.namedtuple("NOT_APPLICABLE", "why")
 DICE = ["1", "2", "3", "4", "5"]
@@ -43,75 +56,173 @@ TABLE = {
         "huge number": [[HUGE]],
         "non-UTF-8": [[b"\xff\xfe"]],
         "unknown option": [["--frobnicate"], ["frobnicate"]],
-        "FIFO": NO_FILE, "link": NO_FILE, "oversized": NO_FILE, "duplicate keys": NO_JSON, "same output twice": ONE_OUTPUT,
+        "FIFO": NO_FILE,
+        "link": NO_FILE,
+        "oversized": NO_FILE,
+        "duplicate keys": NO_JSON,
+        "same output twice": ONE_OUTPUT,
     },
     "score": {
         "empty": [["--card", ""] + DICE, [""] * 5, ["--rules", ""] + DICE, ["--rules", "zoo", "--card", ""] + DICE],
         "missing file": [["--card", "{missing}"] + DICE],
         "folder instead of file": [["--card", "{folder}"] + DICE],
         "unwritable": NOT_APPLICABLE("writes nothing"),
-        "huge number": [[HUGE, "1", "1", "1", "1"], ["--card", '{"chance": %s}' % HUGE] + DICE,
-                        ["--card", "{zeros}"] + DICE, ["--card", "{deep}"] + DICE, ["--card", "{deep_text}"] + DICE,
-                        ["--rules", "zoo", HUGE, "1", "1", "1", "1"], ["--rules", "zoo", "--card", '{"fish": %s}' % HUGE] + DICE],
-        "non-UTF-8": [["--card", "{non_utf8}"] + DICE, [b"\xff", "1", "1", "1", "1"],
-                      ["--card", b"{\"\xff\": 1}"] + DICE, ["--rules", "zoo", "--card", "{non_utf8}"] + DICE],
-        "unknown option": [["--frobnicate"] + DICE, ["--json=yes"] + DICE, ["--rules", "zoo", "--frobnicate"] + DICE,
-                           ["--rules", "zoo", "--no-yahtzee-bonus"] + DICE],  # the Zoo card has no bonus
+        "huge number": [
+            [HUGE, "1", "1", "1", "1"],
+            ["--card", '{"chance": %s}' % HUGE] + DICE,
+            ["--card", "{zeros}"] + DICE,
+            ["--card", "{deep}"] + DICE,
+            ["--card", "{deep_text}"] + DICE,
+            ["--rules", "zoo", HUGE, "1", "1", "1", "1"],
+            ["--rules", "zoo", "--card", '{"fish": %s}' % HUGE] + DICE,
+        ],
+        "non-UTF-8": [
+            ["--card", "{non_utf8}"] + DICE,
+            [b"\xff", "1", "1", "1", "1"],
+            ["--card", b"{\"\xff\": 1}"] + DICE,
+            ["--rules", "zoo", "--card", "{non_utf8}"] + DICE,
+        ],
+        "unknown option": [
+            ["--frobnicate"] + DICE,
+            ["--json=yes"] + DICE,
+            ["--rules", "zoo", "--frobnicate"] + DICE,
+            ["--rules", "zoo", "--no-yahtzee-bonus"] + DICE,
+        ],  # the Zoo card has no bonus
         "FIFO": [["--card", "{fifo}"] + DICE, ["--rules", "zoo", "--card", "{fifo}"] + DICE],
         "link": [["--card", "{zero_link}"] + DICE, ["--card", "{fifo_link}"] + DICE, ["--card", "{dir_link}"] + DICE],
         "oversized": [["--card", "{big}"] + DICE],
-        "duplicate keys": [["--card", DUPLICATE] + DICE, ["--card", "{duplicate}"] + DICE,
-                           ["--rules", "zoo", "--card", '{"fish": 0, "fish": 0}'] + DICE],
+        "duplicate keys": [
+            ["--card", DUPLICATE] + DICE,
+            ["--card", "{duplicate}"] + DICE,
+            ["--rules", "zoo", "--card", '{"fish": 0, "fish": 0}'] + DICE,
+        ],
         "same output twice": NOT_APPLICABLE("writes nothing"),
     },
     "advise": {
-        "empty": [["--table", ""], ["--card", ""], ["--dice"] + DICE + ["--rolls-left", ""], ["--rules", "zoo", "--table", ""],
-                  ["--opponents", ""], ["--spread", "", "--opponents", "{}"], ["--to-win"]],
-        "missing file": [["--table", "{missing}"], ["--card", "{missing}"], ["--rules", "zoo", "--table", "{missing}"],
-                         ["--opponents", "{missing}"], ["--spread", "{missing}", "--opponents", "{}"]],
-        "folder instead of file": [["--table", "{folder}"], ["--card", "{folder}"], ["--rules", "zoo", "--card", "{folder}"],
-                                   ["--opponents", "{folder}"], ["--spread", "{folder}", "--opponents", "{}", "--to-win"]],
+        "empty": [
+            ["--table", ""],
+            ["--card", ""],
+            ["--dice"] + DICE + ["--rolls-left", ""],
+            ["--rules", "zoo", "--table", ""],
+            ["--opponents", ""],
+            ["--spread", "", "--opponents", "{}"],
+            ["--to-win"],
+        ],
+        "missing file": [
+            ["--table", "{missing}"],
+            ["--card", "{missing}"],
+            ["--rules", "zoo", "--table", "{missing}"],
+            ["--opponents", "{missing}"],
+            ["--spread", "{missing}", "--opponents", "{}"],
+        ],
+        "folder instead of file": [
+            ["--table", "{folder}"],
+            ["--card", "{folder}"],
+            ["--rules", "zoo", "--card", "{folder}"],
+            ["--opponents", "{folder}"],
+            ["--spread", "{folder}", "--opponents", "{}", "--to-win"],
+        ],
         "unwritable": NOT_APPLICABLE("writes nothing (its table is checked by --table rows)"),
-        "huge number": [["--dice"] + DICE + ["--rolls-left", HUGE], ["--dice", HUGE, "1", "1", "1", "1", "--rolls-left", "1"],
-                        ["--card", "{zeros}"], ["--card", "{deep}"], ["--table", "{zeros}"],
-                        ["--rules", "zoo", "--dice", HUGE, "1", "1", "1", "1", "--rolls-left", "1"],
-                        ["--rules", "zoo", "--table", "{zeros}"], ["--opponents", '{"chance": %s}' % HUGE],
-                        ["--opponents", "{}", "{}", "{}", "{}"], ["--spread", "{zeros}", "--opponents", "{}"]],
-        "non-UTF-8": [["--card", "{non_utf8}"], ["--table", "{non_utf8}"], ["--rolls-left", b"\xff", "--dice"] + DICE,
-                      ["--rules", "zoo", "--card", "{non_utf8}"], ["--opponents", "{non_utf8}"],
-                      ["--spread", "{non_utf8}", "--opponents", "{}"]],
-        "unknown option": [["--frobnicate"], ["--opponents"], ["--to-win=yes", "--opponents", "{}"],
-                           ["--rules", "zoo", "--opponents", "{}"]],  # no win meter for the Zoo card
-        "FIFO": [["--card", "{fifo}"], ["--opponents", "{fifo}"], ["--table", "{fifo}"], ["--spread", "{fifo}", "--opponents", "{}"]],
-        "link": [["--table", "{zero_link}"], ["--card", "{fifo_link}"], ["--spread", "{dir_link}", "--opponents", "{}"],
-                 ["--opponents", "{zero_link}"]],
-        "oversized": [["--table", "{big}"], ["--card", "{big}"], ["--spread", "{big}", "--opponents", "{}"], ["--opponents", "{big}"]],
+        "huge number": [
+            ["--dice"] + DICE + ["--rolls-left", HUGE],
+            ["--dice", HUGE, "1", "1", "1", "1", "--rolls-left", "1"],
+            ["--card", "{zeros}"],
+            ["--card", "{deep}"],
+            ["--table", "{zeros}"],
+            ["--rules", "zoo", "--dice", HUGE, "1", "1", "1", "1", "--rolls-left", "1"],
+            ["--rules", "zoo", "--table", "{zeros}"],
+            ["--opponents", '{"chance": %s}' % HUGE],
+            ["--opponents", "{}", "{}", "{}", "{}"],
+            ["--spread", "{zeros}", "--opponents", "{}"],
+        ],
+        "non-UTF-8": [
+            ["--card", "{non_utf8}"],
+            ["--table", "{non_utf8}"],
+            ["--rolls-left", b"\xff", "--dice"] + DICE,
+            ["--rules", "zoo", "--card", "{non_utf8}"],
+            ["--opponents", "{non_utf8}"],
+            ["--spread", "{non_utf8}", "--opponents", "{}"],
+        ],
+        "unknown option": [
+            ["--frobnicate"],
+            ["--opponents"],
+            ["--to-win=yes", "--opponents", "{}"],
+            ["--rules", "zoo", "--opponents", "{}"],
+        ],  # no win meter for the Zoo card
+        "FIFO": [
+            ["--card", "{fifo}"],
+            ["--opponents", "{fifo}"],
+            ["--table", "{fifo}"],
+            ["--spread", "{fifo}", "--opponents", "{}"],
+        ],
+        "link": [
+            ["--table", "{zero_link}"],
+            ["--card", "{fifo_link}"],
+            ["--spread", "{dir_link}", "--opponents", "{}"],
+            ["--opponents", "{zero_link}"],
+        ],
+        "oversized": [
+            ["--table", "{big}"],
+            ["--card", "{big}"],
+            ["--spread", "{big}", "--opponents", "{}"],
+            ["--opponents", "{big}"],
+        ],
         "duplicate keys": [["--card", DUPLICATE], ["--opponents", "{duplicate}"], ["--opponents", "{}", DUPLICATE]],
         "same output twice": NOT_APPLICABLE("writes nothing"),
     },
     "solve": {
-        "empty": [["--out", ""], ["--rules", "", "--out", "{new_file}"], ["--rules", "zoo", "--out", ""],
-                  ["--out", "{new_file}", "--spread", ""], ["--compact", "--bits", "", "--out", "{new_file}"]],
-        "missing file": [["--out", "{file}/under/a/file.bin"],  # the folder for --out is a file
-                         ["--out", "{new_file}", "--spread", "{file}/under/a/spread.bin"],
-                         ["--out", "{missing}/t.bin"], ["--out", "{new_file}", "--spread", "{missing}/s.bin"],  # no folders made
-                         ["--rules", "zoo", "--out", "/pico-yahtzee-no-such-folder/t.bin"]],  # at the root neither
-        "folder instead of file": [["--out", "{folder}"], ["--rules", "zoo", "--out", "{folder}"],
-                                   ["--out", "{new_file}", "--spread", "{folder}"]],
-        "unwritable": [["--out", "{unwritable}/table.bin"], ["--out", "/dev/null"], ["--rules", "zoo", "--out", "{unwritable}/zoo.bin"],
-                       ["--out", "{new_file}", "--spread", "{unwritable}/spread.bin"]],
-        "huge number": [["--compact", "--bits", HUGE, "--out", "{new_file}"],
-                        ["--compact", "--bits", "5", "--out", "{new_file}"]],  # too few for a block's span
-        "non-UTF-8": [["--out", b"{folder}/\xff.bin"], ["--rules", b"\xff", "--out", "{new_file}"],
-                      ["--out", "{new_file}", "--spread", b"{folder}/\xff.bin"]],
-        "unknown option": [["--frobnicate", "--out", "{new_file}"], ["--out"], ["--out", "{new_file}", "--spread"],
-                           ["--rules", "zoo", "--out", "{new_file}", "--spread", "{folder}/zoo-spread.bin"],  # 13-box cards only
-                           ["--bits", "7", "--out", "{new_file}"]],  # --bits is the compact table's
+        "empty": [
+            ["--out", ""],
+            ["--rules", "", "--out", "{new_file}"],
+            ["--rules", "zoo", "--out", ""],
+            ["--out", "{new_file}", "--spread", ""],
+            ["--compact", "--bits", "", "--out", "{new_file}"],
+        ],
+        "missing file": [
+            ["--out", "{file}/under/a/file.bin"],  # the folder for --out is a file
+            ["--out", "{new_file}", "--spread", "{file}/under/a/spread.bin"],
+            ["--out", "{missing}/t.bin"],
+            ["--out", "{new_file}", "--spread", "{missing}/s.bin"],  # no folders made
+            ["--rules", "zoo", "--out", "/pico-yahtzee-no-such-folder/t.bin"],
+        ],  # at the root neither
+        "folder instead of file": [
+            ["--out", "{folder}"],
+            ["--rules", "zoo", "--out", "{folder}"],
+            ["--out", "{new_file}", "--spread", "{folder}"],
+        ],
+        "unwritable": [
+            ["--out", "{unwritable}/table.bin"],
+            ["--out", "/dev/null"],
+            ["--rules", "zoo", "--out", "{unwritable}/zoo.bin"],
+            ["--out", "{new_file}", "--spread", "{unwritable}/spread.bin"],
+        ],
+        "huge number": [
+            ["--compact", "--bits", HUGE, "--out", "{new_file}"],
+            ["--compact", "--bits", "5", "--out", "{new_file}"],
+        ],  # too few for a block's span
+        "non-UTF-8": [
+            ["--out", b"{folder}/\xff.bin"],
+            ["--rules", b"\xff", "--out", "{new_file}"],
+            ["--out", "{new_file}", "--spread", b"{folder}/\xff.bin"],
+        ],
+        "unknown option": [
+            ["--frobnicate", "--out", "{new_file}"],
+            ["--out"],
+            ["--out", "{new_file}", "--spread"],
+            ["--rules", "zoo", "--out", "{new_file}", "--spread", "{folder}/zoo-spread.bin"],  # 13-box cards only
+            ["--bits", "7", "--out", "{new_file}"],
+        ],  # --bits is the compact table's
         "FIFO": [["--out", "{fifo}"], ["--out", "{new_file}", "--spread", "{fifo}"]],
         "link": [["--out", "{zero_link}"], ["--out", "{dir_link}"], ["--out", "{new_file}", "--spread", "{fifo_link}"]],
-        "oversized": [["--out", "{folder}/%s.bin" % LONG], ["--out", "{new_file}", "--spread", "{folder}/%s.bin" % LONG]],
+        "oversized": [
+            ["--out", "{folder}/%s.bin" % LONG],
+            ["--out", "{new_file}", "--spread", "{folder}/%s.bin" % LONG],
+        ],
         "duplicate keys": NO_JSON,
-        "same output twice": [["--out", "{new_file}", "--spread", "{new_file}"], ["--out", "{file}", "--spread", "{file}"]],
+        "same output twice": [
+            ["--out", "{new_file}", "--spread", "{new_file}"],
+            ["--out", "{file}", "--spread", "{file}"],
+        ],
     },
     "bench": {
         "empty": [[""]],
@@ -121,17 +232,38 @@ TABLE = {
         "huge number": [[HUGE]],
         "non-UTF-8": [[b"\xff"]],
         "unknown option": [["--frobnicate"], ["nosuchbench"]],  # a subject must exist
-        "FIFO": NO_FILE, "link": NO_FILE, "oversized": NO_FILE, "duplicate keys": NO_JSON, "same output twice": ONE_OUTPUT,
+        "FIFO": NO_FILE,
+        "link": NO_FILE,
+        "oversized": NO_FILE,
+        "duplicate keys": NO_JSON,
+        "same output twice": ONE_OUTPUT,
     },
     "sim": {
-        "empty": [["--flash-dir", ""], ["--heap", ""], ["--screenshot", ""], ["--code-dir", ""], ["--seed", ""],
-                  ["--battery", ""], ["--hold-at-boot", ""]],
+        "empty": [
+            ["--flash-dir", ""],
+            ["--heap", ""],
+            ["--screenshot", ""],
+            ["--code-dir", ""],
+            ["--seed", ""],
+            ["--battery", ""],
+            ["--hold-at-boot", ""],
+        ],
         "missing file": [["--code-dir", "{missing}"], ["--screenshot", "{missing}/shot.png"]],
         "folder instead of file": [["--screenshot", "{folder}"], ["--code-dir", "{folder}"]],
-        "unwritable": [["--flash-dir", "{unwritable}"], ["--flash-dir", "{unwritable}/new"],
-                       ["--screenshot", "{unwritable}/shot.png"], ["--flash-dir", "{file}"]],
-        "huge number": [["--heap", "99999999999G"], ["--heap", "abc"], ["--battery", HUGE],
-                        ["--battery", "4000:3000:" + HUGE], ["--keys", "wait:" + HUGE], ["--keys", "hold:m:" + HUGE]],
+        "unwritable": [
+            ["--flash-dir", "{unwritable}"],
+            ["--flash-dir", "{unwritable}/new"],
+            ["--screenshot", "{unwritable}/shot.png"],
+            ["--flash-dir", "{file}"],
+        ],
+        "huge number": [
+            ["--heap", "99999999999G"],
+            ["--heap", "abc"],
+            ["--battery", HUGE],
+            ["--battery", "4000:3000:" + HUGE],
+            ["--keys", "wait:" + HUGE],
+            ["--keys", "hold:m:" + HUGE],
+        ],
         "non-UTF-8": [["--keys", b"\xff"], ["--heap", b"\xff"], ["--flash-dir", "{file}", "--keys", b"enter \xfe"]],
         "unknown option": [["--frobnicate"], ["--oled", "ssd1309"], ["extra"]],
         "FIFO": [["--screenshot", "{fifo}"], ["--flash-dir", "{fifo}"], ["--code-dir", "{fifo}"]],
@@ -145,9 +277,16 @@ TABLE = {
     "pull": {
         "empty": [["--dir", ""], ["--port", ""], ["--dir", "{folder}", "--out", ""]],
         "missing file": [["--dir", "{missing}"], ["--dir", "{folder}", "--out", "{file}/under/a/file"]],
-        "folder instead of file": [["--port", "{folder}"], ["--dir", "{file}"], ["--dir", "{folder}", "--out", "{file}"]],
-        "unwritable": [["--dir", "{folder}", "--out", "{unwritable}"], ["--dir", "{folder}", "--out", "{unwritable}/copy"],
-                       ["--dir", "{root}", "--out", "{folder}/copy"]],  # the copy inside the folder it copies
+        "folder instead of file": [
+            ["--port", "{folder}"],
+            ["--dir", "{file}"],
+            ["--dir", "{folder}", "--out", "{file}"],
+        ],
+        "unwritable": [
+            ["--dir", "{folder}", "--out", "{unwritable}"],
+            ["--dir", "{folder}", "--out", "{unwritable}/copy"],
+            ["--dir", "{root}", "--out", "{folder}/copy"],
+        ],  # the copy inside the folder it copies
         "huge number": NOT_APPLICABLE("takes no number"),
         "non-UTF-8": [["--dir", b"{folder}/\xff"], ["--port", b"/dev/tty\xff"]],
         "unknown option": [["--frobnicate"], ["--dir", "{folder}", "extra"], ["--dir", "{folder}", "--port", "/dev/x"]],
@@ -163,8 +302,12 @@ TABLE = {
         "folder instead of file": [["--port", "{folder}"], ["--mpy-cross", "{folder}"], ["--source", "{file}"]],
         "unwritable": NOT_APPLICABLE("writes only to the device"),
         "huge number": NOT_APPLICABLE("takes no number"),
-        "non-UTF-8": [["--port", b"/dev/tty\xff"], ["--board", b"pico\xff"], ["--source", b"{folder}/\xff"],
-                      ["--rules", "zoo", "--port", b"/dev/tty\xff"]],
+        "non-UTF-8": [
+            ["--port", b"/dev/tty\xff"],
+            ["--board", b"pico\xff"],
+            ["--source", b"{folder}/\xff"],
+            ["--rules", "zoo", "--port", b"/dev/tty\xff"],
+        ],
         "unknown option": [["--frobnicate"], ["--rules", "lenient"], ["extra"], ["--repl", "--dev"]],
         "FIFO": [["--mpy-cross", "{fifo}"], ["--source", "{fifo}"]],
         "link": [["--source", "{zero_link}"], ["--mpy-cross", "{dir_link}"]],
@@ -173,14 +316,23 @@ TABLE = {
         "same output twice": NOT_APPLICABLE("writes only to the device"),
     },
     "virtual-pico": {
-        "empty": [["--dir", ""], ["--dir", "{folder}", "--flash-size", ""], ["--dir", "{folder}", "--fake-version", ""],
-                  ["--dir", "{folder}", "--fake-mpy", ""]],
+        "empty": [
+            ["--dir", ""],
+            ["--dir", "{folder}", "--flash-size", ""],
+            ["--dir", "{folder}", "--fake-version", ""],
+            ["--dir", "{folder}", "--fake-mpy", ""],
+        ],
         "missing file": NOT_APPLICABLE("--dir is made when missing, the one path it takes"),
         "folder instead of file": [["--dir", "{file}"], ["--dir", "{file}/flash"]],
         "unwritable": [["--dir", "{unwritable}/flash"]],
-        "huge number": [["--dir", "{folder}", "--flash-size", HUGE], ["--dir", "{folder}", "--flash-size", "-5"],
-                        ["--dir", "{folder}", "--flash-size", "0"], ["--dir", "{folder}", "--fake-version", "1.999999999.0"],
-                        ["--dir", "{folder}", "--fake-version", "1.-2.3"], ["--dir", "{folder}", "--fake-mpy", HUGE]],
+        "huge number": [
+            ["--dir", "{folder}", "--flash-size", HUGE],
+            ["--dir", "{folder}", "--flash-size", "-5"],
+            ["--dir", "{folder}", "--flash-size", "0"],
+            ["--dir", "{folder}", "--fake-version", "1.999999999.0"],
+            ["--dir", "{folder}", "--fake-version", "1.-2.3"],
+            ["--dir", "{folder}", "--fake-mpy", HUGE],
+        ],
         "non-UTF-8": [["--dir", b"{root}/\xff"], ["--dir", "{folder}", "--fake-version", b"1.\xff.0"]],
         "unknown option": [["--frobnicate"], ["--dir", "{folder}", "extra"], ["--dir"]],
         "FIFO": [["--dir", "{fifo}"]],
@@ -191,45 +343,99 @@ TABLE = {
     },
     "chip": {  # every row fails before the emulator starts or a flash image is written
         "empty": [["--firmware", ""], ["--flash-image", ""], ["--bootrom", ""], ["--battery", ""]],
-        "missing file": [["--firmware", "{missing}"], ["--bootrom", "{missing}"],
-                         ["--flash-image", "{file}/under/a/flash.bin"]],
-        "folder instead of file": [["--firmware", "{folder}"], ["--bootrom", "{folder}"], ["--flash-image", "{folder}"],
-                                   ["--headless", "--screenshot", "{folder}"]],
-        "unwritable": [["--flash-image", "{unwritable}/flash.bin"], ["--headless", "--screenshot", "{unwritable}/shot.png"],
-                       ["--flash-image", "/dev/null"]],
+        "missing file": [
+            ["--firmware", "{missing}"],
+            ["--bootrom", "{missing}"],
+            ["--flash-image", "{file}/under/a/flash.bin"],
+        ],
+        "folder instead of file": [
+            ["--firmware", "{folder}"],
+            ["--bootrom", "{folder}"],
+            ["--flash-image", "{folder}"],
+            ["--headless", "--screenshot", "{folder}"],
+        ],
+        "unwritable": [
+            ["--flash-image", "{unwritable}/flash.bin"],
+            ["--headless", "--screenshot", "{unwritable}/shot.png"],
+            ["--flash-image", "/dev/null"],
+        ],
         "huge number": [["--battery", HUGE], ["--battery", "-5"], ["--headless", "--keys", "wait:" + HUGE]],
-        "non-UTF-8": [["--firmware", "{non_utf8}"],  # not a UF2 at all
-                      ["--firmware", b"{folder}/\xff.uf2"], ["--flash-image", b"{folder}/\xff.bin"],
-                      ["--headless", "--keys", b"\xff"]],
+        "non-UTF-8": [
+            ["--firmware", "{non_utf8}"],  # not a UF2 at all
+            ["--firmware", b"{folder}/\xff.uf2"],
+            ["--flash-image", b"{folder}/\xff.bin"],
+            ["--headless", "--keys", b"\xff"],
+        ],
         "unknown option": [["--frobnicate"], ["--oled", "ssd1309"], ["extra"], ["--screenshot", "{folder}/shot.png"]],
-        "FIFO": [["--firmware", "{fifo}"], ["--firmware", "{uf2}", "--flash-image", "{folder}/f.bin", "--bootrom", "{fifo}"],
-                 ["--flash-image", "{fifo}"]],
-        "link": [["--firmware", "{zero_link}"], ["--firmware", "{uf2}", "--flash-image", "{folder}/f.bin", "--bootrom", "{fifo_link}"],
-                 ["--flash-image", "{zero_link}"], ["--flash-image", "{dir_link}"]],
-        "oversized": [["--firmware", "{big}"], ["--firmware", "{uf2}", "--flash-image", "{folder}/f.bin", "--bootrom", "{big}"],
-                      ["--flash-image", "{folder}/%s.bin" % LONG],
-                      ["--headless", "--screenshot", "{folder}/%s.png" % LONG]],
+        "FIFO": [
+            ["--firmware", "{fifo}"],
+            ["--firmware", "{uf2}", "--flash-image", "{folder}/f.bin", "--bootrom", "{fifo}"],
+            ["--flash-image", "{fifo}"],
+        ],
+        "link": [
+            ["--firmware", "{zero_link}"],
+            ["--firmware", "{uf2}", "--flash-image", "{folder}/f.bin", "--bootrom", "{fifo_link}"],
+            ["--flash-image", "{zero_link}"],
+            ["--flash-image", "{dir_link}"],
+        ],
+        "oversized": [
+            ["--firmware", "{big}"],
+            ["--firmware", "{uf2}", "--flash-image", "{folder}/f.bin", "--bootrom", "{big}"],
+            ["--flash-image", "{folder}/%s.bin" % LONG],
+            ["--headless", "--screenshot", "{folder}/%s.png" % LONG],
+        ],
         "duplicate keys": NO_JSON,
-        "same output twice": [["--flash-image", "{folder}/f.bin", "--headless", "--screenshot", "{folder}/f.bin"],
-                              ["--firmware", "{file}", "--flash-image", "{file}"]],  # the UF2 read, then overwritten
+        "same output twice": [
+            ["--flash-image", "{folder}/f.bin", "--headless", "--screenshot", "{folder}/f.bin"],
+            ["--firmware", "{file}", "--flash-image", "{file}"],
+        ],  # the UF2 read, then overwritten
     },
     "uf2": {  # rows name a valid --out, so only the bad option can be the reason
-        "empty": [["--out", ""], ["--firmware", "", "--out", "{folder}/game.uf2"], ["--board", "", "--out", "{folder}/game.uf2"],
-                  ["--source", "", "--out", "{folder}/game.uf2"], ["--rules", "", "--out", "{folder}/game.uf2"]],
-        "missing file": [["--firmware", "{missing}", "--out", "{folder}/game.uf2"], ["--out", "{file}/under/a/game.uf2"],
-                         ["--source", "{missing}", "--out", "{folder}/game.uf2"],
-                         ["--source", "{folder}", "--out", "{folder}/game.uf2"], ["--source", "/", "--out", "{folder}/game.uf2"]],  # no firmware/
-        "folder instead of file": [["--firmware", "{folder}", "--out", "{folder}/game.uf2"], ["--out", "{folder}"],
-                                   ["--source", "{file}", "--out", "{folder}/game.uf2"]],
+        "empty": [
+            ["--out", ""],
+            ["--firmware", "", "--out", "{folder}/game.uf2"],
+            ["--board", "", "--out", "{folder}/game.uf2"],
+            ["--source", "", "--out", "{folder}/game.uf2"],
+            ["--rules", "", "--out", "{folder}/game.uf2"],
+        ],
+        "missing file": [
+            ["--firmware", "{missing}", "--out", "{folder}/game.uf2"],
+            ["--out", "{file}/under/a/game.uf2"],
+            ["--source", "{missing}", "--out", "{folder}/game.uf2"],
+            ["--source", "{folder}", "--out", "{folder}/game.uf2"],
+            ["--source", "/", "--out", "{folder}/game.uf2"],
+        ],  # no firmware/
+        "folder instead of file": [
+            ["--firmware", "{folder}", "--out", "{folder}/game.uf2"],
+            ["--out", "{folder}"],
+            ["--source", "{file}", "--out", "{folder}/game.uf2"],
+        ],
         "unwritable": [["--out", "{unwritable}/game.uf2"], ["--out", "/dev/null"]],
         "huge number": NOT_APPLICABLE("takes no number"),
-        "non-UTF-8": [["--firmware", "{non_utf8}", "--out", "{folder}/game.uf2"], ["--out", b"{folder}/\xff.uf2"],
-                      ["--board", b"pico\xff", "--out", "{folder}/game.uf2"], ["--source", b"{folder}/\xff", "--out", "{folder}/game.uf2"]],
-        "unknown option": [["--frobnicate", "--out", "{folder}/game.uf2"], ["--out"], ["--rules", "lenient", "--out", "{folder}/game.uf2"],
-                           ["extra", "--out", "{folder}/game.uf2"], ["--board", "nosuch", "--out", "{folder}/game.uf2"]],
-        "FIFO": [["--firmware", "{fifo}", "--out", "{folder}/game.uf2"], ["--out", "{fifo}"], ["--source", "{fifo}", "--out", "{folder}/game.uf2"]],
-        "link": [["--firmware", "{zero_link}", "--out", "{folder}/game.uf2"], ["--firmware", "{fifo_link}", "--out", "{folder}/game.uf2"],
-                 ["--out", "{zero_link}"], ["--out", "{dir_link}"]],
+        "non-UTF-8": [
+            ["--firmware", "{non_utf8}", "--out", "{folder}/game.uf2"],
+            ["--out", b"{folder}/\xff.uf2"],
+            ["--board", b"pico\xff", "--out", "{folder}/game.uf2"],
+            ["--source", b"{folder}/\xff", "--out", "{folder}/game.uf2"],
+        ],
+        "unknown option": [
+            ["--frobnicate", "--out", "{folder}/game.uf2"],
+            ["--out"],
+            ["--rules", "lenient", "--out", "{folder}/game.uf2"],
+            ["extra", "--out", "{folder}/game.uf2"],
+            ["--board", "nosuch", "--out", "{folder}/game.uf2"],
+        ],
+        "FIFO": [
+            ["--firmware", "{fifo}", "--out", "{folder}/game.uf2"],
+            ["--out", "{fifo}"],
+            ["--source", "{fifo}", "--out", "{folder}/game.uf2"],
+        ],
+        "link": [
+            ["--firmware", "{zero_link}", "--out", "{folder}/game.uf2"],
+            ["--firmware", "{fifo_link}", "--out", "{folder}/game.uf2"],
+            ["--out", "{zero_link}"],
+            ["--out", "{dir_link}"],
+        ],
         "oversized": [["--firmware", "{big}", "--out", "{folder}/game.uf2"], ["--out", "{folder}/%s.uf2" % LONG]],
         "duplicate keys": NO_JSON,
         "same output twice": [["--firmware", "{file}", "--out", "{file}"]],  # the UF2 read, then overwritten
@@ -238,13 +444,22 @@ TABLE = {
         # not plugged in (checked last, at the connection), so only the bad option counts
         "empty": [["--port", "", "--from", "{pulled}"], ["--port", "{missing}", "--from", ""]],
         "missing file": [["--port", "{missing}", "--from", "{missing}"]],
-        "folder instead of file": [["--port", "{folder}", "--from", "{pulled}"], ["--port", "{missing}", "--from", "{file}"],
-                                   ["--port", "{missing}", "--from", "{folder}"]],  # a data/ with no saves or records
+        "folder instead of file": [
+            ["--port", "{folder}", "--from", "{pulled}"],
+            ["--port", "{missing}", "--from", "{file}"],
+            ["--port", "{missing}", "--from", "{folder}"],
+        ],  # a data/ with no saves or records
         "unwritable": NOT_APPLICABLE("writes only to the device"),
         "huge number": NOT_APPLICABLE("takes no number"),
-        "non-UTF-8": [["--port", b"/dev/tty\xff", "--from", "{pulled}"], ["--port", "{missing}", "--from", b"{folder}/\xff"]],
-        "unknown option": [["--frobnicate", "--port", "{missing}", "--from", "{pulled}"], ["--from", "{pulled}"],
-                           ["--port", "{missing}", "--from", "{pulled}", "extra"]],
+        "non-UTF-8": [
+            ["--port", b"/dev/tty\xff", "--from", "{pulled}"],
+            ["--port", "{missing}", "--from", b"{folder}/\xff"],
+        ],
+        "unknown option": [
+            ["--frobnicate", "--port", "{missing}", "--from", "{pulled}"],
+            ["--from", "{pulled}"],
+            ["--port", "{missing}", "--from", "{pulled}", "extra"],
+        ],
         "FIFO": [["--port", "{missing}", "--from", "{fifo}"]],
         "link": [["--port", "{missing}", "--from", "{zero_link}"]],
         "oversized": NOT_APPLICABLE("its files' sizes are push's own checks (test_uf2, push)"),
@@ -260,17 +475,26 @@ TABLE = {
         "non-UTF-8": [["--out", b"{folder}/\xff"]],
         "unknown option": [["--frobnicate"], ["--rules", "zoo"], ["--no-build"], ["extra"]],
         "FIFO": [["--out", "{fifo}"], ["--serve", "--no-build", "--out", "{fifo}"]],
-        "link": [["--out", "{zero_link}"], ["--out", "{fifo_link}"], ["--out", "{site_link}"]],  # a site the build would replace
+        "link": [
+            ["--out", "{zero_link}"],
+            ["--out", "{fifo_link}"],
+            ["--out", "{site_link}"],
+        ],  # a site the build would replace
         "oversized": [["--out", "{folder}/%s" % LONG], ["--serve", "--no-build", "--out", "{folder}/%s" % LONG]],
         "duplicate keys": NOT_APPLICABLE("reads no JSON (site.json is the site's own, read by its page)"),
-        "same output twice": [["--screenshots", "--out", "docs/img/web-menu.png"], ["--screenshots", "--out", "docs/img/web-zoo.png/site"],
-                              ["--screenshots", "--out", "docs/img"]],  # the clone's docs/: the pictures' folder
+        "same output twice": [
+            ["--screenshots", "--out", "docs/img/web-menu.png"],
+            ["--screenshots", "--out", "docs/img/web-zoo.png/site"],
+            ["--screenshots", "--out", "docs/img"],
+        ],  # the clone's docs/: the pictures' folder
     },
 }
 # Ports that are not serial devices (issue 22 item 13), for every command with --port.
 NOT_PORTS = ("{file}", "{port_fifo}", "/dev/zero")
 for _command, _rest in (("pull", []), ("flash", []), ("push", ["--from", "{pulled}"])):
-    TABLE[_command]["folder instead of file"] = TABLE[_command]["folder instead of file"] + [["--port", p] + _rest for p in NOT_PORTS]
+    TABLE[_command]["folder instead of file"] = TABLE[_command]["folder instead of file"] + [
+        ["--port", p] + _rest for p in NOT_PORTS
+    ]
 # sim rows run headless into a fresh flash folder unless they name their own.
 SIM_DEFAULTS = ["--headless"]
 
@@ -300,8 +524,11 @@ class Paths:
             f.truncate(64 << 20)  # sparse: larger than any file a command takes
         self.uf2 = os.path.join(root, "fw.uf2")  # one RP2040 block: a UF2 chip accepts, so only the bootrom counts
         with open(self.uf2, "wb") as f:
-            f.write(struct.pack("<8I", 0x0A324655, 0x9E5D5157, 0x2000, 0x10000000, 256, 0, 1, 0xE48BFF56)
-                    + bytes(476) + struct.pack("<I", 0x0AB16F30))
+            f.write(
+                struct.pack("<8I", 0x0A324655, 0x9E5D5157, 0x2000, 0x10000000, 256, 0, 1, 0xE48BFF56)
+                + bytes(476)
+                + struct.pack("<I", 0x0AB16F30)
+            )
         self.duplicate = os.path.join(root, "duplicate.json")
         with open(self.duplicate, "w") as f:
             f.write(DUPLICATE)
@@ -339,8 +566,28 @@ class Paths:
         return out
 
 
-PLACEHOLDERS = ("folder", "file", "missing", "new_file", "non_utf8", "deep_text", "deep", "zeros", "unwritable", "root", "pulled",
-                "fifo_link", "fifo", "zero_link", "dir_link", "big", "duplicate", "uf2", "port_fifo", "site_link")
+PLACEHOLDERS = (
+    "folder",
+    "file",
+    "missing",
+    "new_file",
+    "non_utf8",
+    "deep_text",
+    "deep",
+    "zeros",
+    "unwritable",
+    "root",
+    "pulled",
+    "fifo_link",
+    "fifo",
+    "zero_link",
+    "dir_link",
+    "big",
+    "duplicate",
+    "uf2",
+    "port_fifo",
+    "site_link",
+)
 
 
 def unwritable_folder(root):

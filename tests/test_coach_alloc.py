@@ -7,6 +7,7 @@ Measured: idle frames on the hint screen (its dice blink, so the dice are rewrit
 the optimal level through the advisor allocates no more than one of the simple strategy
 (both allocate a little in their game actions: scoring builds the totals tuple).
 """
+
 import os
 
 from sim_helpers import alloc_probe

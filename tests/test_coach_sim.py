@@ -6,6 +6,7 @@ position read back from the device's save; the review's cost against the host ad
 values for the choice the test makes. Games of computer levels play to the end with the
 table and without it (then with the "No strat. table" note and the simple strategy).
 """
+
 import os
 
 import pytest
@@ -128,8 +129,10 @@ def test_cpu_optimal_against_cpu_casual_plays_to_the_end(tmp_path, device_tables
     assert (early[7] == NOTE) is not with_table  # the fallback says so once, in round 1
     screen = run(tmp_path, "enter wait:200000", tables)  # Continue, then let them play
     assert screen[0] == "Game over"
-    assert [line[4:10] for line in screen[1:3]] == ["P1 CPU", "P2 CPU"] or \
-        [line[4:10] for line in screen[1:3]] == ["P2 CPU", "P1 CPU"]
+    assert [line[4:10] for line in screen[1:3]] == ["P1 CPU", "P2 CPU"] or [line[4:10] for line in screen[1:3]] == [
+        "P2 CPU",
+        "P1 CPU",
+    ]
     state = saved(tmp_path)["game"]  # kept until OK leaves the end screen (high scores)
     assert state["round"] == 13 and [p[1] for p in state["players"]] == ["optimal", "casual"]
     assert all(b >= 0 for p in state["players"] for b in p[2][:13])
@@ -199,8 +202,16 @@ def test_sim_command_links_the_table_and_no_table_removes_it(tmp_path, capsys):
     from host_tools import sim
 
     flash = str(tmp_path / "flash")
-    keys = ["--headless", "--seed", "4", "--flash-dir", flash, "--keys", OPTIMAL_VS_CASUAL + " wait:300",
-            "--print-screen"]
+    keys = [
+        "--headless",
+        "--seed",
+        "4",
+        "--flash-dir",
+        flash,
+        "--keys",
+        OPTIMAL_VS_CASUAL + " wait:300",
+        "--print-screen",
+    ]
     assert sim.main(keys) == 0
     with_table = capsys.readouterr().out
     assert os.path.exists(os.path.join(flash, "strategy-forced.bin"))  # built if missing, linked

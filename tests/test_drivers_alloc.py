@@ -5,6 +5,7 @@ displays (same faces, and changing faces), poll the buttons (with presses going 
 the queue and update the buzzer. ``gc.mem_alloc()`` must not grow over 300 frames, and a
 frame run with the heap locked must not raise MemoryError.
 """
+
 from test_drivers_run import run_on_micropython
 
 SCRIPT = """

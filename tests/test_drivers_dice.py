@@ -1,5 +1,6 @@
 """Dice displays: the MAX7219 and NeoPixel drivers run inside MicroPython; the recorded SPI
 and WS2812 traffic is decoded by the datasheet emulators and the dice are checked."""
+
 import pytest
 
 from host_tools.emulators import CSPin, MAX7219ChainEmulator, SPIBus, WS2812Emulator
@@ -142,7 +143,7 @@ def test_max7219_chain_check_inside_micropython():
     for line in results[1:]:
         assert "MAX7219 LED chain" in line
     # the emulator, wired DOUT->MISO, returns exactly what the 5-chip fake returned
-    first = lines[:lines.index("RESULT 5 ok")]
+    first = lines[: lines.index("RESULT 5 ok")]
     rx = [line.split() for line in first if line.startswith("SPIRX")]
     chain = MAX7219ChainEmulator(5, miso_connected=True)
     chain.cs(0)
@@ -202,9 +203,7 @@ def test_neopixel_pixel_order_and_held_colour(neopixel):
     strip = _strip_after(neopixel, "init", "faces")
     assert strip.errors == []
     # die 0 face 1: centre only; die 1 face 2 held: top right + bottom left in the held colour
-    assert strip.text() == ("... ..r ..# #.# #.#\n"
-                            ".#. ... .#. ... #.#\n"
-                            "... r.. #.. #.# #.#")
+    assert strip.text() == ("... ..r ..# #.# #.#\n.#. ... .#. ... #.#\n... r.. #.. #.# #.#")
     white, held = strip.pixels[4], strip.pixels[9 + 2]
     assert white[0] == white[1] == white[2] > 0
     assert held[0] > held[1] > held[2] == 0

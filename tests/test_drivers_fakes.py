@@ -11,6 +11,7 @@ traffic, one transaction per line, for pytest to feed into the emulators:
 The ``Null*`` classes do nothing, for allocation and speed measurements.
 Plain MicroPython code; pytest collects this file too and finds nothing to run.
 """
+
 import binascii
 
 

@@ -4,6 +4,7 @@ Each button scenario is a list of (ms, button, pressed) edges; the MicroPython s
 every 5 ms, drains the queue where the scenario says so and prints the events it got as
 (poll time, event) pairs, which pytest checks.
 """
+
 import ast
 
 import pytest
@@ -166,13 +167,25 @@ def test_buzzer_timing_mute_and_rests():
     lines = run_on_micropython(BUZZER)
     assert lines == [
         "PWM duty 0",  # idle at construction
-        "T 0", "PWM freq 440", "PWM duty 32768",
-        "T 50", "T 99", "T 100", "PWM duty 0", "T 101",
+        "T 0",
+        "PWM freq 440",
+        "PWM duty 32768",
+        "T 50",
+        "T 99",
+        "T 100",
+        "PWM duty 0",
+        "T 101",
         "BUSY False",
-        "T 200", "PWM duty 0",  # muted: no sound at all
-        "T 260", "PWM duty 0",
-        "T 300", "PWM duty 0", "BUSY True",  # a rest is silent but takes its time
-        "T 345", "PWM duty 0", "BUSY False",
+        "T 200",
+        "PWM duty 0",  # muted: no sound at all
+        "T 260",
+        "PWM duty 0",
+        "T 300",
+        "PWM duty 0",
+        "BUSY True",  # a rest is silent but takes its time
+        "T 345",
+        "PWM duty 0",
+        "BUSY False",
         "ERR tone frequency must be 0 or 20..20000 Hz",
     ]
 

@@ -1,5 +1,6 @@
 """SSD1306 and SH1106 drivers run inside MicroPython; their I2C traffic goes through the
 datasheet emulators, which must accept it and show the frame buffer on the glass."""
+
 import binascii
 
 import pytest
@@ -117,5 +118,6 @@ def test_missing_oled_raises_a_named_oserror(cls, addr):
         "try:\n"
         "    %s(RecordingI2C(present=()), 0x%02X)\n"
         "except OSError as exc:\n"
-        "    print('ERR', exc)\n" % (cls.lower(), cls, cls, addr))
+        "    print('ERR', exc)\n" % (cls.lower(), cls, cls, addr)
+    )
     assert lines == ["ERR %s OLED not found at I2C 0x%02X (check SDA/SCL wiring)" % (cls, addr)]

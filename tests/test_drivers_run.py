@@ -5,6 +5,7 @@ recording fakes (tests/test_drivers_fakes.py) imported, and returns its output l
 ``marked_sections(lines)`` splits them at the script's ``MARK name`` lines; the ``feed_*``
 helpers replay the recorded traffic into the datasheet emulators.
 """
+
 import binascii
 import os
 
@@ -18,7 +19,9 @@ def run_on_micropython(script, heap="192K"):
     code = "from test_drivers_fakes import *\n" + script
     proc = host_tools.run_micropython(["-c", code], heap=heap, extra_path=(TESTS,), timeout=60)
     if proc.returncode != 0:
-        raise AssertionError("MicroPython failed (%d):\n%s\n%s" % (proc.returncode, proc.stdout[-3000:], proc.stderr[-3000:]))
+        raise AssertionError(
+            "MicroPython failed (%d):\n%s\n%s" % (proc.returncode, proc.stdout[-3000:], proc.stderr[-3000:])
+        )
     return proc.stdout.splitlines()
 
 

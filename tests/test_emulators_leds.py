@@ -1,4 +1,5 @@
 """MAX7219 chain and WS2812 emulators against hand-made bit streams (datasheet behaviour)."""
+
 from host_tools.emulators import CSPin, MAX7219ChainEmulator, NeoPixelStrip, SPIBus, WS2812Emulator
 
 

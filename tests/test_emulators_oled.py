@@ -1,4 +1,5 @@
 """SSD1306 and SH1106 emulators against hand-made byte streams (datasheet behaviour)."""
+
 import pytest
 
 from host_tools.emulators import I2CBus, SH1106Emulator, SSD1306Emulator

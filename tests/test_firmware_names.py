@@ -4,6 +4,7 @@ power.py asks the app instead of copying screen ids, and the computer's pace is 
 Static checks over firmware/ (the AST of every module): what a module may read off another
 object is the public interface that object's module documents; a leading ``_`` is internal.
 """
+
 import ast
 import os
 
@@ -54,11 +55,17 @@ def foreign_private_reads(modules):
         own = defined[module] | defined.get(SAME_MODULE.get(module), set())
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom):
-                reads = [(node.lineno, "from %s import %s" % (node.module, alias.name))
-                         for alias in node.names if _private(alias.name)]
-            elif (isinstance(node, ast.Attribute) and _private(node.attr)
-                    and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
-                    and node.attr not in own):
+                reads = [
+                    (node.lineno, "from %s import %s" % (node.module, alias.name))
+                    for alias in node.names
+                    if _private(alias.name)
+                ]
+            elif (
+                isinstance(node, ast.Attribute)
+                and _private(node.attr)
+                and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+                and node.attr not in own
+            ):
                 reads = [(node.lineno, ast.unparse(node))]
             else:
                 continue
@@ -69,8 +76,9 @@ def foreign_private_reads(modules):
 
 def test_no_firmware_module_reads_another_modules_private_names():
     found = foreign_private_reads(_modules())
-    assert found == {}, "\n".join("%s:%d %s" % (module, line, text) for module, reads in sorted(found.items())
-                                  for line, text in sorted(reads))
+    assert found == {}, "\n".join(
+        "%s:%d %s" % (module, line, text) for module, reads in sorted(found.items()) for line, text in sorted(reads)
+    )
 
 
 def test_the_scan_sees_a_private_read_of_the_advisor():
@@ -81,11 +89,14 @@ def test_the_scan_sees_a_private_read_of_the_advisor():
         "class W:\n"
         "    def __init__(self, adv):\n"
         "        self._k3 = adv._score\n"
-        "        adv._best_rolls(self._k3, adv.keeps)\n")
+        "        adv._best_rolls(self._k3, adv.keeps)\n"
+    )
     modules["coach.py"] = ast.parse("from advisor import _NEG\nx = coach.adv._card\n")
     found = foreign_private_reads(modules)
-    assert found == {"strategy_win.py": [(3, "adv._score"), (4, "adv._best_rolls")],
-                     "coach.py": [(1, "from advisor import _NEG"), (2, "coach.adv._card")]}
+    assert found == {
+        "strategy_win.py": [(3, "adv._score"), (4, "adv._best_rolls")],
+        "coach.py": [(1, "from advisor import _NEG"), (2, "coach.adv._card")],
+    }
 
 
 def test_power_asks_the_app_and_copies_no_screen_id():
@@ -97,8 +108,10 @@ def test_power_asks_the_app_and_copies_no_screen_id():
 
 
 def test_the_computers_pace_is_defined_once():
-    defined = [(module, node.lineno)
-               for module, tree in _modules().items() for node in ast.walk(tree)
-               if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
-               and node.id.endswith("CPU_STEP_MS")]
+    defined = [
+        (module, node.lineno)
+        for module, tree in _modules().items()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id.endswith("CPU_STEP_MS")
+    ]
     assert [module for module, _line in defined] == [os.path.join("ui", "turn_screen.py")], defined

@@ -5,6 +5,7 @@ which (unlike the in-memory FakeFs of tests/shared) has symlinks and real errno 
 Each case boots on a damaged folder: the firmware shows its named message, moves the
 obstacle aside as ``*.bad`` (its contents kept), and the game after it saves and resumes.
 """
+
 import os
 
 import pytest

@@ -6,6 +6,7 @@ Runs on the virtual Pico (a copy of the checkout, never the checkout itself): it
 heap cannot compile the sources at import (MemoryError) and it has no pins (the pico
 board fails at ``machine.ADC``).
 """
+
 import re
 
 import pytest
@@ -17,10 +18,13 @@ from host_tools.flashing.testing import copy_checkout, run_flash
 FIRMWARE_MAIN = "firmware/main.py"
 
 
-@pytest.mark.parametrize("board,fault", [
-    ("sim", "MemoryError: memory allocation failed"),  # the sources compiled at import
-    ("pico", "board 'pico' failed: AttributeError: module 'machine' has no attribute 'ADC'"),
-])
+@pytest.mark.parametrize(
+    "board,fault",
+    [
+        ("sim", "MemoryError: memory allocation failed"),  # the sources compiled at import
+        ("pico", "board 'pico' failed: AttributeError: module 'machine' has no attribute 'ADC'"),
+    ],
+)
 def test_a_firmware_fault_in_dev_mode_is_exit_1_and_one_line(tmp_path, board, fault):
     src = copy_checkout(tmp_path / "src")
     with virtual_pico.running(tmp_path / "pico") as port:
@@ -43,14 +47,23 @@ def test_dev_fault_lines_are_the_ones_main_py_prints():
         assert any(line.startswith(title) for line in printed), (marker, printed)
 
 
-@pytest.mark.parametrize("report,line", [
-    (["Traceback (most recent call last):", "File \"x.py\", line 1", "ValueError: x", "Crash: ValueError: x"],
-     "ValueError: x"),
-    (["board 'pico' failed:", "Traceback (most recent call last):", "File \"b.py\", line 3", "OSError: 19"],
-     "board 'pico' failed: OSError: 19"),
-    (["Reflash needed: firmware incomplete: no module named 'app'"],
-     "Reflash needed: firmware incomplete: no module named 'app'"),
-    ([], None),
-])
+@pytest.mark.parametrize(
+    "report,line",
+    [
+        (
+            ["Traceback (most recent call last):", "File \"x.py\", line 1", "ValueError: x", "Crash: ValueError: x"],
+            "ValueError: x",
+        ),
+        (
+            ["board 'pico' failed:", "Traceback (most recent call last):", "File \"b.py\", line 3", "OSError: 19"],
+            "board 'pico' failed: OSError: 19",
+        ),
+        (
+            ["Reflash needed: firmware incomplete: no module named 'app'"],
+            "Reflash needed: firmware incomplete: no module named 'app'",
+        ),
+        ([], None),
+    ],
+)
 def test_the_fault_in_one_line(report, line):
     assert flash.fault_of(report) == line

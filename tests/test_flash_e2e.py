@@ -5,6 +5,7 @@ folder served by ``python -m host_tools virtual-pico``, through the same command
 runs. The flashed tree then boots in ``host_tools sim`` (compiled .mpy files, device.cfg)
 and plays a turn exactly like the checkout does.
 """
+
 import os
 import re
 import shutil
@@ -16,7 +17,16 @@ import config  # the firmware's own device.cfg parser
 import host_tools
 from host_tools.flashing import build as flash_build
 from host_tools.flashing import virtual_pico
-from host_tools.flashing.testing import TINY_FILES, boot, copy_checkout, run_flash, tiny_tree, tree_hashes, wait_for, write
+from host_tools.flashing.testing import (
+    TINY_FILES,
+    boot,
+    copy_checkout,
+    run_flash,
+    tiny_tree,
+    tree_hashes,
+    wait_for,
+    write,
+)
 
 SUMMARY = re.compile(r"(\d+) copied, (\d+) skipped, (\d+) removed, (\d+) bytes")
 
@@ -97,8 +107,22 @@ MENU_ONLY = "enter down enter enter enter up enter wait:300"
 
 
 def sim_screen(keys, flash_dir, code_dir=None):
-    cmd = [sys.executable, "-m", "host_tools", "sim", "--headless", "--board", "sim", "--seed", "2", "--keys", keys,
-           "--flash-dir", str(flash_dir), "--print-screen"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "host_tools",
+        "sim",
+        "--headless",
+        "--board",
+        "sim",
+        "--seed",
+        "2",
+        "--keys",
+        keys,
+        "--flash-dir",
+        str(flash_dir),
+        "--print-screen",
+    ]
     if code_dir:
         cmd += ["--code-dir", str(code_dir)]
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=host_tools.REPO, timeout=60)
@@ -165,7 +189,9 @@ def test_no_table_built_is_a_one_line_note(tmp_path):
     with virtual_pico.running(device) as port:
         done = run_flash("--port", port, "--board", "sim", "--rules", "ordered", "--source", src)
     notes = [line for line in done.stdout.splitlines() if "strategy table" in line]
-    assert notes == ["flash: no strategy table (build/strategy-ordered.bin not built; `make table` builds it): hints will be off"]
+    assert notes == [
+        "flash: no strategy table (build/strategy-ordered.bin not built; `make table` builds it): hints will be off"
+    ]
 
 
 def test_killed_flash_keeps_the_previous_game_and_the_next_flash_finishes(tmp_path):
@@ -179,7 +205,9 @@ def test_killed_flash_keeps_the_previous_game_and_the_next_flash_finishes(tmp_pa
         write(src, "firmware/aaa_big.bin", os.urandom(400 * 1024))  # copied first, takes a while
         tool = subprocess.Popen(
             [sys.executable, "-m", "host_tools", "flash", "--port", port, "--board", "sim", "--source", str(src)],
-            stdout=subprocess.PIPE, text=True, cwd=host_tools.REPO,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=host_tools.REPO,
         )
         assert wait_for(device / "aaa_big.bin.flashnew", tool)  # mid-copy: the big file is being written
         tool.send_signal(signal.SIGKILL)
@@ -202,8 +230,23 @@ def test_dev_mode_runs_the_checkout_without_copying(tmp_path):
     device.mkdir()
     with virtual_pico.running(device) as port:
         proc = subprocess.run(
-            [sys.executable, "-m", "host_tools", "flash", "--dev", "--port", port, "--board", "sim", "--source", str(src)],
-            capture_output=True, text=True, cwd=host_tools.REPO, timeout=60,
+            [
+                sys.executable,
+                "-m",
+                "host_tools",
+                "flash",
+                "--dev",
+                "--port",
+                port,
+                "--board",
+                "sim",
+                "--source",
+                str(src),
+            ],
+            capture_output=True,
+            text=True,
+            cwd=host_tools.REPO,
+            timeout=60,
         )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "game 5" in proc.stdout

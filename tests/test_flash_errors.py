@@ -1,4 +1,5 @@
 """Every way ``flash`` can fail: one clear line, non-zero exit, the device left bootable."""
+
 import os
 import signal
 import subprocess
@@ -48,11 +49,17 @@ def test_no_serial_ports_at_all(monkeypatch, capsys, tmp_path):
 
 
 def test_two_devices_are_listed_and_port_is_required(monkeypatch, capsys, tmp_path):
-    ports = [fake_port("/dev/ttyACM0", 0x2E8A, "Board in FS mode"), fake_port("/dev/ttyACM1", 0x2E8A, "Pico 2"), fake_port("/dev/ttyS0", None, "n/a")]
+    ports = [
+        fake_port("/dev/ttyACM0", 0x2E8A, "Board in FS mode"),
+        fake_port("/dev/ttyACM1", 0x2E8A, "Pico 2"),
+        fake_port("/dev/ttyS0", None, "n/a"),
+    ]
     status, out = run_in_process(monkeypatch, capsys, ports, "--source", tiny_tree(tmp_path))
     assert status == 1
     line = one_line(out.err)
-    assert "2 Raspberry Pi devices found" in line and "/dev/ttyACM0" in line and "/dev/ttyACM1" in line and "PORT=" in line
+    assert (
+        "2 Raspberry Pi devices found" in line and "/dev/ttyACM0" in line and "/dev/ttyACM1" in line and "PORT=" in line
+    )
     assert "ttyS0" not in line
 
 
@@ -100,7 +107,12 @@ def test_micropython_too_old_for_the_mpy_files(tmp_path):
     before = tree_hashes(device)
     with virtual_pico.running(device, "--fake-mpy", "0x206", "--fake-version", "1.22.2") as port:
         proc = run_flash("--port", port, "--source", tiny_tree(tmp_path / "src"))
-        still = subprocess.run([sys.executable, "-m", "mpremote", "connect", port, "exec", "print(40 + 2)"], capture_output=True, text=True, timeout=30)
+        still = subprocess.run(
+            [sys.executable, "-m", "mpremote", "connect", port, "exec", "print(40 + 2)"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
     assert proc.returncode == 1
     line = one_line(proc.stderr)
     assert "MicroPython 1.22.2 on %s (.mpy v6.2) is older than 1.23 (.mpy v6.3)" % port in line
@@ -144,7 +156,10 @@ def test_usage_errors_exit_2_with_one_line(tmp_path):
 
 def _start_virtual_pico(folder):
     proc = subprocess.Popen(
-        [sys.executable, "-m", "host_tools", "virtual-pico", "--dir", str(folder)], stdout=subprocess.PIPE, text=True, cwd=host_tools.REPO
+        [sys.executable, "-m", "host_tools", "virtual-pico", "--dir", str(folder)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=host_tools.REPO,
     )
     return proc, proc.stdout.readline().strip()
 
@@ -161,7 +176,10 @@ def test_port_vanishing_mid_copy_leaves_the_previous_game(tmp_path):
         write(src, "firmware/aaa_big.bin", os.urandom(400 * 1024))  # copied first, takes a while
         tool = subprocess.Popen(
             [sys.executable, "-m", "host_tools", "flash", "--port", port, "--board", "sim", "--source", str(src)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=host_tools.REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=host_tools.REPO,
         )
         assert wait_for(device / "aaa_big.bin.flashnew", tool)  # mid-copy: the big file is being written
         pico.send_signal(signal.SIGTERM)  # the cable is pulled

@@ -2,6 +2,7 @@
 
 Nothing a device reports can make flash delete the game's saves, and a device that runs
 out of room mid-flash is told as full and cleaned up by the next flash."""
+
 import json
 import os
 

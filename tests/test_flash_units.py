@@ -1,4 +1,5 @@
 """The flash tool's decisions without a device: .mpy versions, compile flags, plans, manifests."""
+
 import glob
 import os
 import stat
@@ -27,7 +28,10 @@ def test_decode_mpy_splits_version_sub_version_and_arch():
     [
         (("cpython", (3, 11, 7), None, "linux"), ["runs cpython, not MicroPython"]),
         (("micropython", (1, 12, 0), None, "rp2"), ["1.12.0", "too old"]),
-        (("micropython", (1, 22, 2), 6 | 2 << 8 | 4 << 10, "rp2"), ["(.mpy v6.2) is older than 1.23 (.mpy v6.3)", "install MicroPython 1.23"]),
+        (
+            ("micropython", (1, 22, 2), 6 | 2 << 8 | 4 << 10, "rp2"),
+            ["(.mpy v6.2) is older than 1.23 (.mpy v6.3)", "install MicroPython 1.23"],
+        ),
         (("micropython", (1, 18, 0), 5 | 4 << 10, "rp2"), ["(.mpy v5.0) is older than 1.23"]),
         (("micropython", (2, 0, 0), 7 | 4 << 10, "rp2"), ["wants .mpy v7.0", "update mpy-cross"]),
     ],
@@ -40,7 +44,9 @@ def test_identities_that_are_refused(identity, words):
 
 
 def test_identity_accepted_gives_the_native_arch():
-    arch, text = flash.check_identity(("micropython", (1, 28, 0), 6 | 3 << 8 | 4 << 10, "Raspberry Pi Pico with RP2040"), "p")
+    arch, text = flash.check_identity(
+        ("micropython", (1, 28, 0), 6 | 3 << 8 | 4 << 10, "Raspberry Pi Pico with RP2040"), "p"
+    )
     assert arch == "armv6m"
     assert text == "MicroPython 1.28.0, .mpy v6.3, Raspberry Pi Pico with RP2040"
 
@@ -50,8 +56,15 @@ def test_layout_compiles_modules_and_keeps_main_and_data_as_they_are(tmp_path):
     write(src, "firmware/fonts/small.bin", b"\x00\x01")
     files = {f.path: f for f in flash_build.build(str(src), flash_build.find_mpy_cross(), None, "sim", "free")}
     assert sorted(files) == [
-        "/boards/helper.mpy", "/boards/pico.mpy", "/boards/sim.mpy", "/device.cfg", "/drivers/__init__.mpy",
-        "/drivers/pips.mpy", "/fonts/small.bin", "/main.py", "/version.mpy",
+        "/boards/helper.mpy",
+        "/boards/pico.mpy",
+        "/boards/sim.mpy",
+        "/device.cfg",
+        "/drivers/__init__.mpy",
+        "/drivers/pips.mpy",
+        "/fonts/small.bin",
+        "/main.py",
+        "/version.mpy",
     ]
     assert files["/main.py"].data == (src / "firmware" / "main.py").read_bytes()
     assert files["/fonts/small.bin"].data == b"\x00\x01"
@@ -72,8 +85,15 @@ def test_native_code_is_compiled_for_the_device_arch(tmp_path):
     loaded = tmp_path / "loaded"
     loaded.mkdir()
     (loaded / "fast.mpy").write_bytes(plain["/fast.mpy"].data)
-    run = subprocess.run([host_tools.micropython_command(), "-c", "import sys; sys.path.insert(0, %r); import fast; print(fast.f(41))" % str(loaded)],
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        [
+            host_tools.micropython_command(),
+            "-c",
+            "import sys; sys.path.insert(0, %r); import fast; print(fast.f(41))" % str(loaded),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert run.stdout.strip() == "42", run.stderr
     # viper has no bytecode twin: refused with one line
     write(src, "firmware/fast.py", "import micropython\n@micropython.viper\ndef f(x: int) -> int:\n    return x + 1\n")
@@ -89,7 +109,9 @@ def test_a_syntax_error_names_the_file(tmp_path):
 
 
 def test_an_mpy_cross_of_another_version_is_refused(tmp_path):
-    fake = write(tmp_path, "mpy-cross", "#!/bin/sh\necho 'MicroPython v1.22.0 on 2023-12-27; mpy-cross emitting mpy v6.2'\n")
+    fake = write(
+        tmp_path, "mpy-cross", "#!/bin/sh\necho 'MicroPython v1.22.0 on 2023-12-27; mpy-cross emitting mpy v6.2'\n"
+    )
     os.chmod(fake, os.stat(fake).st_mode | stat.S_IEXEC)
     assert flash_build.find_mpy_cross(fake) == fake
     with pytest.raises(BuildError, match="expected mpy v6.3"):
@@ -116,8 +138,15 @@ def _plan(files, device, old=(), table=None, free_blocks=100, total_blocks=None)
 
 def test_plan_copies_changes_main_last_and_removes_only_what_flash_put_there():
     files = [DeviceFile("/main.py", b"new main"), DeviceFile("/a.mpy", b"same"), DeviceFile("/z.mpy", b"new z")]
-    device = {"/main.py": b"old main", "/a.mpy": b"same", "/gone.mpy": b"1", "/data/s.a": b"2", "/notes.txt": b"3", "/z.py": b"4",
-              "/x.mpy.flashnew": b"5"}
+    device = {
+        "/main.py": b"old main",
+        "/a.mpy": b"same",
+        "/gone.mpy": b"1",
+        "/data/s.a": b"2",
+        "/notes.txt": b"3",
+        "/z.py": b"4",
+        "/x.mpy.flashnew": b"5",
+    }
     plan = _plan(files, device, old=["/gone.mpy", "/main.py", "/a.mpy", "/vanished.mpy"])
     assert [f.path for f in plan.copy] == ["/z.mpy", "/main.py"]
     assert [f.path for f in plan.skip] == ["/a.mpy"]
@@ -128,10 +157,30 @@ def test_plan_copies_changes_main_last_and_removes_only_what_flash_put_there():
 def test_a_manifest_naming_the_saves_deletes_nothing_under_data():
     """Issue 10 item 4: a device's manifest listing /data/scores.a (with its true hash)."""
     files = [DeviceFile("/main.py", b"m"), DeviceFile("/drivers/d.mpy", b"d")]
-    device = {"/main.py": b"m", "/data/scores.a": b"s", "/data/game.b": b"g", "/data/x.mpy": b"x", "/data/y.mpy.flashnew": b"y",
-              "/drivers/old.mpy": b"o", "/lib/util.mpy": b"u", "/notes.txt": b"n", "/boards/z.mpy": b"z"}
-    plan = _plan(files, device, old=["/data/scores.a", "/data/game.b", "/data/x.mpy", "/drivers/old.mpy", "/lib/util.mpy",
-                                     "/notes.txt", "/boards/z.mpy"])
+    device = {
+        "/main.py": b"m",
+        "/data/scores.a": b"s",
+        "/data/game.b": b"g",
+        "/data/x.mpy": b"x",
+        "/data/y.mpy.flashnew": b"y",
+        "/drivers/old.mpy": b"o",
+        "/lib/util.mpy": b"u",
+        "/notes.txt": b"n",
+        "/boards/z.mpy": b"z",
+    }
+    plan = _plan(
+        files,
+        device,
+        old=[
+            "/data/scores.a",
+            "/data/game.b",
+            "/data/x.mpy",
+            "/drivers/old.mpy",
+            "/lib/util.mpy",
+            "/notes.txt",
+            "/boards/z.mpy",
+        ],
+    )
     assert plan.remove == ["/drivers/old.mpy"]  # the one path the tree could have put there
     assert plan.pre_remove == []
 
@@ -139,8 +188,13 @@ def test_a_manifest_naming_the_saves_deletes_nothing_under_data():
 def test_a_file_changed_since_flash_wrote_it_stays():
     files = [DeviceFile("/main.py", b"m")]
     device = {"/main.py": b"m", "/old.mpy": b"edited by hand"}
-    plan = flash_plan.Plan(files, None, {p: len(d) for p, d in device.items()},
-                      {p: DeviceFile(p, d).sha256 for p, d in device.items()}, {"/old.mpy": DeviceFile("/old.mpy", b"as flashed").sha256})
+    plan = flash_plan.Plan(
+        files,
+        None,
+        {p: len(d) for p, d in device.items()},
+        {p: DeviceFile(p, d).sha256 for p, d in device.items()},
+        {"/old.mpy": DeviceFile("/old.mpy", b"as flashed").sha256},
+    )
     plan.decide(BLOCK, 100 * BLOCK)
     assert plan.remove == []
 
@@ -210,17 +264,33 @@ def test_a_flash_copies_only_its_boards_modules_and_drivers():
         paths = {f.path for f in flash_build.build(host_tools.REPO, mpy_cross, None, board, "forced")}
         parts[board] = {p for p in paths if p.startswith(("/boards/", "/drivers/"))}
         assert "/app.mpy" in paths and "/main.py" in paths  # the game itself always goes
-    common = {"/boards/hardware.mpy", "/boards/rp2_reference.mpy", "/drivers/__init__.mpy", "/drivers/buttons.mpy",
-              "/drivers/buzzer.mpy", "/drivers/oled.mpy", "/drivers/pips.mpy"}
+    common = {
+        "/boards/hardware.mpy",
+        "/boards/rp2_reference.mpy",
+        "/drivers/__init__.mpy",
+        "/drivers/buttons.mpy",
+        "/drivers/buzzer.mpy",
+        "/drivers/oled.mpy",
+        "/drivers/pips.mpy",
+    }
     assert parts["pico"] == common | {"/boards/pico.mpy", "/drivers/ssd1306.mpy", "/drivers/max7219.mpy"}
     assert parts["pico2"] == common | {"/boards/pico2.mpy", "/drivers/ssd1306.mpy", "/drivers/max7219.mpy"}
     assert parts["pico_sh1106"] == common | {"/boards/pico_sh1106.mpy", "/drivers/sh1106.mpy", "/drivers/max7219.mpy"}
-    assert parts["pico_neopixel"] == common | {"/boards/pico_neopixel.mpy", "/drivers/ssd1306.mpy",
-                                               "/drivers/neopixel_dice.mpy"}
-    everything = {"/" + os.path.relpath(p, host_tools.FIRMWARE).replace(os.sep, "/")[:-3] + ".mpy"
-                  for p in glob.glob(os.path.join(host_tools.FIRMWARE, "drivers", "*.py"))}
-    assert parts["sim"] == everything | {"/boards/hardware.mpy", "/boards/sim.mpy", "/boards/sim_extras.mpy",
-                                         "/boards/sim_busy.mpy"}
+    assert parts["pico_neopixel"] == common | {
+        "/boards/pico_neopixel.mpy",
+        "/drivers/ssd1306.mpy",
+        "/drivers/neopixel_dice.mpy",
+    }
+    everything = {
+        "/" + os.path.relpath(p, host_tools.FIRMWARE).replace(os.sep, "/")[:-3] + ".mpy"
+        for p in glob.glob(os.path.join(host_tools.FIRMWARE, "drivers", "*.py"))
+    }
+    assert parts["sim"] == everything | {
+        "/boards/hardware.mpy",
+        "/boards/sim.mpy",
+        "/boards/sim_extras.mpy",
+        "/boards/sim_busy.mpy",
+    }
 
 
 def test_leftover_staged_copies_count_as_free_space():
@@ -312,7 +382,9 @@ def test_the_table_of_other_rules_makes_room_for_the_new_one():
     free_table = DeviceFile("/strategy-free.bin", b"t" * (3 * BLOCK), source="build/strategy-free.bin")
     reserve = flash_plan.RESERVE_BYTES // BLOCK
     device = {"/main.py": main.data, forced.path: forced.data}
-    plan = _plan([main], device, old=["/main.py", forced.path], table=free_table, free_blocks=1 + 1 + reserve, total_blocks=20)
+    plan = _plan(
+        [main], device, old=["/main.py", forced.path], table=free_table, free_blocks=1 + 1 + reserve, total_blocks=20
+    )
     assert plan.pre_remove == [forced.path] and free_table in plan.copy and plan.table_note is None
     assert plan.remove == []
     # with room to spare the old table goes at the switch, as any stale file
@@ -326,7 +398,9 @@ def test_the_pico_w_advice_only_when_the_flash_is_too_small_for_the_table():
     reserve = flash_plan.RESERVE_BYTES // BLOCK
     small = _plan([main], {}, table=table, free_blocks=8 + reserve, total_blocks=9 + reserve)
     assert "even on an empty flash" in small.table_note and "COMPACT=1" in small.table_note
-    crowded = _plan([main], {"/mine.bin": b"x" * (20 * BLOCK)}, table=table, free_blocks=8 + reserve, total_blocks=40 + reserve)
+    crowded = _plan(
+        [main], {"/mine.bin": b"x" * (20 * BLOCK)}, table=table, free_blocks=8 + reserve, total_blocks=40 + reserve
+    )
     assert "files you added take the rest" in crowded.table_note and "COMPACT" not in crowded.table_note
 
 
@@ -336,6 +410,12 @@ def test_an_outdated_table_that_has_no_room_for_its_new_version_goes():
     old_table = DeviceFile("/strategy-forced.bin", b"o" * BLOCK)
     table = DeviceFile("/strategy-forced.bin", b"t" * (30 * BLOCK), source="build/strategy-forced.bin")
     reserve = flash_plan.RESERVE_BYTES // BLOCK
-    plan = _plan(files, {"/main.py": b"m", old_table.path: old_table.data}, old=["/main.py", old_table.path], table=table,
-                 free_blocks=5 + reserve, total_blocks=100)
+    plan = _plan(
+        files,
+        {"/main.py": b"m", old_table.path: old_table.data},
+        old=["/main.py", old_table.path],
+        table=table,
+        free_blocks=5 + reserve,
+        total_blocks=100,
+    )
     assert plan.table_note and plan.remove == [old_table.path]

@@ -1,5 +1,6 @@
 """Runs the nearly-full-flash cases (tests/shared/full_flash_rig.py, issue 22 item 5) inside
 the real MicroPython: the app, the save layer and the records on a small FakeFs."""
+
 import ast
 import os
 
@@ -8,7 +9,9 @@ import pytest
 import host_tools
 
 SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shared")
-HEAP = "512K"  # source-compiled firmware, this rig and FakeFs files (153 KB live at the end); device RAM is make bench's
+HEAP = (
+    "512K"  # source-compiled firmware, this rig and FakeFs files (153 KB live at the end); device RAM is make bench's
+)
 
 
 def _cases():

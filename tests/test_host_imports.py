@@ -5,6 +5,7 @@ in a package (``host_tools/flashing/``, ``simulator/``, ``solver/`` ...). Every 
 read from the source (module level and inside functions alike, by an AST scan), so an
 import hidden in a function to dodge a circle still counts.
 """
+
 import ast
 import os
 
@@ -40,11 +41,10 @@ def imported(tree, name, is_package, known):
             base = node.module or ""
             if node.level:
                 anchor = package.split(".")
-                anchor = anchor[:len(anchor) - (node.level - 1)]
+                anchor = anchor[: len(anchor) - (node.level - 1)]
                 base = ".".join(anchor + ([base] if base else []))
             # ``from pkg import mod`` imports pkg.mod when that is a module, else pkg
-            targets = [base + "." + alias.name if base + "." + alias.name in known else base
-                       for alias in node.names]
+            targets = [base + "." + alias.name if base + "." + alias.name in known else base for alias in node.names]
         else:
             continue
         for target in targets:
@@ -112,10 +112,17 @@ def test_the_scan_finds_a_circle_and_a_package_importing_a_command():
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
     assert circles(graph) == [["a", "b", "c"]]
     source = "def f():\n    from host_tools import sim\n    from . import keys\n"
-    known = {"host_tools", "host_tools.sim", "host_tools.simulator", "host_tools.simulator.keys",
-             "host_tools.simulator.x"}
+    known = {
+        "host_tools",
+        "host_tools.sim",
+        "host_tools.simulator",
+        "host_tools.simulator.keys",
+        "host_tools.simulator.x",
+    }
     assert imported(ast.parse(source), "host_tools.simulator.x", False, known) == {
-        "host_tools.sim", "host_tools.simulator.keys"}
+        "host_tools.sim",
+        "host_tools.simulator.keys",
+    }
 
 
 def test_no_import_circle_among_host_tools_modules():
@@ -128,7 +135,10 @@ def test_no_package_module_imports_a_command():
     commands = command_modules()
     # __main__ dispatches to the commands by name; everything else that is not a command
     # (a package's module, host_tools/__init__.py, records_json.py) is shared code
-    bad = sorted("%s imports %s" % (name, target)
-                 for name, targets in graph.items() if name not in commands | {"host_tools.__main__"}
-                 for target in sorted(targets & commands))
+    bad = sorted(
+        "%s imports %s" % (name, target)
+        for name, targets in graph.items()
+        if name not in commands | {"host_tools.__main__"}
+        for target in sorted(targets & commands)
+    )
     assert bad == [], "package modules import commands (move the shared code into a package): %s" % "; ".join(bad)

@@ -1,5 +1,6 @@
 """``python -m host_tools``: every listed command exists and answers --help; unknown ones
 exit 2; a bad option is exit 2 and one line on stderr."""
+
 import subprocess
 import sys
 
@@ -10,8 +11,9 @@ from host_tools.__main__ import COMMANDS
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "host_tools"] + list(args),
-                          capture_output=True, text=True, cwd=REPO, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "host_tools"] + list(args), capture_output=True, text=True, cwd=REPO, timeout=120
+    )
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
@@ -63,7 +65,9 @@ def test_the_first_sim_builds_its_table_under_its_own_name(tmp_path, monkeypatch
     err = capsys.readouterr().err.splitlines()
     # it said "advise: building"; the Zoo one is quiet
     assert [line.split()[:2] for line in err] == [["sim:", "building"]] * 2
-    assert err[0].endswith("strategy-forced.bin (once; cached) ...") and err[1].endswith("spread-forced.bin (once; cached) ...")
+    assert err[0].endswith("strategy-forced.bin (once; cached) ...") and err[1].endswith(
+        "spread-forced.bin (once; cached) ..."
+    )
 
 
 def planted(folder, name):
@@ -89,8 +93,17 @@ def test_sim_screenshot_never_writes_through_a_link(tmp_path):
     had the picture written over the file it points to."""
     out, victim = planted(tmp_path, "shot.png")
     out.symlink_to(victim)
-    proc = run("sim", "--headless", "--no-table", "--flash-dir", str(tmp_path / "flash"), "--keys", "enter",
-               "--screenshot", str(out))
+    proc = run(
+        "sim",
+        "--headless",
+        "--no-table",
+        "--flash-dir",
+        str(tmp_path / "flash"),
+        "--keys",
+        "enter",
+        "--screenshot",
+        str(out),
+    )
     assert proc.returncode == 0, proc.stderr
     assert victim.read_text() == "keep me\n" and out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert not out.is_symlink()
@@ -112,8 +125,15 @@ def test_an_output_link_is_replaced_not_written_through(tmp_path):
 def test_too_long_names_and_the_same_file_twice_are_refused_before_the_solve(tmp_path):
     """Issue 22 item 11: a too-long --screenshot was a traceback after the game; solve --out F
     --spread F wrote the spread table over the value table. Refused first, nothing written."""
-    proc = run("sim", "--headless", "--no-table", "--flash-dir", str(tmp_path / "flash"), "--screenshot",
-               str(tmp_path / ("x" * 300 + ".png")))
+    proc = run(
+        "sim",
+        "--headless",
+        "--no-table",
+        "--flash-dir",
+        str(tmp_path / "flash"),
+        "--screenshot",
+        str(tmp_path / ("x" * 300 + ".png")),
+    )
     assert (proc.returncode, proc.stdout) == (2, "") and proc.stderr.count("\n") == 1 and "too long" in proc.stderr
     assert not (tmp_path / "flash").exists()
     proc = run("solve", "--out", str(tmp_path / "t.bin"), "--spread", str(tmp_path / "t.bin"))

@@ -3,6 +3,7 @@ in the headless simulator (the real firmware under MicroPython, its default heap
 used to crash at every boot; now each is damage, named on screen, kept as ``*.bad``, and
 the game after it plays and saves.
 """
+
 import pytest
 
 import game as G

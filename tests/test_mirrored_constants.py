@@ -6,13 +6,16 @@ no import on the device), each with a comment naming its source:
 firmware/ and boards/ and compares it with the source, so a renumbered id cannot leave a
 stale copy behind.
 """
+
 import importlib
 import os
 import re
 
 import host_tools
 
-MIRROR = re.compile(r"^\s*(_?[A-Z][A-Z0-9_]*) = const\((-?(?:0x[0-9a-fA-F]+|\d+))\)\s*#\s*([a-z_][a-z0-9_.]*)\.([A-Z][A-Z0-9_]*)\b")
+MIRROR = re.compile(
+    r"^\s*(_?[A-Z][A-Z0-9_]*) = const\((-?(?:0x[0-9a-fA-F]+|\d+))\)\s*#\s*([a-z_][a-z0-9_.]*)\.([A-Z][A-Z0-9_]*)\b"
+)
 
 
 def mirrors():
@@ -43,6 +46,7 @@ def test_every_mirrored_constant_equals_its_source():
         if not hasattr(source, attr):
             wrong.append("%s:%d %s names %s.%s, which does not exist" % (path, number, name, module, attr))
         elif getattr(source, attr) != int(value, 0):
-            wrong.append("%s:%d %s = %s, but %s.%s = %r" % (path, number, name, value, module, attr,
-                                                            getattr(source, attr)))
+            wrong.append(
+                "%s:%d %s = %s, but %s.%s = %r" % (path, number, name, value, module, attr, getattr(source, attr))
+            )
     assert not wrong, "\n".join(wrong)

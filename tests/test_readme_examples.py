@@ -1,6 +1,7 @@
 """Documented examples run as written (issue 19 item 17): each command is taken from the
 page's own text (docs/development.md, docs/strategy.md), run by the shell from a fresh
 folder, and must give what the page shows under it."""
+
 import os
 import re
 import shutil
@@ -9,6 +10,7 @@ import sys
 
 import host_tools
 from checkout import fresh_checkout
+
 
 def _page(*path):
     with open(os.path.join(host_tools.REPO, *path), encoding="utf-8") as f:
@@ -24,8 +26,14 @@ def shell(command, cwd):
     """``command`` as a shell runs it, with ``python`` this interpreter (the venv's, whose
     .pth puts the checkout on its path, as ``make`` leaves it)."""
     assert command.startswith("python ")
-    return subprocess.run(["sh", "-c", '"$PY" ' + command[len("python "):]], cwd=str(cwd), capture_output=True,
-                          text=True, env=dict(os.environ, PY=sys.executable), timeout=600)
+    return subprocess.run(
+        ["sh", "-c", '"$PY" ' + command[len("python ") :]],
+        cwd=str(cwd),
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PY=sys.executable),
+        timeout=600,
+    )
 
 
 def test_the_headless_example_makes_the_turn_picture_shown_under_it(tmp_path, sim_tables):
@@ -53,9 +61,10 @@ def test_the_to_win_example_runs_with_the_shipped_cards_and_prints_what_the_read
     os.makedirs(os.path.join(clone, "build"))
     forced = rules.make_ruleset()
     shutil.copy(solver_cache.table(forced, "exact"), os.path.join(clone, "build", "strategy-forced.bin"))
-    shutil.copy(solver_cache.spread_table(forced, solve.SPREAD_BANDS), os.path.join(clone, "build", "spread-forced.bin"))
+    shutil.copy(
+        solver_cache.spread_table(forced, solve.SPREAD_BANDS), os.path.join(clone, "build", "spread-forced.bin")
+    )
     proc = shell(command, clone)
     assert proc.returncode == 0, proc.stderr
     assert shown[-1].strip() == "..."
-    assert proc.stdout.splitlines()[:len(shown) - 1] == shown[:-1]
-
+    assert proc.stdout.splitlines()[: len(shown) - 1] == shown[:-1]

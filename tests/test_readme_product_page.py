@@ -4,6 +4,7 @@ The product page names a few commands; each is checked here: the score example r
 answers, every make target it names is one ``make`` lists, and the targets it describes
 run the commands the deeper pages document.
 """
+
 import os
 import re
 import shlex
@@ -17,8 +18,9 @@ with open(os.path.join(host_tools.REPO, "README.md"), encoding="utf-8") as _f:
 
 
 def make(*words):
-    return subprocess.run(["make", "-s", "-C", host_tools.REPO] + list(words), capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run(
+        ["make", "-s", "-C", host_tools.REPO] + list(words), capture_output=True, text=True, timeout=120
+    )
 
 
 def test_the_score_example_runs_as_written_from_a_fresh_folder(tmp_path):

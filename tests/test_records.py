@@ -1,4 +1,5 @@
 """records.py: high-score order and ties, statistics, the roll histogram and chi-square."""
+
 import random
 
 from hypothesis import given, settings
@@ -75,8 +76,15 @@ def test_games_and_player_results_are_counted_apart_and_computer_levels_kept_apa
     card = R.new_card()
     assert session.computer_name("casual") == "CPU casual" and session.computer_name("cpu") == "CPU"
     records.add_game(stats, 1, [("P1", 200, card)])
-    records.add_game(stats, 2, [("P1", 210, card), (session.computer_name("optimal"), 250, card),
-                                (session.computer_name("casual"), 190, card)])
+    records.add_game(
+        stats,
+        2,
+        [
+            ("P1", 210, card),
+            (session.computer_name("optimal"), 250, card),
+            (session.computer_name("casual"), 190, card),
+        ],
+    )
     assert records.games_played(stats) == 2 and stats["all"][records.GAMES] == 4
     assert records_view.games_played(stats) == 2
     assert sorted(stats["names"]) == ["CPU casual", "CPU optimal", "P1"]
@@ -250,9 +258,18 @@ def test_a_seat_already_entered_is_not_asked_again():
     assert records.score_place(scores, 300) == 1
 
 
-_GAME = st.tuples(st.integers(1, bounds.MAX_ID),  # the ids session._new_game_id makes
-                  st.lists(st.tuples(st.sampled_from(["ANN", "BOB", "CPU"] + ["P%d" % i for i in range(20)]),
-                                     st.integers(0, 1575), st.integers(0, 4)), min_size=1, max_size=4))
+_GAME = st.tuples(
+    st.integers(1, bounds.MAX_ID),  # the ids session._new_game_id makes
+    st.lists(
+        st.tuples(
+            st.sampled_from(["ANN", "BOB", "CPU"] + ["P%d" % i for i in range(20)]),
+            st.integers(0, 1575),
+            st.integers(0, 4),
+        ),
+        min_size=1,
+        max_size=4,
+    ),
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -262,8 +279,7 @@ def test_records_the_code_writes_always_pass_their_shape_checks(games):
     recs = records.Records("data", FakeFs())
     recs.load()
     for game_id, players in games:
-        results = [(name, total, card_with([5 * fives] + [-1] * 10 + [50, 0]))
-                   for name, total, fives in players]
+        results = [(name, total, card_with([5 * fives] + [-1] * 10 + [50, 0])) for name, total, fives in players]
         recs.finish_game(game_id, results, [len(players)] * 6)
         for seat in range(len(players)):
             if records.score_place(recs.scores, players[seat][1], game_id, seat) >= 0:

@@ -6,6 +6,7 @@ surviving a power cut on the end screen, and tied scores keeping both entries.
 Figures on the screens are checked against the records files the firmware wrote, read
 back in CPython with the same storage/records modules.
 """
+
 import records
 import records_view
 import storage
@@ -142,8 +143,7 @@ def test_scores_with_a_valid_frame_but_wrong_contents_use_the_older_copy_once(tm
     store.load()
     store.save({"weird": [1, 2, 3]})  # correct CRC, newer sequence number: issue 10 item 7
     lines = run(tmp_path, "")
-    assert lines[:5] == ["Records damaged", "scores:", "bad contents,", "kept as .bad,",
-                         "older copy used."]
+    assert lines[:5] == ["Records damaged", "scores:", "bad contents,", "kept as .bad,", "older copy used."]
     assert sorted(p.name for p in data.iterdir() if p.name.startswith("scores.")) == ["scores.a", "scores.b.bad"]
     assert saved(tmp_path, "scores") == scores
     assert run(tmp_path, "wait:1600")[0].startswith("Setup")  # said once: the next boot is quiet
@@ -164,15 +164,26 @@ def test_the_place_shown_for_initials_is_where_each_player_ends(tmp_path):
     def card(chance):
         return [0] * 12 + [chance, 0]
 
-    state = {"v": 1, "rules": rules.make_ruleset().name, "phase": game.OVER, "round": 13, "current": 0,
-             "first": 0, "contenders": [0], "dice": [0] * 5, "held": 0, "rolls": 0,
-             "players": [["P1", "human", card(20)], ["P2", "human", card(30)]]}
+    state = {
+        "v": 1,
+        "rules": rules.make_ruleset().name,
+        "phase": game.OVER,
+        "round": 13,
+        "current": 0,
+        "first": 0,
+        "contenders": [0],
+        "dice": [0] * 5,
+        "held": 0,
+        "rolls": 0,
+        "players": [["P1", "human", card(20)], ["P2", "human", card(30)]],
+    }
 
     def flash(name):
         folder = tmp_path / name
         (folder / "data").mkdir(parents=True)
         storage.Store(str(folder / "data" / "game")).save(
-            {"id": 4242, "seed": [5, 0], "counts": [0] * 6, "game": state, "coach": 1})
+            {"id": 4242, "seed": [5, 0], "counts": [0] * 6, "game": state, "coach": 1}
+        )
         storage.Store(str(folder / "data" / "scores")).save([[25, "OLD", 1, 0]])
         return folder
 

@@ -6,6 +6,7 @@ rolls the same next dice as one uninterrupted run; a damaged save gives a messag
 as ``*.bad`` and leaves the records alone; a full filesystem (ENOSPC from the OS itself:
 the store's temp file is a symlink to /dev/full) gives a message and play goes on.
 """
+
 import os
 
 import pytest
@@ -68,7 +69,7 @@ def damaged(kind):
     if kind == storage.CORRUPT:
         return good[:-1] + bytes([good[-1] ^ 0xFF])
     if kind == storage.TRUNCATED:
-        return good[:len(good) // 2]
+        return good[: len(good) // 2]
     return good[:2] + bytes([storage.VERSION + 7]) + good[3:]
 
 
@@ -99,8 +100,13 @@ def test_an_inconsistent_game_in_a_valid_file_is_set_aside_too(tmp_path):
     store = storage.Store(str(tmp_path / "data" / "game"))
     store.save({"id": 5, "seed": [1, 0], "counts": [0] * 6, "game": {"v": 1, "rules": "forced"}})
     device = run(tmp_path, "")
-    assert screen_lines(device.oled_pixels())[:5] == ["Save damaged", "Saved game:", "bad contents.",
-                                                      "Kept as .bad.", "New game."]
+    assert screen_lines(device.oled_pixels())[:5] == [
+        "Save damaged",
+        "Saved game:",
+        "bad contents.",
+        "Kept as .bad.",
+        "New game.",
+    ]
     assert (tmp_path / "data" / "game.a.bad").exists() and saved(tmp_path) is None
 
 
@@ -176,8 +182,7 @@ def test_continue_rolls_the_same_dice_when_stirred_like_the_device(tmp_path):
 # Issue 22 item 4: four computers, one per level (P1 optimal, P2 win, P3 good, P4 casual;
 # good and casual draw noise per decision), in one game cut at random moments again and
 # again, each boot continuing the last: the end must be the uninterrupted game's.
-EVERY_LEVEL = ("enter down enter enter down enter down enter enter enter"
-               " down enter enter enter enter up up up up enter")
+EVERY_LEVEL = "enter down enter enter down enter down enter enter enter down enter enter enter enter up up up up enter"
 
 
 def test_every_computer_level_resumes_the_same_game_after_cuts_at_random_moments(tmp_path, device_tables):
@@ -186,8 +191,12 @@ def test_every_computer_level_resumes_the_same_game_after_cuts_at_random_moments
     whole = tmp_path / "whole"
     play(whole, EVERY_LEVEL + " wait:600000", seed=5, tables=device_tables)
     reference = saved(whole)
-    assert reference["game"]["phase"] == 2 and [p[1] for p in reference["game"]["players"]] == \
-        ["optimal", "win", "good", "casual"]
+    assert reference["game"]["phase"] == 2 and [p[1] for p in reference["game"]["players"]] == [
+        "optimal",
+        "win",
+        "good",
+        "casual",
+    ]
     rng = random.Random(22)
     cut = tmp_path / "cut"
     keys, cuts = EVERY_LEVEL, 0

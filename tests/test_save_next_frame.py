@@ -2,6 +2,7 @@
 a save and a screen update are two short stretches, not one long one), before that
 frame's events, and in order: inside MicroPython, the real app and save layer on the sim
 board's loopback link with a scripted HOLD1 press, saving to FakeFs (tests/shared)."""
+
 import os
 
 import host_tools

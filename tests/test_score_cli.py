@@ -1,4 +1,5 @@
 """``python -m host_tools score``: output shapes and one-line errors with exit status 2."""
+
 import json
 import subprocess
 import sys
@@ -9,8 +10,9 @@ from host_tools import REPO
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "host_tools", "score"] + list(args),
-                          capture_output=True, text=True, cwd=REPO)
+    return subprocess.run(
+        [sys.executable, "-m", "host_tools", "score"] + list(args), capture_output=True, text=True, cwd=REPO
+    )
 
 
 def test_json_lists_exactly_the_legal_boxes_with_points():
@@ -18,11 +20,16 @@ def test_json_lists_exactly_the_legal_boxes_with_points():
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)
     assert result["dice"] == [4, 4, 4, 4, 4]
-    assert result["boxes"] == {"three_kind": 20, "four_kind": 20, "full_house": 25,
-                               "small_straight": 30, "large_straight": 40, "chance": 20}
+    assert result["boxes"] == {
+        "three_kind": 20,
+        "four_kind": 20,
+        "full_house": 25,
+        "small_straight": 30,
+        "large_straight": 40,
+        "chance": 20,
+    }
     assert result["yahtzee_bonus"] == 100 and result["joker"] is True
-    assert result["totals"] == {"upper": 12, "upper_bonus": 0, "lower": 50,
-                                "yahtzee_bonus": 0, "grand": 62}
+    assert result["totals"] == {"upper": 12, "upper_bonus": 0, "lower": 50, "yahtzee_bonus": 0, "grand": 62}
 
 
 def test_json_on_an_empty_card():
@@ -35,8 +42,9 @@ def test_rule_options_change_the_answer():
     card = '{"yahtzee": 50, "fours": 12}'
     ordered = json.loads(run("--json", "--rules", "ordered", "--card", card, "4", "4", "4", "4", "4").stdout)
     assert sorted(ordered["boxes"]) == ["four_kind", "three_kind"]
-    none = json.loads(run("--json", "--rules", "none", "--no-yahtzee-bonus", "--card", card,
-                          "4", "4", "4", "4", "4").stdout)
+    none = json.loads(
+        run("--json", "--rules", "none", "--no-yahtzee-bonus", "--card", card, "4", "4", "4", "4", "4").stdout
+    )
     assert none["boxes"]["full_house"] == 0 and none["yahtzee_bonus"] == 0 and none["joker"] is False
 
 
@@ -54,23 +62,32 @@ def test_plain_output_is_a_readable_table():
     assert "filled (17)" in proc.stdout and "= 17" in proc.stdout
 
 
-@pytest.mark.parametrize("args,words", [
-    (["1", "2", "3", "4"], "five dice"),
-    (["1", "2", "3", "4", "7"], "1-6"),
-    (["1", "2", "x", "4", "5"], "1-6"),
-    (["--card", '{"fullhouse": 25}', "1", "2", "3", "4", "5"], "unknown box"),
-    (["--card", '{"full_house": 24}', "1", "2", "3", "4", "5"], "full_house can never hold 24"),
-    (["--card", '{"aces": 3', "1", "2", "3", "4", "5"], "not valid JSON"),
-    (["--card", "[1, 2]", "1", "2", "3", "4", "5"], "JSON object"),
-    (["--card", '{"yahtzee": 0, "yahtzee_bonus": 100}', "1", "2", "3", "4", "5"], "bonus"),
-    (["--rules", "loose", "1", "2", "3", "4", "5"], "--rules"),
-    (["--rules", "zoo", "--card", '{"aces": 3}', "1", "2", "3", "4", "5"], "unknown box 'aces'"),
-    (["--rules", "zoo", "--card", '{"fish": 6}', "1", "2", "3", "4", "5"], "fish can never hold 6"),
-    (["--rules", "zoo", "1", "2", "3", "4", "7"], "1-6"),
-    (["--card", "nosuchfile.json", "1", "2", "3", "4", "5"], "nosuchfile.json: no such card file"),  # was "not valid JSON"
-    (["--card", "/dev/zero", "1", "2", "3", "4", "5"], "is not a regular file"),  # was a MemoryError, then read up to a bound
-    (["--card", "[" * 5000, "1", "2", "3", "4", "5"], "nested too deeply"),  # was a RecursionError
-])
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        (["1", "2", "3", "4"], "five dice"),
+        (["1", "2", "3", "4", "7"], "1-6"),
+        (["1", "2", "x", "4", "5"], "1-6"),
+        (["--card", '{"fullhouse": 25}', "1", "2", "3", "4", "5"], "unknown box"),
+        (["--card", '{"full_house": 24}', "1", "2", "3", "4", "5"], "full_house can never hold 24"),
+        (["--card", '{"aces": 3', "1", "2", "3", "4", "5"], "not valid JSON"),
+        (["--card", "[1, 2]", "1", "2", "3", "4", "5"], "JSON object"),
+        (["--card", '{"yahtzee": 0, "yahtzee_bonus": 100}', "1", "2", "3", "4", "5"], "bonus"),
+        (["--rules", "loose", "1", "2", "3", "4", "5"], "--rules"),
+        (["--rules", "zoo", "--card", '{"aces": 3}', "1", "2", "3", "4", "5"], "unknown box 'aces'"),
+        (["--rules", "zoo", "--card", '{"fish": 6}', "1", "2", "3", "4", "5"], "fish can never hold 6"),
+        (["--rules", "zoo", "1", "2", "3", "4", "7"], "1-6"),
+        (
+            ["--card", "nosuchfile.json", "1", "2", "3", "4", "5"],
+            "nosuchfile.json: no such card file",
+        ),  # was "not valid JSON"
+        (
+            ["--card", "/dev/zero", "1", "2", "3", "4", "5"],
+            "is not a regular file",
+        ),  # was a MemoryError, then read up to a bound
+        (["--card", "[" * 5000, "1", "2", "3", "4", "5"], "nested too deeply"),  # was a RecursionError
+    ],
+)
 def test_bad_input_exits_2_with_one_line(args, words):
     proc = run(*args)
     assert proc.returncode == 2
@@ -104,9 +121,23 @@ def test_a_card_file_that_is_not_utf8_is_named(tmp_path):
     assert proc.returncode == 2 and proc.stderr == "score: card file %s is not UTF-8 text\n" % card  # was a traceback
 
 
-FULL_CARD = json.dumps({"aces": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18, "three_kind": 20,
-                        "four_kind": 20, "full_house": 25, "small_straight": 30, "large_straight": 40,
-                        "yahtzee": 50, "chance": 22})
+FULL_CARD = json.dumps(
+    {
+        "aces": 3,
+        "twos": 6,
+        "threes": 9,
+        "fours": 12,
+        "fives": 15,
+        "sixes": 18,
+        "three_kind": 20,
+        "four_kind": 20,
+        "full_house": 25,
+        "small_straight": 30,
+        "large_straight": 40,
+        "yahtzee": 50,
+        "chance": 22,
+    }
+)
 
 
 def test_a_full_card_is_named_not_scored():
@@ -115,8 +146,17 @@ def test_a_full_card_is_named_not_scored():
     proc = run("--card", FULL_CARD, "6", "6", "6", "6", "6")
     assert (proc.returncode, proc.stdout) == (2, "")
     assert proc.stderr == "score: the card is full: no box is left to score this roll in\n"
-    zoo = run("--rules", "zoo", "--card", json.dumps({box: 0 for box in __import__("rules").make_ruleset("zoo").ids}),
-              "1", "1", "1", "1", "1")
+    zoo = run(
+        "--rules",
+        "zoo",
+        "--card",
+        json.dumps({box: 0 for box in __import__("rules").make_ruleset("zoo").ids}),
+        "1",
+        "1",
+        "1",
+        "1",
+        "1",
+    )
     assert zoo.returncode == 2 and "the card is full" in zoo.stderr
 
 

@@ -2,6 +2,7 @@
 the flash folder as the device's filesystem, booting another code tree, and the
 interactive terminal front-end on a pseudo-terminal.
 """
+
 import os
 import pty
 import select
@@ -28,18 +29,21 @@ def run(args, **kwargs):
     return subprocess.run(CMD + args, capture_output=True, text=True, cwd=host_tools.REPO, timeout=120, **kwargs)
 
 
-@pytest.mark.parametrize("args", [
-    ["--headless", "--keys", "enter jump"],
-    ["--headless", "--keys", "wait:-5"],
-    ["--headless", "--keys", "hold:m"],
-    ["--board", "pico"],
-    ["--seed", "x"],
-    ["--headless", "--battery", "4000:3000:0"],
-    ["--headless", "--battery", "4000:3000:00"],  # a zero span however written (crashed the firmware)
-    ["--headless", "--battery", "4.1"],
-    ["--keys", "enter"],  # without --headless: the interactive simulator started and ignored it
-    ["--print-screen"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--headless", "--keys", "enter jump"],
+        ["--headless", "--keys", "wait:-5"],
+        ["--headless", "--keys", "hold:m"],
+        ["--board", "pico"],
+        ["--seed", "x"],
+        ["--headless", "--battery", "4000:3000:0"],
+        ["--headless", "--battery", "4000:3000:00"],  # a zero span however written (crashed the firmware)
+        ["--headless", "--battery", "4.1"],
+        ["--keys", "enter"],  # without --headless: the interactive simulator started and ignored it
+        ["--print-screen"],
+    ],
+)
 def test_bad_input_exits_2_with_one_line(args, tmp_path):
     proc = run(args + ["--flash-dir", str(tmp_path)])
     assert proc.returncode == 2
@@ -48,15 +52,27 @@ def test_bad_input_exits_2_with_one_line(args, tmp_path):
 
 def test_headless_screenshot_and_print_screen(tmp_path):
     png = tmp_path / "out.png"
-    proc = run(["--headless", "--seed", "1", "--flash-dir", str(tmp_path), "--keys",
-                "enter enter wait:6000 space", "--screenshot", str(png), "--print-screen"])
+    proc = run(
+        [
+            "--headless",
+            "--seed",
+            "1",
+            "--flash-dir",
+            str(tmp_path),
+            "--keys",
+            "enter enter wait:6000 space",
+            "--screenshot",
+            str(png),
+            "--print-screen",
+        ]
+    )
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0].startswith("dice: ") and len(lines[0].split()) == 6
     assert "Roll 1/3" in lines[2]
     width, height, rows = read_png(str(png))
     assert (width, height) == (352, 248)
-    lit_oled = sum(1 for row in rows for i in range(0, len(row), 3) if row[i:i + 3] == bytes((120, 210, 255)))
+    lit_oled = sum(1 for row in rows for i in range(0, len(row), 3) if row[i : i + 3] == bytes((120, 210, 255)))
     assert lit_oled > 500
     red = sum(1 for row in rows[16:72] for i in range(0, len(row), 3) if row[i] > 150 and row[i + 1] < 60)
     assert red > 100  # the dice are lit
@@ -72,13 +88,13 @@ def test_flash_dir_is_the_devices_filesystem(tmp_path):
 def test_code_dir_boots_a_flashed_tree(tmp_path):
     code = tmp_path / "code"
     shutil.copytree(host_tools.FIRMWARE, str(code), ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(os.path.join(host_tools.REPO, "boards"), str(code / "boards"),
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        os.path.join(host_tools.REPO, "boards"), str(code / "boards"), ignore=shutil.ignore_patterns("__pycache__")
+    )
     with open(code / "ui" / "menu.py", "a") as patched:  # prove this tree is the one running
         patched.write('\nLABELS = LABELS[:9] + ("Go!",) + LABELS[10:]\n')
     flash = tmp_path / "flash"
-    proc = run(["--headless", "--code-dir", str(code), "--flash-dir", str(flash), "--keys", "enter",
-                "--print-screen"])
+    proc = run(["--headless", "--code-dir", str(code), "--flash-dir", str(flash), "--keys", "enter", "--print-screen"])
     assert proc.returncode == 0, proc.stderr
     assert "| Go!" in proc.stdout or "> Go!" in proc.stdout  # ">": the cursor's row
 
@@ -86,12 +102,14 @@ def test_code_dir_boots_a_flashed_tree(tmp_path):
 def test_a_firmware_crash_is_reported_with_status_1(tmp_path):
     code = tmp_path / "code"
     shutil.copytree(host_tools.FIRMWARE, str(code), ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(os.path.join(host_tools.REPO, "boards"), str(code / "boards"),
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        os.path.join(host_tools.REPO, "boards"), str(code / "boards"), ignore=shutil.ignore_patterns("__pycache__")
+    )
     with open(code / "app.py", "a") as patched:
         patched.write("\ndef _boom(self, event):\n    raise RuntimeError('boom')\nApp.handle = _boom\n")
-    proc = run(["--headless", "--code-dir", str(code), "--flash-dir", str(tmp_path / "f"), "--keys", "enter",
-                "--print-screen"])
+    proc = run(
+        ["--headless", "--code-dir", str(code), "--flash-dir", str(tmp_path / "f"), "--keys", "enter", "--print-screen"]
+    )
     assert proc.returncode == 1
     assert "RuntimeError: boom" in proc.stderr
     assert "|Crash" in proc.stdout or ">Crash" in proc.stdout  # the crash screen reached the OLED
@@ -187,8 +205,9 @@ def test_code_dir_is_never_modified_even_as_the_flash_folder(tmp_path):
 
     code = tmp_path / "pico"
     shutil.copytree(host_tools.FIRMWARE, str(code), ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(os.path.join(host_tools.REPO, "boards"), str(code / "boards"),
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        os.path.join(host_tools.REPO, "boards"), str(code / "boards"), ignore=shutil.ignore_patterns("__pycache__")
+    )
     shutil.copyfile(solver_cache.table(rules.make_ruleset(), "exact"), str(code / "strategy-forced.bin"))
     before = tree_state(code)
     proc = run(["--headless", "--code-dir", str(code), "--flash-dir", str(code), "--keys", "enter"])
@@ -227,9 +246,9 @@ def test_nearby_seeds_give_unrelated_games(tmp_path):
 def test_seeds_wrap_at_2_to_the_32(tmp_path):
     keys = ["--headless", "--keys", "enter down enter enter enter up enter wait:300 space wait:1500", "--print-screen"]
     huge = run(keys + ["--seed", "99999999999999999999", "--flash-dir", str(tmp_path / "a")])
-    wrapped = run(keys + ["--seed", str(99999999999999999999 % 2 ** 32), "--flash-dir", str(tmp_path / "b")])
+    wrapped = run(keys + ["--seed", str(99999999999999999999 % 2**32), "--flash-dir", str(tmp_path / "b")])
     minus = run(keys + ["--seed", "-1", "--flash-dir", str(tmp_path / "c")])
-    top = run(keys + ["--seed", str(2 ** 32 - 1), "--flash-dir", str(tmp_path / "d")])
+    top = run(keys + ["--seed", str(2**32 - 1), "--flash-dir", str(tmp_path / "d")])
     assert huge.returncode == 0, huge.stderr  # crashed the firmware: "int beyond 64 bits"
     assert huge.stdout == wrapped.stdout and minus.stdout == top.stdout
     assert huge.stdout != minus.stdout

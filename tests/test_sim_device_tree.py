@@ -1,5 +1,6 @@
 """The code the default simulator boots: the tree ``flash`` builds, with the Pico's heap
 (host_tools/simulator/device_tree.py; whole games on it: test_sim_whole_games.py)."""
+
 import os
 
 from host_tools import sim
@@ -87,7 +88,7 @@ def test_the_sim_heap_leaves_the_firmware_what_the_pico_leaves_it():
     """DEVICE_HEAP is calibrated on the chip's figure: after the firmware's imports the
     Pico had 177,728 bytes free (MicroPython 1.28.0, docs/figures.md); the simulator's
     compiled tree at DEVICE_HEAP leaves as much, within 3 %, on the 64-bit unix port."""
-    code = ("import gc\nimport rules, game, app, session\ngc.collect()\nprint('FREE', gc.mem_free())\n")
+    code = "import gc\nimport rules, game, app, session\ngc.collect()\nprint('FREE', gc.mem_free())\n"
     proc = run_probe(code)
     assert proc.returncode == 0, proc.stderr
     free = int(proc.stdout.split("FREE")[1].split()[0])

@@ -7,6 +7,7 @@ documented defaults: after one roll OK scores the box under the cursor, which st
 the legal box with the most points (a zero asks for a second OK); the computer plays
 computer.py. The final totals shown on the OLED must equal the engine's.
 """
+
 import re
 
 import pytest
@@ -31,7 +32,10 @@ GAMES = [("forced", seed, KEYS) for seed in SEEDS] + [("zoo", 5, ZOO_KEYS)]
 
 
 def micropython_dice(seed, n=3000):
-    code = "import dice_source\nd = dice_source.DiceSource(%d)\nfor _ in range(%d):\n print(d.randint(1, 6), end='')" % (mix_seed(seed), n)
+    code = (
+        "import dice_source\nd = dice_source.DiceSource(%d)\nfor _ in range(%d):\n print(d.randint(1, 6), end='')"
+        % (mix_seed(seed), n)
+    )
     proc = host_tools.run_micropython(["-c", code])
     assert proc.returncode == 0, proc.stderr
     return [int(c) for c in proc.stdout.strip()]

@@ -5,6 +5,7 @@ read back from the emulators, must match tests/golden/<scene>.txt exactly. After
 intended UI change regenerate them with ``python -m host_tools sim --regen-golden`` and
 review the diff.
 """
+
 import os
 
 import pytest
@@ -20,7 +21,10 @@ def test_screen_matches_golden(scene):
         expected = golden.read()
     actual = sim_golden.render(scene)
     assert actual == expected, "%s differs from %s (regenerate with python -m host_tools sim --regen-golden)\n%s" % (
-        scene, path, actual)
+        scene,
+        path,
+        actual,
+    )
 
 
 def test_every_golden_file_has_a_scene():

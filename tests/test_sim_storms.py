@@ -11,6 +11,7 @@ alone crashed the simulator of before when the strategy table was there. About 2
 each on this 2-core machine (2,000 words: about 1,850 presses and pauses, 11-12 minutes
 of virtual time).
 """
+
 import random
 
 import pytest
@@ -22,10 +23,35 @@ from sim_helpers import saved
 # A storm is chunks of 50 keys, each in one mood: mostly play (OK and ROLL: a human's turn
 # is a roll and OKs; pauses for the computers' turns), else mashing (the menu's arrows,
 # holds, MENU for hints and cards, long MENU: quit, confirmed by the next OK; long OK).
-PLAY = (("enter", 20), ("space", 10), ("up", 2), ("down", 2), ("1", 1), ("2", 1), ("3", 1), ("4", 1), ("5", 1),
-        ("m", 1), ("wait:1500", 3), ("wait:6000", 1))
-MASH = (("enter", 30), ("space", 14), ("up", 8), ("down", 8), ("1", 2), ("2", 2), ("3", 2), ("4", 2),
-        ("5", 2), ("m", 4), ("hold:m:800", 3), ("hold:enter:700", 1), ("wait:1500", 2))
+PLAY = (
+    ("enter", 20),
+    ("space", 10),
+    ("up", 2),
+    ("down", 2),
+    ("1", 1),
+    ("2", 1),
+    ("3", 1),
+    ("4", 1),
+    ("5", 1),
+    ("m", 1),
+    ("wait:1500", 3),
+    ("wait:6000", 1),
+)
+MASH = (
+    ("enter", 30),
+    ("space", 14),
+    ("up", 8),
+    ("down", 8),
+    ("1", 2),
+    ("2", 2),
+    ("3", 2),
+    ("4", 2),
+    ("5", 2),
+    ("m", 4),
+    ("hold:m:800", 3),
+    ("hold:enter:700", 1),
+    ("wait:1500", 2),
+)
 N_KEYS = 2000
 # From "Start game" up to the card's line, OK four times (forced -> ... -> Zoo), back down.
 ZOO_CARD = " up" * 6 + " enter" * 4 + " down" * 5
@@ -48,16 +74,18 @@ def storm_keys(seed, card):
     return "enter" + (ZOO_CARD if card == "zoo" else "") + QUIT + " " + storm(seed)
 
 
-@pytest.mark.parametrize("seed,card,options", [
-    (8, "standard", ()),
-    (2, "standard", ("--oled", "sh1106", "--dice", "neopixel", "--no-table") + BATTERY),
-    (3, "zoo", ("--oled", "sh1106") + BATTERY),
-    (4, "zoo", ("--dice", "neopixel", "--no-table")),
-])
+@pytest.mark.parametrize(
+    "seed,card,options",
+    [
+        (8, "standard", ()),
+        (2, "standard", ("--oled", "sh1106", "--dice", "neopixel", "--no-table") + BATTERY),
+        (3, "zoo", ("--oled", "sh1106") + BATTERY),
+        (4, "zoo", ("--dice", "neopixel", "--no-table")),
+    ],
+)
 def test_a_key_storm_never_stops_the_firmware(tmp_path, capsys, seed, card, options):
     keys = storm_keys(seed, card)
-    status = sim.main(["--headless", "--flash-dir", str(tmp_path), "--seed", str(seed), "--keys", keys]
-                      + list(options))
+    status = sim.main(["--headless", "--flash-dir", str(tmp_path), "--seed", str(seed), "--keys", keys] + list(options))
     err = capsys.readouterr().err
     assert status == 0, err
     prefix = "zoo_" if card == "zoo" else ""

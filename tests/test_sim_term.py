@@ -2,6 +2,7 @@
 terminal auto-repeat is a held button, and the picture fits the terminal (or says it
 cannot) with ``q quit`` visible.
 """
+
 import re
 import tempfile
 
@@ -78,6 +79,7 @@ def test_four_quick_up_keys_move_the_menu_cursor_four_times(tmp_path):
             for i in range(n):
                 presses.key(UP, t0 + 70 * i, t0 + 70 * i)
             device.run_until(t0 + 1000, presses.mask)
+
         return feed
 
     def script(device):

@@ -11,6 +11,7 @@ game; a DOWN after it wakes a dimmed screen (the end screen ignores it), then OK
 the computers' high scores and goes to the menu. About 75 s in all on this 2-core machine
 (7-14 s a game).
 """
+
 import pytest
 
 from host_tools import sim
@@ -32,8 +33,9 @@ def setup_keys(kinds):
 
 
 def run_sim(tmp_path, capsys, seed, keys):
-    status = sim.main(["--headless", "--flash-dir", str(tmp_path), "--seed", str(seed), "--keys", keys,
-                       "--print-screen"])
+    status = sim.main(
+        ["--headless", "--flash-dir", str(tmp_path), "--seed", str(seed), "--keys", keys, "--print-screen"]
+    )
     out, err = capsys.readouterr()
     return status, out, err
 
@@ -48,13 +50,16 @@ def assert_recorded(tmp_path, names):
     assert saved(tmp_path) is None  # step 4: the finished game's save is gone
 
 
-@pytest.mark.parametrize("kinds,seed", [
-    (("optimal", "win"), 4),
-    (("good", "casual"), 2),
-    (("optimal", "win", "good"), 1),
-    (("casual", "good", "win"), 2),
-    (("optimal", "win", "good", "casual"), 1),
-])
+@pytest.mark.parametrize(
+    "kinds,seed",
+    [
+        (("optimal", "win"), 4),
+        (("good", "casual"), 2),
+        (("optimal", "win", "good"), 1),
+        (("casual", "good", "win"), 2),
+        (("optimal", "win", "good", "casual"), 1),
+    ],
+)
 def test_a_computer_game_reaches_game_over_and_the_high_scores(tmp_path, capsys, kinds, seed):
     keys = "%s wait:%d down wait:500 enter wait:3000" % (setup_keys(kinds), GAME_MS * len(kinds))
     status, out, err = run_sim(tmp_path, capsys, seed, keys)
@@ -77,7 +82,6 @@ def test_a_game_with_a_human_reaches_the_initials(tmp_path, capsys):
     assert_recorded(tmp_path, ["AAA", "CPU"])
 
 
-
 def test_long_menu_on_the_last_summary_keeps_the_high_scores(tmp_path):
     # The last computer's "P2 scored" screen comes after the game's end was recorded:
     # quitting there (long MENU, OK) dropped the high scores still to be entered. Now
@@ -86,8 +90,9 @@ def test_long_menu_on_the_last_summary_keeps_the_high_scores(tmp_path):
     from host_tools.simulator.screen import screen_lines
     from host_tools.simulator.unix_port import SimDevice
 
-    device = SimDevice(seed=3, flash_dir=str(tmp_path), heap=sim.DEVICE_HEAP, tables=sim.device_tables(),
-                       code_dir=device_tree.sync())
+    device = SimDevice(
+        seed=3, flash_dir=str(tmp_path), heap=sim.DEVICE_HEAP, tables=sim.device_tables(), code_dir=device_tree.sync()
+    )
     try:
         presses, end = sim_keys.parse(setup_keys(("casual", "casual")))
         device.run_until(end, sim_keys.levels(presses))

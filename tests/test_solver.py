@@ -1,4 +1,5 @@
 """The table builder: published optimal scores, state counts, the table file format."""
+
 import io
 import struct
 import time
@@ -91,7 +92,7 @@ def test_exact_table_header_checksum_and_reader(forced, tmp_path):
         first = 16 * int(blocks[k]) + bits * int(starts[k])
         end = 16 * int(blocks[k + 1]) + bits * int(starts[k + 1])
         crc = mask & 0xFF
-        for b in data[values_at + first // 8:values_at + (end + 7) // 8]:
+        for b in data[values_at + first // 8 : values_at + (end + 7) // 8]:
             crc ^= b
             for _bit in range(8):  # bitwise CRC-8 (poly 0x07), independent of the lookup table
                 crc = ((crc << 1) ^ 0x07) & 0xFF if crc & 0x80 else (crc << 1) & 0xFF
@@ -108,7 +109,7 @@ def test_exact_table_header_checksum_and_reader(forced, tmp_path):
         picks = rng.integers(0, len(m), 400)
         for i in picks:
             assert table.index(int(m[i]), int(u[i]), int(y[i])) == i
-            got = table.value(int(m[i]), int(u[i]), int(y[i])) / 2.0 ** strategy_table.FRAC
+            got = table.value(int(m[i]), int(u[i]), int(y[i])) / 2.0**strategy_table.FRAC
             assert abs(got - dense[solver_core.dense_index(m[i], u[i], y[i])]) <= 2.0 ** -(data[10] + 1) + 1e-12
 
 
@@ -129,7 +130,7 @@ def test_every_value_of_the_packed_exact_table_is_the_solvers(forced):
     shift = strategy_table.FRAC - frac
     for mask in range(solver_core.N_MASKS):
         ups = space.reach[mask & 63]
-        for yz in ((0, 1) if mask >> 11 & 1 else (0,)):
+        for yz in (0, 1) if mask >> 11 & 1 else (0,):
             table.load_block(mask, yz)
             for up in ups:
                 got[i] = table.block_value(up) >> shift
@@ -154,7 +155,7 @@ def test_the_device_reader_decodes_every_compact_value_as_the_host(forced):
     i = 0
     for mask in range(solver_core.N_MASKS):
         ups = space.reach[mask & 63]
-        for yz in ((0, 1) if mask >> 11 & 1 else (0,)):
+        for yz in (0, 1) if mask >> 11 & 1 else (0,):
             table.load_block(mask, yz)
             for up in ups:
                 got[i] = table.block_value(up)
@@ -219,7 +220,7 @@ def test_solve_bits_sets_the_compact_tables_width(tmp_path, capsys):
     assert len(data) == 64 + 4096 + 4 * 2048 + 30080 + 2048 + 64 == 44544
     assert "8 bits per state" in capsys.readouterr().out
     table = strategy_table.StrategyTable(io.BytesIO(data))
-    assert table.n_boxes == 11 and abs(table.value(0, 0, 0) / 2.0 ** strategy_table.FRAC - 85.04) < 0.01
+    assert table.n_boxes == 11 and abs(table.value(0, 0, 0) / 2.0**strategy_table.FRAC - 85.04) < 0.01
 
 
 def test_a_failed_table_write_leaves_no_tmp_behind(tmp_path, monkeypatch):

@@ -6,6 +6,7 @@ reading of the Zoo table in docs/rules_zoo.md), its own dice enumeration and a d
 formulation of a turn (a keep -> roll transition matrix instead of the solver's one-die
 recursion and subset maxima).
 """
+
 import itertools
 
 import numpy as np
@@ -29,8 +30,13 @@ def _zoo_points(roll):
     counts = [roll.count(face) for face in range(1, 7)]
     shape = sorted(c for c in counts if c)
     most = shape[-1]
-    return counts + [10 if most >= 3 else 0, 15 if most >= 4 else 0, 15 if shape == [2, 3] else 0,
-                     20 if len(shape) == 5 else 0, 30 if most == 5 else 0]
+    return counts + [
+        10 if most >= 3 else 0,
+        15 if most >= 4 else 0,
+        15 if shape == [2, 3] else 0,
+        20 if len(shape) == 5 else 0,
+        30 if most == 5 else 0,
+    ]
 
 
 def _brute_force():
@@ -42,8 +48,9 @@ def _brute_force():
     for k, keep in enumerate(keeps):
         for rest in itertools.product(range(1, 7), repeat=5 - len(keep)):
             move[k, index[tuple(sorted(keep + rest))]] += 6.0 ** -(5 - len(keep))
-    subkeeps = np.array([[kindex[tuple(sorted(c))] for n in range(6) for c in itertools.combinations(r, n)]
-                         for r in rolls])  # 32 per roll (repeats are harmless)
+    subkeeps = np.array(
+        [[kindex[tuple(sorted(c))] for n in range(6) for c in itertools.combinations(r, n)] for r in rolls]
+    )  # 32 per roll (repeats are harmless)
     first = move[kindex[()]]
     rows, cols = np.nonzero(move)  # the keep -> roll transitions (4,368), row by row
     probs = move[rows, cols][:, None]
@@ -98,10 +105,10 @@ def test_the_standard_card_is_refused_a_zoo_sized_space():
 
 class _FakeCard:
     """A card with a Yahtzee bonus whose Yahtzee box is not at the table's yz bit."""
+
     yahtzee_box = 10
     yahtzee_bonus = 100
     joker_tiers = None
-
 
 
 def test_solve_command_builds_the_zoo_table(tmp_path):
@@ -112,8 +119,12 @@ def test_solve_command_builds_the_zoo_table(tmp_path):
     from host_tools import REPO
 
     out = tmp_path / "strategy-zoo.bin"
-    proc = subprocess.run([sys.executable, "-m", "host_tools", "solve", "--rules", "zoo", "--out", str(out)],
-                          capture_output=True, text=True, cwd=REPO)
+    proc = subprocess.run(
+        [sys.executable, "-m", "host_tools", "solve", "--rules", "zoo", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "solving zoo (exact table)" in proc.stdout
     assert "expected score from the empty card: 85.0403070" in proc.stdout

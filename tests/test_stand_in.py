@@ -1,4 +1,5 @@
 """The CPython stand-in for MicroPython-only names behaves like MicroPython."""
+
 import time
 
 import micropython
@@ -29,8 +30,10 @@ def test_the_same_wrap_arithmetic_as_the_unix_port():
     """Same formulas as MicroPython; the period is 2**30 on the Pico, larger on 64-bit unix."""
     import host_tools
 
-    code = ("import time;p=time.ticks_add(0,-1)+1;"
-            "print(time.ticks_diff(5,p-5),time.ticks_diff(p-5,5),time.ticks_add(p-1,2),time.ticks_add(3,-5)-p)")
+    code = (
+        "import time;p=time.ticks_add(0,-1)+1;"
+        "print(time.ticks_diff(5,p-5),time.ticks_diff(p-5,5),time.ticks_add(p-1,2),time.ticks_add(3,-5)-p)"
+    )
     out = host_tools.run_micropython(["-c", code]).stdout.split()
     p = micropython.TICKS_PERIOD
     mine = [time.ticks_diff(5, p - 5), time.ticks_diff(p - 5, 5), time.ticks_add(p - 1, 2), time.ticks_add(3, -5) - p]

@@ -1,5 +1,6 @@
 """storage.py under CPython: property tests, parser fuzzing, exhaustive power cuts and
 full disks. The fake filesystem is the one from the shared cases (tests/shared)."""
+
 import binascii
 import os
 
@@ -14,29 +15,44 @@ FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCh
 # --- strategies -----------------------------------------------------------------------
 box_points = st.one_of(st.just(-1), st.integers(0, 50))
 cards = st.lists(box_points, min_size=13, max_size=13).map(lambda c: c + [0]) | st.builds(
-    lambda c, bonus: c + [bonus], st.lists(box_points, min_size=13, max_size=13),
-    st.integers(0, 12).map(lambda n: n * 100))
+    lambda c, bonus: c + [bonus],
+    st.lists(box_points, min_size=13, max_size=13),
+    st.integers(0, 12).map(lambda n: n * 100),
+)
 names = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
-players = st.lists(st.tuples(names, st.sampled_from(["human", "easy", "hard"]), cards)
-                   .map(list), min_size=1, max_size=4)
-game_states = st.fixed_dictionaries({
-    "id": st.integers(1, 2**30 - 1),
-    "seed": st.integers(0, 2**30 - 1),
-    "counts": st.lists(st.integers(0, 5000), min_size=6, max_size=6),
-    "game": st.fixed_dictionaries({
-        "v": st.just(1),
-        "rules": st.sampled_from(["forced", "ordered", "free", "none", "forced-nobonus"]),
-        "phase": st.integers(0, 2), "round": st.integers(0, 13),
-        "current": st.integers(0, 3), "first": st.integers(0, 3),
-        "contenders": st.lists(st.integers(0, 3), min_size=1, max_size=4),
-        "dice": st.lists(st.integers(0, 6), min_size=5, max_size=5),
-        "held": st.integers(0, 31), "rolls": st.integers(0, 3),
-        "players": players}),
-})
-scalars = st.one_of(st.none(), st.booleans(), st.integers(-2**63, 2**63 - 1), names, st.binary(max_size=40))
-plain = st.recursive(scalars, lambda inner: st.one_of(
-    st.lists(inner, max_size=20),
-    st.dictionaries(st.one_of(names, st.integers(-1000, 1000)), inner, max_size=10)), max_leaves=60)
+players = st.lists(
+    st.tuples(names, st.sampled_from(["human", "easy", "hard"]), cards).map(list), min_size=1, max_size=4
+)
+game_states = st.fixed_dictionaries(
+    {
+        "id": st.integers(1, 2**30 - 1),
+        "seed": st.integers(0, 2**30 - 1),
+        "counts": st.lists(st.integers(0, 5000), min_size=6, max_size=6),
+        "game": st.fixed_dictionaries(
+            {
+                "v": st.just(1),
+                "rules": st.sampled_from(["forced", "ordered", "free", "none", "forced-nobonus"]),
+                "phase": st.integers(0, 2),
+                "round": st.integers(0, 13),
+                "current": st.integers(0, 3),
+                "first": st.integers(0, 3),
+                "contenders": st.lists(st.integers(0, 3), min_size=1, max_size=4),
+                "dice": st.lists(st.integers(0, 6), min_size=5, max_size=5),
+                "held": st.integers(0, 31),
+                "rolls": st.integers(0, 3),
+                "players": players,
+            }
+        ),
+    }
+)
+scalars = st.one_of(st.none(), st.booleans(), st.integers(-(2**63), 2**63 - 1), names, st.binary(max_size=40))
+plain = st.recursive(
+    scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=20), st.dictionaries(st.one_of(names, st.integers(-1000, 1000)), inner, max_size=10)
+    ),
+    max_leaves=60,
+)
 
 
 @FAST
@@ -57,7 +73,7 @@ def test_encode_decode_is_the_identity_for_plain_structures(value):
 
 def test_tuples_come_back_as_lists_and_floats_are_refused():
     assert storage.decode(storage.encode((1, (2, 3)))) == [1, [2, 3]]
-    for bad in (1.5, {1.5: 1}, {(1,): 2}, object(), 2**63, -2**63 - 1):
+    for bad in (1.5, {1.5: 1}, {(1,): 2}, object(), 2**63, -(2**63) - 1):
         try:
             storage.encode(bad)
         except (TypeError, ValueError):
@@ -108,7 +124,7 @@ def test_mutated_files_always_give_the_named_error(state, data):
     elif how == "insert":
         bad[at:at] = data.draw(st.binary(min_size=1, max_size=8))
     elif how == "drop":
-        del bad[at:at + data.draw(st.integers(1, 8))]
+        del bad[at : at + data.draw(st.integers(1, 8))]
     else:
         bad += data.draw(st.binary(min_size=1, max_size=8))
     try:

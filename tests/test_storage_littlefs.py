@@ -7,6 +7,7 @@ bytes are mounted afresh, like the next boot, and the store must load the last o
 previous saved value. Every operation of every save in a series of saves is a cut point,
 including saves that make littlefs compact a metadata block (erases).
 """
+
 import host_tools
 
 SCRIPT = r"""

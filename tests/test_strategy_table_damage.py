@@ -7,6 +7,7 @@ MicroPython, ``advise`` (one line, exit 2), and the firmware in the headless sim
 (the "Table damaged" note, no hints: as without a table). The kids' Zoo table (layout 1)
 goes through the same checks.
 """
+
 import io
 import struct
 import zlib
@@ -65,7 +66,7 @@ def damaged(data, kind):
     if kind == "cut at 4160":
         return data[:4160]
     if kind == "cut at 1000000":
-        return data[:1000000] if len(data) > 1000000 else data[:len(data) * 5 // 6]
+        return data[:1000000] if len(data) > 1000000 else data[: len(data) * 5 // 6]
     if kind == "flipped variant byte":
         return _flip(data, 5, 0x03)
     if kind == "damaged offsets":
@@ -82,8 +83,16 @@ def damaged(data, kind):
     raise ValueError(kind)
 
 
-KINDS = ("cut at 4160", "cut at 1000000", "flipped variant byte", "damaged offsets", "flipped data byte",
-         "flipped check byte", "flipped rank byte", "one byte too many")
+KINDS = (
+    "cut at 4160",
+    "cut at 1000000",
+    "flipped variant byte",
+    "damaged offsets",
+    "flipped data byte",
+    "flipped check byte",
+    "flipped rank byte",
+    "one byte too many",
+)
 
 
 def first_turn(data, card="forced"):
@@ -108,7 +117,7 @@ def test_an_intact_table_passes_the_check_of_every_mask(intact, card, variant):
     table = _reader(intact[card, variant])
     assert table.n_masks == (strategy_table.N_MASKS if card == "forced" else strategy_table.ZOO_MASKS)
     for mask in range(table.n_masks):
-        for yz in ((0, 1) if mask >> 11 & 1 else (0,)):
+        for yz in (0, 1) if mask >> 11 & 1 else (0,):
             table.load_block(mask, yz)  # a false alarm would raise TableDamaged
     assert first_turn(intact[card, variant], card).expected_total() > 0
 
@@ -130,9 +139,12 @@ def _relabelled(data, layout, n_blocks=None):
 def test_the_reader_checks_the_layout_against_the_rest_of_the_file(intact, variant):
     zoo, standard = intact["zoo", variant], intact["forced", variant]
     assert _reader(zoo).layout == strategy_table.LAYOUT_ZOO and _reader(standard).layout == strategy_table.LAYOUT_VALUES
-    for data in (_relabelled(zoo, strategy_table.LAYOUT_VALUES), _relabelled(standard, strategy_table.LAYOUT_ZOO),
-                 _relabelled(zoo, strategy_table.LAYOUT_VALUES, strategy_table.N_BLOCKS),
-                 _relabelled(standard, strategy_table.LAYOUT_ZOO, strategy_table.ZOO_MASKS)):
+    for data in (
+        _relabelled(zoo, strategy_table.LAYOUT_VALUES),
+        _relabelled(standard, strategy_table.LAYOUT_ZOO),
+        _relabelled(zoo, strategy_table.LAYOUT_VALUES, strategy_table.N_BLOCKS),
+        _relabelled(standard, strategy_table.LAYOUT_ZOO, strategy_table.ZOO_MASKS),
+    ):
         with pytest.raises(strategy_table.TableDamaged, match="^damaged: "):
             _reader(data)
     for data in (zoo, standard):
@@ -191,7 +203,10 @@ def test_inside_micropython_every_damaged_table_is_refused(intact, tmp_path, car
 def test_advise_refuses_a_damaged_table_with_one_line(intact, tmp_path, capsys, kind, card):
     path = tmp_path / ("strategy-%s.bin" % card)
     path.write_bytes(damaged(intact[card, "exact"], kind))
-    assert advise.main(["--rules", card, "--table", str(path), "--dice", "6", "1", "4", "2", "3", "--rolls-left", "2"]) == 2
+    assert (
+        advise.main(["--rules", card, "--table", str(path), "--dice", "6", "1", "4", "2", "3", "--rolls-left", "2"])
+        == 2
+    )
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1
     assert err.startswith("advise: %s: strategy table damaged" % path)
@@ -217,6 +232,5 @@ def test_the_firmware_plays_on_without_a_damaged_table_and_says_so(intact, tmp_p
     device = play(tmp_path / "flash", keys, seed=4, tables={"strategy-forced.bin": str(table)})
     screen = screen_lines(device.oled_pixels())
     assert screen[0].startswith("P1 card")  # no hint: MENU shows the card, as without a table
-    device = play(tmp_path / "flash", "enter wait:300", seed=4,
-                  tables={"strategy-forced.bin": str(table)})
+    device = play(tmp_path / "flash", "enter wait:300", seed=4, tables={"strategy-forced.bin": str(table)})
     assert screen_lines(device.oled_pixels())[7] == "Table damaged"  # Continue: round 1's note

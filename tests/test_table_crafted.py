@@ -9,6 +9,7 @@ table, through the device readers (under CPython and inside the real MicroPython
 host's whole-file check, ``advise`` (one line, exit 2), the coach (``Table damaged``,
 the game plays on without the table) and a game in the headless simulator.
 """
+
 import struct
 
 import pytest
@@ -45,26 +46,31 @@ def intact():
 def _set_u32(at, delta):
     def change(out):
         struct.pack_into("<I", out, at, struct.unpack_from("<I", out, at)[0] + delta)
+
     return change
 
 
 def _set(at, value):
     def change(out):
         out[at] = value(out[at]) if callable(value) else value
+
     return change
 
 
 def _name(at, name):
     def change(out):
-        out[at:at + st.NAME_SIZE] = name.ljust(st.NAME_SIZE, b"\x00")
+        out[at : at + st.NAME_SIZE] = name.ljust(st.NAME_SIZE, b"\x00")
+
     return change
 
 
 def _rank(upper, up_of_row, value):
     """Rank entry ``[upper][up]`` := value; ``up_of_row(row)`` picks the subtotal."""
+
     def change(out):
         row = st.HEADER_SIZE + upper * 64
-        out[row + up_of_row(out[row:row + 64])] = value
+        out[row + up_of_row(out[row : row + 64])] = value
+
     return change
 
 
@@ -79,8 +85,10 @@ def _swap_first_two(out):
 
 def _mask1_param(word, value):
     """Compact: mask 1's (base, step): ``word`` 0 = base, 1 = step."""
+
     def change(out):
         struct.pack_into("<H", out, struct.unpack_from("<I", out, 24)[0] + 4 * st.block_number(1, 0) + 2 * word, value)
+
     return change
 
 
@@ -127,8 +135,12 @@ VALUE_CASES = {
     "a base of 65535": (_mask1_base, None),
 }
 TABLES = [(card, variant) for card in CARDS for variant in ("exact", "compact")]
-VALUE_PARAMS = [(card, variant, case) for card, variant in TABLES for case, (_c, only) in VALUE_CASES.items()
-                if only is None or variant in only]
+VALUE_PARAMS = [
+    (card, variant, case)
+    for card, variant in TABLES
+    for case, (_c, only) in VALUE_CASES.items()
+    if only is None or variant in only
+]
 
 
 def _crafted_value(intact, card, variant, case):
@@ -176,8 +188,10 @@ def test_the_intact_tables_still_pass(intact, card, variant):
 def test_advise_refuses_a_crafted_value_table_with_one_line(intact, tmp_path, capsys, card, variant, case):
     path = tmp_path / "table.bin"
     path.write_bytes(_crafted_value(intact, card, variant, case))
-    assert advise.main(["--rules", card, "--table", str(path), "--dice", "6", "1", "4", "2", "3",
-                        "--rolls-left", "2"]) == 2
+    assert (
+        advise.main(["--rules", card, "--table", str(path), "--dice", "6", "1", "4", "2", "3", "--rolls-left", "2"])
+        == 2
+    )
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1
     assert err.startswith("advise: %s: strategy table damaged: " % path)
@@ -224,11 +238,13 @@ def test_inside_micropython_every_crafted_value_table_is_refused(intact, tmp_pat
 def _spread_group_bytes(group, value):
     """Every sd byte of ``group`` (masks 8 * group ..) := ``value`` (the CRC-8 in front
     is recomputed by crafted())."""
+
     def change(out):
         bands = out[5]
         at = spread_table.HEADER_SIZE + spread_table.group_start(group) * bands + group + 1
         n = (spread_table.group_start(group + 1) - spread_table.group_start(group)) * bands
-        out[at:at + n] = bytes([value]) * n
+        out[at : at + n] = bytes([value]) * n
+
     return change
 
 
@@ -236,6 +252,7 @@ def _all_data(value):
     def change(out):
         for group in range(spread_table.N_GROUPS):
             _spread_group_bytes(group, value)(out)
+
     return change
 
 
@@ -243,6 +260,7 @@ def _one_byte(group, value):
     def change(out):
         at = spread_table.HEADER_SIZE + spread_table.group_start(group) * out[5] + group + 1
         out[at] = value
+
     return change
 
 
@@ -311,9 +329,30 @@ def test_the_intact_spread_table_still_passes(intact):
 def test_advise_refuses_a_crafted_spread_table_with_one_line(intact, tmp_path, capsys, case):
     path = tmp_path / "spread.bin"
     path.write_bytes(_crafted_spread(intact, case))
-    assert advise.main(["--table", solver_cache.table(FORCED), "--spread", str(path), "--opponents",
-                        '{"fours": 12}', "--card", '{"fours": 8}', "--dice", "4", "4", "1", "2", "6",
-                        "--rolls-left", "1", "--to-win"]) == 2
+    assert (
+        advise.main(
+            [
+                "--table",
+                solver_cache.table(FORCED),
+                "--spread",
+                str(path),
+                "--opponents",
+                '{"fours": 12}',
+                "--card",
+                '{"fours": 8}',
+                "--dice",
+                "4",
+                "4",
+                "1",
+                "2",
+                "6",
+                "--rolls-left",
+                "1",
+                "--to-win",
+            ]
+        )
+        == 2
+    )
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1
     assert err.startswith("advise: %s: spread table damaged: " % path), err
@@ -374,8 +413,9 @@ def _two_player_game():
     return g
 
 
-@pytest.mark.parametrize("case", ["joker byte 9", "rank entry larger than its row", "frac 0", "frac 18",
-                                  "relabelled as the other variant"])
+@pytest.mark.parametrize(
+    "case", ["joker byte 9", "rank entry larger than its row", "frac 0", "frac 18", "relabelled as the other variant"]
+)
 def test_the_coach_says_table_damaged_for_a_crafted_value_table(intact, tmp_path, monkeypatch, case):
     import coach as coach_module
 

@@ -7,6 +7,7 @@ board), so each case can be for any board or damaged on purpose. The filesystem 
 checked by mounting it with MicroPython's own littlefs, and a ``make flash`` onto the
 image's files (on the virtual Pico) must copy nothing.
 """
+
 import os
 import re
 import shutil
@@ -44,7 +45,9 @@ def firmware_uf2(board="pico", family=uf2.RP2040, program="MicroPython", version
         at_text += len(raw)
     struct.pack_into("<%dI" % len(entries), image, 0x400, *entries)
     struct.pack_into("<3I", image, 0x300, 0, 0, 0)  # an empty RAM mapping table
-    struct.pack_into("<5I", image, 0x1D4, 0x7188EBF2, base + 0x400, base + 0x400 + 4 * len(entries), base + 0x300, 0xE71AA390)
+    struct.pack_into(
+        "<5I", image, 0x1D4, 0x7188EBF2, base + 0x400, base + 0x400 + 4 * len(entries), base + 0x300, 0xE71AA390
+    )
     addresses = [base + i * uf2.PAYLOAD for i in range(pages)] + list(extra)
     out = bytearray()
     for number, address in enumerate(addresses):
@@ -112,7 +115,11 @@ def test_the_uf2_holds_the_firmware_then_what_flash_writes(tmp_path, source):
     assert all(PICO.fs_start <= b.address < PICO.fs_end for b in fs_part)
     assert PICO.fs_start == 0x100A0000 and PICO.fs_end == 0x10200000 and PICO.block_count == 352
     # over a flash that still holds an older filesystem with other files, as a used Pico does
-    old, _touched, _free = fs_image.build([flash_build.DeviceFile("/data/scores.a", b"old" * 3000)] + [flash_build.DeviceFile("/x%d.py" % i, os.urandom(9000)) for i in range(40)], PICO.block_count)
+    old, _touched, _free = fs_image.build(
+        [flash_build.DeviceFile("/data/scores.a", b"old" * 3000)]
+        + [flash_build.DeviceFile("/x%d.py" % i, os.urandom(9000)) for i in range(40)],
+        PICO.block_count,
+    )
     found, (block, count, free) = device_files(data, PICO, fill=old)
     want = flashed_files(source)
     # without boards/sim and boards/pico2 (flash copies only board pico's modules); + the table and the manifest
@@ -120,7 +127,10 @@ def test_the_uf2_holds_the_firmware_then_what_flash_writes(tmp_path, source):
     assert found == {path: (len(body), flash_build.DeviceFile(path, body).sha256) for path, body in want.items()}
     assert (block, count) == (4096, 352)
     assert "%d KiB free" % (free * block // 1024) in done.stdout
-    assert uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--out", str(tmp_path / "again.uf2")]) == 0
+    assert (
+        uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--out", str(tmp_path / "again.uf2")])
+        == 0
+    )
     assert (tmp_path / "again.uf2").read_bytes() == data  # same inputs, same file (README)
 
 
@@ -136,7 +146,9 @@ def test_make_flash_after_installing_the_uf2_copies_nothing(tmp_path, source):
         done = run_flash("--port", port, "--board", "pico", "--source", source, "--no-reset")
     assert done.returncode == 0, done.stderr
     # all of it: the tiny tree without boards/sim (and boards/pico2, another board), + the table
-    assert re.search(r": 0 copied, %d skipped, 0 removed, 0 bytes" % (TINY_FILES - 1 + 1), done.stdout.splitlines()[-1]), done.stdout
+    assert re.search(
+        r": 0 copied, %d skipped, 0 removed, 0 bytes" % (TINY_FILES - 1 + 1), done.stdout.splitlines()[-1]
+    ), done.stdout
 
 
 def test_the_game_and_its_tables_leave_room_for_saves_on_a_pico_and_fit_a_pico_w():
@@ -212,14 +224,20 @@ def test_pico2_image_sits_at_its_own_offset_with_the_rp2350_family(tmp_path, sou
     firmware = tmp_path / "RPI_PICO2.uf2"
     firmware.write_bytes(firmware_uf2(board="pico2", family=uf2.RP2350_ARM_S))
     out = tmp_path / "p2.uf2"
-    assert uf2_command.main(["--firmware", str(firmware), "--board", "pico2", "--source", str(source), "--out", str(out)]) == 0
+    assert (
+        uf2_command.main(["--firmware", str(firmware), "--board", "pico2", "--source", str(source), "--out", str(out)])
+        == 0
+    )
     data = out.read_bytes()
     blocks = uf2.parse(data)
     assert {b.family for b in blocks} == {uf2.RP2350_ARM_S}
     assert PICO2.fs_start == 0x10100000 and PICO2.block_count == 768
     assert min(b.address for b in blocks if b.address >= PICO2.fs_start) == PICO2.fs_start
     found, _stat = device_files(data, PICO2)
-    assert found["/device.cfg"][1] == flash_build.DeviceFile("/device.cfg", flashed_files(source, "pico2", "armv7emsp")["/device.cfg"]).sha256
+    assert (
+        found["/device.cfg"][1]
+        == flash_build.DeviceFile("/device.cfg", flashed_files(source, "pico2", "armv7emsp")["/device.cfg"]).sha256
+    )
 
 
 def test_a_pico2_firmware_keeps_its_rp2350_e10_block_unchanged(tmp_path, source):
@@ -227,7 +245,10 @@ def test_a_pico2_firmware_keeps_its_rp2350_e10_block_unchanged(tmp_path, source)
     firmware = tmp_path / "RPI_PICO2.uf2"
     firmware.write_bytes(e10 + firmware_uf2(board="pico2", family=uf2.RP2350_ARM_S))
     out = tmp_path / "p2.uf2"
-    assert uf2_command.main(["--firmware", str(firmware), "--board", "pico2", "--source", str(source), "--out", str(out)]) == 0
+    assert (
+        uf2_command.main(["--firmware", str(firmware), "--board", "pico2", "--source", str(source), "--out", str(out)])
+        == 0
+    )
     data = out.read_bytes()
     assert data[: uf2.BLOCK] == e10
     assert {b.family for b in uf2.parse(data)[1:]} == {uf2.RP2350_ARM_S}
@@ -238,22 +259,42 @@ def _damaged(kind):
     if kind == "truncated":
         return good[:-100]
     if kind == "missing block":
-        return good[:512 * 3] + good[512 * 4 :]
+        return good[: 512 * 3] + good[512 * 4 :]
     if kind == "bad magic":
-        return good[:512 * 5] + b"\0" * 8 + good[512 * 5 + 8 :]
+        return good[: 512 * 5] + b"\0" * 8 + good[512 * 5 + 8 :]
     raise ValueError(kind)
 
 
 BAD_FIRMWARE = [
     ("another chip", lambda: firmware_uf2(family=ESP32_S2), [], "not for a Raspberry Pi Pico"),
-    ("another rp2 board", lambda: firmware_uf2(board="adafruit_feather_rp2040"), [], "for the board 'adafruit_feather_rp2040'"),
+    (
+        "another rp2 board",
+        lambda: firmware_uf2(board="adafruit_feather_rp2040"),
+        [],
+        "for the board 'adafruit_feather_rp2040'",
+    ),
     ("not MicroPython", lambda: firmware_uf2(program="blink"), [], "is not MicroPython"),
-    ("Pico 2 firmware, Pico game board", lambda: firmware_uf2(board="pico2", family=uf2.RP2350_ARM_S), [], "board pico needs the RPI_PICO or RPI_PICO_W firmware"),
-    ("Pico firmware, Pico 2 game board", lambda: firmware_uf2(), ["--board", "pico2"], "board pico2 needs the RPI_PICO2 firmware"),
+    (
+        "Pico 2 firmware, Pico game board",
+        lambda: firmware_uf2(board="pico2", family=uf2.RP2350_ARM_S),
+        [],
+        "board pico needs the RPI_PICO or RPI_PICO_W firmware",
+    ),
+    (
+        "Pico firmware, Pico 2 game board",
+        lambda: firmware_uf2(),
+        ["--board", "pico2"],
+        "board pico2 needs the RPI_PICO2 firmware",
+    ),
     ("truncated", lambda: _damaged("truncated"), [], "not a whole number of 512-byte UF2 blocks"),
     ("a block missing", lambda: _damaged("missing block"), [], "blocks missing or repeated"),
     ("bad magic", lambda: _damaged("bad magic"), [], "no UF2 magic numbers"),
-    ("blocks in the filesystem", lambda: firmware_uf2(extra=[0x100A0000, 0x100A0100]), [], "inside the RPI_PICO filesystem region 0x100A0000-0x10200000"),
+    (
+        "blocks in the filesystem",
+        lambda: firmware_uf2(extra=[0x100A0000, 0x100A0100]),
+        [],
+        "inside the RPI_PICO filesystem region 0x100A0000-0x10200000",
+    ),
     ("overlapping blocks", lambda: firmware_uf2(extra=[0x10000200]), [], "two blocks write flash address 0x10000200"),
     ("empty file", lambda: b"", [], "is empty"),
 ]
@@ -276,7 +317,11 @@ BAD_INPUT = [
     ("output folder missing", lambda t: ["--out", t / "nowhere" / "game.uf2"], "there is no folder"),
     ("output is a folder", lambda t: ["--out", t], "is a folder: name a file"),
     ("output not writable", lambda t: ["--out", "/proc/self/game.uf2"], "/proc/self/game.uf2: cannot write there"),
-    ("output over the firmware", lambda t: ["--firmware", t / "fw.uf2", "--out", t / "fw.uf2"], "is the firmware file itself"),
+    (
+        "output over the firmware",
+        lambda t: ["--firmware", t / "fw.uf2", "--out", t / "fw.uf2"],
+        "is the firmware file itself",
+    ),
     ("firmware missing", lambda t: ["--firmware", t / "none.uf2", "--out", t / "g.uf2"], "none.uf2: no such UF2 file"),
     ("no --out", lambda t: [], "--out"),
     ("unknown rules", lambda t: ["--rules", "kind", "--out", t / "g.uf2"], "--rules"),
@@ -330,7 +375,9 @@ def test_push_puts_back_what_pull_copied_before_the_uf2_replaced_it(tmp_path, so
 def test_push_refuses_a_folder_that_is_not_a_pull_copy(tmp_path, capsys):
     unplugged = str(tmp_path / "no-such-port")  # the copy is checked before the port is opened
     assert push.main(["--port", unplugged, "--from", str(tmp_path)]) == 2
-    assert "(no data/ folder): push puts back what python -m host_tools pull --port PORT --out" in capsys.readouterr().err
+    assert (
+        "(no data/ folder): push puts back what python -m host_tools pull --port PORT --out" in capsys.readouterr().err
+    )
     (tmp_path / "data").mkdir()
     assert push.main(["--port", unplugged, "--from", str(tmp_path)]) == 2
     err = capsys.readouterr().err
@@ -361,7 +408,9 @@ def test_the_readme_commands_write_one_file_per_board(tmp_path, device_tables):
 
     repo = tmp_path / "checkout"  # a copy, so the compact table does not replace this checkout's
     copy_checkout(repo)
-    shutil.copytree(os.path.join(host_tools.REPO, "host_tools"), repo / "host_tools", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        os.path.join(host_tools.REPO, "host_tools"), repo / "host_tools", ignore=shutil.ignore_patterns("__pycache__")
+    )
     shutil.copy(os.path.join(host_tools.REPO, "Makefile"), repo / "Makefile")
     solver_cache.dense(rules.make_ruleset())  # solved once per source version, shared by the tests
     solved = solver_cache._path(rules.make_ruleset(), ".npy")
@@ -389,7 +438,9 @@ def test_the_readme_commands_write_one_file_per_board(tmp_path, device_tables):
         assert done.returncode == 0, line + "\n" + done.stderr
         found, _stat = device_files(out.read_bytes(), layout)
         assert "/main.py" in found and "/flash_manifest.txt" in found
-        table_size = os.path.getsize(repo / "build" / ("strategy-forced-compact.bin" if layout is PICO_W else "strategy-forced.bin"))
+        table_size = os.path.getsize(
+            repo / "build" / ("strategy-forced-compact.bin" if layout is PICO_W else "strategy-forced.bin")
+        )
         assert table_size < 600000 if layout is PICO_W else table_size == exact  # Pico 2: the exact table again
         assert found["/strategy-forced.bin"][0] == table_size
     assert os.path.getsize(repo / "build" / "strategy-forced.bin") == exact  # never replaced by the compact one
@@ -398,10 +449,23 @@ def test_the_readme_commands_write_one_file_per_board(tmp_path, device_tables):
     env = dict(os.environ)
     for name in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "MAKEOVERRIDES"):  # CI runs pytest under make
         env.pop(name, None)
-    shown = subprocess.run(["make", "-n", "uf2", "FIRMWARE=RPI_PICO-v1.28.0.uf2", "STAMP=", "PTH="], capture_output=True,
-                           text=True, cwd=repo, env=env)
+    shown = subprocess.run(
+        ["make", "-n", "uf2", "FIRMWARE=RPI_PICO-v1.28.0.uf2", "STAMP=", "PTH="],
+        capture_output=True,
+        text=True,
+        cwd=repo,
+        env=env,
+    )
     command = shown.stdout.strip().splitlines()[-1].split()
-    assert command[1:] == ["-m", "host_tools", "uf2", "--firmware", "RPI_PICO-v1.28.0.uf2", "--out", "build/pico-yahtzee-pico.uf2"]
+    assert command[1:] == [
+        "-m",
+        "host_tools",
+        "uf2",
+        "--firmware",
+        "RPI_PICO-v1.28.0.uf2",
+        "--out",
+        "build/pico-yahtzee-pico.uf2",
+    ]
 
 
 def test_without_firmware_the_one_in_build_micropython_is_used(tmp_path, source, capsys):
@@ -443,11 +507,20 @@ def test_the_compact_table_has_its_own_name_and_never_replaces_the_exact_one(tmp
     firmware.write_bytes(firmware_uf2())
     write(source, flash_build.STRATEGY_TABLE.format(rules="forced"), table_file("exact", 100000))
     exact = (source / "build" / "strategy-forced.bin").read_bytes()
-    assert uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--out", str(tmp_path / "a.uf2")]) == 0
+    assert (
+        uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--out", str(tmp_path / "a.uf2")]) == 0
+    )
     write(source, flash_build.table_file("forced", compact=True), table_file("compact", 80000))
-    assert uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--compact", "--out", str(tmp_path / "c.uf2")]) == 0
+    assert (
+        uf2_command.main(
+            ["--firmware", str(firmware), "--source", str(source), "--compact", "--out", str(tmp_path / "c.uf2")]
+        )
+        == 0
+    )
     assert (source / "build" / "strategy-forced.bin").read_bytes() == exact
-    assert uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--out", str(tmp_path / "b.uf2")]) == 0
+    assert (
+        uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--out", str(tmp_path / "b.uf2")]) == 0
+    )
     assert (tmp_path / "b.uf2").read_bytes() == (tmp_path / "a.uf2").read_bytes()  # same command, same file
     found, _stat = device_files((tmp_path / "c.uf2").read_bytes(), PICO)
     assert found["/strategy-forced.bin"][0] == 80000

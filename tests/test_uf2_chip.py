@@ -8,6 +8,7 @@ nothing; and the records and saved game that ``pull`` copied come back with ``pu
 are offered by the firmware at the next boot. Same fixture files and skip rule as the chip
 tier: only a missing official firmware or bootrom skips (named in the reason).
 """
+
 import os
 import re
 import shutil

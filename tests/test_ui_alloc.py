@@ -6,6 +6,7 @@ Measured: idle frames on the turn screen, frames that redraw the OLED and the di
 time (turn, card and menu screens; the 4-player turn screen with its compact opponents'
 line), and frames handling cursor key presses.
 """
+
 from sim_helpers import alloc_probe
 
 PROBE = r"""

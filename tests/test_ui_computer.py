@@ -5,6 +5,7 @@ Plays whole solo games through the game engine with seeded dice. The strategy is
 the bar is modest: an average well above random play (about 45) and above the ~170 of
 "always take the highest-scoring box"; the optimal player (issue 6) averages 254.6.
 """
+
 import random
 
 import computer

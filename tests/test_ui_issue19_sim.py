@@ -5,6 +5,7 @@ and after Continue, a computer's summary names its bonuses, the hint with oppone
 lets the player take either move and the review never charges the one it offered, and
 the small screens' fixes (word wrap, the set-up kept between power-ons, ...).
 """
+
 import pytest
 
 import rules
@@ -22,8 +23,10 @@ FORCED = rules.make_ruleset()
 @pytest.fixture(scope="module")
 def meter_tables():
     """Both tables the win meter needs, under the names the device looks for."""
-    return {"strategy-forced.bin": solver_cache.table(FORCED),
-            "spread-forced.bin": solver_cache.spread_table(FORCED, bench.DEVICE_BANDS)}
+    return {
+        "strategy-forced.bin": solver_cache.table(FORCED),
+        "spread-forced.bin": solver_cache.spread_table(FORCED, bench.DEVICE_BANDS),
+    }
 
 
 def at(flash, keys, seed=5, **options):
@@ -59,8 +62,7 @@ def test_the_box_list_shows_the_points_only_when_the_dice_settle(tmp_path):
 
 # -- item 5: the win meter from the first turn and after Continue ---------------------
 def test_the_win_meter_shows_in_round_one_and_right_after_continue(tmp_path, meter_tables):
-    first = text_lines(play(tmp_path, sim_golden.TWO_HUMANS + " wait:4500", seed=4,
-                            tables=meter_tables).oled_pixels())
+    first = text_lines(play(tmp_path, sim_golden.TWO_HUMANS + " wait:4500", seed=4, tables=meter_tables).oled_pixels())
     assert first[0].startswith("P") and "Roll 0/3" in first[0]
     assert first[7].count("%") == 1, first  # the opponent's chance before anyone scored
     play(tmp_path, sim_golden.HUMAN_TURN * 3, seed=4, tables=meter_tables)
@@ -78,8 +80,9 @@ def _screens(code, cwd=None):
     for line in proc.stdout.splitlines():
         if line.startswith("FB "):
             buf = bytes.fromhex(line[3:])
-            frames.append(text_lines([[(buf[(y >> 3) * 128 + x] >> (y & 7)) & 1 for x in range(128)]
-                                      for y in range(64)]))
+            frames.append(
+                text_lines([[(buf[(y >> 3) * 128 + x] >> (y & 7)) & 1 for x in range(128)] for y in range(64)])
+            )
         else:
             out.append(line)
     return frames, out
@@ -102,31 +105,47 @@ a.resume(game.Game.from_state(state, hw.dice_source))
 def test_a_computers_summary_shows_the_yahtzee_and_upper_bonus_it_earned():
     from sim_helpers import APP_ON_LOOPBACK
 
-    code = APP_ON_LOOPBACK + FIVE_SIXES.replace("KIND", "cpu") + r"""
+    code = (
+        APP_ON_LOOPBACK
+        + FIVE_SIXES.replace("KIND", "cpu")
+        + r"""
 a.score(5)
 print("SCREEN", a.screen == app_module.SUMMARY, a.game.total(1))
 dump()
 """
+    )
     (lines,), out = _screens(code)
     total = 45 + 30 + 50 + 100 + 35
     assert "SCREEN True %d" % total in out
     assert lines[0] == "P2 scored" and lines[2].split() == ["6"] * 5
-    assert [line.split() for line in lines[3:7]] == [["Sixes", "30"], ["Y.bonus", "100"], ["Up.bonus", "35"],
-                                                     ["Total", str(total)]]
+    assert [line.split() for line in lines[3:7]] == [
+        ["Sixes", "30"],
+        ["Y.bonus", "100"],
+        ["Up.bonus", "35"],
+        ["Total", str(total)],
+    ]
     assert lines[7] == "OK: go on"
 
 
 def test_the_confirmation_shows_the_upper_bonus_a_box_would_earn():
     from sim_helpers import APP_ON_LOOPBACK
 
-    code = APP_ON_LOOPBACK + FIVE_SIXES.replace("KIND", "human") + r"""
+    code = (
+        APP_ON_LOOPBACK
+        + FIVE_SIXES.replace("KIND", "human")
+        + r"""
 a.ask_score(5)
 dump()
 """
+    )
     (lines,), _out = _screens(code)
     assert lines[0] == "Score this?"
-    assert [line.split() for line in lines[2:6]] == [["Sixes", "30"], ["Y.bonus", "100"], ["Up.bonus", "35"],
-                                                     ["Total", "then", str(45 + 30 + 50 + 100 + 35)]]
+    assert [line.split() for line in lines[2:6]] == [
+        ["Sixes", "30"],
+        ["Y.bonus", "100"],
+        ["Up.bonus", "35"],
+        ["Total", "then", str(45 + 30 + 50 + 100 + 35)],
+    ]
 
 
 # -- item 4: the coach with opponents -------------------------------------------------
@@ -142,8 +161,11 @@ def _far_behind_cards():
 FAR_BEHIND = _far_behind_cards() + ([2, 2, 4, 5, 6],)
 # P1 with 1-2-1-2-2, P2 with only Aces open: max score takes the Full house now (2 %),
 # to win keeps the three 2s and rolls (4 %).
-CLOSER = ([3, 6, 9, 12, -1, 18, -1, -1, -1, 30, 40, -1, 22, 0],
-          [3, -1, 9, 12, 15, 18, 30, 28, 25, 30, 40, 50, 24, 0], [1, 2, 1, 2, 2])
+CLOSER = (
+    [3, 6, 9, 12, -1, 18, -1, -1, -1, 30, 40, -1, 22, 0],
+    [3, -1, 9, 12, 15, 18, 30, 28, 25, 30, 40, 50, 24, 0],
+    [1, 2, 1, 2, 2],
+)
 
 # Two humans, coach mode "turn", P1 on the turn with ``DICE`` after one roll.
 POSITION = r"""
@@ -198,7 +220,11 @@ def _position(tmp_path, meter_tables, position, code):
 
 
 def test_the_hint_with_opponents_says_what_ok_takes_and_takes_either_move(tmp_path, meter_tables):
-    frames, out = _position(tmp_path, meter_tables, CLOSER, r"""
+    frames, out = _position(
+        tmp_path,
+        meter_tables,
+        CLOSER,
+        r"""
 a.cursor = 12
 a.show_hint()
 dump()
@@ -210,7 +236,8 @@ a.handle(DOWN)
 dump()
 a.handle(OK)
 print("TAKEN", a.game.held, a.cursor, a.screen == app_module.TURN)
-""")
+""",
+    )
     hint, picked = frames
     assert hint[0] == "Hint P1 Roll 1/3"
     assert hint[1].split() == ["Max", "score", "2%"] and hint[4].split() == ["To", "win", "4%"], hint
@@ -223,12 +250,17 @@ print("TAKEN", a.game.held, a.cursor, a.screen == app_module.TURN)
 
 
 def test_equal_chances_show_one_line_the_to_win_move(tmp_path, meter_tables):
-    (hint,), out = _position(tmp_path, meter_tables, FAR_BEHIND, r"""
+    (hint,), out = _position(
+        tmp_path,
+        meter_tables,
+        FAR_BEHIND,
+        r"""
 a.show_hint()
 dump()
 a.handle(OK)
 print("TAKEN", a.game.held)
-""")
+""",
+    )
     assert hint[2] == "Keep, then roll:" and hint[3].split() == ["2", "2", ".", ".", "."], hint
     assert hint[5].startswith("Expect") and not any("%" in line for line in hint)
     assert "TAKEN %d" % 0b00011 in out
@@ -247,7 +279,7 @@ def test_dismissing_a_score_hint_leaves_the_cursor_where_it_was(tmp_path):
 
     tables = sim_golden.scene_tables("hint_box")
     _seed, keys = sim_golden.SCENES["hint_box"]  # three rolls, then the hint: "Score: Aces"
-    before = keys[:keys.rindex(" m ")]
+    before = keys[: keys.rindex(" m ")]
     moved = before + " down down"  # the cursor away from the best box first
     turn = play(tmp_path / "turn", moved, seed=4, tables=tables).oled_pixels()
     hint = screen_lines(play(tmp_path / "hint", moved + " m wait:120", seed=4, tables=tables).oled_pixels())
@@ -267,14 +299,18 @@ def test_the_two_line_hint_allocates_nothing_per_frame(tmp_path, meter_tables):
     for name, path in meter_tables.items():
         os.symlink(path, tmp_path / name)
     me, them, dice = CLOSER
-    probe = r"""
+    probe = (
+        r"""
 import game, rules
 from loopback_rig import Rig
 from drivers.buttons import DOWN
 rig = Rig({"seed": "5"})
 a, press, measure, hw = rig.app, rig.press, rig.measure, rig.hw
 a.run(frames=400)
-""" + "ME = %r\nTHEM = %r\nDICE = %r\n" % (me, them, dice) + POSITION.replace("from drivers.buttons", "#") + r"""
+"""
+        + "ME = %r\nTHEM = %r\nDICE = %r\n" % (me, them, dice)
+        + POSITION.replace("from drivers.buttons", "#")
+        + r"""
 a.show_hint()
 print("TWO", a.coach.win_differs)
 measure("hint2-idle", 400, False)
@@ -284,6 +320,7 @@ a.run(frames=40)
 print("PICK", a.hint_pick)
 measure("hint2-picked", 200, True)
 """
+    )
     lines, allocs = alloc_probe(probe, cwd=str(tmp_path))
     assert "TWO True" in lines and "PICK 0" in lines, lines
     assert allocs == {"hint2-idle": 0, "hint2-redraw": 0, "hint2-picked": 0}, lines
@@ -307,7 +344,7 @@ def test_the_simulator_shows_the_dimmed_oled_and_the_waking_press_does_nothing_e
         path = tmp_path / "shot.png"
         png.write_png(str(path), device)
         _w, _h, rows = png.read_png(str(path))
-        pixels = {bytes(row[i:i + 3]) for row in rows for i in range(0, len(row), 3)}
+        pixels = {bytes(row[i : i + 3]) for row in rows for i in range(0, len(row), 3)}
         assert bytes(lit) in pixels and bytes(unlit) not in pixels
     # The press that brightens it does nothing else: DOWN leaves the menu's cursor.
     woken = play(tmp_path / "woken", "enter wait:61000 down", seed=1)
@@ -328,8 +365,10 @@ def test_the_menu_set_up_is_kept_between_power_ons(tmp_path):
     rebooted = screen_lines(play(tmp_path, "wait:1600", seed=1).oled_pixels())
     assert rebooted[1:6] == [" Start game", " Players       3", " P1 Human", " P2 Human", " P3 CPU casual"]
     rest = screen_lines(play(tmp_path, "wait:1600 up up up", seed=1).oled_pixels())  # scrolled
-    assert [line.split() for line in rest if line.startswith((" Joker", " Coach"))] == [["Joker", "ordered"],
-                                                                                       ["Coach", "turn"]]
+    assert [line.split() for line in rest if line.startswith((" Joker", " Coach"))] == [
+        ["Joker", "ordered"],
+        ["Coach", "turn"],
+    ]
     fresh = screen_lines(play(tmp_path / "fresh", "wait:1600", seed=1).oled_pixels())
     assert fresh[2].split() == ["Players", "2"] and fresh[4].split() == ["P2", "CPU", "casual"]
 
@@ -350,8 +389,9 @@ def test_a_damaged_set_up_gives_the_defaults_and_one_message(tmp_path, damage):
         for name in os.listdir(data):
             if name.startswith("setup."):
                 os.remove(data / name)
-        storage.Store(str(data / "setup")).save({"players": 9, "kinds": ["human"] * 4, "rules": "forced",
-                                                 "ybonus": 1, "coach": 1, "sound": 1, "leds": 8})
+        storage.Store(str(data / "setup")).save(
+            {"players": 9, "kinds": ["human"] * 4, "rules": "forced", "ybonus": 1, "coach": 1, "sound": 1, "leds": 8}
+        )
     told = screen_lines(play(tmp_path, "wait:1600", seed=1).oled_pixels())
     assert told[0] == "Set-up damaged" and "Defaults used." in told, told
     after = screen_lines(play(tmp_path, "wait:1600", seed=1).oled_pixels())  # said once
@@ -411,10 +451,17 @@ def test_the_statistics_say_what_they_count_and_the_zoo_card_names_its_box(tmp_p
     _seed, keys = sim_golden.SCENES["records_stats"]
     stats = screen_lines(play(tmp_path / "standard", keys, seed=9).oled_pixels())
     assert stats[0].startswith("All players")
-    assert [line.rsplit(None, 1)[0] for line in stats[1:7]] == ["Games played", "Player games", "Average",
-                                                                  "Best", "Yahtzees", "Up.bonus"]
+    assert [line.rsplit(None, 1)[0] for line in stats[1:7]] == [
+        "Games played",
+        "Player games",
+        "Average",
+        "Best",
+        "Yahtzees",
+        "Up.bonus",
+    ]
     zoo_game = sim_golden.ZOO_SOLO + " space enter enter" * 11
-    zoo = screen_lines(play(tmp_path / "zoo", zoo_game + " enter up enter down down enter enter up enter enter",
-                            seed=9).oled_pixels())
+    zoo = screen_lines(
+        play(tmp_path / "zoo", zoo_game + " enter up enter down down enter enter up enter enter", seed=9).oled_pixels()
+    )
     assert zoo[0].startswith("All players") and zoo[5].split()[:2] == ["Zoo", "Yahtzys"], zoo
     assert not any("Yahtzees" in line for line in zoo)

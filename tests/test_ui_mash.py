@@ -7,6 +7,7 @@ raises on any illegal action, so a crash-free run means no illegal action was tr
 and every game state seen along the way must pass the engine's own consistency checks
 (Game.from_state replays them in CPython: counters, cards, joker-legal points, bonuses).
 """
+
 import json
 
 import pytest

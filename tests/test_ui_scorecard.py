@@ -3,16 +3,22 @@ screen and an opponents' line that is never truncated. Drawn by the real app ins
 MicroPython (sim board on a loopback link); the frame buffer is read back in CPython with
 the simulator's reader, which decodes the compact font with the firmware's own table.
 """
+
 import host_tools
 from host_tools.simulator.screen import compact_lines, text_lines
 from sim_helpers import APP_ON_LOOPBACK
 
-SETUP = APP_ON_LOOPBACK + r"""
+SETUP = (
+    APP_ON_LOOPBACK
+    + r"""
 def card(points):
     return list(points) + [-1] * (13 - len(points)) + [0]
 """
+)
 
-FOUR_PLAYERS = SETUP + r"""
+FOUR_PLAYERS = (
+    SETUP
+    + r"""
 # P1 on turn in the last round; the others with 3-digit totals (the reported line was
 # "1:195 2:174 4:15" for 4 players).
 cards = [card([0] * 11), card([5, 10, 15, 20, 25, 30, 30, 24, 25, 30, 40, 0]),
@@ -27,8 +33,11 @@ a.run(frames=20)
 print("TOTALS", " ".join(str(g.total(i)) for i in range(4)))
 dump()
 """
+)
 
-FULL_CARD = SETUP + r"""
+FULL_CARD = (
+    SETUP
+    + r"""
 from drivers.buttons import MENU
 # A card with the upper bonus and a Yahtzee bonus earned, some boxes open.
 full = [3, 8, 12, 16, 20, 24, 25, -1, 25, 30, -1, 50, 22, 100]
@@ -42,8 +51,11 @@ a.handle(MENU)
 print("TOTAL", a.game.total(0))
 dump()
 """
+)
 
-ALPHABET = SETUP + r"""
+ALPHABET = (
+    SETUP
+    + r"""
 from ui import font
 hw.oled.fill(0)
 chars = "".join(chr(c) for c in range(32, 127))
@@ -54,6 +66,7 @@ font.text(hw.oled, chars[:32], 0, 3, True)  # inverted
 font.number(hw.oled, -1234, 10, 4)
 print("FB", bytes(hw.oled.buffer).hex())
 """
+)
 
 
 def _pixels(code):
@@ -94,12 +107,26 @@ def test_the_whole_card_is_on_one_screen():
     assert lines[0].split() == ["P1", "card", total]
     left = [line[:15].split() for line in lines[1:]]
     right = [line[16:].split() for line in lines[1:]]
-    assert left[:6] == [["Aces", "3"], ["Twos", "8"], ["Threes", "12"], ["Fours", "16"], ["Fives", "20"],
-                        ["Sixes", "24"]]
+    assert left[:6] == [
+        ["Aces", "3"],
+        ["Twos", "8"],
+        ["Threes", "12"],
+        ["Fours", "16"],
+        ["Fives", "20"],
+        ["Sixes", "24"],
+    ]
     assert left[6] == ["Upper", "83/63"] and left[7] == ["Bonus", "35"]
-    assert right == [["3", "of", "a", "kind", "25"], ["4", "of", "a", "kind", "."], ["Full", "house", "25"],
-                     ["Sm", "straight", "30"], ["Lg", "straight", "."], ["Yahtzee", "50"], ["Chance", "22"],
-                     ["Y.bonus", "100"], ["Total", total]]
+    assert right == [
+        ["3", "of", "a", "kind", "25"],
+        ["4", "of", "a", "kind", "."],
+        ["Full", "house", "25"],
+        ["Sm", "straight", "30"],
+        ["Lg", "straight", "."],
+        ["Yahtzee", "50"],
+        ["Chance", "22"],
+        ["Y.bonus", "100"],
+        ["Total", total],
+    ]
     assert int(total) == 83 + 35 + 25 + 25 + 30 + 50 + 22 + 100
 
 
@@ -143,5 +170,11 @@ def test_the_card_lays_itself_out_from_the_rulesets_boxes():
     right = [line[16:].split() for line in lines[1:]]
     assert [row[0] for row in left[:6]] == ["Aces", "Twos", "Threes", "Fours", "Fives", "Sixes"]
     assert left[3] == ["Fours", "."] and left[6] == ["Upper", "17/50"] and left[7] == ["Bonus", "need", "33"]
-    assert right[:6] == [["Two", "pairs", "7"], ["Full", "house", "25"], ["Sm", "straight", "."],
-                         ["Lg", "straight", "40"], ["Yahtzee", "50"], ["Total", "139"]]  # no Y.bonus line
+    assert right[:6] == [
+        ["Two", "pairs", "7"],
+        ["Full", "house", "25"],
+        ["Sm", "straight", "."],
+        ["Lg", "straight", "40"],
+        ["Yahtzee", "50"],
+        ["Total", "139"],
+    ]  # no Y.bonus line

@@ -2,13 +2,16 @@
 and the quit confirmation (a long MENU press). Drawn by the real app inside MicroPython
 (sim board on a loopback link); the frame buffer is read back as text in CPython.
 """
+
 import host_tools
 from host_tools.simulator.screen import text_lines
 from sim_helpers import APP_ON_LOOPBACK
 
 SETUP = APP_ON_LOOPBACK
 
-TIE = SETUP + r"""
+TIE = (
+    SETUP
+    + r"""
 zero = [0] * 13 + [0]
 third = [0] * 12 + [20, 0]
 state = {"v": 1, "rules": rules.make_ruleset().name, "phase": game.OVER, "round": 13, "current": 0,
@@ -20,8 +23,11 @@ a.refresh_totals()
 a.finish()
 dump()
 """
+)
 
-QUIT = SETUP + r"""
+QUIT = (
+    SETUP
+    + r"""
 from drivers.buttons import MENU, LONG, OK
 a.new_game()
 a.run(frames=1000)
@@ -31,9 +37,12 @@ a.handle(OK)
 dump()
 print("GAME", a.game)
 """
+)
 
 
-RESUME = SETUP + r"""
+RESUME = (
+    SETUP
+    + r"""
 g = game.Game(rules.make_ruleset(joker="free"), [("P1", "human"), ("P2", "human")], hw.dice_source)
 while g.phase == game.ROLLOFF:
     g.rolloff()
@@ -46,6 +55,7 @@ a.resume(game.Game.from_state(state, hw.dice_source))
 a.run(frames=100)
 dump()
 """
+)
 
 
 def _screens(code):
@@ -92,7 +102,9 @@ def test_resume_continues_a_saved_turn():
     assert any("+" in line for line in lines[1:7])  # the points on offer are listed again
 
 
-COMPUTER_TURN = SETUP + r"""
+COMPUTER_TURN = (
+    SETUP
+    + r"""
 from drivers.buttons import OK
 import app as app_module
 a.settings.players = 2
@@ -128,6 +140,7 @@ for _ in range(4000):
 a.handle(OK)
 print("SKIPPED", a.screen == app_module.TURN, a.game.current)
 """
+)
 
 
 def test_a_computer_turn_ends_with_what_it_scored_for_a_moment_or_until_ok():
@@ -145,7 +158,9 @@ def test_a_computer_turn_ends_with_what_it_scored_for_a_moment_or_until_ok():
     assert [line for line in out if line.startswith("SKIPPED ")][0].split()[1:] == ["True", "0"]
 
 
-ZOO_MENU = SETUP + r"""
+ZOO_MENU = (
+    SETUP
+    + r"""
 from ui import menu
 a.show(1)  # the menu
 for _ in range(4):  # forced -> ordered -> free -> none -> Zoo (kids)
@@ -162,6 +177,7 @@ a.card_seat = 0
 a.show(5)  # the card screen: the whole card on one screen (ui/scorecard.py)
 dump()
 """
+)
 
 
 def test_menu_offers_the_zoo_card_and_its_card_has_11_boxes_and_18():

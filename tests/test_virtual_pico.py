@@ -1,4 +1,5 @@
 """The virtual Pico behaves like a board to mpremote: raw REPL, flash at /, resets, fakes."""
+
 import os
 import subprocess
 import sys
@@ -63,7 +64,11 @@ def test_fake_version_mpy_and_flash_size(tmp_path):
     write(tmp_path, "big.bin", b"x" * 10000)  # 3 blocks of 4096
     options = ("--fake-mpy", "0x206", "--fake-version", "1.22.2", "--flash-size", str(64 * 4096))
     with virtual_pico.running(tmp_path, *options) as port:
-        out = mpremote(port, "exec", "import sys, os\nprint(sys.implementation.version, sys.implementation._mpy, os.statvfs('/')[:4])")
+        out = mpremote(
+            port,
+            "exec",
+            "import sys, os\nprint(sys.implementation.version, sys.implementation._mpy, os.statvfs('/')[:4])",
+        )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "(1, 22, 2) 518 (4096, 4096, 64, 60)"  # 60 = 64 - root - 3 blocks
 
@@ -124,7 +129,10 @@ def test_dir_is_a_sandbox_for_every_client(tmp_path):
 def _run(*args):
     return subprocess.run(
         [sys.executable, "-m", "host_tools", "virtual-pico"] + [str(a) for a in args],
-        capture_output=True, text=True, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))), timeout=30,
+        capture_output=True,
+        text=True,
+        cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+        timeout=30,
     )
 
 

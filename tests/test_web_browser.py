@@ -3,6 +3,7 @@ server (no COOP/COEP headers: the site's service worker provides them), played b
 pointer presses (host_tools/browser/browse.py). Skipped, with one line saying how to get
 it, when no Chromium is installed (.ci/run installs Debian's).
 """
+
 import json
 import subprocess
 import sys
@@ -75,7 +76,9 @@ def check_records_download_and_upload(context, page, url):
     text = Path(download.value.path()).read_text()
     here = Path(tempfile.mkdtemp())
     # The same JSON as pull --json makes of the same files (CPython, host_tools/pull.py).
-    assert json.loads(text) == json.loads(json.dumps(records_json.jsonable(records_json.read_folder(stored_files(page, here / "a")))))
+    assert json.loads(text) == json.loads(
+        json.dumps(records_json.jsonable(records_json.read_folder(stored_files(page, here / "a"))))
+    )
     assert json.loads(text)["stats"]["value"]["all"][0] == 1  # the game just played
     # Upload: junk is refused with one line and changes nothing; pull's JSON goes in.
     fresh = browse.Page(context.new_page())
@@ -146,8 +149,10 @@ def test_the_page_stays_responsive_while_the_firmware_computes(url):
         gaps = page.page.evaluate("clearInterval(window.lag) || window.gaps")
         busy = page.handheld("busy")
         frames = page.handheld("frames")
-        print("main thread: longest gap %.0f ms over %d ticks; worker bursts > 1 ms: %d, longest %.1f ms"
-              % (max(gaps), len(gaps), len(busy), page.handheld("busyMax")))
+        print(
+            "main thread: longest gap %.0f ms over %d ticks; worker bursts > 1 ms: %d, longest %.1f ms"
+            % (max(gaps), len(gaps), len(busy), page.handheld("busyMax"))
+        )
         assert len(gaps) > 100 and max(gaps) < 250, max(gaps)  # the page's own loop keeps running
         box = page.page.locator('[data-button="7"]').bounding_box()  # DOWN: the page answers at once
         page.page.mouse.move(box["x"] + 5, box["y"] + 5)
@@ -179,9 +184,11 @@ def test_an_advisor_hint_in_the_browser(url):
 
 def test_without_playwright_the_browser_says_how_to_get_it():
     # A .venv older than the playwright pin ran these tests into ModuleNotFoundError.
-    probe = ("import sys; sys.modules['playwright'] = None\n"
-             "from host_tools.browser import browse\n"
-             "with browse.browser():\n"
-             "    pass\n")
+    probe = (
+        "import sys; sys.modules['playwright'] = None\n"
+        "from host_tools.browser import browse\n"
+        "with browse.browser():\n"
+        "    pass\n"
+    )
     proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1 and proc.stderr == browse.NO_PLAYWRIGHT + "\n", proc.stderr

@@ -1,6 +1,7 @@
 """``flash`` never puts the web board on a Pico: the board-module selection of a Pico
 board leaves boards/web.py out, and ``flash`` / ``uf2`` refuse ``--board web`` with one
 line and exit status 2, writing nothing."""
+
 import os
 import subprocess
 import sys
@@ -19,10 +20,17 @@ def test_a_pico_build_leaves_the_web_board_out():
 
 def test_flash_and_uf2_refuse_the_web_board(tmp_path):
     out = tmp_path / "x.uf2"
-    for argv in (["flash", "--board", "web", "--port", str(tmp_path / "no-port")],
-                 ["uf2", "--board", "web", "--out", str(out)]):
-        proc = subprocess.run([sys.executable, "-m", "host_tools"] + argv, capture_output=True, text=True,
-                              cwd=host_tools.REPO, timeout=120)
+    for argv in (
+        ["flash", "--board", "web", "--port", str(tmp_path / "no-port")],
+        ["uf2", "--board", "web", "--out", str(out)],
+    ):
+        proc = subprocess.run(
+            [sys.executable, "-m", "host_tools"] + argv,
+            capture_output=True,
+            text=True,
+            cwd=host_tools.REPO,
+            timeout=120,
+        )
         assert proc.returncode == 2, proc.stdout + proc.stderr
         lines = proc.stderr.strip().splitlines()
         assert len(lines) == 1 and "web" in lines[0] and "not on a Pico" in lines[0], lines

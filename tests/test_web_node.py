@@ -9,6 +9,7 @@ unix-port simulator, and the port fix it needs (webport.py).
 - The errno probe: the raw port still raises WASI numbers (fails loudly when a new port
   release fixes them: then webport's fix can go), and with the fix it raises MicroPython's.
 """
+
 import json
 import os
 import random
@@ -67,8 +68,12 @@ def test_web_port_matches_the_unix_port_press_by_press(seed, web_site, device_ta
                 unix.run_until(t, levels)
                 web.run_until(t, levels)
                 assert state(web) == state(unix), "differ at %d ms (press %d)\nweb:\n%s\nunix:\n%s\n%s" % (
-                    t, compared, "\n".join(screen_lines(web.oled_pixels())),
-                    "\n".join(screen_lines(unix.oled_pixels())), web.console[-10:])
+                    t,
+                    compared,
+                    "\n".join(screen_lines(web.oled_pixels())),
+                    "\n".join(screen_lines(unix.oled_pixels())),
+                    web.console[-10:],
+                )
                 compared += 1
         unix.run_until(end, levels)
         web.run_until(end, levels)
@@ -191,9 +196,14 @@ const mp = await loadMicroPython({ stdout: (t) => console.log(t) });
 mp.FS.mkdir("/port");
 mp.FS.writeFile("/port/webport.py", fs.readFileSync(%s));
 mp.runPython(%s);
-""" % (json.dumps("file://" + os.path.join(web_site, "micropython.mjs")),
-       json.dumps(os.path.join(web_site, "port", "webport.py")), json.dumps(code))
-    proc = subprocess.run([node_command(), "--input-type=module", "-e", script], capture_output=True, text=True, timeout=120)
+""" % (
+        json.dumps("file://" + os.path.join(web_site, "micropython.mjs")),
+        json.dumps(os.path.join(web_site, "port", "webport.py")),
+        json.dumps(code),
+    )
+    proc = subprocess.run(
+        [node_command(), "--input-type=module", "-e", script], capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     return {line.split()[0]: line.split(None, 1)[1] for line in proc.stdout.splitlines() if line[:1].isupper()}
 
@@ -204,7 +214,10 @@ def test_errno_probe_the_port_still_needs_the_fix_and_the_fix_works(web_site):
     assert (errno_enoent, errno_eexist) == (2, 17)  # the port's errno module: MicroPython's numbers
     # The pinned port raises WASI numbers. If this fails, the port changed: check whether
     # host_tools/browser/webport.py's fix is still needed before changing this line.
-    assert (enoent, eexist) == (44, 20), "MicroPython's WebAssembly port now raises %d/%d for ENOENT/EEXIST" % (enoent, eexist)
+    assert (enoent, eexist) == (44, 20), "MicroPython's WebAssembly port now raises %d/%d for ENOENT/EEXIST" % (
+        enoent,
+        eexist,
+    )
     assert out["FIXED"].split() == ["2", "17", "20"]  # ENOENT, EEXIST, ENOTDIR as on the Pico
 
 
@@ -218,6 +231,6 @@ def test_the_site_holds_the_tree_flash_builds_for_arch_0(web_site):
     with open(os.path.join(web_site, "tree.bin"), "rb") as f:
         blob = f.read()
     at, n = next((a, n) for p, a, n in info["tree"] if p == "/advisor.mpy")
-    assert blob[at:at + 2] == b"M\x06" and blob[at + 2] & 0xFC == 0  # .mpy v6, arch 0 (no native code)
+    assert blob[at : at + 2] == b"M\x06" and blob[at + 2] & 0xFC == 0  # .mpy v6, arch 0 (no native code)
     at, n = next((a, n) for p, a, n in info["tree"] if p == "/device.cfg")
-    assert b"board=web" in blob[at:at + n]
+    assert b"board=web" in blob[at : at + n]

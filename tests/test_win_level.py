@@ -4,6 +4,7 @@
 The twin must make the device's decisions one for one; the level itself must play
 for the win where that matters (far behind late: gamble; far ahead: play safe).
 """
+
 import os
 import random
 
@@ -29,7 +30,10 @@ FORCED = rules.make_ruleset()
 
 @pytest.fixture(scope="module")
 def device():
-    with open(solver_cache.table(FORCED), "rb") as f, open(solver_cache.spread_table(FORCED, bench.DEVICE_BANDS), "rb") as g:
+    with (
+        open(solver_cache.table(FORCED), "rb") as f,
+        open(solver_cache.spread_table(FORCED, bench.DEVICE_BANDS), "rb") as g,
+    ):
         adv = A.Advisor(FORCED, strategy_table.StrategyTable(f))
         opt = A.Advisor(FORCED, strategy_table.StrategyTable(f))
         yield strategy_win.WinLevel(adv, spread_table.SpreadTable(g)), opt
@@ -176,9 +180,16 @@ def lopsided_decisions_inside_micropython(tmp_path, positions, extra_path=()):
 
     (tmp_path / "positions.json").write_text(json.dumps(positions))
     (tmp_path / "mp_lopsided.py").write_text(MP_LOPSIDED)
-    proc = host_tools.run_micropython([str(tmp_path / "mp_lopsided.py"), solver_cache.table(FORCED),
-                                       solver_cache.spread_table(FORCED, bench.DEVICE_BANDS),
-                                       str(tmp_path / "positions.json")], heap="192K", extra_path=extra_path)
+    proc = host_tools.run_micropython(
+        [
+            str(tmp_path / "mp_lopsided.py"),
+            solver_cache.table(FORCED),
+            solver_cache.spread_table(FORCED, bench.DEVICE_BANDS),
+            str(tmp_path / "positions.json"),
+        ],
+        heap="192K",
+        extra_path=extra_path,
+    )
     assert proc.returncode == 0, proc.stdout[-300:] + proc.stderr
     return [[int(w) for w in line.split()] for line in proc.stdout.splitlines()]
 
@@ -206,17 +217,53 @@ def test_far_behind_late_it_gambles_where_optimal_plays_safe(device):
     the pair, the only way to the Yahtzee it needs. Ahead of a finished opponent it
     keeps what optimal keeps."""
     level, opt = device
-    me = card_with(aces=3, twos=6, threes=9, fours=12, fives=15, sixes=18, full_house=25,
-                   small_straight=30, large_straight=40, chance=22)
+    me = card_with(
+        aces=3,
+        twos=6,
+        threes=9,
+        fours=12,
+        fives=15,
+        sixes=18,
+        full_house=25,
+        small_straight=30,
+        large_straight=40,
+        chance=22,
+    )
     dice = [2, 2, 4, 5, 6]
     codes, values = [0] * 32, [0] * 32
     opt.prepare(me)
     opt.options(dice, 2, codes, values)
     assert codes[0] == 0b10000
-    ahead = card_with(aces=3, twos=6, threes=9, fours=12, fives=15, sixes=18, three_kind=30, four_kind=28,
-                      full_house=25, small_straight=30, large_straight=40, yahtzee=50, chance=24)
-    behind = card_with(aces=3, twos=6, threes=9, fours=12, fives=15, sixes=18, three_kind=0, four_kind=0,
-                       full_house=25, small_straight=30, large_straight=40, yahtzee=0, chance=10)
+    ahead = card_with(
+        aces=3,
+        twos=6,
+        threes=9,
+        fours=12,
+        fives=15,
+        sixes=18,
+        three_kind=30,
+        four_kind=28,
+        full_house=25,
+        small_straight=30,
+        large_straight=40,
+        yahtzee=50,
+        chance=24,
+    )
+    behind = card_with(
+        aces=3,
+        twos=6,
+        threes=9,
+        fours=12,
+        fives=15,
+        sixes=18,
+        three_kind=0,
+        four_kind=0,
+        full_house=25,
+        small_straight=30,
+        large_straight=40,
+        yahtzee=0,
+        chance=10,
+    )
     assert rules.totals(FORCED, ahead)[4] - rules.totals(FORCED, me)[4] == 110
     assert rules.totals(FORCED, behind)[4] - rules.totals(FORCED, me)[4] == -12
     level.prepare(me, [ahead])
@@ -226,10 +273,33 @@ def test_far_behind_late_it_gambles_where_optimal_plays_safe(device):
 
 
 # -- advise --to-win ------------------------------------------------------------------
-ME = {"aces": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18, "full_house": 25,
-      "small_straight": 30, "large_straight": 40, "chance": 22}
-THEM = {"aces": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18, "three_kind": 30,
-        "four_kind": 28, "full_house": 25, "small_straight": 30, "large_straight": 40, "yahtzee": 50, "chance": 24}
+ME = {
+    "aces": 3,
+    "twos": 6,
+    "threes": 9,
+    "fours": 12,
+    "fives": 15,
+    "sixes": 18,
+    "full_house": 25,
+    "small_straight": 30,
+    "large_straight": 40,
+    "chance": 22,
+}
+THEM = {
+    "aces": 3,
+    "twos": 6,
+    "threes": 9,
+    "fours": 12,
+    "fives": 15,
+    "sixes": 18,
+    "three_kind": 30,
+    "four_kind": 28,
+    "full_house": 25,
+    "small_straight": 30,
+    "large_straight": 40,
+    "yahtzee": 50,
+    "chance": 24,
+}
 
 
 def _link_tables(tmp_path, monkeypatch, ruleset, spread=True):
@@ -317,7 +387,9 @@ def test_readme_to_win_example(monkeypatch, tmp_path, capsys):
         assert (json.load(f), json.load(g)) == (ME, THEM)  # the cards the README's command names ship
     monkeypatch.chdir(host_tools.REPO)
     monkeypatch.setattr(advise, "ensure_table", lambda ruleset, **kw: solver_cache.table(ruleset))
-    monkeypatch.setattr(advise, "ensure_spread", lambda ruleset, **kw: solver_cache.spread_table(ruleset, bench.DEVICE_BANDS))
+    monkeypatch.setattr(
+        advise, "ensure_spread", lambda ruleset, **kw: solver_cache.spread_table(ruleset, bench.DEVICE_BANDS)
+    )
     assert advise.main(_readme_command("--to-win")) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "chance to win now: you 0.5 %, opponent 1 99.5 %"
@@ -331,11 +403,14 @@ def test_readme_to_win_example(monkeypatch, tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["best"]["hold"] == [6]
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--to-win"], "--to-win needs --opponents"),
-    (["--opponents", "{}", "{}", "{}", "{}"], "at most 3 opponents"),
-    (["--opponents", "{\"bogus\": 1}"], "bogus"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--to-win"], "--to-win needs --opponents"),
+        (["--opponents", "{}", "{}", "{}", "{}"], "at most 3 opponents"),
+        (["--opponents", "{\"bogus\": 1}"], "bogus"),
+    ],
+)
 def test_advise_to_win_bad_input(capsys, args, message):
     from host_tools import advise
 
@@ -414,8 +489,10 @@ def test_card_view_shows_the_meter_in_the_simulator(tmp_path, variant):
     from host_tools.simulator.screen import screen_lines
     from sim_helpers import play, saved
 
-    tables = {"strategy-forced.bin": solver_cache.table(FORCED, variant),
-              "spread-forced.bin": solver_cache.spread_table(FORCED, bench.DEVICE_BANDS)}
+    tables = {
+        "strategy-forced.bin": solver_cache.table(FORCED, variant),
+        "spread-forced.bin": solver_cache.spread_table(FORCED, bench.DEVICE_BANDS),
+    }
     keys = sim_golden.TWO_HUMANS + " wait:4500" + " space enter enter" * 6 + " m"
     screen = screen_lines(play(tmp_path, keys, seed=4, tables=tables).oled_pixels())
     header = re.match(r"P(\d) card +(\d+)% +(\d+)$", screen[0])

@@ -6,6 +6,7 @@ dictionaries, scoring through rules.py only) on late cards and against Monte Car
 from the empty card; the vectorised advisor and meter against firmware/advisor.py and
 firmware/win_meter.py decision by decision and number by number.
 """
+
 import io
 import itertools
 import random
@@ -89,8 +90,9 @@ class BruteDistribution:
                     for n in range(6):
                         for kept in set(itertools.combinations(r, n)):
                             if kept not in keep_dist:
-                                keep_dist[kept] = _mix([(p, stage[tuple(sorted(kept + o))])
-                                                        for o, p in OUTCOMES[5 - n]])
+                                keep_dist[kept] = _mix(
+                                    [(p, stage[tuple(sorted(kept + o))]) for o, p in OUTCOMES[5 - n]]
+                                )
                             if best is None or _mean(keep_dist[kept]) > _mean(best) + 1e-9:
                                 best = keep_dist[kept]
                     stage[r] = best
@@ -99,12 +101,47 @@ class BruteDistribution:
 
 
 LATE = [
-    card_with(aces=3, twos=6, threes=9, fours=12, fives=15, sixes=18, three_kind=20, four_kind=0,
-              full_house=25, small_straight=30, large_straight=40, yahtzee=50),
-    card_with(aces=2, twos=6, threes=9, fours=8, fives=15, three_kind=20, four_kind=22,
-              full_house=25, small_straight=30, large_straight=40, yahtzee=0, chance=20),
-    card_with(aces=3, twos=6, threes=9, fours=12, fives=15, sixes=18, three_kind=20, four_kind=0,
-              full_house=25, small_straight=30, large_straight=40),
+    card_with(
+        aces=3,
+        twos=6,
+        threes=9,
+        fours=12,
+        fives=15,
+        sixes=18,
+        three_kind=20,
+        four_kind=0,
+        full_house=25,
+        small_straight=30,
+        large_straight=40,
+        yahtzee=50,
+    ),
+    card_with(
+        aces=2,
+        twos=6,
+        threes=9,
+        fours=8,
+        fives=15,
+        three_kind=20,
+        four_kind=22,
+        full_house=25,
+        small_straight=30,
+        large_straight=40,
+        yahtzee=0,
+        chance=20,
+    ),
+    card_with(
+        aces=3,
+        twos=6,
+        threes=9,
+        fours=12,
+        fives=15,
+        sixes=18,
+        three_kind=20,
+        four_kind=0,
+        full_house=25,
+        small_straight=30,
+        large_straight=40,
+    ),
 ]
 
 
@@ -126,7 +163,7 @@ def test_spread_from_empty_card_matches_monte_carlo_and_published(solved):
     assert abs(sd - 59.6) < 0.05  # published sd of optimal-mean play (about 59.6)
     _states, final = fast_play.solo_games(fa, 16384, np.random.default_rng(11))
     # standard errors: mean 0.47, sd about 0.4 at this many games
-    assert abs(final.mean() - fixed[0] / 2.0 ** 18) < 2.0
+    assert abs(final.mean() - fixed[0] / 2.0**18) < 2.0
     assert abs(final.std() - sd) < 1.6
 
 
@@ -280,8 +317,7 @@ def _damaged_variants(data):
     flipped_header[8] ^= 0x01  # the upper threshold: caught by the header's CRC-8
     flipped_data = bytearray(data)
     flipped_data[spread_table.HEADER_SIZE + 5000] ^= 0x10
-    return {"header": bytes(flipped_header), "cut": data[:-100], "grown": data + b"\x00",
-            "data": bytes(flipped_data)}
+    return {"header": bytes(flipped_header), "cut": data[:-100], "grown": data + b"\x00", "data": bytes(flipped_data)}
 
 
 def test_spread_table_refuses_damage_at_open_and_per_group(spread_path):

@@ -5,12 +5,12 @@ figures: ``make bench`` rewrites the rows of the subjects it ran, with the commi
 date, and keeps the rows of the others (a subject that could not run here, such as the
 emulated chip without its firmware, returns ``NOT_RUN`` and keeps what it measured last).
 """
+
 import os
 
 NOT_RUN = "not run"
 
-PAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                    "docs", "figures.md")
+PAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "docs", "figures.md")
 
 _HEAD = """# Every measured figure
 
@@ -64,8 +64,7 @@ def read_page(path=PAGE):
 def write_page(results, commit, date, path=PAGE):
     """Rewrite the page: ``results`` maps each subject run now to its printed lines."""
     kept = [row for row in read_page(path) if row[0] not in results]
-    fresh = [(subject, figure, commit, date)
-             for subject, lines in results.items() for figure in figure_rows(lines)]
+    fresh = [(subject, figure, commit, date) for subject, lines in results.items() for figure in figure_rows(lines)]
     rows = sorted(kept + fresh, key=lambda row: row[0])  # stable: each subject's own order
     tmp = path + ".new"
     with open(tmp, "w", encoding="utf-8") as out:

@@ -13,6 +13,7 @@ of ``RUNS`` games (a human against a computer, seed 3: the human starts). Target
 most 200 ms before the first screen reacts; no stretch over 100 ms during play; the menu
 at most 1.5 s after power-on.
 """
+
 import os
 import shutil
 import statistics
@@ -54,8 +55,11 @@ def compiled_tree(folder):
                 if prefix == "" and rel == "." and name == "main.py":
                     shutil.copyfile(src, os.path.join(out_dir, name))
                     continue
-                subprocess.run([cross, "-march=x64", "-o", os.path.join(out_dir, name[:-3] + ".mpy"), src],
-                               check=True, capture_output=True)
+                subprocess.run(
+                    [cross, "-march=x64", "-o", os.path.join(out_dir, name[:-3] + ".mpy"), src],
+                    check=True,
+                    capture_output=True,
+                )
     return folder
 
 
@@ -78,8 +82,10 @@ def one_game(code_dir, tables, ratio):
         finally:
             device.close()
     stretches = device.stretches
-    found = {"menu at (power-on to the menu)": menu_at or 0,
-             "boot: longest stretch": max((b for s, b in stretches if s < START_MS), default=0)}
+    found = {
+        "menu at (power-on to the menu)": menu_at or 0,
+        "boot: longest stretch": max((b for s, b in stretches if s < START_MS), default=0),
+    }
     first_turn = None
     for label, start, end in marks:
         inside = [(s, b) for s, b in stretches if start <= s < end]
@@ -91,15 +97,25 @@ def one_game(code_dir, tables, ratio):
             found["Start game: work before the screen reacts"] = shown[0] - handled if shown else -1
             first_turn = end
     found["longest stretch during play (after the roll-off)"] = max(
-        (b for s, b in stretches if first_turn is not None and s >= first_turn), default=0)
+        (b for s, b in stretches if first_turn is not None and s >= first_turn), default=0
+    )
     return found
 
 
 def run():
     cal = busy.calibrate(refresh=True)
-    print("calibration: Advisor() %.1f host ms (chip %d ms) -> ratio %.1f; check, the advisor's turn: %.3f host ms "
-          "(chip %.1f ms) -> %.1f" % (cal["init_us"] / 1000, busy.CHIP_ADVISOR_INIT_MS, cal["ratio"] / 100,
-                                       cal["turn_us"] / 1000, busy.CHIP_ADVISOR_TURN_MS, cal["turn_ratio"] / 100))
+    print(
+        "calibration: Advisor() %.1f host ms (chip %d ms) -> ratio %.1f; check, the advisor's turn: %.3f host ms "
+        "(chip %.1f ms) -> %.1f"
+        % (
+            cal["init_us"] / 1000,
+            busy.CHIP_ADVISOR_INIT_MS,
+            cal["ratio"] / 100,
+            cal["turn_us"] / 1000,
+            busy.CHIP_ADVISOR_TURN_MS,
+            cal["turn_ratio"] / 100,
+        )
+    )
     from host_tools.simulator import headless as sim_headless
 
     tables = sim_headless.device_tables()

@@ -25,6 +25,7 @@ Needs the UF2 and bootrom (build/rp2/ or ../shared/rp2/) and Node; says so when 
 About 10-20 minutes of wall time on 2 cores (the game is emulated at a fraction of a real
 Pico's speed).
 """
+
 import os
 import re
 import shutil
@@ -54,8 +55,11 @@ WIN_MEMORY_TARGET = 30 * 1024
 # the firmware). Counting from the first frame is too early too (that frame is the board
 # blanking the OLED; the splash comes ~650 ms later): the keys now count from the splash's
 # first drawing (lowest_heap), as they do from boot() on the unprobed game.
-FOUR_OPTIMAL = " wait:300 ".join(("enter down enter enter down enter down enter enter down enter enter down enter enter"
-                                  " up up up up up enter").split())
+FOUR_OPTIMAL = " wait:300 ".join(
+    (
+        "enter down enter enter down enter down enter enter down enter enter down enter enter up up up up up enter"
+    ).split()
+)
 ROUND1_MS = 12000  # emulated, after the start: round 1 shows whether the advisor loaded
 GAME_MS = 900000  # emulated: four computers finish well within this (about 6 minutes)
 STEP_MS = 30000
@@ -66,8 +70,10 @@ def met(ok):
 
 
 _HEAP = "import gc\ngc.collect()\nprint('BOOT', gc.mem_free())\nimport rules, game, app, session\ngc.collect()\nprint('IMPORTS', gc.mem_free())"
-_STATVFS = ("import os\ns = os.statvfs('/')\nprint('FLASH', s[0] * s[2], s[0] * s[3])\n"
-            "print('FILES', ' '.join(n for n in os.listdir('/') if n.endswith('.bin')))")
+_STATVFS = (
+    "import os\ns = os.statvfs('/')\nprint('FLASH', s[0] * s[2], s[0] * s[3])\n"
+    "print('FILES', ' '.join(n for n in os.listdir('/') if n.endswith('.bin')))"
+)
 _NO_SPREAD = "import os\nos.remove('spread-forced.bin')\n" + _STATVFS
 _ADVISOR = """
 import gc, time, rules, advisor, strategy_table
@@ -234,8 +240,10 @@ def flash_figures(port, say, what):
     out = chip_session.device_exec(port, _STATVFS if what == "make flash" else _NO_SPREAD)
     total, free = _number(r"FLASH (\d+) (\d+)", out)
     tables = re.search(r"FILES(.*)", out).group(1).split()
-    say("flash free after %s: %d bytes (%d KiB) of the %d-byte littlefs; tables on it: %s"
-        % (what, free, free // 1024, total, ", ".join(tables) or "none"))
+    say(
+        "flash free after %s: %d bytes (%d KiB) of the %d-byte littlefs; tables on it: %s"
+        % (what, free, free // 1024, total, ", ".join(tables) or "none")
+    )
     return free
 
 
@@ -256,24 +264,38 @@ def run():
         if done.returncode:
             say("flash failed: %s" % (done.stderr.strip() or done.stdout.strip()))
             return
-        say("make flash onto an erased emulated Pico: %.0f s wall; %s"
-            % (time.monotonic() - t, done.stdout.strip().splitlines()[-1]))
+        say(
+            "make flash onto an erased emulated Pico: %.0f s wall; %s"
+            % (time.monotonic() - t, done.stdout.strip().splitlines()[-1])
+        )
         played = os.path.join(folder, "played.bin")
         shutil.copyfile(image, played)  # the game below writes records: measure flash before
         with chip_session.serving(image) as (_device, port):
             flash_figures(port, say, "make flash")
             out = chip_session.device_exec(port, _HEAP)
             boot, imports = _number(r"BOOT (\d+)", out)[0], _number(r"IMPORTS (\d+)", out)[0]
-            say("heap free after boot %d bytes; after import rules, game, app, session %d (-%d)"
-                % (boot, imports, boot - imports))
+            say(
+                "heap free after boot %d bytes; after import rules, game, app, session %d (-%d)"
+                % (boot, imports, boot - imports)
+            )
             found = re.search(r"ADVISOR ([\d ]+)", chip_session.device_exec(port, _ADVISOR))
             turns = [int(n) for n in found.group(1).split()] if found else []
             if turns:
                 median = statistics.median(turns) / 1000
-                say("advisor turn (prepare + options) median %.1f ms emulated of %d cards, min %.1f max %.1f "
+                say(
+                    "advisor turn (prepare + options) median %.1f ms emulated of %d cards, min %.1f max %.1f "
                     "(a real Pico: 0-13 %% slower on interpreter code, up to about %.0f ms); target <= %d ms "
-                    "emulated: %s" % (median, len(turns), min(turns) / 1000, max(turns) / 1000, median * 1.13,
-                                      ADVISOR_TARGET_MS, met(median <= ADVISOR_TARGET_MS)))
+                    "emulated: %s"
+                    % (
+                        median,
+                        len(turns),
+                        min(turns) / 1000,
+                        max(turns) / 1000,
+                        median * 1.13,
+                        ADVISOR_TARGET_MS,
+                        met(median <= ADVISOR_TARGET_MS),
+                    )
+                )
             win_decisions(chip_session.device_exec(port, _WIN, timeout=1800), say)
             flash_figures(port, say, "removing the spread table again (the exact table alone)")
         game = lowest_heap(played)
@@ -281,11 +303,23 @@ def run():
             reached = "played to the end screen (Game over, round %d of %d)" % (game["round"], game["rounds"])
         else:
             reached = "did NOT reach the end: round %d of %d after %.0f s emulated, screen %s" % (
-                game["round"] + 1, game["rounds"], game.get("ms", 0) / 1000, " / ".join(game["screen"]))
+                game["round"] + 1,
+                game["rounds"],
+                game.get("ms", 0) / 1000,
+                " / ".join(game["screen"]),
+            )
         say("4-player game of CPU optimal (advisor loaded: %s): %s" % ("yes" if game["advisor"] else "NO", reached))
-        say("lowest heap free in that game: %d bytes after gc.collect() (%.1f KB), %d raw (garbage counted); "
-            "target >= %d: %s" % (game["live"], game["live"] / 1024, game["raw"], HEAP_TARGET,
-                                  met(game["live"] >= HEAP_TARGET and game["end"] and game["advisor"])))
+        say(
+            "lowest heap free in that game: %d bytes after gc.collect() (%.1f KB), %d raw (garbage counted); "
+            "target >= %d: %s"
+            % (
+                game["live"],
+                game["live"] / 1024,
+                game["raw"],
+                HEAP_TARGET,
+                met(game["live"] >= HEAP_TARGET and game["end"] and game["advisor"]),
+            )
+        )
 
 
 def win_decisions(out, say):
@@ -300,18 +334,30 @@ def win_decisions(out, say):
         times = [int(n) for n in times.split()]
         every += times
         worst_alloc = max(worst_alloc, int(alloc))
-        say("CPU win decision, %s players: median %.1f ms emulated over %d turns' first decisions, max %.1f; "
-            "allocates at most %s bytes" % (players, statistics.median(times) / 1000, len(times),
-                                            max(times) / 1000, alloc))
+        say(
+            "CPU win decision, %s players: median %.1f ms emulated over %d turns' first decisions, max %.1f; "
+            "allocates at most %s bytes"
+            % (players, statistics.median(times) / 1000, len(times), max(times) / 1000, alloc)
+        )
     median = statistics.median(every) / 1000
-    say("CPU win decision (a turn's first: prepare + hold; the others are lookups): median %.1f ms emulated "
+    say(
+        "CPU win decision (a turn's first: prepare + hold; the others are lookups): median %.1f ms emulated "
         "(a real Pico: up to 13 %% slower, about %.0f ms), slowest %.1f ms; target <= %d ms emulated: %s%s"
-        % (median, median * 1.13, max(every) / 1000, WIN_TARGET_MS, met(median <= WIN_TARGET_MS),
-           "" if max(every) <= WIN_TARGET_MS * 1000 else " (the slowest decision misses it)"))
+        % (
+            median,
+            median * 1.13,
+            max(every) / 1000,
+            WIN_TARGET_MS,
+            met(median <= WIN_TARGET_MS),
+            "" if max(every) <= WIN_TARGET_MS * 1000 else " (the slowest decision misses it)",
+        )
+    )
     code = _number(r"WINCODE (\d+)", out)
     if code:
         say("CPU win code: importing strategy_win takes %d bytes of heap (its bytecode and native code)" % code[0])
     memory = kept[0] + worst_alloc
-    say("CPU win working memory: %d bytes kept by the level (beside the advisor's) + at most %d allocated by "
+    say(
+        "CPU win working memory: %d bytes kept by the level (beside the advisor's) + at most %d allocated by "
         "a decision = %d bytes (%.1f KB); target <= %d: %s"
-        % (kept[0], worst_alloc, memory, memory / 1024, WIN_MEMORY_TARGET, met(memory <= WIN_MEMORY_TARGET)))
+        % (kept[0], worst_alloc, memory, memory / 1024, WIN_MEMORY_TARGET, met(memory <= WIN_MEMORY_TARGET))
+    )

@@ -5,6 +5,7 @@ bytes, so the times are the drivers' own Python work on this host (an RP2040 at 
 roughly 20-50x slower); the bus bytes give the wire time on the device, which dominates
 the OLED frame: at 400 kHz I2C each byte takes 9 clocks.
 """
+
 import host_tools
 
 SCRIPT = r"""

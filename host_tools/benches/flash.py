@@ -3,6 +3,7 @@
 The virtual Pico answers faster than a real Pico over USB, so these figures are the tool's
 own overhead (compiling, hashing on the device, mpremote round trips), not a Pico's.
 """
+
 import os
 import re
 import statistics

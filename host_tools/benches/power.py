@@ -14,6 +14,7 @@ firmware does in the simulator's busy mode (its busy share, the LEDs lit and the
 intensity, the OLED's lit pixels and contrast), before and after idle frames sleep in
 lightsleep (hw.idle). docs/power_and_input.md explains the figures.
 """
+
 import os
 import tempfile
 
@@ -78,9 +79,16 @@ def play(keys, after_end="enter enter enter enter", limit_ms=400000):
 
 def report(label, counts):
     game_writes, game_bytes = counts["game"]
-    print("%s: game saves %d (%d bytes, %d per save); records writes %s" % (
-        label, game_writes, game_bytes, game_bytes // max(game_writes, 1),
-        ", ".join("%s %d (%d B)" % (s, counts[s][0], counts[s][1]) for s in STORES[1:])))
+    print(
+        "%s: game saves %d (%d bytes, %d per save); records writes %s"
+        % (
+            label,
+            game_writes,
+            game_bytes,
+            game_bytes // max(game_writes, 1),
+            ", ".join("%s %d (%d B)" % (s, counts[s][0], counts[s][1]) for s in STORES[1:]),
+        )
+    )
     total = sum(c[0] for c in counts.values())
     print("  total per game: %d file writes, %d bytes" % (total, sum(c[1] for c in counts.values())))
 
@@ -88,8 +96,9 @@ def report(label, counts):
 def run():
     report("1 player (3 rolls, 3 hold changes per turn)", play(SOLO))
     report("4 computer players", play(FOUR_CPU, after_end="enter"))
-    print("blank: one timed lightsleep of %d ms per poll, %d polls a minute" % (
-        _SLEEP_POLL_MS, 60000 // _SLEEP_POLL_MS))
+    print(
+        "blank: one timed lightsleep of %d ms per poll, %d polls a minute" % (_SLEEP_POLL_MS, 60000 // _SLEEP_POLL_MS)
+    )
     budget()
 
 
@@ -151,17 +160,31 @@ def observe(device, until, presses, step=100):
             if held and face > 0 and not chip.shutdown:
                 inverted += (64 - 4 * face) - sum(map(sum, chip.rows()))  # a face's pips: 4 LEDs each
         pixels = device.oled_pixels()
-        samples.append((lit, chips[0].intensity, sum(map(sum, pixels)) / 8192.0, device.oled.contrast,
-                        device.oled.display_on, inverted))
+        samples.append(
+            (
+                lit,
+                chips[0].intensity,
+                sum(map(sum, pixels)) / 8192.0,
+                device.oled.contrast,
+                device.oled.display_on,
+                inverted,
+            )
+        )
     span = max(device.now - t0, 1)
     stretches = device.stretches[first:]
     long_ms = sum(b for _s, b in stretches if b >= SHORT_MS)
     short = (device.waits - waits0) - sum(1 for _s, b in stretches if b >= SHORT_MS)
     busy = min(1.0, (long_ms + short * CHIP_IDLE_FRAME_MS) / span)
     n = len(samples)
-    return {"lit": sum(s[0] for s in samples) / n, "lit_inverted": sum(s[5] for s in samples) / n, "intensity": samples[-1][1],
-            "oled": sum(s[2] for s in samples) / n, "contrast": samples[-1][3], "on": samples[-1][4],
-            "busy": busy}
+    return {
+        "lit": sum(s[0] for s in samples) / n,
+        "lit_inverted": sum(s[5] for s in samples) / n,
+        "intensity": samples[-1][1],
+        "oled": sum(s[2] for s in samples) / n,
+        "contrast": samples[-1][3],
+        "on": samples[-1][4],
+        "busy": busy,
+    }
 
 
 def current(obs, idle_sleeps, blank=False):
@@ -186,8 +209,13 @@ def budget_run(idle):
 
     obs = {}
     with tempfile.TemporaryDirectory() as flash:
-        device = SimDevice(seed=3, flash_dir=flash, tables=sim_headless.device_tables(), busy=busy.ratio(),
-                           extra=() if idle else ("idle=0",))
+        device = SimDevice(
+            seed=3,
+            flash_dir=flash,
+            tables=sim_headless.device_tables(),
+            busy=busy.ratio(),
+            extra=() if idle else ("idle=0",),
+        )
         try:
             device.run_until(3000)
             obs["idle menu"] = observe(device, 13000, [])
@@ -207,9 +235,13 @@ def budget_run(idle):
 
 
 def budget():
-    print("power budget: datasheet currents x the firmware's duty in the simulator's busy mode "
-          "(docs/power_and_input.md)")
-    runs = {"before (5 ms frames, WFE between)": budget_run(False), "after (idle frames in lightsleep)": budget_run(True)}
+    print(
+        "power budget: datasheet currents x the firmware's duty in the simulator's busy mode (docs/power_and_input.md)"
+    )
+    runs = {
+        "before (5 ms frames, WFE between)": budget_run(False),
+        "after (idle frames in lightsleep)": budget_run(True),
+    }
     hours = {}
     for label, obs in runs.items():
         print(label)
@@ -218,18 +250,37 @@ def budget():
             o = obs[mode]
             total, parts = current(o, idle_sleeps, blank=mode == "blanked")
             hours[(label, mode)] = total
-            print("  %-9s %6.1f mA = CPU %5.1f (busy %4.1f %%) + dice %5.1f (%4.1f LEDs lit, intensity %d) + "
-                  "OLED %4.1f (%2.0f %% lit, contrast 0x%02X%s)"
-                  % (mode, total, parts["CPU"], 100 * (CHIP_BLANK_SHARE if mode == "blanked" else o["busy"]),
-                     parts["dice"], o["lit"], o["intensity"], parts["OLED"], 100 * o["oled"], o["contrast"],
-                     "" if o["on"] else ", off"))
+            print(
+                "  %-9s %6.1f mA = CPU %5.1f (busy %4.1f %%) + dice %5.1f (%4.1f LEDs lit, intensity %d) + "
+                "OLED %4.1f (%2.0f %% lit, contrast 0x%02X%s)"
+                % (
+                    mode,
+                    total,
+                    parts["CPU"],
+                    100 * (CHIP_BLANK_SHARE if mode == "blanked" else o["busy"]),
+                    parts["dice"],
+                    o["lit"],
+                    o["intensity"],
+                    parts["OLED"],
+                    100 * o["oled"],
+                    o["contrast"],
+                    "" if o["on"] else ", off",
+                )
+            )
             print("            " + ", ".join("%s %.0f h" % (name, mah / total) for name, mah in BATTERIES))
     o = dict(runs["after (idle frames in lightsleep)"]["playing"])
     now, _parts = current(o, True)
     o["lit"] = o["lit_inverted"]
     then, _parts = current(o, True)
-    print("held dice: a lit bottom row (now) vs drawn inverted (before), playing, the same game: "
-          "%.1f vs %.1f LEDs lit, %.1f vs %.1f mA; %s"
-          % (runs["after (idle frames in lightsleep)"]["playing"]["lit"], o["lit"], now, then,
-             ", ".join("%s %.1f vs %.1f h" % (name, mah / now, mah / then) for name, mah in BATTERIES)))
+    print(
+        "held dice: a lit bottom row (now) vs drawn inverted (before), playing, the same game: "
+        "%.1f vs %.1f LEDs lit, %.1f vs %.1f mA; %s"
+        % (
+            runs["after (idle frames in lightsleep)"]["playing"]["lit"],
+            o["lit"],
+            now,
+            then,
+            ", ".join("%s %.1f vs %.1f h" % (name, mah / now, mah / then) for name, mah in BATTERIES),
+        )
+    )
     return hours

@@ -1,4 +1,5 @@
 """Rules and game engine: heap after import, bytes allocated, scoring speed (MicroPython vs CPython)."""
+
 import json
 import statistics
 import time
@@ -88,10 +89,15 @@ def run():
         from_mpy = _micropython_figures(compiled)
     mp = _micropython_figures()
     cpython_us = _cpython_us_per_scoring()
-    print("heap used by importing rules + game (MicroPython): %d bytes from .mpy as flashed,"
-          " %d bytes compiling from source" % (from_mpy["import"], mp["import"]))
+    print(
+        "heap used by importing rules + game (MicroPython): %d bytes from .mpy as flashed,"
+        " %d bytes compiling from source" % (from_mpy["import"], mp["import"])
+    )
     print("allocated while scoring one roll for all 13 boxes:  %d bytes" % mp["one_roll"])
-    print("allocated during one full solitaire game (seed 1): %d bytes (final score %d)"
-          % (mp["full_game"], mp["total"]))
-    print("full-card scoring, median of 7 x %d: MicroPython %.2f us, CPython %.2f us (ratio %.1fx)"
-          % (_N, mp["score_us"], cpython_us, mp["score_us"] / cpython_us))
+    print(
+        "allocated during one full solitaire game (seed 1): %d bytes (final score %d)" % (mp["full_game"], mp["total"])
+    )
+    print(
+        "full-card scoring, median of 7 x %d: MicroPython %.2f us, CPython %.2f us (ratio %.1fx)"
+        % (_N, mp["score_us"], cpython_us, mp["score_us"] / cpython_us)
+    )

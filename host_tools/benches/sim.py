@@ -11,6 +11,7 @@ A breakdown follows: the heap each module takes when imported (code, its tables 
 new qstrs) in a fresh interpreter, for the modules loaded at the end of the game and for
 those the save layer loads only for a while (boot, end of a game, records pages).
 """
+
 import tempfile
 
 import host_tools
@@ -125,8 +126,10 @@ def run():
         finished, console, ms = play(192, memprobe=250, code_dir=code)
         peak = [int(line.split()[1]) for line in console if line.startswith("heap-peak")]
         loaded = [line.split()[1:] for line in console if line.startswith("heap-modules")]
-        print("4-player game (4 computers, seed %d, .mpy tree): %s after %d virtual s"
-              % (SEED, "finished" if finished else "DID NOT FINISH", ms // 1000))
+        print(
+            "4-player game (4 computers, seed %d, .mpy tree): %s after %d virtual s"
+            % (SEED, "finished" if finished else "DID NOT FINISH", ms // 1000)
+        )
         if peak:
             print("peak live heap (after gc.collect, every 250 ms): %d bytes (%.1f KB)" % (peak[-1], peak[-1] / 1024))
         if finished:

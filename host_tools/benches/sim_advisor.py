@@ -8,6 +8,7 @@ advisor's budget is <= 24 KB on top of the game; the difference to bench_sim's
 simple-CPU figures is printed. A run counts only when it finished with the advisor loaded
 (no "No RAM" note in round 1 and the end screen reached).
 """
+
 import tempfile
 import time
 
@@ -33,8 +34,9 @@ def play(heap_kb, tables, memprobe=0, code_dir=None):
     """(finished with the advisor, console lines, virtual ms) of one 4-CPU game."""
     with tempfile.TemporaryDirectory() as flash:
         extra = ("memprobe=%d" % memprobe,) if memprobe else ()
-        device = SimDevice(seed=bench_sim.SEED, flash_dir=flash, heap="%dK" % heap_kb, extra=extra,
-                           code_dir=code_dir, tables=tables)
+        device = SimDevice(
+            seed=bench_sim.SEED, flash_dir=flash, heap="%dK" % heap_kb, extra=extra, code_dir=code_dir, tables=tables
+        )
         try:
             _keys(device, _SETUP)  # round 1: a missing advisor's note is in the footer
             early = screen_lines(device.oled_pixels())
@@ -94,23 +96,30 @@ def run():
     with tempfile.TemporaryDirectory() as code:
         bench_sim.compiled_tree(code)
         modules, objects, growth = advisor_ram(tables, code)
-        print("advisor RAM on the unix port (.mpy, 64-bit objects): bytecode of advisor/table/dice/"
-              "levels modules %.1f KB, table reader + advisor objects %.1f KB (budget 24 KB),"
-              " prepare() keeps %d bytes more" % (modules / 1024, objects / 1024, growth))
+        print(
+            "advisor RAM on the unix port (.mpy, 64-bit objects): bytecode of advisor/table/dice/"
+            "levels modules %.1f KB, table reader + advisor objects %.1f KB (budget 24 KB),"
+            " prepare() keeps %d bytes more" % (modules / 1024, objects / 1024, growth)
+        )
         start = time.time()
         finished, console, ms = play(256, tables, memprobe=250, code_dir=code)
         simple_finished, simple_console, _ms = bench_sim.play(256, memprobe=250, code_dir=code)
         peak = _peak(console)
         simple = _peak(simple_console)
-        print("4-player game, 4 x CPU optimal with the strategy table (seed %d, .mpy tree): %s after"
-              " %d virtual s (%.0f s real)" % (bench_sim.SEED, "finished" if finished else "DID NOT FINISH",
-                                               ms // 1000, time.time() - start))
-        print("peak live heap: advisor players %d bytes (%.1f KB), simple players %d bytes (%.1f KB):"
-              " advisor +%.1f KB (budget 24 KB)" % (peak, peak / 1024, simple, simple / 1024,
-                                                   (peak - simple) / 1024))
+        print(
+            "4-player game, 4 x CPU optimal with the strategy table (seed %d, .mpy tree): %s after"
+            " %d virtual s (%.0f s real)"
+            % (bench_sim.SEED, "finished" if finished else "DID NOT FINISH", ms // 1000, time.time() - start)
+        )
+        print(
+            "peak live heap: advisor players %d bytes (%.1f KB), simple players %d bytes (%.1f KB):"
+            " advisor +%.1f KB (budget 24 KB)" % (peak, peak / 1024, simple, simple / 1024, (peak - simple) / 1024)
+        )
         if finished:
             small = smallest_heap(tables, code)
             small_simple = bench_sim.smallest_heap(code) if simple_finished else 0
-            print("smallest -X heapsize (.mpy tree): advisor players %d KB, simple players %d KB (+%d KB)"
-                  % (small, small_simple, small - small_simple))
+            print(
+                "smallest -X heapsize (.mpy tree): advisor players %d KB, simple players %d KB (+%d KB)"
+                % (small, small_simple, small - small_simple)
+            )
     print("smallest -X heapsize from .py sources with the advisor: %d KB" % smallest_heap(tables, SOURCES))

@@ -7,6 +7,7 @@ score), then the end-of-game records and the clear. The store sits on littlefs v
 over a RAM flash that counts programs and erases. Times are the unix port on this host,
 not an RP2040 (which is roughly 20-50x slower); counts and bytes carry over.
 """
+
 import json
 import os
 import tempfile
@@ -182,18 +183,26 @@ def _encoding_sizes():
 def run():
     lines = _micropython_figures()
     print("per game (littlefs, 4096-byte blocks, progsize 256, 1408 KiB):")
-    print("  players  saves  file bytes  max file  flash programs  programmed bytes  block erases  "
-          "records+clear bytes")
+    print("  players  saves  file bytes  max file  flash programs  programmed bytes  block erases  records+clear bytes")
     for line in lines:
         parts = line.split()
         if parts[0] == "game":
             n, saves, size, biggest, progs, prog_bytes, erases, end = (int(x) for x in parts[1:])
-            print("  %7d  %5d  %10d  %8d  %14d  %16d  %12d  %19d" % (n, saves, size, biggest, progs, prog_bytes, erases, end))
+            print(
+                "  %7d  %5d  %10d  %8d  %14d  %16d  %12d  %19d"
+                % (n, saves, size, biggest, progs, prog_bytes, erases, end)
+            )
     figures = dict(line.split() for line in lines if not line.startswith("game"))
-    print("median save %s us, load %s us, CRC-32 of 200 bytes %s us (unix port on this host)" % (
-        figures["save_us"], figures["load_us"], figures["crc200_us"]))
-    print("heap allocated (garbage) by one 4-player game save: %s bytes, load: %s bytes" % (
-        figures["heap_save"], figures["heap_load"]))
+    print(
+        "median save %s us, load %s us, CRC-32 of 200 bytes %s us (unix port on this host)"
+        % (figures["save_us"], figures["load_us"], figures["crc200_us"])
+    )
+    print(
+        "heap allocated (garbage) by one 4-player game save: %s bytes, load: %s bytes"
+        % (figures["heap_save"], figures["heap_load"])
+    )
     packed, as_json = _encoding_sizes()
-    print("4-player game, round 8, one save: %d bytes framed vs %d bytes of compact JSON (%.0f%%)" % (
-        packed, as_json, 100.0 * packed / as_json))
+    print(
+        "4-player game, round 8, one save: %d bytes framed vs %d bytes of compact JSON (%.0f%%)"
+        % (packed, as_json, 100.0 * packed / as_json)
+    )

@@ -17,6 +17,7 @@ instruction = (7984 ns x 125 MHz per iteration) / (x86-64 instructions per itera
 about 1.6. The advisor's mix (array indexing, calls) differs from that loop, so read
 the result as an estimate good to about +-30%, not a measurement.
 """
+
 import os
 import shutil
 import subprocess
@@ -147,16 +148,20 @@ def run_checks(tables=None):
         path = (tables or {}).get(variant) or solver_cache.table(ruleset, variant)
         size = os.path.getsize(path)
         firmware, free = _room(size)
-        print("table %-7s %d bytes (checks: 8256 = %.1f%%); on a Pico with the firmware (%d bytes as "
-              "flashed): %d KiB free of 1408 (target >= %d KB for saves)"
-              % (variant, size, 100 * 8256 / size, firmware, free // 1024, _SAVES_ROOM // 1000))
+        print(
+            "table %-7s %d bytes (checks: 8256 = %.1f%%); on a Pico with the firmware (%d bytes as "
+            "flashed): %d KiB free of 1408 (target >= %d KB for saves)"
+            % (variant, size, 100 * 8256 / size, firmware, free // 1024, _SAVES_ROOM // 1000)
+        )
         proc = host_tools.run_micropython(["-c", _CHECKS_SCRIPT, path], heap="192K")
         if proc.returncode != 0:
             raise RuntimeError(proc.stderr.strip())
         opened, read, worst, crc, turn = (int(n) for n in proc.stdout.split())
-        print("  unix port, medians: open %d us (header, size, 64 rank rows); one mask read %d us "
-              "(max %d), of which its CRC-8 of up to 256 bytes %d us; advisor turn %d us"
-              % (opened, read, worst, crc, turn))
+        print(
+            "  unix port, medians: open %d us (header, size, 64 rank rows); one mask read %d us "
+            "(max %d), of which its CRC-8 of up to 256 bytes %d us; advisor turn %d us"
+            % (opened, read, worst, crc, turn)
+        )
 
 
 def _turn_bytes(space, bits):
@@ -175,8 +180,17 @@ def _turn_bytes(space, bits):
 
 def _instructions(script, table, turns):
     env = host_tools.micropython_env()
-    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-           host_tools.micropython_command(), "-X", "heapsize=192K", script, table, str(turns)]
+    cmd = [
+        "valgrind",
+        "--tool=callgrind",
+        "--callgrind-out-file=/dev/null",
+        host_tools.micropython_command(),
+        "-X",
+        "heapsize=192K",
+        script,
+        table,
+        str(turns),
+    ]
     out = subprocess.run(cmd, capture_output=True, text=True, env=env).stderr
     for line in out.splitlines():
         if "Collected" in line:
@@ -189,8 +203,10 @@ def run():
     start = time.time()
     dense, _tables, space = solver_core.solve(ruleset)
     solve_s = time.time() - start
-    print("solver (forced): %d states, expected %.7f, %.1f s wall on %d cores (target <= 5 s)"
-          % (space.count, dense[0], solve_s, min(2, os.cpu_count() or 1)))
+    print(
+        "solver (forced): %d states, expected %.7f, %.1f s wall on %d cores (target <= 5 s)"
+        % (space.count, dense[0], solve_s, min(2, os.cpu_count() or 1))
+    )
     chance, _t, _s = solver_core.solve(ruleset, guide=dense, count_upper_bonus=True)
     print("optimal play earns the upper bonus in %.2f%% of games (published 68.12%%)" % (100 * chance[0]))
     work = tempfile.mkdtemp()
@@ -202,8 +218,10 @@ def run():
             f.write(exact)
         for name, data in (("exact", exact), ("compact", compact)):
             played, _t, _s = solver_core.solve(ruleset, guide=solver_table.decode(data, space))
-            print("table %-7s %8d bytes (%.1f KiB); decisions lose %.5f points/game vs exact values"
-                  % (name, len(data), len(data) / 1024, dense[0] - played[0]))
+            print(
+                "table %-7s %8d bytes (%.1f KiB); decisions lose %.5f points/game vs exact values"
+                % (name, len(data), len(data) / 1024, dense[0] - played[0])
+            )
         script = os.path.join(work, "turns.py")
         with open(script, "w") as f:
             f.write(_TURNS_SCRIPT)
@@ -212,8 +230,10 @@ def run():
             f.write(_MEMORY_SCRIPT)
         proc = host_tools.run_micropython([mem_script, table], heap="192K")
         kept, per_turn_alloc = proc.stdout.split()
-        print("advisor memory (MicroPython unix, 64-bit objects): %s bytes kept, %s bytes allocated per turn"
-              % (kept, per_turn_alloc))
+        print(
+            "advisor memory (MicroPython unix, 64-bit objects): %s bytes kept, %s bytes allocated per turn"
+            % (kept, per_turn_alloc)
+        )
         compact_path = os.path.join(work, "strategy-forced-compact.bin")
         with open(compact_path, "wb") as f:
             f.write(compact)
@@ -226,30 +246,47 @@ def run():
             per_iter = (_instructions(calib, table, loop_n) - _instructions(calib, table, 0)) / loop_n
             cycles_per_iter = PUBLISHED_LOOP_MS * 1e-3 / PUBLISHED_LOOP_N * RP2040_HZ
             factor = cycles_per_iter / per_iter
-            print("calibration loop: %.0f x86-64 instructions/iteration here, %.0f RP2040 cycles published "
-                  "-> %.2f cycles per instruction" % (per_iter, cycles_per_iter, factor))
+            print(
+                "calibration loop: %.0f x86-64 instructions/iteration here, %.0f RP2040 cycles published "
+                "-> %.2f cycles per instruction" % (per_iter, cycles_per_iter, factor)
+            )
             per_turn = (_instructions(script, table, 6) - _instructions(script, table, 1)) / 5
             ms = per_turn * factor / RP2040_HZ * 1000
-            print("advisor turn (prepare + first decision, 11 open boxes): %.2f M x86-64 instructions"
-                  % (per_turn / 1e6))
-            print("  RP2040 @125 MHz estimate: %.0f ms (+-30%%: %.0f-%.0f ms; target 100 ms); later "
-                  "decisions of the turn are lookups" % (ms, ms * 0.7, ms * 1.3))
+            print(
+                "advisor turn (prepare + first decision, 11 open boxes): %.2f M x86-64 instructions" % (per_turn / 1e6)
+            )
+            print(
+                "  RP2040 @125 MHz estimate: %.0f ms (+-30%%: %.0f-%.0f ms; target 100 ms); later "
+                "decisions of the turn are lookups" % (ms, ms * 0.7, ms * 1.3)
+            )
             crc_script = os.path.join(work, "crc.py")
             with open(crc_script, "w") as f:
                 f.write(_CRC_SCRIPT)
             per_byte = (_instructions(crc_script, table, 40) - _instructions(crc_script, table, 0)) / (40 * 256)
             checked = _turn_bytes(space, exact[18])
             crc_ms = checked * per_byte * factor / RP2040_HZ * 1000
-            print("  of which the table checks (CRC-8 of the %d bytes read, %.0f instructions/byte): "
-                  "%.1f ms estimated" % (checked, per_byte, crc_ms))
+            print(
+                "  of which the table checks (CRC-8 of the %d bytes read, %.0f instructions/byte): "
+                "%.1f ms estimated" % (checked, per_byte, crc_ms)
+            )
         else:
             print("advisor instructions: valgrind not installed")
         for level in range(len(P.LEVELS)):
             t0 = time.time()
             mean, lost, totals = solver_sim.play_games(table, ruleset, level, LEVEL_GAMES, seed=1000 + level)
             sd = (sum((x - mean) ** 2 for x in totals) / (len(totals) - 1)) ** 0.5
-            print("level %-8s %d games: average %.1f (+-%.1f), measured loss %.2f points/game "
-                  "(stated %d; %.1f s)" % (P.LEVELS[level], LEVEL_GAMES, mean, sd / len(totals) ** 0.5,
-                                           lost, P.EXPECTED_LOSS[level], time.time() - t0))
+            print(
+                "level %-8s %d games: average %.1f (+-%.1f), measured loss %.2f points/game "
+                "(stated %d; %.1f s)"
+                % (
+                    P.LEVELS[level],
+                    LEVEL_GAMES,
+                    mean,
+                    sd / len(totals) ** 0.5,
+                    lost,
+                    P.EXPECTED_LOSS[level],
+                    time.time() - t0,
+                )
+            )
     finally:
         shutil.rmtree(work, ignore_errors=True)

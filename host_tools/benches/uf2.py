@@ -9,6 +9,7 @@ per sector erase and 0.4 ms per page program (max 400 ms and 3 ms), USB transfer
 With the emulated Pico's files (``host_tools chip``): the emulated time from power-on to
 the menu on a flash that holds only the Pico UF2.
 """
+
 import os
 import statistics
 import tempfile
@@ -32,7 +33,11 @@ def run():
     from host_tools.solver import cache
 
     source = host_tools.REPO
-    for layout, variant, board in ((uf2.LAYOUTS[0], "exact", "pico"), (uf2.LAYOUTS[1], "compact", "pico"), (uf2.LAYOUTS[2], "exact", "pico2")):
+    for layout, variant, board in (
+        (uf2.LAYOUTS[0], "exact", "pico"),
+        (uf2.LAYOUTS[1], "compact", "pico"),
+        (uf2.LAYOUTS[2], "exact", "pico2"),
+    ):
         path = cache.table(rules.make_ruleset(), variant)
         with open(path, "rb") as f:
             from host_tools.flashing.build import DeviceFile
@@ -47,9 +52,20 @@ def run():
             times.append(time.monotonic() - started)
         sectors = len(touched | {0, 1})
         pages = sectors * fs_image.BLOCK // uf2.PAYLOAD
-        print("%-10s %s table: filesystem part %d bytes of UF2 (%d sectors, %d KiB free on the device), image built in median %.2f s;"
-              " writing it: about %.0f s (max %.0f s)" % (layout.build, variant, pages * uf2.BLOCK, sectors, free // 1024, statistics.median(times),
-                                                        _write_time(pages, sectors, 0), _write_time(pages, sectors, 1)))
+        print(
+            "%-10s %s table: filesystem part %d bytes of UF2 (%d sectors, %d KiB free on the device), image built in median %.2f s;"
+            " writing it: about %.0f s (max %.0f s)"
+            % (
+                layout.build,
+                variant,
+                pages * uf2.BLOCK,
+                sectors,
+                free // 1024,
+                statistics.median(times),
+                _write_time(pages, sectors, 0),
+                _write_time(pages, sectors, 1),
+            )
+        )
     folder = os.path.join(source, bundle.FIRMWARE_DIR)
     for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
         if not name.endswith(".uf2"):
@@ -59,16 +75,29 @@ def run():
         with tempfile.TemporaryDirectory(prefix="bench-uf2-") as tmp:
             started = time.monotonic()
             out = os.path.join(tmp, "out.uf2")
-            made = bundle.make(source, os.path.join(folder, name), board, "forced", firmware.layout.build == "RPI_PICO_W", out, say=lambda text: None)
+            made = bundle.make(
+                source,
+                os.path.join(folder, name),
+                board,
+                "forced",
+                firmware.layout.build == "RPI_PICO_W",
+                out,
+                say=lambda text: None,
+            )
             seconds = time.monotonic() - started
             with open(out, "rb") as f:
                 blocks = uf2.parse(f.read())
         pages = len(blocks)
         sectors = len({b.address // fs_image.BLOCK for b in blocks})
-        print("%s + game: %d bytes (%d UF2 blocks), made in %.2f s; writing it: about %.0f s (max %.0f s)"
-              % (name, made.size, made.blocks, seconds, _write_time(pages, sectors, 0), _write_time(pages, sectors, 1)))
+        print(
+            "%s + game: %d bytes (%d UF2 blocks), made in %.2f s; writing it: about %.0f s (max %.0f s)"
+            % (name, made.size, made.blocks, seconds, _write_time(pages, sectors, 0), _write_time(pages, sectors, 1))
+        )
     if not os.path.isdir(folder):
-        print("(no official firmware in %s: whole-file figures skipped; the file is that UF2 plus the part above)" % bundle.FIRMWARE_DIR)
+        print(
+            "(no official firmware in %s: whole-file figures skipped; the file is that UF2 plus the part above)"
+            % bundle.FIRMWARE_DIR
+        )
     _chip_boot(source)
 
 
@@ -102,5 +131,7 @@ def _chip_boot(source):
                     break
         finally:
             device.close()
-        print("emulated Pico (rp2040js), flash holding only the UF2: menu shown %.0f ms after power-on (50 ms steps), %.1f s wall"
-              % (device.clock_ms, time.monotonic() - started))
+        print(
+            "emulated Pico (rp2040js), flash holding only the UF2: menu shown %.0f ms after power-on (50 ms steps), %.1f s wall"
+            % (device.clock_ms, time.monotonic() - started)
+        )

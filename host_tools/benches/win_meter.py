@@ -14,6 +14,7 @@ The spread factors (host_tools/solver/spread.py SCALE_Q8) come from training gam
     nice python -m host_tools.benches.win_meter --fit 50000
 ``make bench`` runs it with fewer games (BENCH_WIN_GAMES, default 20,000 two-player).
 """
+
 import os
 import sys
 import time
@@ -63,8 +64,8 @@ def outcome(final):
 def predict(states, final, players, fixed, sds, factors=None):
     """(p (13, players, G) as fractions, outcome (players, G)) at each round start."""
     g = states.shape[2] // players
-    st = states[:, :, :g * players].reshape(4, 13, players, g)
-    fin = final[:g * players].reshape(players, g)
+    st = states[:, :, : g * players].reshape(4, 13, players, g)
+    fin = final[: g * players].reshape(players, g)
     preds = np.zeros((13, players, g))
     for r in range(13):
         mask, up, yz, total = st[0, r], st[1, r], st[2, r], st[3, r]
@@ -78,7 +79,7 @@ def predict(states, final, players, fixed, sds, factors=None):
 def lead_only(states, players):
     """The naive baseline: the current leaders share the win (1/k each)."""
     g = states.shape[2] // players
-    total = states[3, :, :g * players].reshape(13, players, g)
+    total = states[3, :, : g * players].reshape(13, players, g)
     top = total == total.max(axis=1, keepdims=True)
     return top / top.sum(axis=1, keepdims=True)
 
@@ -119,18 +120,26 @@ def report(two, four, write=None):
     for bands in BANDS:
         with open(cache.spread_table(ruleset, bands), "rb") as f:
             tables[bands] = spread.decode_sixteenths(f.read())
-    configs = [("plain normal: sd per state", "-", sd_exact, plain),
-               ("plain normal: %d bands" % DEVICE_BANDS, DEVICE_BANDS, tables[DEVICE_BANDS], plain)]
+    configs = [
+        ("plain normal: sd per state", "-", sd_exact, plain),
+        ("plain normal: %d bands" % DEVICE_BANDS, DEVICE_BANDS, tables[DEVICE_BANDS], plain),
+    ]
     for bands in BANDS:
         configs.append(("fitted factors: %d band%s" % (bands, "s" if bands > 1 else ""), bands, tables[bands], None))
-    say("Simulated: %d two-player and %d four-player games of optimal computers (%d solo games, %.0f s)."
-        % (two, four, 2 * two + 4 * four, time.time() - t0))
-    say("Final score of optimal play: mean %.2f, sd %.2f (exact recursion: mean %.2f, sd %.2f)."
-        % (final2.mean(), final2.std(), fixed[0] / 2.0 ** 18, np.sqrt(var[0])))
+    say(
+        "Simulated: %d two-player and %d four-player games of optimal computers (%d solo games, %.0f s)."
+        % (two, four, 2 * two + 4 * four, time.time() - t0)
+    )
+    say(
+        "Final score of optimal play: mean %.2f, sd %.2f (exact recursion: mean %.2f, sd %.2f)."
+        % (final2.mean(), final2.std(), fixed[0] / 2.0**18, np.sqrt(var[0]))
+    )
     say()
     say("Spread resolution (all 13 round starts, every player's prediction):")
     say()
-    say("| model and spread table | bytes | 2 players: Brier | worst decile gap (pp) | 4 players: Brier | worst decile gap (pp) |")
+    say(
+        "| model and spread table | bytes | 2 players: Brier | worst decile gap (pp) | 4 players: Brier | worst decile gap (pp) |"
+    )
     say("|---|---|---|---|---|---|")
     chosen = None
     for name, bands, sds, factors in configs:
@@ -148,14 +157,23 @@ def report(two, four, write=None):
     for players in (2, 4):
         rows, score, base = chosen[players]
         say()
-        say("%d players, device table (%d bands): predicted vs observed per decile of the prediction" % (players, DEVICE_BANDS))
+        say(
+            "%d players, device table (%d bands): predicted vs observed per decile of the prediction"
+            % (players, DEVICE_BANDS)
+        )
         say()
         say("| decile | predictions | mean predicted | observed win rate | gap (pp) |")
         say("|---|---|---|---|---|")
         for d, n, p, o in rows:
-            say("| %d-%d %% | %d | %.2f %% | %.2f %% | %+.2f |" % (10 * d, 10 * d + 10, n, 100 * p, 100 * o, 100 * (o - p)))
+            say(
+                "| %d-%d %% | %d | %.2f %% | %.2f %% | %+.2f |"
+                % (10 * d, 10 * d + 10, n, 100 * p, 100 * o, 100 * (o - p))
+            )
         say()
-        say("Brier score: meter %.5f, lead-only baseline %.5f (%.0f %% lower)." % (score, base, 100 * (1 - score / base)))
+        say(
+            "Brier score: meter %.5f, lead-only baseline %.5f (%.0f %% lower)."
+            % (score, base, 100 * (1 - score / base))
+        )
     if write:
         with open(write, "w") as f:
             f.write(HEADER + "\n".join(lines) + "\n")
@@ -191,8 +209,8 @@ def fit(games, seed=SEED + 7):
     for players in (2, 3, 4):
         g = games if players == 2 else games // 2
         states, final = solo(fa, players * g, seed + players)
-        st = states[:, :, :players * g].reshape(4, 13, players, g)
-        out = outcome(final[:players * g].reshape(players, g))
+        st = states[:, :, : players * g].reshape(4, 13, players, g)
+        out = outcome(final[: players * g].reshape(players, g))
         factors = []
         for r in range(13):
             at = core.dense_index(st[0, r], st[1, r], st[2, r])
@@ -208,8 +226,10 @@ def fit(games, seed=SEED + 7):
             print("%d players, used boxes %2d: factor %d/256, Brier %.5f" % (players, r, best[1], best[0]), flush=True)
         factors[0] = factors[1]  # empty cards: every prediction is 1/n, no information
         rows.append(tuple(factors + [256]))
-    print("FACTORS = (\n%s)  # used boxes 0 takes 1's factor (all predictions equal there)"
-          % "".join("    %r,\n" % (r,) for r in rows))
+    print(
+        "FACTORS = (\n%s)  # used boxes 0 takes 1's factor (all predictions equal there)"
+        % "".join("    %r,\n" % (r,) for r in rows)
+    )
     return rows
 
 

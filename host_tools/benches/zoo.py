@@ -5,6 +5,7 @@ Sizes are counted in littlefs blocks (4096 bytes, as on the rp2 port) against th
 Pico's 1408 KiB filesystem: the compiled firmware (what ``flash`` puts there), the
 standard exact table and the Zoo exact table together.
 """
+
 import math
 import os
 import random
@@ -64,14 +65,18 @@ def run():
     print("zoo solver: %d states, expected %.7f, %.2f s wall" % (space.count, dense[0], time.time() - start))
     exact = solver_table.encode(dense, space, ruleset, "exact")
     compact = solver_table.encode(dense, space, ruleset, "compact")
-    print("zoo table: exact %d bytes (%.1f KiB), compact %d bytes (%.1f KiB)"
-          % (len(exact), len(exact) / 1024, len(compact), len(compact) / 1024))
+    print(
+        "zoo table: exact %d bytes (%.1f KiB), compact %d bytes (%.1f KiB)"
+        % (len(exact), len(exact) / 1024, len(compact), len(compact) / 1024)
+    )
     files = flash_build.build(host_tools.REPO, flash_build.find_mpy_cross(), None, "pico", "forced")
     firmware = sum(_blocks(len(f.data)) for f in files)
     tables = _blocks(STANDARD_EXACT) + _blocks(len(exact))
     used = (firmware + tables) * BLOCK // 1024
-    print("on a Pico (4 KiB blocks): firmware %d KiB + standard exact %d KiB + zoo exact %d KiB = %d KiB of %d KiB"
-          % (firmware * 4, _blocks(STANDARD_EXACT) * 4, _blocks(len(exact)) * 4, used, PICO_FS_KIB))
+    print(
+        "on a Pico (4 KiB blocks): firmware %d KiB + standard exact %d KiB + zoo exact %d KiB = %d KiB of %d KiB"
+        % (firmware * 4, _blocks(STANDARD_EXACT) * 4, _blocks(len(exact)) * 4, used, PICO_FS_KIB)
+    )
     with tempfile.TemporaryDirectory() as work:
         path = os.path.join(work, "strategy-zoo.bin")
         with open(path, "wb") as f:
@@ -79,8 +84,12 @@ def run():
         for level in range(len(P.LEVELS)):
             mean, lost, totals = solver_sim.play_games(path, ruleset, level, GAMES, seed=1400 + level)
             _m, sd = _mean_sd(totals)
-            print("zoo %-8s %d games: mean %.2f +- %.2f (s.e.), points lost per game %.2f"
-                  % (P.LEVELS[level], GAMES, mean, sd / math.sqrt(GAMES), lost))
+            print(
+                "zoo %-8s %d games: mean %.2f +- %.2f (s.e.), points lost per game %.2f"
+                % (P.LEVELS[level], GAMES, mean, sd / math.sqrt(GAMES), lost)
+            )
     simple = [simple_game(ruleset, seed) for seed in range(GAMES)]
     mean, sd = _mean_sd(simple)
-    print("zoo simple strategy (computer.py, no table) %d games: mean %.2f +- %.2f" % (GAMES, mean, sd / math.sqrt(GAMES)))
+    print(
+        "zoo simple strategy (computer.py, no table) %d games: mean %.2f +- %.2f" % (GAMES, mean, sd / math.sqrt(GAMES))
+    )

@@ -5,6 +5,7 @@ buttons. Used by the browser tests and by ``web --screenshots`` (docs/img/web-*.
 Chromium: $CHROMIUM, else /usr/bin/chromium (Debian's ``apt-get install chromium``);
 playwright cannot download its own browser here, and need not.
 """
+
 import contextlib
 import os
 import shutil
@@ -17,10 +18,20 @@ from host_tools.browser.device import frame_pixels
 from host_tools.simulator import keys as sim_keys
 from host_tools.simulator.backend import BUTTONS
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 HOW_TO_GET = "no Chromium for the browser tests: apt-get install chromium (or set CHROMIUM=/path/to/chromium)"
-NO_PLAYWRIGHT = "web: playwright (pinned in requirements.txt) is not installed in this Python: make venv installs the pins"
+NO_PLAYWRIGHT = (
+    "web: playwright (pinned in requirements.txt) is not installed in this Python: make venv installs the pins"
+)
 # A human's turn in real time: roll, score the first box offered.
 HUMAN_TURN = " space wait:900 enter wait:300 enter wait:400"
 
@@ -64,8 +75,9 @@ def browser(**context_options):
     profile = tempfile.mkdtemp(prefix="web-profile-")
     try:
         with sync_playwright() as p:
-            context = p.chromium.launch_persistent_context(profile, executable_path=chromium_path(), args=FLAGS,
-                                                           headless=True, **context_options)
+            context = p.chromium.launch_persistent_context(
+                profile, executable_path=chromium_path(), args=FLAGS, headless=True, **context_options
+            )
             try:
                 yield context
             finally:

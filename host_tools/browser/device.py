@@ -5,6 +5,7 @@ interface (host_tools/simulator/backend.py: ``run_until``, ``now``, ``buttons``,
 it exactly as on the unix port. The board's messages (boards/web.py) are decoded here:
 the frame buffer as it is, the dice through the same MAX7219 chain emulator as the sim.
 """
+
 import os
 import shutil
 import struct

@@ -3,12 +3,15 @@
 No COOP/COEP headers on purpose: the page gets its cross-origin isolation from its own
 service worker (page/sw.js), as it must on hosts that cannot send headers.
 """
+
 import functools
 import http.server
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
-    extensions_map = dict(http.server.SimpleHTTPRequestHandler.extensions_map, **{".mjs": "text/javascript", ".wasm": "application/wasm"})
+    extensions_map = dict(
+        http.server.SimpleHTTPRequestHandler.extensions_map, **{".mjs": "text/javascript", ".wasm": "application/wasm"}
+    )
 
     def log_message(self, format, *args):
         pass

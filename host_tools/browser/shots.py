@@ -1,6 +1,7 @@
 """``python -m host_tools web --screenshots``: the README's pictures of the page
 (docs/img/web-*.png), each scene played by pointer presses in headless Chromium on the
 site in --out (built first)."""
+
 import os
 
 import host_tools

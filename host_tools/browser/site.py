@@ -9,6 +9,7 @@ Layout of the site folder: ``index.html`` and the page's scripts (page/), ``host
 ``port/webport.py``, ``site.json`` (where each file is in tree.bin, the data folder, the
 buttons and keys of the simulator, the version the service worker caches under).
 """
+
 import hashlib
 import json
 import os
@@ -44,7 +45,9 @@ def installed(node_dir=NODE_DIR):
             version = json.load(f).get("version")
     except (OSError, ValueError):
         return False
-    return version == pinned_version() and all(os.path.isfile(os.path.join(node_dir, PORT_PACKAGE, n)) for n in PORT_FILES)
+    return version == pinned_version() and all(
+        os.path.isfile(os.path.join(node_dir, PORT_PACKAGE, n)) for n in PORT_FILES
+    )
 
 
 def install_port(node_dir=NODE_DIR):
@@ -65,8 +68,10 @@ def install_port(node_dir=NODE_DIR):
 def port_folder(node_dir=NODE_DIR):
     folder = os.path.join(node_dir, PORT_PACKAGE)
     if not installed(node_dir):
-        raise SiteError("MicroPython's WebAssembly port %s is not installed in %s: run `make web`, which installs "
-                        "the version pinned in host_tools/browser/package-lock.json with npm" % (pinned_version(), node_dir))
+        raise SiteError(
+            "MicroPython's WebAssembly port %s is not installed in %s: run `make web`, which installs "
+            "the version pinned in host_tools/browser/package-lock.json with npm" % (pinned_version(), node_dir)
+        )
     return folder
 
 
@@ -136,7 +141,11 @@ def build_site(out, source=None, rules="forced", node_dir=NODE_DIR, mpy_cross=No
         "buttonNames": list(BUTTON_NAMES),
         "pressMs": sim_keys.PRESS_MS,
         "hasTable": has_table,
-        "files": sorted(["./", "site.json", "tree.bin"] + ["port/" + name for name in extras] + [os.path.basename(p) for p in copied]),
+        "files": sorted(
+            ["./", "site.json", "tree.bin"]
+            + ["port/" + name for name in extras]
+            + [os.path.basename(p) for p in copied]
+        ),
     }
     with open(os.path.join(out, "site.json"), "w") as f:
         json.dump(info, f, indent=1)

@@ -11,6 +11,7 @@ the web host, host.mjs; not part of the firmware).
   so the host saves ``data/`` (IndexedDB in the page) at the firmware's next sleep.
 - ``sys.argv``: the host's ``key=value`` words (config.py reads them, as on the unix port).
 """
+
 import errno
 import os
 import sys

@@ -5,6 +5,7 @@ So the unmodified drivers can run on the desktop: ``I2CBus`` acts like ``machine
 port does), ``SPIBus`` and ``CSPin`` like ``machine.SPI`` and an output ``machine.Pin``,
 and ``NeoPixelStrip`` like ``neopixel.NeoPixel`` (GRB buffer, ``write()`` sends it).
 """
+
 import errno
 
 

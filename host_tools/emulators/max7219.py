@@ -16,8 +16,24 @@ first), data bit 7 is the leftmost column. ``pixels()`` puts chip 0 on the left.
 """
 
 # Code B font (datasheet Table 5) as raw segment bits: D6..D0 = segments A..G.
-_CODE_B = (0x7E, 0x30, 0x6D, 0x79, 0x33, 0x5B, 0x5F, 0x70, 0x7F, 0x7B,
-           0x01, 0x4F, 0x37, 0x0E, 0x67, 0x00)  # 0-9, '-', E, H, L, P, blank
+_CODE_B = (
+    0x7E,
+    0x30,
+    0x6D,
+    0x79,
+    0x33,
+    0x5B,
+    0x5F,
+    0x70,
+    0x7F,
+    0x7B,
+    0x01,
+    0x4F,
+    0x37,
+    0x0E,
+    0x67,
+    0x00,
+)  # 0-9, '-', E, H, L, P, blank
 UNKNOWN = -1
 
 
@@ -104,8 +120,9 @@ class MAX7219ChainEmulator:
         # Fewer bits than the chain holds leave the far chips latching stale words; extra
         # whole words just pass through (the MISO chain check sends two chain lengths).
         if self._bits % 16 or self._bits < 16 * self.count:
-            self.errors.append("CS cycle carried %d bits; a chain of %d chips needs %d"
-                               % (self._bits, self.count, 16 * self.count))
+            self.errors.append(
+                "CS cycle carried %d bits; a chain of %d chips needs %d" % (self._bits, self.count, 16 * self.count)
+            )
         for i, chip in enumerate(self.chips):
             word = (self._chain >> (16 * i)) & 0xFFFF
             self._write(i, chip, (word >> 8) & 0x0F, word & 0xFF)

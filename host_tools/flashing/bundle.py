@@ -7,6 +7,7 @@ made and then checked by MicroPython's own littlefs (``fs_image``); the UF2 is r
 its filesystem region laid over a flash that is not erased, and mounted like the rp2
 port does at boot, before the file is written.
 """
+
 import os
 import time
 
@@ -37,7 +38,9 @@ def default_firmware(source):
     if len(found) == 1:
         return os.path.join(folder, found[0])
     if found:
-        raise BundleError("%d firmware files in %s (%s): pick one with --firmware FILE" % (len(found), FIRMWARE_DIR, ", ".join(found)))
+        raise BundleError(
+            "%d firmware files in %s (%s): pick one with --firmware FILE" % (len(found), FIRMWARE_DIR, ", ".join(found))
+        )
     raise BundleError(
         "no MicroPython firmware: download the .uf2 for your board (https://micropython.org/download/RPI_PICO/, "
         "RPI_PICO_W, RPI_PICO2) into %s/ or pass --firmware FILE" % FIRMWARE_DIR
@@ -68,7 +71,9 @@ def _table_variant(data):
     host_tools.use_firmware()
     import strategy_table
 
-    return {strategy_table.EXACT: "exact", strategy_table.COMPACT: "compact"}.get(data[5] if len(data) > 5 else None, "unknown")
+    return {strategy_table.EXACT: "exact", strategy_table.COMPACT: "compact"}.get(
+        data[5] if len(data) > 5 else None, "unknown"
+    )
 
 
 def strategy_table(source, rules, compact, say):
@@ -80,7 +85,10 @@ def strategy_table(source, rules, compact, say):
     if table is not None and _table_variant(table.data) == variant:
         return table
     path = os.path.join(source, flash_build.table_file(rules, compact))
-    say("building the %s strategy table %s (make table%s)" % (variant, flash_build.table_file(rules, compact), " COMPACT=1" if compact else ""))
+    say(
+        "building the %s strategy table %s (make table%s)"
+        % (variant, flash_build.table_file(rules, compact), " COMPACT=1" if compact else "")
+    )
     from host_tools.solver import files as solver_files
 
     ruleset = _ruleset(rules)
@@ -150,7 +158,17 @@ def make(source, firmware_path, board, rules, compact, out, say=print):
             "board %s needs the %s firmware, but %s is MicroPython for %s: pass that board's UF2 with --firmware"
             % (board, " or ".join(fitting) or "?", firmware_path, layout.build)
         )
-    say("uf2: %s %s for %s (%s), code 0x%08X-0x%08X" % (firmware.program, firmware.version, layout.build, uf2.FAMILY_NAMES[firmware.family], uf2.FLASH_BASE, firmware.code_end))
+    say(
+        "uf2: %s %s for %s (%s), code 0x%08X-0x%08X"
+        % (
+            firmware.program,
+            firmware.version,
+            layout.build,
+            uf2.FAMILY_NAMES[firmware.family],
+            uf2.FLASH_BASE,
+            firmware.code_end,
+        )
+    )
     table = strategy_table(source, rules, compact, lambda text: say("uf2: " + text))
     everything = device_files(source, firmware.arch, board, rules, table)
     variant = _table_variant(table.data)
@@ -159,10 +177,22 @@ def make(source, firmware_path, board, rules, compact, out, say=print):
     except fs_image.FilesystemFull:
         free = -1
     if free < _need_free_blocks() * fs_image.BLOCK:
-        smaller = "the compact table: add --compact (make uf2 COMPACT=1, or make table COMPACT=1 first)" if variant != "compact" else "none: this firmware's filesystem is too small for the game"
+        smaller = (
+            "the compact table: add --compact (make uf2 COMPACT=1, or make table COMPACT=1 first)"
+            if variant != "compact"
+            else "none: this firmware's filesystem is too small for the game"
+        )
         raise BundleError(
             "the %s strategy table %s (%d KiB) does not fit %s's %d KiB filesystem beside the game (%d KiB must stay free for saves); the one that fits: %s"
-            % (variant, flash_build.table_file(rules, compact), len(table.data) // 1024, layout.build, layout.fs_bytes // 1024, flash_plan.RESERVE_BYTES // 1024, smaller)
+            % (
+                variant,
+                flash_build.table_file(rules, compact),
+                len(table.data) // 1024,
+                layout.build,
+                layout.fs_bytes // 1024,
+                flash_plan.RESERVE_BYTES // 1024,
+                smaller,
+            )
         )
     # Then, as flash does, each further table that still leaves a later flash its room.
     kept, built = [], everything[:-2]  # (everything: the build, the table, the manifest)
@@ -176,9 +206,15 @@ def make(source, firmware_path, board, rules, compact, out, say=print):
             kept.append(more)
             everything, image, touched, free = trial, trial_image, trial_touched, trial_free
         else:
-            say("uf2: %s (%d KiB) does not fit beside the game: left out, as flash would" % (more.path, len(more.data) // 1024))
+            say(
+                "uf2: %s (%d KiB) does not fit beside the game: left out, as flash would"
+                % (more.path, len(more.data) // 1024)
+            )
     touched |= {0, 1}  # the superblock pair, whatever an older filesystem left there
-    fs_blocks = {layout.fs_start + n * fs_image.BLOCK: image[n * fs_image.BLOCK : (n + 1) * fs_image.BLOCK] for n in sorted(touched)}
+    fs_blocks = {
+        layout.fs_start + n * fs_image.BLOCK: image[n * fs_image.BLOCK : (n + 1) * fs_image.BLOCK]
+        for n in sorted(touched)
+    }
     data = uf2.write(firmware, fs_blocks)
     verify(data, layout, everything)
     try:
@@ -186,8 +222,16 @@ def make(source, firmware_path, board, rules, compact, out, say=print):
     except OSError as exc:
         raise BundleError("cannot write %s: %s" % (out, exc.strerror or exc)) from None
     return Made(
-        firmware=firmware, layout=layout, files=everything, table=table, variant=variant, free=free,
-        size=len(data), blocks=len(data) // uf2.BLOCK, fs_written=len(touched) * fs_image.BLOCK, seconds=time.monotonic() - started,
+        firmware=firmware,
+        layout=layout,
+        files=everything,
+        table=table,
+        variant=variant,
+        free=free,
+        size=len(data),
+        blocks=len(data) // uf2.BLOCK,
+        fs_written=len(touched) * fs_image.BLOCK,
+        seconds=time.monotonic() - started,
     )
 
 
@@ -201,4 +245,6 @@ def verify(data, layout, files, fill=None):
     want = {f.path: (len(f.data), f.sha256) for f in files}
     if found != want:
         wrong = sorted(set(found.items()) ^ set(want.items()))
-        raise fs_image.ImageError("the image read back differs from the files (%s)" % ", ".join(p for p, _ in wrong[:3]))
+        raise fs_image.ImageError(
+            "the image read back differs from the files (%s)" % ", ".join(p for p, _ in wrong[:3])
+        )

@@ -5,6 +5,7 @@ files (size and sha256 computed on the device), stage new files as ``<path>.flas
 switch them in with one short script, reset. Staging means a flash interrupted while
 copying leaves the previous game untouched.
 """
+
 import binascii
 import contextlib
 import io
@@ -152,7 +153,8 @@ class Device:
         except serial.SerialException as exc:
             if "lock" in str(exc):
                 raise DeviceError(
-                    "port %s is busy: another program has it open (mpremote, make repl, Thonny, a serial monitor); close it and retry" % self.port
+                    "port %s is busy: another program has it open (mpremote, make repl, Thonny, a serial monitor); close it and retry"
+                    % self.port
                 ) from None
             raise DeviceError("cannot open %s: %s" % (self.port, exc)) from None
         try:
@@ -187,7 +189,9 @@ class Device:
             said = io.StringIO()
             try:
                 with contextlib.redirect_stdout(said):  # mpremote prints what it got on failure
-                    self.transport.enter_raw_repl(soft_reset=False, timeout_overall=max(0.05, min(INTERRUPT_EVERY, left)))
+                    self.transport.enter_raw_repl(
+                        soft_reset=False, timeout_overall=max(0.05, min(INTERRUPT_EVERY, left))
+                    )
                 return
             except TransportError:
                 if not heard or heard == "b''":
@@ -204,12 +208,20 @@ class Device:
         out = self.exec_bounded(_IDENTIFY, 4096).decode("utf-8", "replace").strip()
         try:
             name, version, mpy, machine = ast.literal_eval(out)
-            if not (isinstance(name, str) and isinstance(version, tuple) and 2 <= len(version) <= 3
-                    and all(type(v) is int and 0 <= v < 1000 for v in version)
-                    and (mpy is None or (type(mpy) is int and 0 <= mpy <= 0xFFFF)) and isinstance(machine, str)):
+            if not (
+                isinstance(name, str)
+                and isinstance(version, tuple)
+                and 2 <= len(version) <= 3
+                and all(type(v) is int and 0 <= v < 1000 for v in version)
+                and (mpy is None or (type(mpy) is int and 0 <= mpy <= 0xFFFF))
+                and isinstance(machine, str)
+            ):
                 raise ValueError(out)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-            raise DeviceError("the device on %s answered with something that is not an identity: %s" % (self.port, untrusted.printable(out[:80]))) from None
+            raise DeviceError(
+                "the device on %s answered with something that is not an identity: %s"
+                % (self.port, untrusted.printable(out[:80]))
+            ) from None
         return name[:40], version, mpy, machine[:80]
 
     def exec(self, code):
@@ -218,7 +230,9 @@ class Device:
         except TransportExecError as exc:
             raise _reported(exc.error_output) from None
         except (TransportError, OSError, serial.SerialException) as exc:
-            raise DeviceLost("lost the connection to %s (%s)" % (self.port, str(exc).strip() or type(exc).__name__)) from None
+            raise DeviceLost(
+                "lost the connection to %s (%s)" % (self.port, str(exc).strip() or type(exc).__name__)
+            ) from None
 
     def exec_bounded(self, code, limit, timeout=10, overall=120):
         """Like ``exec`` for output a device could make endless or huge: at most ``limit``
@@ -230,20 +244,27 @@ class Device:
                 taken[which].extend(data)
                 if len(taken[which]) > most:
                     raise _TooMuch()
+
             return take
 
         transport = self.transport
         try:
             transport.exec_raw_no_follow(code)
             for which, most in ((0, limit), (1, 4096)):
-                transport.read_until(1, b"\x04", timeout=timeout, data_consumer=consumer(which, most), timeout_overall=overall)
+                transport.read_until(
+                    1, b"\x04", timeout=timeout, data_consumer=consumer(which, most), timeout_overall=overall
+                )
                 if not taken[which].endswith(b"\x04"):
                     raise DeviceLost("%s stopped answering" % self.port)
                 del taken[which][-1:]
         except _TooMuch:
-            raise DeviceLost("the device on %s sent more than %d bytes where at most %d were expected" % (self.port, limit, limit)) from None
+            raise DeviceLost(
+                "the device on %s sent more than %d bytes where at most %d were expected" % (self.port, limit, limit)
+            ) from None
         except (TransportError, OSError, serial.SerialException) as exc:
-            raise DeviceLost("lost the connection to %s (%s)" % (self.port, str(exc).strip() or type(exc).__name__)) from None
+            raise DeviceLost(
+                "lost the connection to %s (%s)" % (self.port, str(exc).strip() or type(exc).__name__)
+            ) from None
         if taken[1]:
             raise _reported(bytes(taken[1]).decode("utf-8", "replace"))
         return bytes(taken[0])

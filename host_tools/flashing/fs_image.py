@@ -7,6 +7,7 @@ port's ``_boot.py`` does, and the files are written through the mounted filesyst
 check mounts a region the same way (``os.VfsLfs2(bdev, progsize=256)``) and hashes every
 file, so what the device will read is verified by the code that will read it.
 """
+
 import os
 import tempfile
 
@@ -47,7 +48,9 @@ class Flash:
         return None
 """
 
-_BUILD = _FLASH + r"""
+_BUILD = (
+    _FLASH
+    + r"""
 src, listing, blocks, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 flash = Flash(bytearray(blocks * BS))
 for n in range(blocks):
@@ -79,8 +82,11 @@ with open(out + '.touched', 'wb') as f:
     f.write(flash.touched)
 print('free', s[0], s[3], s[2])
 """
+)
 
-_CHECK = _FLASH + r"""
+_CHECK = (
+    _FLASH
+    + r"""
 region, copy_to = sys.argv[1], sys.argv[2]
 with open(region, 'rb') as f:
     flash = Flash(bytearray(f.read()))
@@ -124,6 +130,7 @@ walk('')
 s = os.statvfs('/pico')
 print('S\t%d\t%d\t%d' % (s[0], s[2], s[3]))
 """
+)
 
 
 class ImageError(Exception):
@@ -158,7 +165,9 @@ def build(files, blocks):
         image = os.path.join(work, "image.bin")
         proc = host_tools.run_micropython([script, tree, listing, str(blocks), image], heap=_heap(blocks))
         if proc.returncode != 0:
-            last = ((proc.stdout + proc.stderr).strip().splitlines() or ["?"])[-1]  # the unix port prints tracebacks on stdout
+            last = ((proc.stdout + proc.stderr).strip().splitlines() or ["?"])[
+                -1
+            ]  # the unix port prints tracebacks on stdout
             if "ENOSPC" in last or "28" in last.split():
                 raise FilesystemFull("the files do not fit the %d KiB filesystem" % (blocks * BLOCK // 1024))
             raise ImageError("MicroPython's littlefs could not build the image: %s" % last)
@@ -187,9 +196,14 @@ def read(region, copy_to=None):
         script = os.path.join(work, "check.py")
         with open(script, "w") as out:
             out.write(_CHECK)
-        proc = host_tools.run_micropython([script, path, os.path.abspath(copy_to) if copy_to else ""], heap=_heap(len(region) // BLOCK))
+        proc = host_tools.run_micropython(
+            [script, path, os.path.abspath(copy_to) if copy_to else ""], heap=_heap(len(region) // BLOCK)
+        )
     if proc.returncode != 0 or proc.stdout.startswith("unmountable"):
-        raise ImageError("the filesystem image does not mount as on the Pico: %s" % ((proc.stdout + proc.stderr).strip().splitlines() or ["?"])[-1])
+        raise ImageError(
+            "the filesystem image does not mount as on the Pico: %s"
+            % ((proc.stdout + proc.stderr).strip().splitlines() or ["?"])[-1]
+        )
     files, stat = {}, None
     for line in proc.stdout.splitlines():
         parts = line.split("\t")

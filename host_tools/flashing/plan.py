@@ -2,6 +2,7 @@
 remove, and the space checks against the device's free blocks, from the device's
 manifest (``parse_manifest``, untrusted input) and the files of this build; and the
 manifest flash writes (``manifest_text``)."""
+
 import posixpath
 
 import host_tools
@@ -41,8 +42,14 @@ def parse_manifest(text, rejected=None):
         if not line or line.startswith("#"):
             continue
         parts = line.split("\t")
-        if (len(parts) == 3 and untrusted.device_path_problem(parts[0]) is None and len(parts[1]) == 64
-                and all(c in "0123456789abcdef" for c in parts[1]) and parts[2].isdigit() and parts[2].isascii()):
+        if (
+            len(parts) == 3
+            and untrusted.device_path_problem(parts[0]) is None
+            and len(parts[1]) == 64
+            and all(c in "0123456789abcdef" for c in parts[1])
+            and parts[2].isdigit()
+            and parts[2].isascii()
+        ):
             entries[parts[0]] = parts[1]
         elif rejected is not None:
             rejected.append(line)
@@ -62,7 +69,7 @@ def manifest_text(files):
 
 def _is_table(path, pattern=flash_build.DEVICE_TABLE):
     head, tail = pattern.split("{rules}")
-    return path.startswith(head) and path.endswith(tail) and "/" not in path[len(head):]
+    return path.startswith(head) and path.endswith(tail) and "/" not in path[len(head) :]
 
 
 def _is_spread(path):
@@ -109,8 +116,16 @@ class Plan:
         present = {posixpath.dirname(p) for p in self.sizes}
         need += len({posixpath.dirname(f.path) for f in copy} - present - {"/"})
         leftovers = sorted(p for p in self.sizes if p.endswith(STAGED) and self._could_be_ours(p[: -len(STAGED)]))
-        mine = {f.path for f in self.files} | ({self.table.path} if self.table else set()) | {t.path for t in self.extra_tables}
-        flashed = [p for p in sorted(self.old) if p in self.sizes and self._could_be_ours(p) and self.hashes.get(p) == self.old[p]]
+        mine = (
+            {f.path for f in self.files}
+            | ({self.table.path} if self.table else set())
+            | {t.path for t in self.extra_tables}
+        )
+        flashed = [
+            p
+            for p in sorted(self.old)
+            if p in self.sizes and self._could_be_ours(p) and self.hashes.get(p) == self.old[p]
+        ]
         stale = [p for p in flashed if p not in mine]
         room = free // block - reserve + sum(blocks(self.sizes[p]) for p in leftovers)
         pre_remove = list(leftovers)
@@ -132,7 +147,9 @@ class Plan:
             table_need = blocks(len(table.data)) if changed else 0
             # blocks a new menu table must leave free beyond the reserve (one already on the
             # device stays: saves that grew since must not make a reflash drop it)
-            keep_more = 0 if table is self.table or not changed else max(0, blocks(keep_free_beside(table.path)) - reserve)
+            keep_more = (
+                0 if table is self.table or not changed else max(0, blocks(keep_free_beside(table.path)) - reserve)
+            )
             candidates = spare + ([table.path] if changed and table.path in self.sizes else [])
             extra, more = [], room
             for path in candidates:
@@ -149,13 +166,22 @@ class Plan:
                 if changed:
                     copy.append(table)
             else:
-                note = self._table_note(table, blocks, kib, reserve + keep_more, room - need - keep_more, None if total is None else total // block)
+                note = self._table_note(
+                    table,
+                    blocks,
+                    kib,
+                    reserve + keep_more,
+                    room - need - keep_more,
+                    None if total is None else total // block,
+                )
                 if table is self.table:
                     self.table_note = note
                 else:
                     self.extra_notes.append(note)
         owned = {f.path for f in ours}
-        remove = [p for p in flashed if p not in owned and p not in pre_remove]  # with a table left out, its old copy too
+        remove = [
+            p for p in flashed if p not in owned and p not in pre_remove
+        ]  # with a table left out, its old copy too
         for f in ours:  # a stale foo.py would be imported instead of the new foo.mpy
             shadow = f.path[:-4] + ".py"
             if f.path.endswith(".mpy") and shadow in self.sizes and self._could_be_ours(shadow):
@@ -170,8 +196,16 @@ class Plan:
         firmware = sum(blocks(len(f.data)) for f in self.files) + 1
         kind = "spread table" if _is_spread(table.path) else "strategy table"
         text = "%s %s (%d KiB) does not fit" % (kind, table.source, len(table.data) // 1024)
-        if kind == "strategy table" and total_blocks is not None and firmware + blocks(len(table.data)) + reserve > total_blocks:
-            return text + (" even on an empty flash of %d KiB: flashed without it; for a Pico W build the compact "
-                           "one: make table COMPACT=1, then make flash COMPACT=1" % kib(total_blocks))
-        return text + (" (%d KiB free after the firmware and the %d KiB kept for saves): flashed without it; files "
-                       "you added take the rest (mpremote fs ls)" % (max(0, kib(left)), kib(reserve)))
+        if (
+            kind == "strategy table"
+            and total_blocks is not None
+            and firmware + blocks(len(table.data)) + reserve > total_blocks
+        ):
+            return text + (
+                " even on an empty flash of %d KiB: flashed without it; for a Pico W build the compact "
+                "one: make table COMPACT=1, then make flash COMPACT=1" % kib(total_blocks)
+            )
+        return text + (
+            " (%d KiB free after the firmware and the %d KiB kept for saves): flashed without it; files "
+            "you added take the rest (mpremote fs ls)" % (max(0, kib(left)), kib(reserve))
+        )

@@ -17,6 +17,7 @@ new one (``program``): the copy is written into ``data.pushing/``, renamed to
 (``session_boot.finish_push``) and the next push both put ``data.pushed/`` in then. Leftovers
 are removed by the next push.
 """
+
 import io
 import os
 import stat
@@ -75,7 +76,9 @@ def _exists(p):
 
 # First: finish a switch a cut stopped (as session_boot.finish_push does at boot), then clear
 # what earlier pushes left, and make the folder the copy is written into.
-_CLEAN = _HELPERS + """if not _exists(%(data)r) and _exists(%(pushed)r):
+_CLEAN = (
+    _HELPERS
+    + """if not _exists(%(data)r) and _exists(%(pushed)r):
     os.rename(%(pushed)r, %(data)r)
 if not _exists(%(data)r) and _exists(%(replaced)r):
     os.rename(%(replaced)r, %(data)r)
@@ -84,13 +87,16 @@ for p in (%(pushing)r, %(pushed)r, %(replaced)r):
 os.mkdir(%(pushing)r)
 print('clean')
 """
+)
 
 _COMPLETE = """import os
 os.rename(%(pushing)r, %(pushed)r)
 print('complete')
 """
 
-_SWITCH = _HELPERS + """try:
+_SWITCH = (
+    _HELPERS
+    + """try:
     os.rename(%(data)r, %(replaced)r)
 except OSError:
     pass
@@ -98,6 +104,7 @@ os.rename(%(pushed)r, %(data)r)
 _rmtree(%(replaced)r, 0)
 print('pushed')
 """
+)
 
 _NAMES = {"data": DATA, "pushing": PUSHING, "pushed": PUSHED, "replaced": REPLACED}
 
@@ -139,13 +146,13 @@ class _OneFile:
 def save_problem(name, data, checks):
     """Why the file ``name`` holding ``data`` cannot go into the device's data/, or None."""
     for suffix in _ASIDE + _SLOTS + (_TEMP,):
-        if name.endswith(suffix) and name[:-len(suffix)] in checks:
+        if name.endswith(suffix) and name[: -len(suffix)] in checks:
             break
     else:
         return "not a file the game keeps in %s/" % DATA
     if suffix not in _SLOTS:
         return None
-    base = name[:-len(suffix)]
+    base = name[: -len(suffix)]
     store = storage.Store(DATA + "/" + base, _OneFile(DATA + "/" + name, data), checks[base])
     try:
         store.load()
@@ -171,13 +178,17 @@ def local_files(folder, no_copy_hint):
     except OSError as exc:
         raise BadCopy("cannot read %s: %s" % (untrusted.shown(source), exc.strerror or exc)) from None
     if stat.S_ISLNK(info.st_mode):
-        raise BadCopy("%s is a link; push reads only the folder pull made; nothing was changed" % untrusted.shown(source))
+        raise BadCopy(
+            "%s is a link; push reads only the folder pull made; nothing was changed" % untrusted.shown(source)
+        )
     if not stat.S_ISDIR(info.st_mode):
         raise BadCopy("%s is not a folder; nothing was changed" % untrusted.shown(source))
     try:
         copy = untrusted.read_folder(folder, DATA)
     except OSError as exc:
-        raise BadCopy("cannot read %s: %s; nothing was changed" % (untrusted.shown(source), exc.strerror or exc)) from None
+        raise BadCopy(
+            "cannot read %s: %s; nothing was changed" % (untrusted.shown(source), exc.strerror or exc)
+        ) from None
     problems = list(copy.skipped)
     checks = store_checks()
     files, left_out = [], []
@@ -229,7 +240,10 @@ def push(port, files, check_identity):
         # every file anew (a few KiB), the folder's own blocks, one block to spare
         need = sum(max(1, -(-len(f.data) // block)) for f in files) + 3
         if need > free // block:
-            raise PushError("not enough space on the device: the copy needs %d KiB, %d KiB are free; nothing was changed" % (need * block // 1024, free // 1024))
+            raise PushError(
+                "not enough space on the device: the copy needs %d KiB, %d KiB are free; nothing was changed"
+                % (need * block // 1024, free // 1024)
+            )
         for step in steps[1:-1]:
             _run(device, step)
         switching = True
@@ -237,7 +251,9 @@ def push(port, files, check_identity):
         device.reset()
     except DeviceFull:
         if switching:  # the copy may be half switched in: the boot or the next push finish it
-            raise PushError("the device ran out of room while switching the copy in: it boots with its old data/ or the copy, and the next push finishes the job") from None
+            raise PushError(
+                "the device ran out of room while switching the copy in: it boots with its old data/ or the copy, and the next push finishes the job"
+            ) from None
         _drop_copy(device)
         said = "" if free is None else " although it reported %d KiB free" % (free // 1024)
         raise PushError("the device is full: the copy did not fit%s; nothing was changed" % said) from None

@@ -4,6 +4,7 @@ A source tree is what ``flash --source`` reads: ``firmware/``, ``boards/`` and o
 ``build/strategy-<rules>.bin``. ``tiny_tree`` builds a minimal game whose main.py prints
 one line naming its version, so a test can tell which game a device would boot.
 """
+
 import hashlib
 import os
 import shutil
@@ -81,5 +82,14 @@ def wait_for(path, process, timeout=30):
 
 def boot(folder):
     """Run the flashed tree's main.py in the unix port the way the Pico does at boot."""
-    code = "import os, sys\nos.chdir(%r)\ndel sys.path[:]\nsys.path.append('')\nexec(open('main.py').read(), {'__name__': '__main__'})" % str(folder)
-    return subprocess.run([host_tools.micropython_command(), "-c", code], capture_output=True, text=True, timeout=30, env={"MICROPYPATH": ""})
+    code = (
+        "import os, sys\nos.chdir(%r)\ndel sys.path[:]\nsys.path.append('')\nexec(open('main.py').read(), {'__name__': '__main__'})"
+        % str(folder)
+    )
+    return subprocess.run(
+        [host_tools.micropython_command(), "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={"MICROPYPATH": ""},
+    )

@@ -7,6 +7,7 @@ blocks, each carrying up to 476 payload bytes for one flash address; the RP boot
 is read from the firmware's own pico-sdk "binary info" (the `pico_board` string every
 MicroPython rp2 build carries), not from its file name.
 """
+
 import struct
 
 BLOCK = 512
@@ -65,12 +66,33 @@ _RP2040_BOARDS = ("pico", "pico_sh1106", "pico_neopixel")
 # storage placed at the end of flash (ports/rp2/rp2_flash.c). RPI_PICO checked against the
 # official v1.28.0 UF2: code ends at 0x10052F00, os.statvfs('/') reports 352 x 4096 bytes.
 LAYOUTS = (
-    Layout("RPI_PICO", "pico", {RP2040: "armv6m"}, 2 * 1024 * 1024, 1408 * 1024, _RP2040_BOARDS,
-           "https://micropython.org/download/RPI_PICO/"),
-    Layout("RPI_PICO_W", "pico_w", {RP2040: "armv6m"}, 2 * 1024 * 1024, 848 * 1024, _RP2040_BOARDS,
-           "https://micropython.org/download/RPI_PICO_W/"),
-    Layout("RPI_PICO2", "pico2", {RP2350_ARM_S: "armv7emsp", RP2350_RISCV: "rv32imc"}, 4 * 1024 * 1024,
-           3 * 1024 * 1024, ("pico2",), "https://micropython.org/download/RPI_PICO2/"),
+    Layout(
+        "RPI_PICO",
+        "pico",
+        {RP2040: "armv6m"},
+        2 * 1024 * 1024,
+        1408 * 1024,
+        _RP2040_BOARDS,
+        "https://micropython.org/download/RPI_PICO/",
+    ),
+    Layout(
+        "RPI_PICO_W",
+        "pico_w",
+        {RP2040: "armv6m"},
+        2 * 1024 * 1024,
+        848 * 1024,
+        _RP2040_BOARDS,
+        "https://micropython.org/download/RPI_PICO_W/",
+    ),
+    Layout(
+        "RPI_PICO2",
+        "pico2",
+        {RP2350_ARM_S: "armv7emsp", RP2350_RISCV: "rv32imc"},
+        4 * 1024 * 1024,
+        3 * 1024 * 1024,
+        ("pico2",),
+        "https://micropython.org/download/RPI_PICO2/",
+    ),
 )
 
 
@@ -95,7 +117,9 @@ def parse(data, name="the UF2"):
     if not data:
         raise Uf2Error("%s is empty" % name)
     if len(data) % BLOCK:
-        raise Uf2Error("%s is damaged: %d bytes is not a whole number of 512-byte UF2 blocks (truncated?)" % (name, len(data)))
+        raise Uf2Error(
+            "%s is damaged: %d bytes is not a whole number of 512-byte UF2 blocks (truncated?)" % (name, len(data))
+        )
     blocks = []
     for index in range(len(data) // BLOCK):
         at = index * BLOCK
@@ -104,8 +128,19 @@ def parse(data, name="the UF2"):
         if start0 != MAGIC_START0 or start1 != MAGIC_START1 or end != MAGIC_END:
             raise Uf2Error("%s is damaged: block %d (byte %d) has no UF2 magic numbers" % (name, index, at))
         if size > 476 or number >= count:
-            raise Uf2Error("%s is damaged: block %d says payload %d bytes, number %d of %d" % (name, index, size, number, count))
-        blocks.append(Block(flags, address, bytes(data[at + 32 : at + 32 + size]), family if flags & FLAG_FAMILY_ID else None, number, count))
+            raise Uf2Error(
+                "%s is damaged: block %d says payload %d bytes, number %d of %d" % (name, index, size, number, count)
+            )
+        blocks.append(
+            Block(
+                flags,
+                address,
+                bytes(data[at + 32 : at + 32 + size]),
+                family if flags & FLAG_FAMILY_ID else None,
+                number,
+                count,
+            )
+        )
     _check_numbering(blocks, name)
     return blocks
 
@@ -152,7 +187,10 @@ def _flash_image(blocks):
     pages = {}
     for block in blocks:
         if block.address % PAYLOAD or len(block.payload) != PAYLOAD:
-            raise Uf2Error("block for 0x%08X carries %d bytes; the Pico's bootrom takes 256-byte pages at 256-byte boundaries" % (block.address, len(block.payload)))
+            raise Uf2Error(
+                "block for 0x%08X carries %d bytes; the Pico's bootrom takes 256-byte pages at 256-byte boundaries"
+                % (block.address, len(block.payload))
+            )
         if block.address in pages:
             raise Uf2Error("two blocks write flash address 0x%08X (damaged or concatenated UF2)" % block.address)
         pages[block.address] = block.payload
@@ -229,23 +267,37 @@ def parse_version(text):
 def read_firmware(data, name):
     """Check a UF2 is an official-layout MicroPython for a Pico, Pico W or Pico 2."""
     blocks = parse(data, name)
-    families = sorted({b.family for b in blocks if not b.flags & FLAG_NOT_MAIN_FLASH and b.family not in (None, ABSOLUTE)})
+    families = sorted(
+        {b.family for b in blocks if not b.flags & FLAG_NOT_MAIN_FLASH and b.family not in (None, ABSOLUTE)}
+    )
     known = [f for f in families if any(f in layout.families for layout in LAYOUTS)]
     if not known:
         shown = ", ".join("0x%08X" % f for f in families if f is not None) or "none"
-        raise Uf2Error("%s is not for a Raspberry Pi Pico: its UF2 family id is %s, not RP2040 (0x%08X) or RP2350" % (name, shown, RP2040))
+        raise Uf2Error(
+            "%s is not for a Raspberry Pi Pico: its UF2 family id is %s, not RP2040 (0x%08X) or RP2350"
+            % (name, shown, RP2040)
+        )
     if len(known) > 1:
-        raise Uf2Error("%s holds code for several chips (%s): use the plain MicroPython UF2 of one board" % (name, ", ".join(FAMILY_NAMES[f] for f in known)))
+        raise Uf2Error(
+            "%s holds code for several chips (%s): use the plain MicroPython UF2 of one board"
+            % (name, ", ".join(FAMILY_NAMES[f] for f in known))
+        )
     family = known[0]
     pages = _flash_image([b for b in blocks if b.family == family and not b.flags & FLAG_NOT_MAIN_FLASH])
     info = binary_info(pages)
     program = info.get(_BI_ID_PROGRAM_NAME, "")
     if program != "MicroPython":
-        raise Uf2Error("%s is not MicroPython (its binary info names %r): download the .uf2 from https://micropython.org/download/RPI_PICO/" % (name, program or "no program"))
+        raise Uf2Error(
+            "%s is not MicroPython (its binary info names %r): download the .uf2 from https://micropython.org/download/RPI_PICO/"
+            % (name, program or "no program")
+        )
     board = info.get(_BI_ID_PICO_BOARD, "")
     layout = next((lay for lay in LAYOUTS if lay.pico_board == board), None)
     if layout is None or family not in layout.families:
-        raise Uf2Error("%s is MicroPython for the board %r (%s), not a Pico, Pico W or Pico 2: download RPI_PICO, RPI_PICO_W or RPI_PICO2" % (name, board or "?", FAMILY_NAMES[family]))
+        raise Uf2Error(
+            "%s is MicroPython for the board %r (%s), not a Pico, Pico W or Pico 2: download RPI_PICO, RPI_PICO_W or RPI_PICO2"
+            % (name, board or "?", FAMILY_NAMES[family])
+        )
     version = info.get(_BI_ID_PROGRAM_VERSION, "")
     firmware = Firmware(blocks, layout, family, program, version)
     inside = [a for a in pages if a + PAYLOAD > layout.fs_start and a < layout.fs_end]
@@ -253,7 +305,8 @@ def read_firmware(data, name):
     if inside:
         raise Uf2Error(
             "%s writes flash at 0x%08X, inside the %s filesystem region 0x%08X-0x%08X: it already carries a filesystem "
-            "or is not a stock MicroPython; use the plain UF2 from %s" % (name, min(inside), layout.build, layout.fs_start, layout.fs_end, layout.url)
+            "or is not a stock MicroPython; use the plain UF2 from %s"
+            % (name, min(inside), layout.build, layout.fs_start, layout.fs_end, layout.url)
         )
     if outside:
         raise Uf2Error("%s writes outside the %s flash (0x%08X)" % (name, layout.build, min(outside)))

@@ -8,6 +8,7 @@ never through a link, each file and the whole copy are capped in size, and text 
 outside is escaped before it reaches the terminal (``printable``). What is left out is
 listed with the reason (``Copy.skipped``). See "Trust boundaries" in docs/architecture.md.
 """
+
 import binascii
 import os
 import stat
@@ -295,7 +296,9 @@ finally:
 def read_device(device, data_dir):
     """Copy of the device's ``/data_dir`` (a connected ``flashing.device.Device``)."""
     copy = Copy()
-    out = device.exec_bounded(_LIST % {"folder": data_dir, "most": MAX_ENTRIES}, 64 * MAX_ENTRIES + 256).decode("ascii", "replace")
+    out = device.exec_bounded(_LIST % {"folder": data_dir, "most": MAX_ENTRIES}, 64 * MAX_ENTRIES + 256).decode(
+        "ascii", "replace"
+    )
     entries = []
     for line in out.splitlines():
         parts = line.split()
@@ -303,7 +306,9 @@ def read_device(device, data_dir):
             copy.found = False
             errno = parts[1] if len(parts) > 1 else "?"
             if errno != "2":  # ENOENT: nothing saved yet; anything else is damage
-                copy.skipped.append((data_dir, "not a folder" if errno == "20" else "unreadable (error %s)" % errno[:8]))
+                copy.skipped.append(
+                    (data_dir, "not a folder" if errno == "20" else "unreadable (error %s)" % errno[:8])
+                )
             return copy
         if parts[:1] == ["M"]:
             copy.skipped.append(("(more entries)", "more than %d entries" % MAX_ENTRIES))
@@ -314,7 +319,7 @@ def read_device(device, data_dir):
             raw = binascii.unhexlify(parts[1])
             kind, size = int(parts[2]), int(parts[3])
         except (ValueError, binascii.Error):
-            copy.skipped.append((parts[1][:2 * MAX_NAME], "a listing line that makes no sense"))
+            copy.skipped.append((parts[1][: 2 * MAX_NAME], "a listing line that makes no sense"))
             continue
         try:
             name = raw.decode("utf-8")

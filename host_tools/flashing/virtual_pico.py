@@ -20,6 +20,7 @@ How it emulates a board:
   filesystem of that size (used bytes are counted from DIR), and ``--not-micropython``
   serves a CPython REPL instead, which has no raw REPL.
 """
+
 import contextlib
 import os
 import pty
@@ -204,7 +205,9 @@ class VirtualPico:
     def start_child(self, raw):
         master, slave = pty.openpty()
         tty.setraw(slave)
-        self.child = subprocess.Popen(self.command, stdin=slave, stdout=slave, stderr=slave, env=self.env, close_fds=True)
+        self.child = subprocess.Popen(
+            self.command, stdin=slave, stdout=slave, stderr=slave, env=self.env, close_fds=True
+        )
         os.close(slave)
         self.child_master = master
         self.raw_mode = raw

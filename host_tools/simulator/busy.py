@@ -17,6 +17,7 @@ The host's speed drifts (other load, clock changes): each sim start times a fixe
 reference work (``BusyMeter.reference``) and scales the ratio by it. The calibration runs once per checkout and host speed and is cached in
 build/ (a few seconds; it needs build/strategy-forced.bin, which the simulator builds).
 """
+
 import json
 import os
 

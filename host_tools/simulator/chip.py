@@ -14,6 +14,7 @@ drew on the OLED (``boot()``), so a key script means the same on both back-ends.
 the CPU sleeps the emulated clock jumps to the next alarm. The USB serial port is served
 on a pseudo-terminal (``open_pty()``) for mpremote, ``make flash`` and ``pull --port``.
 """
+
 import os
 import shutil
 import struct
@@ -79,8 +80,9 @@ def battery_adc(mv):
 class ChipDevice:
     """An emulated Pico booting ``flash_image`` (prepared by chip_image.prepare_image)."""
 
-    def __init__(self, flash_image, bootrom=None, oled="ssd1306", oled_present=True, battery_mv=USB_VSYS_MV,
-                 realtime=False):
+    def __init__(
+        self, flash_image, bootrom=None, oled="ssd1306", oled_present=True, battery_mv=USB_VSYS_MV, realtime=False
+    ):
         self.node = node_command()
         self.bootrom = chip_image.check_bootrom(bootrom or chip_image.find_file(chip_image.BOOTROM_NAME))
         self.flash_image = flash_image
@@ -113,8 +115,9 @@ class ChipDevice:
             args.append("--no-oled")
         env = dict(os.environ)
         env["NODE_PATH"] = NODE_MODULES
-        self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     env=env)
+        self.proc = subprocess.Popen(
+            args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+        )
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
@@ -259,7 +262,11 @@ class ChipDevice:
             self.run_to_clock(self.clock_ms + step)
             # something lit: the board's first frame only blanks the OLED, and the
             # firmware's imports still follow it (keys from there were lost)
-            shown = (self.frames and any(any(row) for row in self.oled_pixels())) or self.chain_shown() or self._neopixel_seen
+            shown = (
+                (self.frames and any(any(row) for row in self.oled_pixels()))
+                or self.chain_shown()
+                or self._neopixel_seen
+            )
             if shown and self.busy_ms - busy < step * IDLE_SHARE:
                 break
         self.origin = self.clock_ms

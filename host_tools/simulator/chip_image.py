@@ -7,6 +7,7 @@ touches (the littlefs filesystem at 0x100A0000 for MicroPython) keep their conte
 block is written, firmware and filesystem alike, so a UF2 that also carries a littlefs
 image boots with those files. Each problem raises ChipFileError with one line.
 """
+
 import os
 
 import host_tools
@@ -17,9 +18,16 @@ SECTOR = 4096
 BOOTROM_SIZE = 16 * 1024
 RP2040_FAMILY = 0xE48BFF56
 FAMILIES = {  # family ids of the UF2 spec, named in the error for a wrong chip
-    0xE48BFF57: "RP2XXX absolute", 0xE48BFF58: "RP2XXX data", 0xE48BFF59: "RP2350 ARM-S",
-    0xE48BFF5A: "RP2350 RISC-V", 0xE48BFF5B: "RP2350 ARM-NS", 0x68ED2B88: "SAMD21", 0x55114460: "SAMD51",
-    0xADA52840: "nRF52840", 0xBFDD4EEE: "ESP32-S2", 0xC47E5767: "ESP32-S3",
+    0xE48BFF57: "RP2XXX absolute",
+    0xE48BFF58: "RP2XXX data",
+    0xE48BFF59: "RP2350 ARM-S",
+    0xE48BFF5A: "RP2350 RISC-V",
+    0xE48BFF5B: "RP2350 ARM-NS",
+    0x68ED2B88: "SAMD21",
+    0x55114460: "SAMD51",
+    0xADA52840: "nRF52840",
+    0xBFDD4EEE: "ESP32-S2",
+    0xC47E5767: "ESP32-S3",
 }
 FIRMWARE_NAME = "RPI_PICO-v1.28.0.uf2"
 BOOTROM_NAME = "rp2040-bootrom-b1.bin"
@@ -78,20 +86,25 @@ def read_uf2(path):
     try:
         parsed = uf2.parse(data, "it")
     except uf2.Uf2Error as exc:
-        raise ChipFileError("%s is not a UF2 file the Pico can load (%s): get the .uf2 from %s"
-                            % (path, exc, FIRMWARE_URL)) from None
+        raise ChipFileError(
+            "%s is not a UF2 file the Pico can load (%s): get the .uf2 from %s" % (path, exc, FIRMWARE_URL)
+        ) from None
     blocks = []
     for index, block in enumerate(parsed):
         if block.family is not None and block.family != RP2040_FAMILY:
             name = FAMILIES.get(block.family, "unknown family 0x%08x" % block.family)
-            raise ChipFileError("%s is a UF2 for %s, not the RP2040 (family 0xe48bff56): the emulated Pico needs "
-                                "the RPI_PICO firmware, %s" % (path, name, FIRMWARE_URL))
+            raise ChipFileError(
+                "%s is a UF2 for %s, not the RP2040 (family 0xe48bff56): the emulated Pico needs "
+                "the RPI_PICO firmware, %s" % (path, name, FIRMWARE_URL)
+            )
         if block.flags & uf2.FLAG_NOT_MAIN_FLASH:
             continue
         offset = block.address - FLASH_BASE
         if offset < 0 or offset + len(block.payload) > FLASH_SIZE:
-            raise ChipFileError("%s: block %d writes 0x%08x..+%d, outside the Pico's 2 MiB flash"
-                                % (path, index, block.address, len(block.payload)))
+            raise ChipFileError(
+                "%s: block %d writes 0x%08x..+%d, outside the Pico's 2 MiB flash"
+                % (path, index, block.address, len(block.payload))
+            )
         blocks.append((offset, block.payload))
     return blocks
 
@@ -103,8 +116,8 @@ def apply_uf2(image, blocks):
         for sector in range(offset // SECTOR, (offset + len(payload) - 1) // SECTOR + 1):
             if sector not in erased:
                 erased.add(sector)
-                image[sector * SECTOR:(sector + 1) * SECTOR] = b"\xff" * SECTOR
-        image[offset:offset + len(payload)] = payload
+                image[sector * SECTOR : (sector + 1) * SECTOR] = b"\xff" * SECTOR
+        image[offset : offset + len(payload)] = payload
 
 
 def check_image(path, fresh=False):
@@ -116,8 +129,10 @@ def check_image(path, fresh=False):
     except OSError as exc:
         raise ChipFileError("%s: cannot read the flash image (%s)" % (path, exc.strerror or exc)) from None
     if size != FLASH_SIZE:
-        raise ChipFileError("%s is %d bytes, not a Pico flash image (%d bytes = 2 MiB); use --fresh to start "
-                            "an erased one" % (path, size, FLASH_SIZE))
+        raise ChipFileError(
+            "%s is %d bytes, not a Pico flash image (%d bytes = 2 MiB); use --fresh to start "
+            "an erased one" % (path, size, FLASH_SIZE)
+        )
 
 
 def prepare_image(path, firmware=None, fresh=False):
@@ -151,7 +166,7 @@ def cut_at(image, journal, clock_ms):
         if at_ms > clock_ms:
             break
         if op == b"E":
-            flash[offset:offset + length] = b"\xff" * length
+            flash[offset : offset + length] = b"\xff" * length
         else:  # a page program: bits go 1 -> 0, the address wraps inside its 256-byte page
             page = offset & ~0xFF
             for i, value in enumerate(data):
@@ -161,8 +176,10 @@ def cut_at(image, journal, clock_ms):
 
 def check_bootrom(path):
     if path is None or not os.path.lexists(path):
-        raise ChipFileError("bootrom %s not found: put %s in build/rp2/ (from %s) or pass --bootrom FILE"
-                            % (path or BOOTROM_NAME, BOOTROM_NAME, BOOTROM_URL))
+        raise ChipFileError(
+            "bootrom %s not found: put %s in build/rp2/ (from %s) or pass --bootrom FILE"
+            % (path or BOOTROM_NAME, BOOTROM_NAME, BOOTROM_URL)
+        )
     try:  # a regular file, read with a bound: a FIFO or /dev/zero is refused, not waited on
         size = len(host_tools.read_input_file("--bootrom", path, BOOTROM_SIZE, "bootrom file"))
     except host_tools.UsageError as exc:

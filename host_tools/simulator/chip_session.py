@@ -7,6 +7,7 @@ host_tools flash --port <pty>`` against the emulated Pico, exactly as a maker do
 real one. ``serving(image)`` runs a chip with its USB port on a pty (for mpremote, flash,
 pull); ``device_exec(port, code)`` runs Python on it over the raw REPL (mpremote).
 """
+
 import contextlib
 import hashlib
 import os
@@ -17,6 +18,7 @@ import host_tools
 from host_tools.simulator import chip as sim_chip
 from host_tools.simulator import chip_image
 
+
 def fixture_files():
     """``(firmware, bootrom, problem)``: the two paths, or a one-line ``problem`` naming the
     missing file and where to get it (the chip tier's one skip reason)."""
@@ -24,7 +26,11 @@ def fixture_files():
     for name in (chip_image.FIRMWARE_NAME, chip_image.BOOTROM_NAME):
         path = chip_image.find_file(name)
         if path is None:
-            return None, None, "%s not found: %s (or ../shared/rp2/ beside the checkout)" % (name, chip_image.fetch_hint(name))
+            return (
+                None,
+                None,
+                "%s not found: %s (or ../shared/rp2/ beside the checkout)" % (name, chip_image.fetch_hint(name)),
+            )
         found[name] = path
     shared = chip_image.shared_rp2_dir()
     sums = os.path.join(shared, "SHA256SUMS") if shared else None

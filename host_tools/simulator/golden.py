@@ -9,6 +9,7 @@ chip --regen-images``): the same scenes, the game installed from the one-file UF
 as ``make flash`` leaves it) with the tables the unix-port pictures use, the seed in
 device.cfg. ``python -m host_tools sim --regen-images`` renders them on the unix port.
 """
+
 import os
 import tempfile
 
@@ -50,21 +51,25 @@ SCENES = {
 # Records (session.py): a solo game, OK after the end screen, initials Z-C-A, then the
 # menu's "Records" line (the last: UP from "Start game", the first) and its pages.
 RECORDS = SOLO_GAME + " enter up enter down down enter enter up enter"
-SCENES.update({
-    "initials": (9, SOLO_GAME + " enter up enter down"),
-    "records_scores": (9, RECORDS),
-    "records_stats": (9, RECORDS + " enter"),
-    "records_fairness": (9, RECORDS + " enter enter"),
-})
+SCENES.update(
+    {
+        "initials": (9, SOLO_GAME + " enter up enter down"),
+        "records_scores": (9, RECORDS),
+        "records_stats": (9, RECORDS + " enter"),
+        "records_fairness": (9, RECORDS + " enter enter"),
+    }
+)
 # Coach scenes, played with the strategy table on the flash (TABLE_SCENES). Solo start;
 # SOLO_REVIEW first sets the menu's Coach line to "turn" (5 x up from Players).
 SOLO_REVIEW = "enter down enter enter enter up up up up up enter down down down down enter wait:300"
-SCENES.update({
-    "hint": (4, SOLO + " space wait:500 m wait:120"),
-    "hint_box": (4, SOLO + " space wait:500 space wait:500 space wait:500 m wait:120"),
-    "review": (4, SOLO_REVIEW + " space wait:500 enter enter"),  # OK, OK: score
-    "zoo_hint": (3, ZOO_SOLO + " space wait:500 m wait:120"),
-})
+SCENES.update(
+    {
+        "hint": (4, SOLO + " space wait:500 m wait:120"),
+        "hint_box": (4, SOLO + " space wait:500 space wait:500 space wait:500 m wait:120"),
+        "review": (4, SOLO_REVIEW + " space wait:500 enter enter"),  # OK, OK: score
+        "zoo_hint": (3, ZOO_SOLO + " space wait:500 m wait:120"),
+    }
+)
 # Scenes played with a strategy table on the flash: scene -> the rules of its table.
 TABLE_SCENES = {"hint": "forced", "hint_box": "forced", "review": "forced", "zoo_turn": "zoo", "zoo_hint": "zoo"}
 
@@ -132,8 +137,10 @@ def image_tables(name):
     from host_tools.solver import files as solver_files
 
     forced = rules.make_ruleset()
-    return scene_tables(name) or {"strategy-forced.bin": solver_cache.table(forced, "exact"),
-                                  "spread-forced.bin": solver_cache.spread_table(forced, solver_files.SPREAD_BANDS)}
+    return scene_tables(name) or {
+        "strategy-forced.bin": solver_cache.table(forced, "exact"),
+        "spread-forced.bin": solver_cache.spread_table(forced, solver_files.SPREAD_BANDS),
+    }
 
 
 def regen_images():

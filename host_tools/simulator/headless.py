@@ -1,6 +1,7 @@
 """What a run of the simulator needs besides the device: a key script played in virtual
 time (``run_headless``, for ``sim --headless``, the goldens, the benchmarks and the tests)
 and the strategy tables to give the device (``device_tables``)."""
+
 import os
 
 import host_tools

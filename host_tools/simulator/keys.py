@@ -5,6 +5,7 @@ Names are the interactive keys (``1``..``5``, ``space``, ``up``, ``down``, ``ent
 press; MS at most MAX_MS, an hour). A plain key is held PRESS_MS and released for GAP_MS, long enough for the
 firmware's 25 ms debounce, short of its 600 ms long press.
 """
+
 import bisect
 
 from host_tools.simulator.backend import BUTTONS
@@ -40,8 +41,9 @@ def parse(script, start_ms=START_MS):
             else:
                 raise ValueError
         except ValueError:
-            raise KeyScriptError("bad key %r (use %s, wait:MS, hold:NAME:MS; MS up to %d)"
-                                 % (word, " ".join(BUTTONS), MAX_MS)) from None
+            raise KeyScriptError(
+                "bad key %r (use %s, wait:MS, hold:NAME:MS; MS up to %d)" % (word, " ".join(BUTTONS), MAX_MS)
+            ) from None
         presses.append((t, t + length, button))
         t += length + GAP_MS
     return presses, t

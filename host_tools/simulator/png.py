@@ -2,6 +2,7 @@
 struct only. The picture is built from the emulators' pixels, i.e. from what the chips
 were sent, never from the firmware's variables.
 """
+
 import struct
 import zlib
 
@@ -30,7 +31,7 @@ def _canvas(width, height, colour):
 def _rect(rows, x, y, w, h, colour):
     pixel = bytes(colour)
     for yy in range(y, y + h):
-        rows[yy][3 * x:3 * (x + w)] = pixel * w
+        rows[yy][3 * x : 3 * (x + w)] = pixel * w
 
 
 def render(dice_pixels, oled_pixels, dim=False):
@@ -72,7 +73,9 @@ def png_bytes(width, height, rows):
     """An 8-bit RGB PNG (filter 0 on every row)."""
     raw = b"".join(b"\x00" + bytes(row) for row in rows)
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(raw, 9)) + _chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(raw, 9)) + _chunk(b"IEND", b"")
+    )
 
 
 def write_png(path, device):
@@ -92,9 +95,9 @@ def read_png(path):
     idat = b""
     width = height = 0
     while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        crc = struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])[0]
+        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
+        body = data[pos + 8 : pos + 8 + length]
+        crc = struct.unpack(">I", data[pos + 8 + length : pos + 12 + length])[0]
         if zlib.crc32(kind + body) & 0xFFFFFFFF != crc:
             raise ValueError("bad CRC in %s" % kind)
         if kind == b"IHDR":
@@ -104,5 +107,5 @@ def read_png(path):
         pos += 12 + length
     raw = zlib.decompress(idat)
     stride = 3 * width + 1
-    rows = [raw[i * stride + 1:(i + 1) * stride] for i in range(height)]
+    rows = [raw[i * stride + 1 : (i + 1) * stride] for i in range(height)]
     return width, height, rows

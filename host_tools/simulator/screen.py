@@ -6,6 +6,7 @@ empty, or is graphics (shown as ``#``). The glyph table is rendered once by the 
 MicroPython interpreter, so it is exactly the device's font. Dice are decoded from what
 the LEDs show (the emulators' pixels), not from the firmware's variables.
 """
+
 import subprocess
 
 import host_tools
@@ -30,8 +31,9 @@ def glyphs():
     """{8x8 column bytes: character} for the font, inverted cells included (as the same char)."""
     global _glyphs
     if _glyphs is None:
-        out = subprocess.run([host_tools.micropython_command(), "-c", _RENDER_FONT], capture_output=True,
-                             text=True, check=True).stdout
+        out = subprocess.run(
+            [host_tools.micropython_command(), "-c", _RENDER_FONT], capture_output=True, text=True, check=True
+        ).stdout
         table = {}
         for line in out.splitlines():
             code, hexed = line.split()
@@ -99,7 +101,7 @@ def _max7219_pictures():
                     if FACE_PIPS[face] >> (row // 3 * 3 + col) & 1:
                         bits |= 0xC0 >> (3 * col)
             rows.append(bits)
-        animal = tuple(ANIMAL_ROWS[(face - 1) * 8:face * 8])
+        animal = tuple(ANIMAL_ROWS[(face - 1) * 8 : face * 8])
         for pattern, is_animal in ((tuple(rows), False), (animal, True)):
             table[pattern] = (face, False, is_animal)
             table[tuple(held_row(row, b) for row, b in enumerate(pattern))] = (face, True, is_animal)
@@ -200,7 +202,7 @@ def compact_glyphs():
 
         table = {}
         for i in range(len(font.GLYPHS) // 3):
-            table.setdefault(bytes(font.GLYPHS[3 * i:3 * i + 3]), chr(font.FIRST + i))
+            table.setdefault(bytes(font.GLYPHS[3 * i : 3 * i + 3]), chr(font.FIRST + i))
         _compact = table
     return _compact
 
@@ -246,8 +248,9 @@ def text_lines(pixels):
 
     lines = screen_lines(pixels)
     compact = compact_lines(pixels)
-    if sum(line.count(GRAPHICS) for line in compact) < sum(line.count(GRAPHICS) for line in lines[1:]) \
-            and any(line.strip() for line in compact):
+    if sum(line.count(GRAPHICS) for line in compact) < sum(line.count(GRAPHICS) for line in lines[1:]) and any(
+        line.strip() for line in compact
+    ):
         return lines[:1] + compact
     for row in range(font.ROWS):  # a compact line inside an 8x8 line of graphics
         top = font.TOP + row * font.CELL_H

@@ -8,6 +8,7 @@ else with braille (2 x 4 pixels per character, BRAILLE_SIZE); a smaller terminal
 line saying what size is needed. ``q quit`` comes first in the help line, so it stays
 visible however the line is cut.
 """
+
 import os
 import re
 import select
@@ -25,8 +26,7 @@ from host_tools.simulator.keys import TAP_MS, KeyPresses
 LONG_MS = 900
 FRAME_S = 1 / 30
 STEP_MS = 5  # device time per step: the firmware polls its buttons every 5 ms
-_KEYS = {"1": 0, "2": 1, "3": 2, "4": 3, "5": 4, " ": 5, "\x1b[A": 6, "\x1b[B": 7, "\r": 8, "\n": 8,
-         "m": 9, "M": 9}
+_KEYS = {"1": 0, "2": 1, "3": 2, "4": 3, "5": 4, " ": 5, "\x1b[A": 6, "\x1b[B": 7, "\r": 8, "\n": 8, "m": 9, "M": 9}
 HELP = "q quit  1-5 hold  space roll  \u2191\u2193 move  enter OK  m hint/card/back  M quit game"
 # (columns, rows) a layout needs: 4 dice lines, the framed OLED, the help line.
 BRAILLE_SIZE = (68, 4 + 18 + 1)
@@ -41,8 +41,16 @@ _ESCAPES = re.compile("\x1b\\[[0-9;?]*[ -/]*[@-~]|\x1b.?")  # a CSI sequence who
 
 
 def _braille(pixels):
-    dots = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10), (1, 2, 0x20),
-            (0, 3, 0x40), (1, 3, 0x80))
+    dots = (
+        (0, 0, 0x01),
+        (0, 1, 0x02),
+        (0, 2, 0x04),
+        (1, 0, 0x08),
+        (1, 1, 0x10),
+        (1, 2, 0x20),
+        (0, 3, 0x40),
+        (1, 3, 0x80),
+    )
     lines = []
     for y in range(0, 64, 4):
         line = []
@@ -60,8 +68,7 @@ def too_small(columns, rows):
     """The one line to show instead of the device when the terminal cannot hold it, or None."""
     if columns >= BRAILLE_SIZE[0] and rows >= BRAILLE_SIZE[1]:
         return None
-    return "terminal %dx%d too small: needs %dx%d (q quits)" % (
-        columns, rows, BRAILLE_SIZE[0], BRAILLE_SIZE[1])
+    return "terminal %dx%d too small: needs %dx%d (q quits)" % (columns, rows, BRAILLE_SIZE[0], BRAILLE_SIZE[1])
 
 
 def printable(line):
@@ -107,9 +114,9 @@ def frame_lines(device, columns, rows=HALF_SIZE[1] + 5, status=""):
     freq, duty = device.tone
     sound = ("  \u266a %d Hz" % freq) if duty else ""
     tail = ("  " + status if status else "") + sound
-    lines.append(" " + HELP[:max(6, columns - 2 - len(tail))] + tail[:max(0, columns - 8)])
+    lines.append(" " + HELP[: max(6, columns - 2 - len(tail))] + tail[: max(0, columns - 8)])
     for line in device.console[-3:][-spare:] if spare > 0 else ():
-        lines.append(" > " + printable(line)[:columns - 4])
+        lines.append(" > " + printable(line)[: columns - 4])
     return lines
 
 
@@ -121,8 +128,8 @@ def _read_keys(fd, timeout):
     keys = []
     i = 0
     while i < len(data):
-        if data[i] == "\x1b" and data[i + 1:i + 3] in ("[A", "[B", "[C", "[D"):
-            keys.append(data[i:i + 3])
+        if data[i] == "\x1b" and data[i + 1 : i + 3] in ("[A", "[B", "[C", "[D"):
+            keys.append(data[i : i + 3])
             i += 3
         else:
             keys.append(data[i])
@@ -161,8 +168,14 @@ def play(device, status=""):
             now = time.monotonic()
             if now - last_draw >= FRAME_S:
                 size = shutil.get_terminal_size((80, 24))
-                state = (device.frames, device.chain.latches, device.strip.writes, len(device.console), device.tone,
-                         tuple(size))
+                state = (
+                    device.frames,
+                    device.chain.latches,
+                    device.strip.writes,
+                    len(device.console),
+                    device.tone,
+                    tuple(size),
+                )
                 if state != drawn:
                     if drawn is not None and drawn[-1] != state[-1]:
                         out.write("\x1b[2J")  # resized: no leftovers of the old layout
@@ -171,8 +184,11 @@ def play(device, status=""):
                         wrapped = textwrap.wrap(message, max(10, size.columns - 1))
                         out.write("\x1b[H" + "\x1b[K\n".join(wrapped) + "\x1b[K\x1b[J")
                     else:
-                        out.write("\x1b[H" + "\x1b[K\n".join(frame_lines(device, size.columns, size.lines, status))
-                                  + "\x1b[K\x1b[J")
+                        out.write(
+                            "\x1b[H"
+                            + "\x1b[K\n".join(frame_lines(device, size.columns, size.lines, status))
+                            + "\x1b[K\x1b[J"
+                        )
                     out.flush()
                     drawn = state
                 last_draw = now

@@ -10,6 +10,7 @@ Pico's heap, so a run out of memory here is one on the device; ``code_dir=SOURCE
 the .py sources instead, by default at SOURCE_HEAP (compiling at import needs heap the
 device never spends).
 """
+
 import os
 import struct
 import subprocess
@@ -22,8 +23,15 @@ from host_tools.emulators.ssd1306 import SSD1306Emulator
 from host_tools.emulators.ws2812 import WS2812Emulator
 from host_tools.simulator import device_tree
 
-from host_tools.simulator.backend import (BUTTON_NAMES, BUTTONS, N_DICE, N_PIXELS, DeviceExited,  # noqa: F401
-                                          dice_pixels_of)
+# BUTTON_NAMES, BUTTONS and DeviceExited are re-exported: callers import them from here.
+from host_tools.simulator.backend import (  # noqa: F401
+    BUTTON_NAMES,
+    BUTTONS,
+    N_DICE,
+    N_PIXELS,
+    DeviceExited,
+    dice_pixels_of,
+)
 
 DEFAULT_FLASH = os.path.join(os.path.expanduser("~"), ".local", "share", "pico-yahtzee", "flash")
 
@@ -72,8 +80,11 @@ def put_table(flash_dir, name, host_path):
 def own_tables(flash_dir):
     """Strategy tables in the flash folder that are the device's own (regular files, not
     links the simulator made): ``--no-table`` cannot take them away without losing them."""
-    return sorted(name for name in os.listdir(flash_dir) if name.startswith("strategy-")
-                  and name.endswith(".bin") and not os.path.islink(os.path.join(flash_dir, name)))
+    return sorted(
+        name
+        for name in os.listdir(flash_dir)
+        if name.startswith("strategy-") and name.endswith(".bin") and not os.path.islink(os.path.join(flash_dir, name))
+    )
 
 
 def remove_tables(flash_dir):
@@ -88,8 +99,19 @@ def remove_tables(flash_dir):
 class SimDevice:
     """The unix-port back-end (backend.py lists what every back-end offers)."""
 
-    def __init__(self, seed=None, flash_dir=None, code_dir=None, heap=None, oled="ssd1306",
-                 dice="max7219", extra=(), tables=None, hold_at_boot=(0, 0), busy=None):
+    def __init__(
+        self,
+        seed=None,
+        flash_dir=None,
+        code_dir=None,
+        heap=None,
+        oled="ssd1306",
+        dice="max7219",
+        extra=(),
+        tables=None,
+        hold_at_boot=(0, 0),
+        busy=None,
+    ):
         self.flash_dir = os.path.abspath(flash_dir or DEFAULT_FLASH)
         os.makedirs(self.flash_dir, exist_ok=True)
         for name, host_path in (tables or {}).items():
@@ -129,8 +151,16 @@ class SimDevice:
             code_dir = os.path.abspath(code_dir or device_tree.sync())
             path = code_dir
             main = os.path.join(code_dir, "main.py")
-        args = [host_tools.micropython_command(), "-X", "heapsize=" + heap, main, "board=sim",
-                "link=%d,%d" % (to_dev_r, from_dev_w), "oled=" + oled, "dice=" + dice]
+        args = [
+            host_tools.micropython_command(),
+            "-X",
+            "heapsize=" + heap,
+            main,
+            "board=sim",
+            "link=%d,%d" % (to_dev_r, from_dev_w),
+            "oled=" + oled,
+            "dice=" + dice,
+        ]
         if seed is not None:
             args.append("seed=%d" % mix_seed(seed))
         if busy is not None:
@@ -138,9 +168,15 @@ class SimDevice:
         args += list(extra)
         env = dict(os.environ)
         env["MICROPYPATH"] = path
-        self.proc = subprocess.Popen(args, cwd=self.flash_dir, env=env, pass_fds=(to_dev_r, from_dev_w),
-                                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(
+            args,
+            cwd=self.flash_dir,
+            env=env,
+            pass_fds=(to_dev_r, from_dev_w),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
         os.close(to_dev_r)
         os.close(from_dev_w)
         self._to_dev = os.fdopen(to_dev_w, "wb", buffering=0)
@@ -247,6 +283,7 @@ class SimDevice:
 
             def buttons_at(_ms):
                 return mask
+
         times = [start] + [t for t in getattr(buttons_at, "edges", ()) if start < t < end]
         if start < self.boot_until < end:
             times.append(self.boot_until)

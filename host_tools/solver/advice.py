@@ -1,6 +1,7 @@
 """The advice behind the ``advise`` command, as JSON-ready answers: the optimal move for
 a position from the firmware's advisor (``advise``), each player's chance to win from the
 win meter (``chances``) and the options ranked by the CPU win level (``advise_to_win``)."""
+
 import host_tools
 
 host_tools.use_firmware()
@@ -59,8 +60,9 @@ def chances(adv, spread, cards):
 
     rows = [standing(adv, spread, c) for c in cards]
     out = [0] * 4
-    win_meter.chances(len(cards), [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows],
-                      [r[3] for r in rows], out)
+    win_meter.chances(
+        len(cards), [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], [r[3] for r in rows], out
+    )
     return [out[i] / win_meter.ONE for i in range(len(cards))]
 
 

@@ -4,6 +4,7 @@ Tests and benchmarks need the same solved tables many times; solving takes secon
 cache entry's name carries a hash of every file the result depends on (rules.py, the
 dice/table modules, the solver), so any change to them makes a fresh solve.
 """
+
 import hashlib
 import os
 
@@ -16,9 +17,15 @@ from host_tools.solver import core as solver_core  # noqa: E402
 from host_tools.solver import table as solver_table  # noqa: E402
 
 CACHE = os.path.join(host_tools.REPO, "build", "cache")
-_SOURCES = ("firmware/rules.py", "firmware/strategy_dice.py", "firmware/strategy_table.py",
-            "firmware/spread_table.py", "host_tools/solver/core.py", "host_tools/solver/table.py",
-            "host_tools/solver/spread.py")
+_SOURCES = (
+    "firmware/rules.py",
+    "firmware/strategy_dice.py",
+    "firmware/strategy_table.py",
+    "firmware/spread_table.py",
+    "host_tools/solver/core.py",
+    "host_tools/solver/table.py",
+    "host_tools/solver/spread.py",
+)
 
 
 def source_hash():

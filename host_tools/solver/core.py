@@ -14,6 +14,7 @@ Levels of the card (number of used boxes) are solved from the full card down; in
 level, chunks of states are independent and are shared out to worker processes that
 read and write one dense value array in shared memory.
 """
+
 import math
 import mmap
 import multiprocessing
@@ -41,7 +42,7 @@ def dense_index(mask, up, yz):
 
 def upper_points(ruleset):
     """Points per die of each upper box: its face (standard card) or its fixed points."""
-    return [box[4] or box[3] for box in ruleset.boxes[:ruleset.n_upper]]
+    return [box[4] or box[3] for box in ruleset.boxes[: ruleset.n_upper]]
 
 
 def upper_reach(threshold, points=(1, 2, 3, 4, 5, 6)):
@@ -182,7 +183,7 @@ class StateSpace:
         self.levels = [[] for _ in range(ruleset.n_boxes + 1)]
         for mask in range(self.n_masks):
             ups = self.reach[mask & 63]
-            for yz in ((0, 1) if self.yz_box >= 0 and mask >> self.yz_box & 1 else (0,)):
+            for yz in (0, 1) if self.yz_box >= 0 and mask >> self.yz_box & 1 else (0,):
                 self.levels[bin(mask).count("1")].append((mask, yz, ups))
         self.level_arrays = []
         for entries in self.levels:
@@ -219,8 +220,7 @@ class TurnKernel:
         # Rolls (not five of a kind) by box: where each count 1-4 of a face shows, and
         # where a lower box scores (with its points), for _final_roll_fast.
         plain = tables.counts[:, 1:].max(axis=1) < 5
-        self.count_rows = [[np.nonzero(plain & (tables.counts[:, b + 1] == c))[0] for c in range(6)]
-                           for b in range(6)]
+        self.count_rows = [[np.nonzero(plain & (tables.counts[:, b + 1] == c))[0] for c in range(6)] for b in range(6)]
         self.score_rows = {}
         for b in range(6, self.nb):
             rows = np.nonzero(plain & (tables.base[:, b] > 0))[0]
@@ -323,10 +323,10 @@ class TurnKernel:
     def _final_roll(self, m, u, y, K, Q, T=None, P=None):
         """Fill rows 210.. of K with the best box value per roll under Q; with T and P,
         fill T with the P-value of the box that Q chooses."""
-        rolls = K[strategy_dice.FIRST_ROLL:]
+        rolls = K[strategy_dice.FIRST_ROLL :]
         rolls.fill(NEG)
         arrays = (Q,) if T is None else (Q, P)
-        true = None if T is None else T[strategy_dice.FIRST_ROLL:]
+        true = None if T is None else T[strategy_dice.FIRST_ROLL :]
         for _b, vals in self._box_options(m, u, y, arrays):
             if T is None:
                 np.maximum(rolls, vals[0], out=rolls)
@@ -374,7 +374,7 @@ class TurnKernel:
         and a higher upper subtotal never lower the total, tested). Five-of-a-kind rows
         are redone with the joker rules as in ``_final_roll``."""
         t = self.t
-        rolls = K[strategy_dice.FIRST_ROLL:]
+        rolls = K[strategy_dice.FIRST_ROLL :]
         up_bonus = t.rules.upper_bonus
         zero = np.full(len(m), NEG)
         scoring = []
@@ -411,7 +411,7 @@ class TurnKernel:
         for _stage in range(2):
             self._expect(K)
             self._subset_max(K)
-        return self.t.roll_prob @ K[strategy_dice.FIRST_ROLL:]
+        return self.t.roll_prob @ K[strategy_dice.FIRST_ROLL :]
 
     def evaluate_policy(self, m, u, y, Q, P):
         n = len(m)
@@ -422,7 +422,7 @@ class TurnKernel:
             self._expect(K)
             self._expect(T)
             self._subset_max(K, T)
-        return self.t.roll_prob @ T[strategy_dice.FIRST_ROLL:]
+        return self.t.roll_prob @ T[strategy_dice.FIRST_ROLL :]
 
 
 # -- driving the levels, optionally on several processes ------------------------------

@@ -9,6 +9,7 @@ rule (the first best hold mask, the first best box). Every point still comes fro
 firmware/rules.py (through ``core.Tables``). tests/test_win_meter.py checks decisions
 against the device code position by position.
 """
+
 import numpy as np
 
 from host_tools.solver import core
@@ -50,7 +51,7 @@ class FastAdvisor:
         self.n_parents = np.array(ks.n_parents, dtype=np.intp)
         # hold_keep[code, hold]: keep index of the dice of ``code`` held by ``hold``.
         hk = np.zeros((N_CODES, 32), dtype=np.intp)
-        digits = np.array([[(c // 6 ** i) % 6 for i in range(5)] for c in range(N_CODES)])
+        digits = np.array([[(c // 6**i) % 6 for i in range(5)] for c in range(N_CODES)])
         self.digits = digits
         for hold in range(1, 32):
             top = hold.bit_length() - 1
@@ -240,8 +241,8 @@ def roll(rng, codes, hold):
     for i in range(5):
         fresh = rng.integers(0, 6, size=g)
         keep = (hold >> i) & 1
-        digit = (codes // 6 ** i) % 6
-        out += np.where(keep == 1, 0, (fresh - digit) * 6 ** i)
+        digit = (codes // 6**i) % 6
+        out += np.where(keep == 1, 0, (fresh - digit) * 6**i)
     return out
 
 

@@ -5,6 +5,7 @@ meter arithmetic, then fast_play.FastAdvisor's integer averages and sub-keep max
 (the advisor's), so decisions match the device's one for one
 (tests/test_win_level.py). Used to measure the level head to head in many games.
 """
+
 import numpy as np
 
 from host_tools.solver import core
@@ -86,7 +87,7 @@ class FastWin:
                 v = self.key((points << FRAC) + lower[b][None, :], s[None, :], total[None, :], used[None, :], opp)
                 lkey[b] = np.where(is_open[None, :], v, NEG)
         k3 = np.full((strategy_dice.N_KEEPS, g), NEG, dtype=np.int64)
-        rows = k3[fast_play.FIRST:]
+        rows = k3[fast_play.FIRST :]
         for b in range(6):
             np.maximum(rows, ukey[b][fa.counts[:, b + 1]], out=rows)
         for b in range(6, 13):

@@ -3,6 +3,7 @@ an older format (``ensure_table``, ``ensure_spread``), and an Advisor opened on 
 the whole file checked first; ``build`` solves a ruleset into a table's bytes and
 ``write_atomic`` writes one. Shared by the ``solve``, ``advise`` and ``sim`` commands, the
 simulator, ``flashing.bundle`` and the benchmarks."""
+
 import os
 import sys
 

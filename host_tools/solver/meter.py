@@ -4,6 +4,7 @@ The same integer arithmetic as the device (table lookups, shifts, floor division
 column per game, so a calibration over 100,000s of games measures the device's own
 predictions. tests/test_win_meter.py compares the two on thousands of positions.
 """
+
 import numpy as np
 
 import host_tools

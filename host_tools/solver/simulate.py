@@ -5,6 +5,7 @@ points its decisions gave away by the advisor's own measure (best option's expec
 total minus the chosen one's). Its mean is an unbiased estimate of the expected points
 lost per game against optimal play, with far less noise than the scores themselves.
 """
+
 import random
 
 import host_tools

@@ -15,6 +15,7 @@ a second value array next to the guide; fed P = V + Var it returns (g + V' + Var
 which (g + V')^2 + Var' follows. Ties between options are broken as the kernel breaks
 them (first best), which is also how the device's advisor breaks them.
 """
+
 import io
 import struct
 import time
@@ -114,10 +115,23 @@ def encode(var, ruleset, bands):
     raw = np.round(sd * unit).astype(np.uint8).reshape(st.N_BLOCKS, bands)
     data = b"".join(_groups(raw.tobytes(), bands))
     name = ruleset.name.encode()
-    head = bytearray(struct.pack("<4sBBBBBBBBIII", b"YZSD", sp.FORMAT_VERSION, bands,
-                                 rules.JOKERS.index(ruleset.joker), 1 if ruleset.yahtzee_bonus else 0,
-                                 ruleset.upper_threshold, ruleset.upper_bonus, unit, 0, st.N_BLOCKS, sp.HEADER_SIZE,
-                                 int(round(np.sqrt(var[0]) * 65536))))
+    head = bytearray(
+        struct.pack(
+            "<4sBBBBBBBBIII",
+            b"YZSD",
+            sp.FORMAT_VERSION,
+            bands,
+            rules.JOKERS.index(ruleset.joker),
+            1 if ruleset.yahtzee_bonus else 0,
+            ruleset.upper_threshold,
+            ruleset.upper_bonus,
+            unit,
+            0,
+            st.N_BLOCKS,
+            sp.HEADER_SIZE,
+            int(round(np.sqrt(var[0]) * 65536)),
+        )
+    )
     head += struct.pack("<I16sII", zlib.crc32(data), name, sp.HEADER_SIZE + len(data), sp.N_GROUPS)
     head += bytes(60 - len(head))
     head[11] = st.crc8(head, 12, 60, st.crc8(head, 0, 11, 0))
@@ -132,7 +146,7 @@ def _groups(blocks, bands):
     import strategy_table as st
 
     for group in range(sp.N_GROUPS):
-        part = blocks[sp.group_start(group) * bands:sp.group_start(group + 1) * bands]
+        part = blocks[sp.group_start(group) * bands : sp.group_start(group + 1) * bands]
         yield bytes((st.crc8(part, 0, len(part), group & 0xFF),)) + part
 
 
@@ -146,7 +160,7 @@ def _block_bytes(data):
     at = data_at
     for group in range(sp.N_GROUPS):
         n = (sp.group_start(group + 1) - sp.group_start(group)) * bands
-        out += data[at + 1:at + 1 + n]
+        out += data[at + 1 : at + 1 + n]
         at += 1 + n
     return bands, unit, bytes(out)
 
@@ -168,7 +182,7 @@ def verify(data):
     size = struct.unpack_from("<I", data, 44)[0]
     if len(data) != size:
         raise ValueError("spread table damaged: %d bytes, made with %d" % (len(data), size))
-    if zlib.crc32(data[sp.HEADER_SIZE:]) != struct.unpack_from("<I", data, 24)[0]:
+    if zlib.crc32(data[sp.HEADER_SIZE :]) != struct.unpack_from("<I", data, 24)[0]:
         raise ValueError("spread table damaged: contents checksum")
     import rules
 

@@ -4,6 +4,7 @@ The device reader is firmware/strategy_table.py; this module writes what it read
 decodes whole files back into the solver's dense value array (numpy), so decisions
 made from a file can be evaluated against exact play.
 """
+
 import io
 import struct
 import zlib
@@ -43,7 +44,7 @@ def ordered_states(space):
     ms, us, ys = [], [], []
     for mask in range(space.n_masks):
         ups = space.reach[mask & 63]
-        for yz in ((0, 1) if space.yz_box >= 0 and mask >> space.yz_box & 1 else (0,)):
+        for yz in (0, 1) if space.yz_box >= 0 and mask >> space.yz_box & 1 else (0,):
             ms.append(np.full(len(ups), mask))
             us.append(np.array(ups))
             ys.append(np.full(len(ups), yz))
@@ -64,18 +65,39 @@ def layout_of(space):
     raise ValueError("no table layout for a card of %d masks" % space.n_masks)
 
 
-def _header(variant, ruleset, frac, n_states, n_blocks, layout, values_at, blocks_at, expected, crc, size, checks_at,
-            bits):
+def _header(
+    variant, ruleset, frac, n_states, n_blocks, layout, values_at, blocks_at, expected, crc, size, checks_at, bits
+):
     name = ruleset.name.encode()
     if not 0 < len(name) <= st.NAME_SIZE or not all(0x21 <= c <= 0x7E for c in name):
         raise ValueError("ruleset name unfit for the table header: %r" % ruleset.name)
     if not st.MIN_FRAC <= frac <= st.MAX_FRAC:
         raise ValueError("values need 2**-%d points: outside the reader's %d..%d" % (frac, st.MIN_FRAC, st.MAX_FRAC))
-    head = bytearray(struct.pack("<4sBBBBBBBBIHBBIIII16sII", st.MAGIC, st.FORMAT_VERSION, variant,
-                                 rules.JOKERS.index(ruleset.joker), 1 if ruleset.yahtzee_bonus else 0,
-                                 ruleset.upper_threshold, ruleset.upper_bonus, frac, layout,
-                                 n_states, n_blocks, bits, 0, values_at, blocks_at, int(round(expected * 65536)),
-                                 crc, name, size, checks_at))
+    head = bytearray(
+        struct.pack(
+            "<4sBBBBBBBBIHBBIIII16sII",
+            st.MAGIC,
+            st.FORMAT_VERSION,
+            variant,
+            rules.JOKERS.index(ruleset.joker),
+            1 if ruleset.yahtzee_bonus else 0,
+            ruleset.upper_threshold,
+            ruleset.upper_bonus,
+            frac,
+            layout,
+            n_states,
+            n_blocks,
+            bits,
+            0,
+            values_at,
+            blocks_at,
+            int(round(expected * 65536)),
+            crc,
+            name,
+            size,
+            checks_at,
+        )
+    )
     head[19] = crc8(head[20:60], crc8(head[0:19]))  # the device's check of the header
     return bytes(head) + struct.pack("<I", zlib.crc32(head))
 
@@ -100,12 +122,12 @@ def _checks(rank, blocks, body, m, bits, n_masks, head_bits):
         crc = mask & 0xFF
         if blocks:
             first = 4 * st.block_number(mask, 0)
-            crc = crc8(blocks[first:first + (8 if mask >> 11 & 1 else 4)], crc)
+            crc = crc8(blocks[first : first + (8 if mask >> 11 & 1 else 4)], crc)
         start = head_bits * st.block_number(mask, 0) + bits * int(starts[mask])
         end = head_bits * st.block_number(mask + 1, 0) + bits * int(starts[mask + 1])
-        out[mask] = crc8(body[start >> 3:(end + 7) >> 3], crc)
+        out[mask] = crc8(body[start >> 3 : (end + 7) >> 3], crc)
     for upper in range(64):
-        out[n_masks + upper] = crc8(rank[upper * 64:upper * 64 + 64], upper)
+        out[n_masks + upper] = crc8(rank[upper * 64 : upper * 64 + 64], upper)
     return bytes(out)
 
 
@@ -136,8 +158,21 @@ def encode(dense, space, ruleset, variant, compact_bits=None):
     checks = _checks(rank, blocks, body, m, bits, space.n_masks, st.BASE_BITS if variant == "exact" else 0)
     payload = rank + blocks + body + checks
     size = st.HEADER_SIZE + len(payload)
-    head = _header(VARIANTS[variant], ruleset, frac, len(values), n_blocks, layout_of(space), values_at, blocks_at,
-                   dense[0], zlib.crc32(payload), size, size - len(checks), bits)
+    head = _header(
+        VARIANTS[variant],
+        ruleset,
+        frac,
+        len(values),
+        n_blocks,
+        layout_of(space),
+        values_at,
+        blocks_at,
+        dense[0],
+        zlib.crc32(payload),
+        size,
+        size - len(checks),
+        bits,
+    )
     return head + payload
 
 
@@ -196,13 +231,13 @@ def verify(data):
     size = struct.unpack_from("<I", data, 52)[0]
     if len(data) != size:
         raise ValueError("strategy table damaged: %d bytes, made with %d" % (len(data), size))
-    if zlib.crc32(data[st.HEADER_SIZE:]) != struct.unpack_from("<I", data, 32)[0]:
+    if zlib.crc32(data[st.HEADER_SIZE :]) != struct.unpack_from("<I", data, 32)[0]:
         raise ValueError("strategy table damaged: contents checksum")
     try:
         table = st.StrategyTable(io.BytesIO(data))
         table.matches(rules.ruleset_from_name(table.ruleset_name), rules.JOKERS)  # the fields its name implies
         for mask in range(table.n_masks):  # every mask's check and ranges (0.25 s)
-            for yz in ((0, 1) if mask >> 11 & 1 else (0,)):
+            for yz in (0, 1) if mask >> 11 & 1 else (0,):
                 table.load_block(mask, yz)
     except st.TableDamaged as exc:  # "damaged: ..."
         raise ValueError("strategy table %s" % exc)
@@ -273,7 +308,7 @@ def decode(data, space):
     """Dense value array (solver_core layout) of a table file's contents, as the device
     reads it (same integer arithmetic, converted to points at the end)."""
     verify(data)
-    head = data[:st.HEADER_SIZE]
+    head = data[: st.HEADER_SIZE]
     frac = head[10]
     n_states, n_blocks = struct.unpack_from("<IH", head, 12)
     values_at, blocks_at = struct.unpack_from("<II", head, 20)

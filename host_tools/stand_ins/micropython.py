@@ -5,6 +5,7 @@ The only such stand-in in the project (tests and host tools both use it through
 and the ticks functions wrap around like MicroPython's (period 2**30) so code that
 subtracts raw ticks instead of using ``ticks_diff`` fails here too.
 """
+
 import time as _time
 
 TICKS_PERIOD = 1 << 30

@@ -9,6 +9,7 @@ docs/architecture.md. Two kinds of fixture live here:
   where folders belong and folders where files belong). They are built at test time
   because git cannot hold links to /dev or sparse files.
 """
+
 import json
 import os
 import shutil
@@ -16,7 +17,7 @@ import shutil
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 ESCAPE_NAMES = ("\x1b]0;PWNED\x07.a", "\x1b[2J.b")  # retitle / clear the user's terminal
-SPARSE_SIZE = 3 * 1024 ** 3
+SPARSE_SIZE = 3 * 1024**3
 
 
 def lying_device(folder, data=None, quota=None):
@@ -85,7 +86,7 @@ def folders_where_files_go(root):
     return root
 
 
-def run_limited(args, cwd=None, env=None, timeout=60, max_file=16 * 1024 * 1024, max_memory=2 * 1024 ** 3):
+def run_limited(args, cwd=None, env=None, timeout=60, max_file=16 * 1024 * 1024, max_memory=2 * 1024**3):
     """``python -m host_tools ARGS`` with every file it writes capped at ``max_file``
     bytes, its memory at ``max_memory`` and a timeout: a tool that regresses into copying
     /dev/zero or a 3 GB sparse file, or into reading a FIFO or an endless device file,
@@ -100,5 +101,12 @@ def run_limited(args, cwd=None, env=None, timeout=60, max_file=16 * 1024 * 1024,
 
     env = dict(os.environ if env is None else env)
     env["PYTHONPATH"] = os.path.dirname(os.path.dirname(HERE))  # the repository: python -m host_tools
-    return subprocess.run([sys.executable, "-m", "host_tools"] + [str(a) for a in args], cwd=cwd, env=env,
-                          preexec_fn=limit, capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "host_tools"] + [str(a) for a in args],
+        cwd=cwd,
+        env=env,
+        preexec_fn=limit,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )

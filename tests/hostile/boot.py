@@ -14,6 +14,7 @@ before the REPL, so every host command that talks to the port meets the lies:
   ENOSPC, although ``os.statvfs`` keeps reporting free space (a device that says it has
   more room than it has).
 """
+
 import binascii
 import builtins
 import json
@@ -55,7 +56,7 @@ class _Content:
             n = self.left if self.left >= 0 else 4096
         if self.data is not None:
             start = len(self.data) - self.left
-            out = self.data[start:start + n]
+            out = self.data[start : start + n]
         else:
             out = (self.fill * (n // len(self.fill) + 1))[:n]
         if self.left > 0:
@@ -64,7 +65,7 @@ class _Content:
 
     def readinto(self, buf):
         chunk = self.read(len(buf))
-        buf[:len(chunk)] = chunk
+        buf[: len(chunk)] = chunk
         return len(chunk)
 
     def write(self, data):

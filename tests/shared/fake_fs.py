@@ -32,7 +32,7 @@ class _FakeFile:
     def read(self, n=-1):
         data = self.fs.files[self.path]
         end = len(data) if n < 0 else min(len(data), self.pos + n)
-        chunk = bytes(data[self.pos:end])
+        chunk = bytes(data[self.pos : end])
         self.pos = end
         return chunk
 
@@ -71,7 +71,7 @@ class FakeFs:
         return FakeFs(files, list(self.dirs))
 
     def _folder(self, path):
-        return path[:path.rfind("/")] if "/" in path else ""
+        return path[: path.rfind("/")] if "/" in path else ""
 
     def _check_folder(self, path):
         folder = self._folder(path)
@@ -98,9 +98,9 @@ class FakeFs:
             raise OSError(21)  # a file or folder cannot replace a folder
         if old in self.dirs:  # a folder moves with everything in it
             self.step()
-            self.dirs = [new + d[len(old):] if d == old or d.startswith(old + "/") else d for d in self.dirs]
+            self.dirs = [new + d[len(old) :] if d == old or d.startswith(old + "/") else d for d in self.dirs]
             for path in [p for p in self.files if p.startswith(old + "/")]:
-                self.files[new + path[len(old):]] = self.files.pop(path)
+                self.files[new + path[len(old) :]] = self.files.pop(path)
             return
         if old not in self.files:
             raise OSError(2)

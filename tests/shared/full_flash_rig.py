@@ -4,6 +4,7 @@ are never dropped while the game that rebuilds them is gone. Cases for MicroPyth
 the unix port. The real app and save layer (session.py) run on the sim board's loopback
 link, saving to FakeFs (fake_fs.py) with a capacity, which answers ENOSPC like littlefs.
 """
+
 import app as app_module
 import game as G
 import records
@@ -213,11 +214,11 @@ class _RamFlash:
 
     def readblocks(self, n, buf, off=0):
         at = n * 4096 + off
-        buf[:] = self.data[at:at + len(buf)]
+        buf[:] = self.data[at : at + len(buf)]
 
     def writeblocks(self, n, buf, off=0):
         at = n * 4096 + off
-        self.data[at:at + len(buf)] = buf
+        self.data[at : at + len(buf)] = buf
 
     def ioctl(self, op, arg):
         if op == 4:
@@ -225,7 +226,7 @@ class _RamFlash:
         if op == 5:
             return 4096
         if op == 6:
-            self.data[arg * 4096:arg * 4096 + 4096] = b"\xff" * 4096
+            self.data[arg * 4096 : arg * 4096 + 4096] = b"\xff" * 4096
         return 0
 
 

@@ -6,6 +6,7 @@ For probes that run inside MicroPython and measure the app itself, with no host 
 ``rig.measure(label, frames, redraw)`` prints it as ``ALLOC label bytes`` for the pytest
 side, tests/sim_helpers.alloc_probe).
 """
+
 import gc
 
 import app

@@ -1,4 +1,5 @@
 """Helpers for the shared test cases; plain code that runs on CPython and MicroPython."""
+
 import rules
 
 

@@ -5,6 +5,7 @@ The rule (firmware/bounds.py): a shape check accepts only what the firmware can 
 save again, so the largest value each check accepts still packs into its 16 KiB frame
 and loads in the MicroPython heap these cases run in; the records' counts saturate.
 """
+
 import bounds
 import game as G
 import records
@@ -22,8 +23,13 @@ def _game_save(players=(("ANN", "human"),), counts=None):
     game = G.Game(R.make_ruleset(), list(players), dice)
     if game.phase == G.TURN:
         game.roll()
-    return {"id": 77, "seed": dice.position(), "counts": counts or [1, 1, 1, 1, 1, 0],
-            "game": game.to_state(), "coach": 1}
+    return {
+        "id": 77,
+        "seed": dice.position(),
+        "counts": counts or [1, 1, 1, 1, 1, 0],
+        "game": game.to_state(),
+        "coach": 1,
+    }
 
 
 def _biggest_stats():
@@ -41,12 +47,17 @@ def test_a_game_save_is_refused_when_its_counts_or_players_exceed_one_game():
     four = [("P%d" % i, "human") for i in range(1, 5)]
     assert session_boot.save_ok(_game_save(four))
     five = _game_save(four + [("P5", "human")])  # the engine plays five; the device does not
-    for bad in (_game_save(counts=[(1 << 63) - 1, 0, 0, 0, 0, 0]),  # the issue's count
-                _game_save(counts=[bounds.MAX_GAME_DICE, 1, 0, 0, 0, 0]),
-                _game_save(counts=[bounds.MAX_GAME_DICE + 1, 0, 0, 0, 0, 0]),
-                five, _game_save([("x" * (bounds.MAX_NAME + 1), "human")]),
-                _game_save([("ANN", "k" * (bounds.MAX_NAME + 1))]), _game_save([("", "human")]),
-                dict(_game_save(), id=bounds.MAX_ID + 1), dict(_game_save(), seed=[1 << 40, 0])):
+    for bad in (
+        _game_save(counts=[(1 << 63) - 1, 0, 0, 0, 0, 0]),  # the issue's count
+        _game_save(counts=[bounds.MAX_GAME_DICE, 1, 0, 0, 0, 0]),
+        _game_save(counts=[bounds.MAX_GAME_DICE + 1, 0, 0, 0, 0, 0]),
+        five,
+        _game_save([("x" * (bounds.MAX_NAME + 1), "human")]),
+        _game_save([("ANN", "k" * (bounds.MAX_NAME + 1))]),
+        _game_save([("", "human")]),
+        dict(_game_save(), id=bounds.MAX_ID + 1),
+        dict(_game_save(), seed=[1 << 40, 0]),
+    ):
         assert not session_boot.save_ok(bad), bad
 
 
@@ -67,13 +78,15 @@ def test_records_refuse_what_no_game_makes_and_accept_what_games_make():
     long_name = _biggest_stats()
     long_name["names"]["N" * (bounds.MAX_NAME + 1)] = long_name["names"].pop(_LONG[:-2] + "00")
     one = [1, 250, 250, 1, 1]
-    for bad in (long_name,
-                {"last": 1, "games": bounds.MAX_TALLY + 1, "all": one, "names": {}},
-                {"last": 1, "all": [1, 200, 250, 1, 1], "names": {}},  # best above all points
-                {"last": 1, "all": [1, 2000, 250, 1, 1], "names": {}},  # points above one game's
-                {"last": 1, "all": [1, 250, 250, 14, 1], "names": {}},  # 14 Yahtzees in 13 rounds
-                {"last": 1, "all": [1, 250, 250, 1, 2], "names": {}},  # two bonuses in one game
-                {"last": 1, "all": [0, 0, 0, 1, 0], "names": {}}):
+    for bad in (
+        long_name,
+        {"last": 1, "games": bounds.MAX_TALLY + 1, "all": one, "names": {}},
+        {"last": 1, "all": [1, 200, 250, 1, 1], "names": {}},  # best above all points
+        {"last": 1, "all": [1, 2000, 250, 1, 1], "names": {}},  # points above one game's
+        {"last": 1, "all": [1, 250, 250, 14, 1], "names": {}},  # 14 Yahtzees in 13 rounds
+        {"last": 1, "all": [1, 250, 250, 1, 2], "names": {}},  # two bonuses in one game
+        {"last": 1, "all": [0, 0, 0, 1, 0], "names": {}},
+    ):
         assert not records.stats_ok(bad), bad
     assert not records.scores_ok([[300, "ABC", 1, bounds.MAX_PLAYERS]])
     assert not records.scores_ok([[300, "ABC", bounds.MAX_ID + 1, 0]])

@@ -2,6 +2,7 @@
 
 Runs under CPython and inside MicroPython (tests/test_on_micropython.py).
 """
+
 from dice_source import DiceSource
 
 N_DICE = 60000

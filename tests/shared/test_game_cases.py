@@ -2,6 +2,7 @@
 
 Runs under pytest and inside the real MicroPython (tests/test_on_micropython.py).
 """
+
 import game as G
 import rules as R
 from support import ScriptedDice, SeededDice, raises
@@ -152,8 +153,21 @@ def test_no_bonus_when_the_yahtzee_box_holds_zero():
 
 def test_thirteen_yahtzees_reach_the_maximum_1575():
     order = [6, 1, 2, 3, 4, 5, 6, 6, 6, 6, 6, 6, 6]
-    boxes = ["yahtzee", "aces", "twos", "threes", "fours", "fives", "sixes", "three_kind",
-             "four_kind", "full_house", "small_straight", "large_straight", "chance"]
+    boxes = [
+        "yahtzee",
+        "aces",
+        "twos",
+        "threes",
+        "fours",
+        "fives",
+        "sixes",
+        "three_kind",
+        "four_kind",
+        "full_house",
+        "small_straight",
+        "large_straight",
+        "chance",
+    ]
     faces = []
     for face in order:
         faces += [face] * 5
@@ -199,7 +213,7 @@ def test_a_game_ends_after_one_round_per_box_with_every_box_filled():
         assert game.round == rounds and turns == 3 * rounds
         for seat, player in enumerate(game.players):
             assert len(player.card) == rules.n_boxes + 1
-            assert R.OPEN not in player.card[:rules.n_boxes]
+            assert R.OPEN not in player.card[: rules.n_boxes]
             assert game.total(seat) == R.totals(rules, player.card)[4]
         raises(G.GameError, game.roll)
         raises(G.GameError, game.score, 0)

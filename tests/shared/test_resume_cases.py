@@ -1,6 +1,7 @@
 """Resuming the dice stream (firmware/dice_source.py ``position``/``seek``), the part of a
 game save that decides the next dice. Runs under CPython and inside MicroPython.
 """
+
 from dice_source import DiceSource
 
 

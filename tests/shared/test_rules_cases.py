@@ -2,6 +2,7 @@
 
 Runs under pytest and inside the real MicroPython (tests/test_on_micropython.py).
 """
+
 import rules as R
 from support import card_with
 
@@ -20,9 +21,21 @@ def points(dice, box, card=None, rules=FORCED):
 
 
 def test_box_table_has_the_canonical_ids_in_card_order():
-    assert R.BOX_IDS == ("aces", "twos", "threes", "fours", "fives", "sixes", "three_kind",
-                         "four_kind", "full_house", "small_straight", "large_straight",
-                         "yahtzee", "chance")
+    assert R.BOX_IDS == (
+        "aces",
+        "twos",
+        "threes",
+        "fours",
+        "fives",
+        "sixes",
+        "three_kind",
+        "four_kind",
+        "full_house",
+        "small_straight",
+        "large_straight",
+        "yahtzee",
+        "chance",
+    )
     assert R.BOX_IDS[R.YAHTZEE] == "yahtzee"
 
 
@@ -129,13 +142,26 @@ def test_forced_joker_step_1_upper_box_of_the_face():
 def test_forced_joker_step_2_any_open_lower_box_pays_in_full():
     card = card_with(yahtzee=50, fours=12)
     assert legal([4, 4, 4, 4, 4], card) == {
-        "three_kind": 20, "four_kind": 20, "full_house": 25, "small_straight": 30,
-        "large_straight": 40, "chance": 20}
+        "three_kind": 20,
+        "four_kind": 20,
+        "full_house": 25,
+        "small_straight": 30,
+        "large_straight": 40,
+        "chance": 20,
+    }
 
 
 def test_forced_joker_step_3_zero_in_an_upper_box():
-    card = card_with(yahtzee=50, fours=12, three_kind=20, four_kind=20, full_house=25,
-                     small_straight=30, large_straight=40, chance=20)
+    card = card_with(
+        yahtzee=50,
+        fours=12,
+        three_kind=20,
+        four_kind=20,
+        full_house=25,
+        small_straight=30,
+        large_straight=40,
+        chance=20,
+    )
     assert legal([4, 4, 4, 4, 4], card) == {"aces": 0, "twos": 0, "threes": 0, "fives": 0, "sixes": 0}
 
 
@@ -147,7 +173,11 @@ def test_ordered_joker_prefers_three_and_four_of_a_kind():
     assert legal([4, 4, 4, 4, 4], card, ordered) == {"four_kind": 20}
     card[ID("four_kind")] = 0
     assert legal([4, 4, 4, 4, 4], card, ordered) == {
-        "full_house": 25, "small_straight": 30, "large_straight": 40, "chance": 20}
+        "full_house": 25,
+        "small_straight": 30,
+        "large_straight": 40,
+        "chance": 20,
+    }
     assert legal([4, 4, 4, 4, 4], card_with(yahtzee=50), ordered) == {"fours": 20}
 
 

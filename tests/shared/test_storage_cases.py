@@ -3,6 +3,7 @@
 ``FakeFs`` (fake_fs.py) is a tiny in-memory filesystem with power cuts and a capacity;
 the pytest-only tests in tests/test_storage.py import it from here.
 """
+
 import game as G
 import records
 import rules as R
@@ -20,12 +21,27 @@ def card_with(points):
 
 def game_like(n):
     """A plain structure shaped like a saved game, different for every ``n``."""
-    return {"id": 1000 + n, "seed": (n * 7919) & 0x3FFFFFFF, "counts": [n, 1, 2, 3, 4, 5],
-            "game": {"v": 1, "rules": "forced", "phase": 1, "round": n % 13, "current": n % 2,
-                     "first": 0, "contenders": [0, 1], "dice": [1 + n % 6, 2, 3, 4, 5],
-                     "held": n & 0x1F, "rolls": 1 + n % 3,
-                     "players": [["ANN", "human", card_with([3, 6, n % 19])],
-                                 ["CPU", "hard", card_with([-1, 4, 9, 16, 25, 30, 22])]]}}
+    return {
+        "id": 1000 + n,
+        "seed": (n * 7919) & 0x3FFFFFFF,
+        "counts": [n, 1, 2, 3, 4, 5],
+        "game": {
+            "v": 1,
+            "rules": "forced",
+            "phase": 1,
+            "round": n % 13,
+            "current": n % 2,
+            "first": 0,
+            "contenders": [0, 1],
+            "dice": [1 + n % 6, 2, 3, 4, 5],
+            "held": n & 0x1F,
+            "rolls": 1 + n % 3,
+            "players": [
+                ["ANN", "human", card_with([3, 6, n % 19])],
+                ["CPU", "hard", card_with([-1, 4, 9, 16, 25, 30, 22])],
+            ],
+        },
+    }
 
 
 def states_after(base, count):
@@ -58,7 +74,7 @@ def test_round_trip_of_game_like_values_and_edge_ints():
     for n in range(20):
         value = game_like(n)
         assert storage.decode(storage.encode(value)) == value
-    edges = [-1, 0, 62, 63, -2, 127, 128, -129, 2**30 - 1, -2**30, 2**40, -2**40, 1575]
+    edges = [-1, 0, 62, 63, -2, 127, 128, -129, 2**30 - 1, -(2**30), 2**40, -(2**40), 1575]
     assert storage.decode(storage.encode(edges)) == edges
     texts = ["", "x" * 31, "y" * 32, "Zoë", b"\x00\xff", None, True, False, {}, [], {7: [1]}]
     assert storage.decode(storage.encode(texts)) == texts
@@ -153,7 +169,7 @@ def _damage(fs, path, how):
     if how == "flip":
         data[len(data) // 2] ^= 0x10
     elif how == "cut":
-        fs.files[path] = data[:len(data) - 3]
+        fs.files[path] = data[: len(data) - 3]
     elif how == "version":
         data[2] = 99
     elif how == "magic":
@@ -161,8 +177,12 @@ def _damage(fs, path, how):
 
 
 def test_damaged_files_are_named_and_set_aside():
-    for how, reason in (("flip", storage.CORRUPT), ("cut", storage.TRUNCATED),
-                        ("version", storage.UNKNOWN_VERSION), ("magic", storage.CORRUPT)):
+    for how, reason in (
+        ("flip", storage.CORRUPT),
+        ("cut", storage.TRUNCATED),
+        ("version", storage.UNKNOWN_VERSION),
+        ("magic", storage.CORRUPT),
+    ):
         fs = saved_fs([game_like(1)])
         _damage(fs, "data/game.a", how)
         store = storage.Store("data/game", fs)
@@ -268,8 +288,10 @@ def _resume_after_cuts(ruleset):
 
 
 def _results(n):
-    return [("ANN", 200 + n, card_with([3, 6, 9, 12, 15, 18, 20, 0, 25, 30, 40, 50, 22])),
-            ("BOB", 150 + n, card_with([1, 2, 3, 4, 5, 6]))]
+    return [
+        ("ANN", 200 + n, card_with([3, 6, 9, 12, 15, 18, 20, 0, 25, 30, 40, 50, 22])),
+        ("BOB", 150 + n, card_with([1, 2, 3, 4, 5, 6])),
+    ]
 
 
 def test_records_survive_a_cut_at_every_step_and_files_stay_independent():
@@ -397,24 +419,43 @@ def test_each_records_shape_is_checked_as_strictly_as_its_frame():
     assert records.scores_ok(_seven_scores()) and records.scores_ok([])
     assert records.stats_ok(good_stats) and records.stats_ok(records.new_stats())
     assert records.rolls_ok(records.new_rolls())
-    bad_scores = ({"weird": [1, 2, 3]}, [[300, "ABC", 1]], [[300, "AB", 1, 0]],
-                  [[300, 123, 1, 0]], [[200, "ABC", 1, 0], [300, "ABD", 2, 0]],
-                  [[True, "ABC", 1, 0]], [[-5, "ABC", 1, 0]], [[300, "ABC", "x", 0]],
-                  [[300, "ABC", 1, 0]] * 11, [[9999, "ABC", 1, 0]], None, "scores")
+    bad_scores = (
+        {"weird": [1, 2, 3]},
+        [[300, "ABC", 1]],
+        [[300, "AB", 1, 0]],
+        [[300, 123, 1, 0]],
+        [[200, "ABC", 1, 0], [300, "ABD", 2, 0]],
+        [[True, "ABC", 1, 0]],
+        [[-5, "ABC", 1, 0]],
+        [[300, "ABC", "x", 0]],
+        [[300, "ABC", 1, 0]] * 11,
+        [[9999, "ABC", 1, 0]],
+        None,
+        "scores",
+    )
     for value in bad_scores:
         assert not records.scores_ok(value), value
-    bad_stats = ({"weird": [1, 2, 3]}, {"last": 1, "all": [0, 0, 0, 0, 0]},
-                 {"last": "1", "all": [0, 0, 0, 0, 0], "names": {}},
-                 {"last": 1, "all": [0, 0, 0, 0], "names": {}},
-                 {"last": 1, "all": [0, 0, 0, 0, -1], "names": {}},
-                 {"last": 1, "all": [0, 0, 0, 0, 0], "names": {"ANN": [1, 2]}},
-                 {"last": 1, "all": [0, 0, 0, 0, 0], "names": {7: [0, 0, 0, 0, 0]}},
-                 {"last": 1, "all": [0, 0, 0, 0, 0], "names": []}, [1, 2, 3])
+    bad_stats = (
+        {"weird": [1, 2, 3]},
+        {"last": 1, "all": [0, 0, 0, 0, 0]},
+        {"last": "1", "all": [0, 0, 0, 0, 0], "names": {}},
+        {"last": 1, "all": [0, 0, 0, 0], "names": {}},
+        {"last": 1, "all": [0, 0, 0, 0, -1], "names": {}},
+        {"last": 1, "all": [0, 0, 0, 0, 0], "names": {"ANN": [1, 2]}},
+        {"last": 1, "all": [0, 0, 0, 0, 0], "names": {7: [0, 0, 0, 0, 0]}},
+        {"last": 1, "all": [0, 0, 0, 0, 0], "names": []},
+        [1, 2, 3],
+    )
     for value in bad_stats:
         assert not records.stats_ok(value), value
-    bad_rolls = ({"weird": [1, 2, 3]}, {"last": 1, "faces": [1, 2, 3, 4, 5]},
-                 {"last": 1, "faces": [1, 2, 3, 4, 5, "6"]}, {"faces": [0] * 6},
-                 {"last": 1, "faces": [0, 0, 0, 0, 0, -1]}, {"last": None, "faces": [0] * 6})
+    bad_rolls = (
+        {"weird": [1, 2, 3]},
+        {"last": 1, "faces": [1, 2, 3, 4, 5]},
+        {"last": 1, "faces": [1, 2, 3, 4, 5, "6"]},
+        {"faces": [0] * 6},
+        {"last": 1, "faces": [0, 0, 0, 0, 0, -1]},
+        {"last": None, "faces": [0] * 6},
+    )
     for value in bad_rolls:
         assert not records.rolls_ok(value), value
 
@@ -429,8 +470,15 @@ def test_a_game_save_that_cannot_be_resumed_falls_back_to_the_older_slot():
     assert session_boot.save_ok(good)
     broken = dict(good)
     broken["game"] = {"v": 1, "rules": "forced"}
-    for bad in (broken, {"weird": [1, 2, 3]}, [1, 2], dict(good, id=0), dict(good, counts=[1] * 5),
-                dict(good, seed=[1, 1 << 23]), dict(good, seed=5)):
+    for bad in (
+        broken,
+        {"weird": [1, 2, 3]},
+        [1, 2],
+        dict(good, id=0),
+        dict(good, counts=[1] * 5),
+        dict(good, seed=[1, 1 << 23]),
+        dict(good, seed=5),
+    ):
         assert not session_boot.save_ok(bad), bad
     fs = FakeFs(dirs=["", "data"])
     storage.Store("data/game", fs).save(good)
@@ -537,8 +585,12 @@ def test_records_that_cannot_be_kept_aside_are_replaced_and_reported_once():
     fs = FakeFs(dirs=["", "data"])
     storage.Store("data/scores", fs).save(_seven_scores())
     storage.Store("data/scores", fs).save({"weird": [1, 2, 3]})
-    for name in ("data/scores.b.bad", "data/scores.b.bad.bad", "data/scores.b.bad.bad.bad",
-                 "data/scores.b.bad.bad.bad.bad"):
+    for name in (
+        "data/scores.b.bad",
+        "data/scores.b.bad.bad",
+        "data/scores.b.bad.bad.bad",
+        "data/scores.b.bad.bad.bad.bad",
+    ):
         fs.dirs.append(name)  # deeper than the store follows: the bad copy cannot be kept
     recs = records.Records("data", fs)
     recs.load()

@@ -2,6 +2,7 @@
 AND inside real MicroPython (plain asserts only): what the save layer writes and checks,
 and how a long message is broken into the OLED's 16-column lines.
 """
+
 from ui import draw
 from ui import menu
 
@@ -26,11 +27,27 @@ def test_a_set_up_round_trips_and_the_defaults_pass_the_check():
 
 def test_the_set_up_check_refuses_every_other_shape():
     good = menu.Settings({}).saved()
-    bad = [None, 3, "x", [], {}, dict(good, players=0), dict(good, players=5), dict(good, players=True),
-           dict(good, kinds=["human"] * 3), dict(good, kinds=["human", "cpu", "casual", "casual"]),
-           dict(good, kinds="human"), dict(good, rules="yahtzee"), dict(good, rules=0),
-           dict(good, ybonus=2), dict(good, coach=3), dict(good, coach=-1), dict(good, sound="on"),
-           dict(good, leds=16), dict(good, extra=1)]
+    bad = [
+        None,
+        3,
+        "x",
+        [],
+        {},
+        dict(good, players=0),
+        dict(good, players=5),
+        dict(good, players=True),
+        dict(good, kinds=["human"] * 3),
+        dict(good, kinds=["human", "cpu", "casual", "casual"]),
+        dict(good, kinds="human"),
+        dict(good, rules="yahtzee"),
+        dict(good, rules=0),
+        dict(good, ybonus=2),
+        dict(good, coach=3),
+        dict(good, coach=-1),
+        dict(good, sound="on"),
+        dict(good, leds=16),
+        dict(good, extra=1),
+    ]
     without = dict(good)
     del without["leds"]
     bad.append(without)
@@ -40,7 +57,11 @@ def test_the_set_up_check_refuses_every_other_shape():
 
 def test_messages_wrap_at_spaces():
     assert draw.wrap("ROLL held at power-on: game skipped, REPL ready.") == [
-        "ROLL held at", "power-on: game", "skipped, REPL", "ready."]
+        "ROLL held at",
+        "power-on: game",
+        "skipped, REPL",
+        "ready.",
+    ]
     assert draw.wrap("Game not saved.\nPlay goes on;  it\nsaves") == ["Game not saved.", "Play goes on; it", "saves"]
     assert draw.wrap("x" * 20 + " y") == ["x" * 16, "xxxx y"]  # only a word longer than a line is cut
     assert draw.wrap("a b c d e f g h i", 1, 3) == ["a", "b", "c"]

@@ -3,6 +3,7 @@ values, symmetry, order, shared wins, and never 0 % or 100 % before the end.
 
 Runs under pytest and inside the real MicroPython (tests/test_on_micropython.py).
 """
+
 import win_meter as W
 
 FULL = 13  # used boxes of a full card: the spread factor there is 1 (256/256)
@@ -11,7 +12,7 @@ FULL = 13  # used boxes of a full card: the spread factor there is 1 (256/256)
 def chances(totals, means, sds, used):
     out = [0] * 4
     decided = W.chances(len(totals), totals, means, sds, used, out)
-    return decided, out[:len(totals)]
+    return decided, out[: len(totals)]
 
 
 def test_one_sd_ahead_is_phi_of_one():

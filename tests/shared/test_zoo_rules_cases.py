@@ -4,6 +4,7 @@ Every scoring line, the 18 -> 10 upper bonus boundary, and the new box kinds che
 all 252 rolls against a plain re-reading of the issue's table (written here from scratch,
 not with rules.py's scorer). Runs under pytest and inside the real MicroPython.
 """
+
 import rules as R
 
 ZOO = R.make_ruleset("zoo")
@@ -21,8 +22,19 @@ def points(dice, box):
 
 
 def test_the_zoo_card_has_eleven_boxes_and_six_animals():
-    assert ZOO.ids == ("fish", "bird", "cat", "dog", "horse", "elephant", "three_same",
-                       "four_same", "full_house", "all_different", "zoo_yahtzy")
+    assert ZOO.ids == (
+        "fish",
+        "bird",
+        "cat",
+        "dog",
+        "horse",
+        "elephant",
+        "three_same",
+        "four_same",
+        "full_house",
+        "all_different",
+        "zoo_yahtzy",
+    )
     assert ZOO.n_boxes == 11 and ZOO.n_upper == 6 and ZOO.bonus_at == 11
     assert len(R.new_card(ZOO)) == 12
     assert [ZOO.face_name(f) for f in range(1, 7)] == ["fish", "bird", "cat", "dog", "horse", "elephant"]
@@ -146,7 +158,9 @@ def test_every_roll_scores_as_the_plain_reading_of_the_table():
         expected = _plain_reading(list(roll))
         for box in range(ZOO.n_boxes):
             if out[box] != expected[ZOO.ids[box]]:
-                raise AssertionError("%s in %s: %d, table says %d" % (roll, ZOO.ids[box], out[box], expected[ZOO.ids[box]]))
+                raise AssertionError(
+                    "%s in %s: %d, table says %d" % (roll, ZOO.ids[box], out[box], expected[ZOO.ids[box]])
+                )
 
 
 def test_standard_rulesets_are_unchanged_by_the_zoo_card():
