@@ -10,6 +10,7 @@ import re
 import shutil
 
 import host_tools
+from host_tools.simulator.unix_port import SOURCE_HEAP
 from host_tools.simulator.screen import screen_lines
 
 DOC = os.path.join(host_tools.REPO, "docs", "architecture.md")
@@ -109,8 +110,11 @@ def test_the_documented_steps_add_a_working_screen(tmp_path):
     tree = str(tmp_path / "firmware")
     shutil.copytree(host_tools.FIRMWARE, tree)
     hello_id = add_hello(tree)
-    proc = host_tools.run_micropython(
-        ["-c", PROBE], extra_path=(tree, os.path.join(host_tools.REPO, "tests", "shared")), cwd=str(tmp_path)
+    proc = host_tools.run_micropython(  # a scratch copy's sources, compiled at import: a source run's heap
+        ["-c", PROBE],
+        heap=SOURCE_HEAP,
+        extra_path=(tree, os.path.join(host_tools.REPO, "tests", "shared")),
+        cwd=str(tmp_path),
     )
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
     lines = proc.stdout.splitlines()
