@@ -75,7 +75,8 @@ def main(argv):
     except host_tools.UsageError as exc:
         print("bench: %s" % exc, file=sys.stderr)
         return 2
-    results = {}
+    measured_on = commit(), datetime.date.today().isoformat()
+    written = []
     for name in args.name or known:
         module = importlib.import_module("host_tools.benches." + name)
         print("== %s: %s" % (name, (module.__doc__ or "").strip().splitlines()[0]))
@@ -84,10 +85,12 @@ def main(argv):
             outcome = module.run()
         finally:
             sys.stdout = tee.out
-        if outcome != benches.NOT_RUN:
-            results[name] = "".join(tee.kept).splitlines()
+        # Each subject's rows go in as soon as it has run: a later subject that fails
+        # loses none of them.
+        if outcome != benches.NOT_RUN and not args.no_figures:
+            benches.write_page({name: "".join(tee.kept).splitlines()}, *measured_on, path=args.figures)
+            written.append(name)
         print()
-    if not args.no_figures and results:
-        count = benches.write_page(results, commit(), datetime.date.today().isoformat(), args.figures)
-        print("bench: %d figures of %s written to %s" % (count, " ".join(results), args.figures))
+    if written:
+        print("bench: the figures of %s written to %s" % (" ".join(written), args.figures))
     return 0
