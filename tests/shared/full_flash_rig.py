@@ -112,9 +112,12 @@ def case_the_finished_games_older_slot_makes_room_for_its_records():
     total = _finish(app, session)
     recs = _records(fs.reboot())
     assert recs.problems == []
-    assert recs.stats["all"][records.GAMES] == 1 and recs.stats["all"][records.POINTS] == total
-    assert recs.rolls["faces"] == counts and sum(counts) > 0
-    assert recs.scores[0][0] == total and recs.scores[0][1] == "CPU"
+    assert recs.stats["all"][records.GAMES] == 1
+    assert recs.stats["all"][records.POINTS] == total
+    assert recs.rolls["faces"] == counts
+    assert sum(counts) > 0
+    assert recs.scores[0][0] == total
+    assert recs.scores[0][1] == "CPU"
     assert storage.Store("data/game", fs.reboot()).load() is None  # all written: the game may go
 
 
@@ -123,7 +126,9 @@ def case_records_that_do_not_fit_keep_the_game_for_the_next_boot():
     counts = list(session.counts)
     total = _finish(app, session)
     kept = storage.Store("data/game", fs.reboot()).load()
-    assert kept is not None and kept["counts"] == counts and kept["game"]["phase"] == G.OVER
+    assert kept is not None
+    assert kept["counts"] == counts
+    assert kept["game"]["phase"] == G.OVER
     assert _records(fs.reboot()).stats["all"][records.GAMES] == 0
     # A new game on the same full flash must not replace the kept save.
     app.show(app_module.MENU_SCREEN)
@@ -133,11 +138,14 @@ def case_records_that_do_not_fit_keep_the_game_for_the_next_boot():
     # The next boot with room (a file deleted, say) finishes the kept game.
     roomy = fs.reboot()
     later, again = _boot(roomy)
-    assert later.game is not None and later.game.phase == G.OVER
+    assert later.game is not None
+    assert later.game.phase == G.OVER
     assert again.end_ok(later)
     recs = _records(roomy.reboot())
-    assert recs.stats["all"][records.GAMES] == 1 and recs.stats["all"][records.POINTS] == total
-    assert recs.rolls["faces"] == kept["counts"] and recs.scores[0][0] == total
+    assert recs.stats["all"][records.GAMES] == 1
+    assert recs.stats["all"][records.POINTS] == total
+    assert recs.rolls["faces"] == kept["counts"]
+    assert recs.scores[0][0] == total
     assert storage.Store("data/game", roomy.reboot()).load() is None
 
 
@@ -150,7 +158,8 @@ def case_a_kept_game_is_finished_before_a_new_game_saves_once_there_is_room():
     app.new_game()
     _frame(app)
     recs = _records(fs.reboot())
-    assert recs.stats["all"][records.POINTS] == total and recs.scores[0][0] == total
+    assert recs.stats["all"][records.POINTS] == total
+    assert recs.scores[0][0] == total
     assert storage.Store("data/game", fs.reboot()).load()["game"]["round"] == 0  # the new game
 
 
@@ -165,8 +174,10 @@ def case_a_save_that_cannot_be_encoded_is_a_message_and_play_goes_on():
     app.set_holds(1)
     _frame(app)
     top = session.overlays[0]
-    assert top.title == "Save failed" and top.lines[:2] == ["Game not saved", "(unsavable)."]
-    assert session.unsaved and storage.Store("data/game", fs.reboot()).load() == before
+    assert top.title == "Save failed"
+    assert top.lines[:2] == ["Game not saved", "(unsavable)."]
+    assert session.unsaved
+    assert storage.Store("data/game", fs.reboot()).load() == before
     session.counts[0] = 1
     app.roll()  # play goes on, and the next action saves again
     _frame(app)
@@ -203,7 +214,8 @@ def case_a_finished_game_whose_records_cannot_be_completed_is_set_aside_at_boot(
     assert session.overlays[-1].title == "Save damaged"
     assert "data/game.a.bad" in fs.files or "data/game.b.bad" in fs.files
     app, session = _boot(fs.reboot())  # not retried: the next boot starts clean
-    assert session.overlays == [] and storage.Store("data/game", fs).load() is None
+    assert session.overlays == []
+    assert storage.Store("data/game", fs).load() is None
 
 
 class _RamFlash:
@@ -276,19 +288,23 @@ def case_on_a_full_littlefs_the_finished_game_waits_for_room_for_its_records():
         assert fillers
         _finish(app, session)
         kept = storage.Store("/flash/data/game").load()
-        assert kept is not None and kept["game"]["phase"] == G.OVER
+        assert kept is not None
+        assert kept["game"]["phase"] == G.OVER
         recs = records.Records("/flash/data")
         recs.load()
         assert recs.stats["all"][records.GAMES] == 0  # not written: the flash is full
         for path in fillers[:2]:  # room again
             os.remove(path)
         later, again = _boot(None, "/flash/data", 4)  # the next boot finishes the game
-        assert later.game is not None and later.game.phase == G.OVER
+        assert later.game is not None
+        assert later.game.phase == G.OVER
         again.end_ok(later)  # the high scores fitted (inline) the first time: none left
         recs = records.Records("/flash/data")
         recs.load()
-        assert recs.problems == [] and recs.stats["all"][records.GAMES] == 4
-        assert recs.rolls["faces"] == kept["counts"] and len(recs.scores) == 4
+        assert recs.problems == []
+        assert recs.stats["all"][records.GAMES] == 4
+        assert recs.rolls["faces"] == kept["counts"]
+        assert len(recs.scores) == 4
         assert storage.Store("/flash/data/game").load() is None
     finally:
         os.umount("/flash")

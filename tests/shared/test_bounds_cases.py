@@ -107,9 +107,12 @@ def test_the_largest_records_the_checks_accept_save_again():
     assert recs.finish_game(5, [("P1", 50, card)], [10] * 6) == []
     again = records.Records("data", fs.reboot())
     again.load()
-    assert again.problems == [] and again.rolls["faces"] == [bounds.MAX_TALLY] * 6
-    assert again.stats == recs.stats and again.stats["all"] == _biggest_stats()["all"]
-    assert again.stats["names"]["P1"] == [1, 50, 50, 1, 0] and len(again.stats["names"]) == records.MAX_NAMES
+    assert again.problems == []
+    assert again.rolls["faces"] == [bounds.MAX_TALLY] * 6
+    assert again.stats == recs.stats
+    assert again.stats["all"] == _biggest_stats()["all"]
+    assert again.stats["names"]["P1"] == [1, 50, 50, 1, 0]
+    assert len(again.stats["names"]) == records.MAX_NAMES
 
 
 def test_a_stats_file_of_long_names_is_damage_not_a_crash():
@@ -124,7 +127,8 @@ def test_a_stats_file_of_long_names_is_damage_not_a_crash():
     del value, names
     recs = records.Records("data", fs.reboot())
     recs.load()
-    assert recs.problems == [("stats", storage.SHAPE)] and recs.stats == records.new_stats()
+    assert recs.problems == [("stats", storage.SHAPE)]
+    assert recs.stats == records.new_stats()
 
 
 def test_every_failure_to_save_is_a_save_error_and_keeps_the_last_save():
@@ -147,7 +151,8 @@ def test_a_rolls_count_beyond_the_bounds_is_set_aside_and_the_game_counted():
     storage.Store("data/rolls", fs).save({"last": 3, "faces": [(1 << 63) - 4] + [0] * 5})
     recs = records.Records("data", fs.reboot())
     recs.load()
-    assert recs.problems == [("rolls", storage.SHAPE)] and "data/rolls.a.bad" in recs.stores["rolls"].fs.files
+    assert recs.problems == [("rolls", storage.SHAPE)]
+    assert "data/rolls.a.bad" in recs.stores["rolls"].fs.files
     assert recs.finish_game(9, [("P1", 5, R.new_card())], [1, 2, 3, 4, 5, 6]) == []
     assert recs.rolls["faces"] == [1, 2, 3, 4, 5, 6]
 
@@ -179,11 +184,14 @@ def test_zoo_records_are_checked_against_the_zoo_cards_bounds():
     kids = records.Records("data", fs.reboot(), zoo)
     kids.load()
     assert kids.problems == [("scores", storage.SHAPE), ("stats", storage.SHAPE)]
-    assert kids.scores == [] and kids.stats == records.new_stats()
+    assert kids.scores == []
+    assert kids.stats == records.new_stats()
     standard = records.Records("data", fs.reboot())
     standard.load()
-    assert standard.problems == [] and standard.scores == [[1500, "ABC", 1, 0]]
+    assert standard.problems == []
+    assert standard.scores == [[1500, "ABC", 1, 0]]
     ok = records.Records("data", FakeFs(dirs=["", "data"]), zoo)
     storage.Store("data/zoo_scores", ok.stores["scores"].fs).save([[130, "ABC", 1, 0]])
     ok.load()
-    assert ok.problems == [] and ok.scores == [[130, "ABC", 1, 0]]
+    assert ok.problems == []
+    assert ok.scores == [[130, "ABC", 1, 0]]

@@ -22,22 +22,27 @@ def new_game(n=2, faces=None, seed=1, rules=FORCED):
 
 def test_solo_game_starts_at_once():
     game = new_game(1)
-    assert game.phase == G.TURN and game.current == 0
+    assert game.phase == G.TURN
+    assert game.current == 0
 
 
 def test_rolloff_highest_starts():
     game = new_game(3, faces=[2, 6, 4])
     assert game.rolloff() == [(0, 2), (1, 6), (2, 4)]
-    assert game.phase == G.TURN and game.current == 1 and game.first == 1
+    assert game.phase == G.TURN
+    assert game.current == 1
+    assert game.first == 1
 
 
 def test_rolloff_ties_roll_again_among_the_tied_only():
     game = new_game(3, faces=[5, 2, 5, 3, 3, 1, 4])
     assert game.rolloff() == [(0, 5), (1, 2), (2, 5)]
-    assert game.phase == G.ROLLOFF and game.contenders == [0, 2]
+    assert game.phase == G.ROLLOFF
+    assert game.contenders == [0, 2]
     assert game.rolloff() == [(0, 3), (2, 3)]
     assert game.rolloff() == [(0, 1), (2, 4)]
-    assert game.phase == G.TURN and game.current == 2
+    assert game.phase == G.TURN
+    assert game.current == 2
     raises(G.GameError, game.rolloff)
 
 
@@ -49,20 +54,25 @@ def test_play_goes_round_in_seat_order_from_the_starter():
         order.append(game.current)
         game.roll()
         game.score(ID("chance"))
-    assert order == [1, 2, 0] and game.round == 1 and game.current == 1
+    assert order == [1, 2, 0]
+    assert game.round == 1
+    assert game.current == 1
 
 
 def test_first_roll_throws_all_and_holds_keep_dice():
     game = new_game(1, faces=[1, 2, 3, 4, 5, 6, 6, 6, 1, 1, 2, 3])
     game.roll()
-    assert game.dice == [1, 2, 3, 4, 5] and game.rolls == 1
+    assert game.dice == [1, 2, 3, 4, 5]
+    assert game.rolls == 1
     game.toggle_hold(1)
     game.toggle_hold(3)
     game.roll()
-    assert game.dice == [6, 2, 6, 4, 6] and game.rolls == 2
+    assert game.dice == [6, 2, 6, 4, 6]
+    assert game.rolls == 2
     game.toggle_hold(1)  # an earlier hold may be released and re-rolled
     game.roll()
-    assert game.dice == [1, 1, 2, 4, 3] and game.rolls == 3
+    assert game.dice == [1, 1, 2, 4, 3]
+    assert game.rolls == 3
 
 
 def test_a_fourth_roll_is_refused_and_changes_nothing():
@@ -210,7 +220,8 @@ def test_a_game_ends_after_one_round_per_box_with_every_box_filled():
             assert len(options) == rules.n_boxes
             game.score(max(range(rules.n_boxes), key=lambda b: options[b]))
             turns += 1
-        assert game.round == rounds and turns == 3 * rounds
+        assert game.round == rounds
+        assert turns == 3 * rounds
         for seat, player in enumerate(game.players):
             assert len(player.card) == rules.n_boxes + 1
             assert R.OPEN not in player.card[: rules.n_boxes]
@@ -273,7 +284,8 @@ def test_state_round_trip_mid_turn():
         state = game.to_state()
         again = G.Game.from_state(state, SeededDice(1))
         assert again.to_state() == state
-        assert again.players[1].name == "P2" and again.rules.name == rules.name
+        assert again.players[1].name == "P2"
+        assert again.rules.name == rules.name
         assert again.rounds == rules.n_boxes
 
 

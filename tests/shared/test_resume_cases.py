@@ -50,7 +50,8 @@ def test_other_ranges_reseed_so_positions_stay_replayable():
     source = DiceSource(seed=12)
     source.randint(1, 6)
     pick = source.randint(0, 99)  # not a die: the stream restarts from a fresh seed
-    assert 0 <= pick <= 99 and source.position()[1] == 0
+    assert 0 <= pick <= 99
+    assert source.position()[1] == 0
     source.randint(1, 6)
     saved = source.position()
     after = [source.randint(1, 6) for _ in range(10)]
@@ -59,7 +60,8 @@ def test_other_ranges_reseed_so_positions_stay_replayable():
     assert [again.randint(1, 6) for _ in range(10)] == after
     twin = DiceSource(seed=12)
     twin.randint(1, 6)
-    assert twin.randint(0, 99) == pick and twin.position() == [saved[0], 0]
+    assert twin.randint(0, 99) == pick
+    assert twin.position() == [saved[0], 0]
 
 
 def test_the_first_press_after_a_seek_keeps_the_restored_stream():

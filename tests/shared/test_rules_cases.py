@@ -97,7 +97,8 @@ def test_chance_and_yahtzee():
 
 def test_a_zero_may_go_in_any_open_box():
     out = options([1, 2, 3, 5, 6])
-    assert out[ID("yahtzee")] == 0 and out[ID("full_house")] == 0
+    assert out[ID("yahtzee")] == 0
+    assert out[ID("full_house")] == 0
     assert all(value >= 0 for value in out)
 
 
@@ -184,18 +185,24 @@ def test_ordered_joker_prefers_three_and_four_of_a_kind():
 def test_free_joker_any_box_fixed_boxes_pay_once_the_face_is_filled():
     free = R.make_ruleset("free")
     open_face = legal([4, 4, 4, 4, 4], card_with(yahtzee=50), free)
-    assert open_face["fours"] == 20 and open_face["aces"] == 0
-    assert open_face["full_house"] == 0 and open_face["large_straight"] == 0
+    assert open_face["fours"] == 20
+    assert open_face["aces"] == 0
+    assert open_face["full_house"] == 0
+    assert open_face["large_straight"] == 0
     assert open_face["three_kind"] == 20
     filled_face = legal([4, 4, 4, 4, 4], card_with(yahtzee=50, fours=8), free)
-    assert filled_face["full_house"] == 25 and filled_face["small_straight"] == 30
-    assert filled_face["large_straight"] == 40 and filled_face["aces"] == 0
+    assert filled_face["full_house"] == 25
+    assert filled_face["small_straight"] == 30
+    assert filled_face["large_straight"] == 40
+    assert filled_face["aces"] == 0
 
 
 def test_no_joker_scores_a_further_yahtzee_like_any_roll():
     none = R.make_ruleset("none")
     out = legal([4, 4, 4, 4, 4], card_with(yahtzee=50, fours=12), none)
-    assert out["full_house"] == 0 and out["large_straight"] == 0 and out["aces"] == 0
+    assert out["full_house"] == 0
+    assert out["large_straight"] == 0
+    assert out["aces"] == 0
     assert out["chance"] == 20
     assert R.yahtzee_bonus_for(none, card_with(yahtzee=50), [4, 4, 4, 4, 4]) == 100
 
@@ -236,7 +243,8 @@ def test_ruleset_names_round_trip():
 
 def test_252_distinct_rolls():
     rolls = R.all_rolls()
-    assert len(rolls) == 252 and len(set(rolls)) == 252
+    assert len(rolls) == 252
+    assert len(set(rolls)) == 252
 
 
 def test_impossible_card_entries_are_named():

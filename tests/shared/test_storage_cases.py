@@ -282,7 +282,8 @@ def _resume_after_cuts(ruleset):
         resumed_dice = DiceSource(seed=1)
         resumed_dice.restore(saved["seed"])
         resumed = G.Game.from_state(saved["game"], resumed_dice)
-        assert resumed.to_state() == final["game"] and resumed.rules.name == ruleset.name
+        assert resumed.to_state() == final["game"]
+        assert resumed.rules.name == ruleset.name
         resumed.roll()
         assert resumed.dice == expected_dice
 
@@ -355,7 +356,8 @@ def test_zoo_records_are_kept_apart_from_the_standard_cards():
     fs = fs.reboot()
     grown = records.Records("data", fs)
     grown.load()
-    assert grown.scores == [] and grown.stats["all"][records.GAMES] == 0
+    assert grown.scores == []
+    assert grown.stats["all"][records.GAMES] == 0
     assert grown.rolls["faces"] == [1, 1, 1, 1, 1, 1]  # the dice are the same dice
     grown.finish_game(22, _results(0), [2, 2, 2, 2, 2, 2])
     grown.add_high_score(200, "ANN", 22, 0)
@@ -383,13 +385,15 @@ def test_a_valid_frame_with_wrong_contents_falls_back_to_the_older_slot_once():
     recs.load()
     assert recs.scores == _seven_scores()
     assert recs.problems == [("scores", storage.SHAPE)]
-    assert recs.older == ["scores"] and recs.unkept == []
+    assert recs.older == ["scores"]
+    assert recs.unkept == []
     assert bytes(fs.files["data/scores.b.bad"]) == weird  # really kept aside
     assert "data/scores.b" not in fs.files
     fs = fs.reboot()
     again = records.Records("data", fs)
     again.load()
-    assert again.problems == [] and again.scores == _seven_scores()  # said once
+    assert again.problems == []
+    assert again.scores == _seven_scores()  # said once
     # a new high score keeps all seven: the intact slot is never overwritten by a fresh table
     assert again.add_high_score(305, "NEW", 200, 0) == 0
     after = records.Records("data", fs.reboot())
@@ -416,8 +420,10 @@ def test_wrong_contents_in_both_slots_start_fresh_and_the_next_save_wins():
 
 def test_each_records_shape_is_checked_as_strictly_as_its_frame():
     good_stats = {"last": 5, "all": [2, 400, 250, 1, 1], "names": {"ANN": [2, 400, 250, 1, 1]}}
-    assert records.scores_ok(_seven_scores()) and records.scores_ok([])
-    assert records.stats_ok(good_stats) and records.stats_ok(records.new_stats())
+    assert records.scores_ok(_seven_scores())
+    assert records.scores_ok([])
+    assert records.stats_ok(good_stats)
+    assert records.stats_ok(records.new_stats())
     assert records.rolls_ok(records.new_rolls())
     bad_scores = (
         {"weird": [1, 2, 3]},
@@ -492,9 +498,11 @@ def test_a_game_save_that_cannot_be_resumed_falls_back_to_the_older_slot():
 def test_data_being_a_file_is_moved_aside_and_saving_works_again():
     fs = FakeFs(files={"data": bytearray(b"not a folder")})
     store = storage.Store("data/game", fs)
-    assert store.load() is None and store.damaged == []  # nothing saved there: no false alarm
+    assert store.load() is None
+    assert store.damaged == []  # nothing saved there: no false alarm
     assert store.repair() == ["data"]  # what the session does at boot
-    assert bytes(fs.files["data.bad"]) == b"not a folder" and "data" in fs.dirs
+    assert bytes(fs.files["data.bad"]) == b"not a folder"
+    assert "data" in fs.dirs
     store.save(game_like(1))
     assert storage.Store("data/game", fs.reboot()).load() == game_like(1)
     assert store.repaired == ["data"]  # for the message, until the caller clears it
@@ -545,8 +553,11 @@ def test_records_keep_the_older_copy_when_the_bad_one_meets_a_folder():
     storage.Store("data/scores", fs).save({"weird": [1, 2, 3]})
     recs = records.Records("data", fs)
     recs.load()
-    assert recs.scores == _seven_scores() and recs.older == ["scores"] and recs.unkept == []
-    assert "data/scores.b.bad.bad" in fs.dirs and "data/scores.b.bad" in fs.files
+    assert recs.scores == _seven_scores()
+    assert recs.older == ["scores"]
+    assert recs.unkept == []
+    assert "data/scores.b.bad.bad" in fs.dirs
+    assert "data/scores.b.bad" in fs.files
 
 
 def test_a_damaged_slot_that_cannot_be_kept_aside_never_stops_saving():
@@ -594,12 +605,14 @@ def test_records_that_cannot_be_kept_aside_are_replaced_and_reported_once():
         fs.dirs.append(name)  # deeper than the store follows: the bad copy cannot be kept
     recs = records.Records("data", fs)
     recs.load()
-    assert recs.problems == [("scores", storage.SHAPE)] and recs.unkept == ["scores"]
+    assert recs.problems == [("scores", storage.SHAPE)]
+    assert recs.unkept == ["scores"]
     assert recs.scores == _seven_scores()
     fs = fs.reboot()
     again = records.Records("data", fs)
     again.load()
-    assert again.problems == [] and again.scores == _seven_scores()  # said once, nothing lost
+    assert again.problems == []
+    assert again.scores == _seven_scores()  # said once, nothing lost
 
 
 def test_the_zoo_cards_records_pass_their_shape_checks_and_bad_contents_fall_back():
@@ -610,8 +623,10 @@ def test_the_zoo_cards_records_pass_their_shape_checks_and_bad_contents_fall_bac
     zoo_card = [5, 3, 3, 3, 3, 1, 10, 15, 15, 20, 30, 0]  # 11 boxes + bonus slot; total 128
     kids.finish_game(31, [("ANN", 128, zoo_card), ("BOB", 0, [0] * 11 + [0])], [1, 2, 3, 4, 5, 6])
     assert kids.add_high_score(128, "ANN", 31, 0) == 0
-    assert records.scores_ok(kids.scores) and records.stats_ok(kids.stats)
-    assert kids.stores["scores"].base == "data/zoo_scores" and kids.stores["stats"].base == "data/zoo_stats"
+    assert records.scores_ok(kids.scores)
+    assert records.stats_ok(kids.stats)
+    assert kids.stores["scores"].base == "data/zoo_scores"
+    assert kids.stores["stats"].base == "data/zoo_stats"
     good = [list(entry) for entry in kids.scores]
     # a Zoo scores file with a valid frame and wrong contents: the older copy, once
     storage.Store("data/zoo_scores", fs).save([[128, "ANN", 31]])
@@ -619,9 +634,11 @@ def test_the_zoo_cards_records_pass_their_shape_checks_and_bad_contents_fall_bac
     again = records.Records("data", fs, zoo)
     again.load()
     assert again.problems == [("scores", storage.SHAPE)]
-    assert "data/zoo_scores.b.bad" in fs.files and "data/scores.a" not in fs.files
+    assert "data/zoo_scores.b.bad" in fs.files
+    assert "data/scores.a" not in fs.files
     assert again.scores == good
     assert again.stats["all"] == [2, 128, 128, 1, 1]
     quiet = records.Records("data", fs.reboot(), zoo)
     quiet.load()
-    assert quiet.problems == [] and quiet.scores == good  # said once
+    assert quiet.problems == []
+    assert quiet.scores == good  # said once

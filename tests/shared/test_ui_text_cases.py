@@ -21,7 +21,9 @@ def test_a_set_up_round_trips_and_the_defaults_pass_the_check():
     assert menu.setup_ok(value)
     again = menu.Settings({})
     again.restore(value)
-    assert again.saved() == value and again.zoo() and again.items == settings.items
+    assert again.saved() == value
+    assert again.zoo()
+    assert again.items == settings.items
     assert again.player_list() == [("P1", "human"), ("P2", "casual"), ("P3", "human")]
 
 

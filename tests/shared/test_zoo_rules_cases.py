@@ -35,11 +35,16 @@ def test_the_zoo_card_has_eleven_boxes_and_six_animals():
         "all_different",
         "zoo_yahtzy",
     )
-    assert ZOO.n_boxes == 11 and ZOO.n_upper == 6 and ZOO.bonus_at == 11
+    assert ZOO.n_boxes == 11
+    assert ZOO.n_upper == 6
+    assert ZOO.bonus_at == 11
     assert len(R.new_card(ZOO)) == 12
     assert [ZOO.face_name(f) for f in range(1, 7)] == ["fish", "bird", "cat", "dog", "horse", "elephant"]
-    assert ZOO.name == "zoo" and R.ruleset_from_name("zoo").name == "zoo"
-    assert ZOO.upper_threshold == 18 and ZOO.upper_bonus == 10 and ZOO.yahtzee_bonus == 0
+    assert ZOO.name == "zoo"
+    assert R.ruleset_from_name("zoo").name == "zoo"
+    assert ZOO.upper_threshold == 18
+    assert ZOO.upper_bonus == 10
+    assert ZOO.yahtzee_bonus == 0
     assert R.make_ruleset("zoo", yahtzee_bonus=True).yahtzee_bonus == 0  # never a Yahtzee bonus
     assert R.make_ruleset().face_name(4) == "4"
 
@@ -84,13 +89,16 @@ def test_no_joker_and_no_bonus_for_a_second_zoo_yahtzy():
     out = options([2, 2, 2, 2, 2], card)
     assert R.score_options(ZOO, card, [2, 2, 2, 2, 2], [0] * R.N_BOXES) is False
     assert out[ID("zoo_yahtzy")] == -1  # filled
-    assert out[ID("fish")] == 0 and out[ID("bird")] == 5 and out[ID("full_house")] == 0
+    assert out[ID("fish")] == 0
+    assert out[ID("bird")] == 5
+    assert out[ID("full_house")] == 0
     assert R.yahtzee_bonus_for(ZOO, card, [2, 2, 2, 2, 2]) == 0
 
 
 def test_boxes_past_the_zoo_card_are_never_offered():
     out = options([1, 2, 3, 4, 5])
-    assert out[11] == -1 and out[12] == -1
+    assert out[11] == -1
+    assert out[12] == -1
 
 
 def test_upper_bonus_10_at_exactly_18():
@@ -124,7 +132,8 @@ def test_impossible_zoo_entries_are_named():
     try:
         R.check_card(ZOO, R.new_card())  # a standard card is not a Zoo card
     except ValueError as exc:
-        assert "14" in str(exc) and "12" in str(exc)
+        assert "14" in str(exc)
+        assert "12" in str(exc)
     else:
         raise AssertionError("a 14-entry card accepted")
     card = R.new_card(ZOO)
@@ -165,6 +174,9 @@ def test_every_roll_scores_as_the_plain_reading_of_the_table():
 
 def test_standard_rulesets_are_unchanged_by_the_zoo_card():
     forced = R.make_ruleset()
-    assert forced.n_boxes == 13 and forced.n_upper == 6 and forced.yahtzee_box == R.YAHTZEE
-    assert forced.ids == R.BOX_IDS and forced.bonus_at == R.BONUS
+    assert forced.n_boxes == 13
+    assert forced.n_upper == 6
+    assert forced.yahtzee_box == R.YAHTZEE
+    assert forced.ids == R.BOX_IDS
+    assert forced.bonus_at == R.BONUS
     assert R.CHOICES == ("forced", "ordered", "free", "none", "zoo")
