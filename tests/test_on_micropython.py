@@ -144,3 +144,17 @@ def test_a_case_the_run_never_reached_is_shown_with_how_the_run_ended(tmp_path):
     assert failure(proc, "test_stops_cases", "test_a").startswith(
         "MicroPython, test_stops_cases.test_a: did not report"
     )
+
+
+def test_shared_cases_compare_with_equal_so_micropython_shows_the_values():
+    # A bare `assert got == want` fails inside MicroPython with no values at all.
+    bare = []
+    for file_name in sorted(os.listdir(SHARED)):
+        if file_name.endswith(".py"):
+            with open(os.path.join(SHARED, file_name)) as source:
+                tree = ast.parse(source.read())
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Assert) and isinstance(node.test, ast.Compare):
+                    if any(isinstance(op, ast.Eq) for op in node.test.ops):
+                        bare.append("%s:%d" % (file_name, node.lineno))
+    assert bare == [], "use check.equal(got, want) in tests/shared: " + ", ".join(bare)
