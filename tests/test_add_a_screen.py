@@ -122,6 +122,8 @@ def test_the_documented_steps_add_a_working_screen(tmp_path):
     buf = bytes.fromhex([line for line in lines if line.startswith("FB ")][0][3:])
     pixels = [[(buf[(y >> 3) * 128 + x] >> (y & 7)) & 1 for x in range(128)] for y in range(64)]
     shown = screen_lines(pixels)
-    assert shown[0] == "Hello" and shown[2].strip() == "2"  # drawn, and both UP presses handled
+    assert shown[0] == "Hello"
+    assert shown[2].strip() == "2"  # drawn, and both UP presses handled
     assert "STATE %d 2 True" % hello_id in lines  # its tick ran every frame
-    assert "ALLOC 0" in lines and "BACK True" in lines
+    assert "ALLOC 0" in lines
+    assert "BACK True" in lines

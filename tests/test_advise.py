@@ -76,18 +76,23 @@ def test_text_output(capsys, table):
 def test_bad_input_exits_2_with_one_line(capsys, args):
     status, out, err = run(capsys, *args)
     assert status == 2
-    assert out == "" and err.count("\n") == 1 and err.startswith("advise: ")
+    assert out == ""
+    assert err.count("\n") == 1
+    assert err.startswith("advise: ")
 
 
 def test_full_card_is_bad_input(capsys):
     card = {box: 0 for box in rules.BOX_IDS}
     status, _out, err = run(capsys, "--card", json.dumps(card))
-    assert status == 2 and "full" in err
+    assert status == 2
+    assert "full" in err
 
 
 def test_table_for_another_ruleset_is_refused(capsys, table):
     status, _out, err = run(capsys, "--rules", "free", "--table", table)
-    assert status == 2 and "forced" in err and err.count("\n") == 1
+    assert status == 2
+    assert "forced" in err
+    assert err.count("\n") == 1
 
 
 def test_finds_the_table_in_the_build_folder(tmp_path, table):
@@ -100,7 +105,8 @@ def test_finds_the_table_in_the_build_folder(tmp_path, table):
 def test_zoo_advice_names_the_animals(capsys):
     zoo_table = solver_cache.table(rules.make_ruleset("zoo"), "exact")
     status, out, _err = run(capsys, "--rules", "zoo", "--table", zoo_table, "--json")
-    assert status == 0 and abs(json.loads(out)["expected_total"] - 85.0403) < 0.01
+    assert status == 0
+    assert abs(json.loads(out)["expected_total"] - 85.0403) < 0.01
     status, out, _err = run(
         capsys, "--rules", "zoo", "--table", zoo_table, "--dice", "6", "6", "2", "3", "1", "--rolls-left", "2"
     )
@@ -128,10 +134,12 @@ def test_zoo_advice_names_the_animals(capsys):
         "0",
     )
     result = json.loads(out)
-    assert status == 0 and result["best"]["box"] == "full_house"
+    assert status == 0
+    assert result["best"]["box"] == "full_house"
     assert {o["box"] for o in result["options"]} == set(rules.make_ruleset("zoo").ids) - {"elephant"}
     status, _out, err = run(capsys, "--rules", "zoo", "--table", table_for_forced(), "--json")
-    assert status == 2 and "zoo" in err  # a standard table is refused, one line
+    assert status == 2
+    assert "zoo" in err  # a standard table is refused, one line
 
 
 def table_for_forced():
@@ -143,7 +151,8 @@ def test_keeping_all_five_with_rolls_left_is_not_labelled_score_now(capsys, tabl
     status, out, _err = run(capsys, "--table", table, *dice, "--rolls-left", "2")
     assert status == 0
     keep_all = [line for line in out.splitlines() if line.split()[:5] == ["1", "1", "1", "2", "3"]]
-    assert len(keep_all) == 1 and "score now" not in keep_all[0]  # it was "(score now)"
+    assert len(keep_all) == 1
+    assert "score now" not in keep_all[0]  # it was "(score now)"
     assert "one roll still left" in keep_all[0]
     _status, last, _err = run(capsys, "--table", table, "--json", *dice, "--rolls-left", "0")
     best_box = json.loads(last)["best"]

@@ -178,7 +178,9 @@ def test_worked_example_aces_zero_beats_sixes(adv):
     adv.prepare(card)
     codes, values = [0] * 32, [0] * 32
     n = adv.options([2, 3, 4, 5, 6], 0, codes, values)
-    assert n == 2 and codes[0] == ID("aces") and codes[1] == ID("sixes")
+    assert n == 2
+    assert codes[0] == ID("aces")
+    assert codes[1] == ID("sixes")
 
 
 def test_forced_joker_goes_to_the_upper_box(adv):
@@ -186,7 +188,8 @@ def test_forced_joker_goes_to_the_upper_box(adv):
     adv.prepare(card)
     codes, values = [0] * 32, [0] * 32
     n = adv.options([4, 4, 4, 4, 4], 0, codes, values)
-    assert n == 1 and codes[0] == ID("fours")
+    assert n == 1
+    assert codes[0] == ID("fours")
     assert A.to_points(values[0]) > rules.totals(FORCED, card)[4] + 120  # 20 + 100 bonus + future
 
 

@@ -48,9 +48,13 @@ def test_the_zoo_table_is_tiny_and_read_by_the_device_reader(zoo_table):
         data = f.read()
         f.seek(0)
         table = strategy_table.StrategyTable(f)
-        assert table.ruleset_name == "zoo" and table.n_states == 30080
-        assert table.upper_threshold == 18 and table.upper_bonus == 10 and not table.yahtzee_bonus
-        assert table.matches(ZOO, rules.JOKERS) and not table.matches(rules.make_ruleset("none", False), rules.JOKERS)
+        assert table.ruleset_name == "zoo"
+        assert table.n_states == 30080
+        assert table.upper_threshold == 18
+        assert table.upper_bonus == 10
+        assert not table.yahtzee_bonus
+        assert table.matches(ZOO, rules.JOKERS)
+        assert not table.matches(rules.make_ruleset("none", False), rules.JOKERS)
         assert abs(table.expected_empty / 65536 - 85.0403) < 1e-4
     bits = data[18]  # format 3: per block a 16-bit base, then value - base in 12 bits
     assert bits == 12
@@ -103,7 +107,8 @@ def test_simulated_optimal_zoo_games_average_the_solver_optimum(zoo_table):
     mean, lost, totals = solver_sim.play_games(zoo_table, ZOO, 0, 300, seed=2026)
     sd = math.sqrt(sum((t - mean) ** 2 for t in totals) / (len(totals) - 1))
     assert abs(mean - 85.0403) < 4 * sd / math.sqrt(len(totals)), (mean, sd)
-    assert lost == 0 and max(totals) <= 130
+    assert lost == 0
+    assert max(totals) <= 130
     casual, casual_lost, _t = solver_sim.play_games(zoo_table, ZOO, 2, 60, seed=7)
     assert casual_lost > 0  # the weaker level really gives points away on this card too
 

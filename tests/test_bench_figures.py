@@ -30,8 +30,10 @@ def test_bench_writes_what_a_subject_printed(tmp_path, capsys):
     assert bench.main(["rules", "--figures", str(page)]) == 0
     printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("full-card scoring")]
     rows = benches.read_page(str(page))
-    assert printed and [r[1] for r in rows if r[1].startswith("full-card scoring")] == printed
-    assert {r[0] for r in rows} == {"rules"} and all(r[3] for r in rows)
+    assert printed
+    assert [r[1] for r in rows if r[1].startswith("full-card scoring")] == printed
+    assert {r[0] for r in rows} == {"rules"}
+    assert all(r[3] for r in rows)
 
 
 def test_a_subject_that_cannot_run_keeps_its_figures(tmp_path, monkeypatch):
@@ -48,5 +50,6 @@ def test_the_committed_page_holds_the_device_figures_with_their_date():
     rows = benches.read_page(benches.PAGE)
     chip = [r for r in rows if r[0] == "chip"]
     assert any("MicroPython 1.28.0" in r[1] for r in chip)
-    assert any("177,728" in r[1] for r in chip) and all(r[3] for r in chip)
+    assert any("177,728" in r[1] for r in chip)
+    assert all(r[3] for r in chip)
     assert os.path.dirname(benches.PAGE).endswith("docs")

@@ -184,7 +184,8 @@ print("MV", hw.battery_mv(), "ROLL", hw.button_down(5), "RANDINT", 1 <= hw.dice_
     assert "FAULTS 0" in lines
     assert ["I2C", 1, 14, 15, 400000] in calls
     assert ["SPI", 0, 10000000, 18, 19] in calls
-    assert ["PWM", 16] in calls and ["ADC", 29] in calls
+    assert ["PWM", 16] in calls
+    assert ["ADC", 29] in calls
     assert [c[1] for c in calls if c[0] == "Pin" and c[3] == 2] == list(range(2, 12))  # pull-ups
     # every button's edges stamped in a hard pin interrupt (issue 20: no press lost)
     assert [c[1:] for c in calls if c[0] == "irq"] == [[n, True, 4 | 8, True] for n in range(2, 12)]
@@ -193,10 +194,12 @@ print("MV", hw.battery_mv(), "ROLL", hw.button_down(5), "RANDINT", 1 <= hw.dice_
     assert any(line.endswith("ROLL False RANDINT True") for line in lines)
     oled, chain = emulator(), MAX7219ChainEmulator(5)
     play(msgs, oled=oled, chain=chain)
-    assert oled.errors == [] and chain.errors == []
+    assert oled.errors == []
+    assert chain.errors == []
     assert screen_lines(oled.pixels())[0] == "Hi"
     bottom = [chip.rows()[7] for chip in chain.chips]
-    assert bottom[0] == [1] * 8 and bottom[1] == [1, 1, 0, 0, 0, 0, 0, 0]  # die 1 held (bottom bar), die 2 plain
+    assert bottom[0] == [1] * 8
+    assert bottom[1] == [1, 1, 0, 0, 0, 0, 0, 0]  # die 1 held (bottom bar), die 2 plain
 
 
 @pytest.mark.parametrize(
@@ -247,7 +250,8 @@ hw.dice.show([6, 0, 0, 0, 1], 16)
     play(msgs, strip=strip)
     assert strip.errors == []
     assert sum(1 for p in strip.pixels[:9] if any(p)) == 6
-    assert [p for p in strip.pixels[36:] if any(p)] and strip.pixels[0] != strip.pixels[40]  # held colour
+    assert [p for p in strip.pixels[36:] if any(p)]
+    assert strip.pixels[0] != strip.pixels[40]  # held colour
     assert strip.current_ma() < 500
 
 
@@ -255,7 +259,9 @@ def test_missing_oled_is_named_and_shown_on_the_dice(tmp_path):
     (tmp_path / "device.cfg").write_text("board=pico\n")
     lines, calls, msgs = run_probe("import main\nhw = main.main()\n", tmp_path, no_oled=True)
     text = "\n".join(lines)
-    assert "SSD1306" in text and "0x3C" in text and "Hardware fault" in text
+    assert "SSD1306" in text
+    assert "0x3C" in text
+    assert "Hardware fault" in text
     chain = MAX7219ChainEmulator(5)
     play(msgs, chain=chain)
     held_one = [[0] * 8] * 3 + [[0, 0, 0, 1, 1, 0, 0, 0]] * 2 + [[0] * 8] * 2 + [[1] * 8]
@@ -293,7 +299,8 @@ main.main()
 print("RETURNED")
 """
     lines, calls, msgs = run_probe(body, tmp_path)
-    assert "RETURNED" in lines and "Crash: RuntimeError: boom" in lines
+    assert "RETURNED" in lines
+    assert "Crash: RuntimeError: boom" in lines
     oled = SSD1306Emulator()
     play(msgs, oled=oled)
     shown = screen_lines(oled.pixels())
@@ -303,7 +310,8 @@ print("RETURNED")
 def test_unknown_board_or_missing_files_keep_the_repl(tmp_path):
     (tmp_path / "device.cfg").write_text("board=no_such_board\n")
     lines, calls, msgs = run_probe("import main\nprint('RESULT', main.main())\n", tmp_path)
-    assert "RESULT None" in lines and any("no_such_board" in line for line in lines)
+    assert "RESULT None" in lines
+    assert any("no_such_board" in line for line in lines)
 
 
 def test_a_board_switch_to_a_board_not_flashed_says_so_in_one_line(tmp_path):
@@ -320,7 +328,8 @@ def test_a_board_switch_to_a_board_not_flashed_says_so_in_one_line(tmp_path):
         target = code / device_path[1:]
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(local, str(target))
-    assert not (code / "boards" / "pico_sh1106.py").exists() and not (code / "drivers" / "sh1106.py").exists()
+    assert not (code / "boards" / "pico_sh1106.py").exists()
+    assert not (code / "drivers" / "sh1106.py").exists()
     flash = tmp_path / "flash"
     flash.mkdir()
     script = (
@@ -339,12 +348,15 @@ def test_a_board_switch_to_a_board_not_flashed_says_so_in_one_line(tmp_path):
             text=True,
             timeout=60,
         )
-        assert proc.returncode == 0 and "Traceback" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert "Traceback" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
         said = [line for line in proc.stdout.splitlines() if line.startswith("board ")]
         if board == "pico":  # the flashed board itself builds and the game starts
-            assert said == [] and "GAME RUNS" in proc.stdout
+            assert said == []
+            assert "GAME RUNS" in proc.stdout
             continue
-        assert "RESULT None" in proc.stdout and "GAME RUNS" not in proc.stdout
+        assert "RESULT None" in proc.stdout
+        assert "GAME RUNS" not in proc.stdout
         assert said == [
             "board 'pico_sh1106' is not on this device (no module named 'boards.pico_sh1106'): "
             "make flash BOARD=pico_sh1106"

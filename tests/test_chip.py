@@ -82,7 +82,9 @@ def test_flash_onto_a_fresh_pico_copies_the_game_and_the_exact_table(chip_flashe
     n_copied, skipped, removed = summary(proc)
     assert (skipped, removed) == (0, 0)
     paths = copied(proc)
-    assert "/strategy-forced.bin" in paths and "/main.py" in paths and "/rules.mpy" in paths
+    assert "/strategy-forced.bin" in paths
+    assert "/main.py" in paths
+    assert "/rules.mpy" in paths
     assert n_copied == len(paths)
     assert "(board=pico, rules=forced)" in proc.stdout
 
@@ -318,7 +320,8 @@ def test_power_cuts_during_saves_always_resume(full_game, tmp_path):
     with ThreadPoolExecutor(2) as pool:
         resumed = list(pool.map(lambda cut: resume_after_cut(cut[2], cut[3]), cuts))
     for (round_no, dice, _path, continued), (offered, game_lines, shown_dice) in zip(cuts, resumed):
-        assert "Saved game" in offered[0] and any("Continue" in line for line in offered), (round_no, offered)
+        assert "Saved game" in offered[0], (round_no, offered)
+        assert any("Continue" in line for line in offered), (round_no, offered)
         assert any(line.strip() == "Round %d, P1" % (round_no + 1) for line in offered), (round_no, offered)
         if continued:
             first = game_lines[0] if game_lines else ""
@@ -340,7 +343,8 @@ def test_safe_mode_roll_held_at_power_on_leaves_the_repl_free(chip_flashed, tmp_
         shown = lines(chip)
     finally:
         chip.close()
-    assert "Safe mode" in console and "Safe mode" in shown[0]
+    assert "Safe mode" in console
+    assert "Safe mode" in shown[0]
     assert "42" in console
 
 

@@ -44,8 +44,10 @@ def test_a_file_that_is_not_a_uf2(tmp_path, capsys, bootrom):
     fake = tmp_path / "firmware.uf2"
     fake.write_text("not a uf2\n" * 100)
     status, out, err = run(capsys, "--firmware", fake, "--flash-image", tmp_path / "f.bin", "--bootrom", bootrom)
-    assert status == 2 and out == ""
-    assert "is not a UF2 file" in one_line(err) and "micropython.org" in err
+    assert status == 2
+    assert out == ""
+    assert "is not a UF2 file" in one_line(err)
+    assert "micropython.org" in err
     assert not (tmp_path / "f.bin").exists()
 
 
@@ -73,7 +75,8 @@ def test_a_missing_bootrom_names_the_file_and_where_to_put_it(tmp_path, capsys):
     )
     assert status == 2
     line = one_line(err)
-    assert "nope.bin not found" in line and "build/rp2/" in line
+    assert "nope.bin not found" in line
+    assert "build/rp2/" in line
     assert not (tmp_path / "f.bin").exists()
 
 
@@ -93,7 +96,8 @@ def test_node_missing_names_the_install_command(tmp_path, capsys, bootrom, monke
     status, _out, err = run(capsys, "--firmware", good, "--flash-image", tmp_path / "f.bin", "--bootrom", bootrom)
     assert status == 1
     line = one_line(err)
-    assert "node not found" in line and "make chip-deps" in line
+    assert "node not found" in line
+    assert "make chip-deps" in line
     assert not (tmp_path / "f.bin").exists()
 
 
@@ -103,7 +107,8 @@ def test_rp2040js_missing_names_the_install_command(tmp_path, capsys, bootrom, m
     monkeypatch.setattr(sim_chip, "NODE_MODULES", str(tmp_path / "node_modules"))
     status, _out, err = run(capsys, "--firmware", good, "--flash-image", tmp_path / "f.bin", "--bootrom", bootrom)
     assert status == 1
-    assert "rp2040js is not installed" in one_line(err) and "make chip-deps" in err
+    assert "rp2040js is not installed" in one_line(err)
+    assert "make chip-deps" in err
 
 
 def test_bad_input_as_a_user_runs_it(tmp_path):
@@ -117,7 +122,8 @@ def test_bad_input_as_a_user_runs_it(tmp_path):
         cwd=host_tools.REPO,
         timeout=60,
     )
-    assert done.returncode == 2 and done.stdout == ""
+    assert done.returncode == 2
+    assert done.stdout == ""
     assert one_line(done.stderr).startswith("chip: ")
 
 
@@ -126,7 +132,8 @@ def test_uf2_blocks_erase_their_sectors_and_keep_the_others():
     image = bytearray(b"\x00" * chip_image.FLASH_SIZE)
     blocks = [(0, b"\x11" * 256), (0xA0000, b"\x22" * 256)]
     chip_image.apply_uf2(image, blocks)
-    assert image[:256] == b"\x11" * 256 and image[256:4096] == b"\xff" * (4096 - 256)
+    assert image[:256] == b"\x11" * 256
+    assert image[256:4096] == b"\xff" * (4096 - 256)
     assert image[0xA0000:0xA0100] == b"\x22" * 256
     assert image[4096:8192] == b"\x00" * 4096  # untouched sector
 
@@ -140,7 +147,8 @@ def test_uf2_blocks_erase_their_sectors_and_keep_the_others():
 )
 def test_usage_errors(capsys, argv, message):
     status, _out, err = run(capsys, *argv)
-    assert status == 2 and message in one_line(err)
+    assert status == 2
+    assert message in one_line(err)
 
 
 @pytest.mark.parametrize(
@@ -159,7 +167,9 @@ def test_the_chip_tier_skip_reason_names_the_missing_file_and_where_to_get_it(mo
     monkeypatch.setattr(chip_image, "find_file", lambda name: None if name == missing else found[name])
     firmware, bootrom, problem = chip_session.fixture_files()
     assert (firmware, bootrom) == (None, None)
-    assert "\n" not in problem and problem.startswith(missing + " not found: ")
-    assert where in problem and "into build/rp2/" in problem
+    assert "\n" not in problem
+    assert problem.startswith(missing + " not found: ")
+    assert where in problem
+    assert "into build/rp2/" in problem
     other = chip_image.BOOTROM_NAME if missing == chip_image.FIRMWARE_NAME else chip_image.FIRMWARE_NAME
     assert other not in problem  # only the file that is missing

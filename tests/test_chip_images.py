@@ -50,6 +50,7 @@ def test_regen_images_with_a_bad_firmware_says_so_and_writes_nothing(tmp_path):
     bad.write_text("hello")
     done = chip_session.run_host_tool("chip", "--regen-images", "--firmware", bad)
     assert done.returncode == 2
-    assert done.stderr.count("\n") == 1 and done.stderr.startswith("chip: "), done.stderr
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("chip: "), done.stderr
     assert "Traceback" not in done.stderr
     assert {name: open(sim_golden.image_path(name), "rb").read() for name in sim_golden.IMAGES} == before

@@ -648,7 +648,8 @@ def test_bad_value_is_exit_2_and_one_line(paths, clone, tmp_path, command, args)
     stderr = proc.stderr.decode("utf-8", "replace")
     assert proc.returncode == 2, stderr
     assert proc.stdout == b""
-    assert stderr.count("\n") == 1 and stderr.endswith("\n"), stderr  # one line, no traceback
+    assert stderr.count("\n") == 1, stderr
+    assert stderr.endswith("\n"), stderr  # one line, no traceback
     prefix = "host_tools: " if command == "host_tools" else command + ": "
     assert stderr.startswith(prefix), stderr
     assert all(ch.isprintable() for ch in stderr[:-1]), stderr  # escaped: nothing a terminal acts on

@@ -73,7 +73,8 @@ def test_hint_review_and_advisor_cpu_frames_allocate_nothing(tmp_path, device_ta
     # each window scored a box (how many fit in 1200 frames depends on when the splash
     # ended: 1.4 s after power-on since issue 20)
     first, second = int(turns[0].split()[-1]), int(turns[1].split()[-1])
-    assert first <= 12 and second < first
+    assert first <= 12
+    assert second < first
     # A computer turn allocates only in its game actions (scoring builds the totals
     # tuple), never per frame or per advisor lookup: no more than the simple strategy.
     assert allocs.pop("cpu-turn") <= allocs.pop("simple-cpu-turn")

@@ -88,7 +88,8 @@ def test_hint_ok_takes_the_advised_hold(tmp_path, device_tables, host_adv):
     codes, values = [0] * 32, [0] * 32
     host_adv.prepare(state["players"][0][2])
     host_adv.options(state["dice"], 2, codes, values)
-    assert codes[0] != 31 and state["held"] == codes[0]
+    assert codes[0] != 31
+    assert state["held"] == codes[0]
 
 
 @pytest.mark.parametrize("seed", [4, 9])
@@ -134,7 +135,8 @@ def test_cpu_optimal_against_cpu_casual_plays_to_the_end(tmp_path, device_tables
         "P1 CPU",
     ]
     state = saved(tmp_path)["game"]  # kept until OK leaves the end screen (high scores)
-    assert state["round"] == 13 and [p[1] for p in state["players"]] == ["optimal", "casual"]
+    assert state["round"] == 13
+    assert [p[1] for p in state["players"]] == ["optimal", "casual"]
     assert all(b >= 0 for p in state["players"] for b in p[2][:13])
 
 
@@ -180,7 +182,8 @@ def test_review_adds_the_cost_of_a_hold_and_of_the_box(tmp_path, device_tables, 
     d1 = saved(tmp_path / "a")["game"]["dice"]
     state = saved(tmp_path / "b")["game"]
     card, d2 = state["players"][0][2], state["dice"]
-    assert state["rolls"] == 2 and state["held"] == 0
+    assert state["rolls"] == 2
+    assert state["held"] == 0
     screen = run(tmp_path / "c", second + " enter enter", device_tables, seed)  # OK, OK: score
     host_adv.prepare(card)
     codes, values = [0] * 32, [0] * 32
@@ -215,7 +218,8 @@ def test_sim_command_links_the_table_and_no_table_removes_it(tmp_path, capsys):
     assert sim.main(keys) == 0
     with_table = capsys.readouterr().out
     assert os.path.exists(os.path.join(flash, "strategy-forced.bin"))  # built if missing, linked
-    assert "Who starts?" in with_table and NOTE not in with_table
+    assert "Who starts?" in with_table
+    assert NOTE not in with_table
     resume = ["--headless", "--seed", "4", "--flash-dir", flash, "--keys", "enter wait:300", "--print-screen"]
     assert sim.main(resume + ["--no-table"]) == 0  # Continue the saved game without the table
     without = capsys.readouterr().out

@@ -71,7 +71,8 @@ def test_max7219_init_configures_every_chip_and_clears_the_rows(max7219):
     assert chain.errors == []
     for chip in chain.chips:
         assert (chip.shutdown, chip.display_test, chip.decode, chip.scan_limit) == (False, False, 0, 7)
-        assert chip.intensity == 8 and chip.digits == [0] * 8
+        assert chip.intensity == 8
+        assert chip.digits == [0] * 8
     assert all(p == 0 for row in chain.pixels() for p in row)
     assert max7219["init"][0] == "CS 1"  # CS idles high before the first cycle
 
@@ -83,7 +84,8 @@ def test_max7219_faces_and_held_die(max7219):
     feed_spi(max7219["held"], chain)
     assert chain.text() == _expected_chain_text([1, 2, 3, 4, 5], 0b00100)
     lines = chain.text().split("\n")
-    assert lines[0].split()[2] == "......##" and lines[7].split()[2] == "########"  # die 2 held
+    assert lines[0].split()[2] == "......##"
+    assert lines[7].split()[2] == "########"  # die 2 held
     assert [line.split()[1] for line in (lines[0], lines[7])] == ["......##", "##......"]  # die 1 plain
     lit = [sum(map(sum, chip.rows())) for chip in chain.chips]
     assert lit == [4, 8, 12 + 6, 16, 20]  # held: its 12 pips and 6 more, not 64 - 12 inverted
@@ -121,7 +123,8 @@ def test_max7219_brightness_power_and_bad_face(max7219):
     assert all(chip.shutdown for chip in chain.chips)
     assert all(p == 0 for row in chain.pixels() for p in row)
     feed_spi(max7219["on"], chain)
-    assert chain.text() == _expected_chain_text([0, 6, 6, 6, 6], 0) and chain.errors == []
+    assert chain.text() == _expected_chain_text([0, 6, 6, 6, 6], 0)
+    assert chain.errors == []
     assert max7219["bad"] == ["ERR die face must be 0..6"]
 
 
@@ -157,7 +160,8 @@ def test_max7219_chain_check_against_the_emulator(chips, wired, ok):
     chain = MAX7219ChainEmulator(chips, miso_connected=wired)
     if ok:
         MAX7219Chain(SPIBus(chain), CSPin(chain), 5, check_chain=True)
-        assert chain.errors == [] and all(not chip.shutdown for chip in chain.chips)
+        assert chain.errors == []
+        assert all(not chip.shutdown for chip in chain.chips)
     else:
         with pytest.raises(OSError, match="MAX7219 LED chain"):
             MAX7219Chain(SPIBus(chain), CSPin(chain), 5, check_chain=True)

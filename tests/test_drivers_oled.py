@@ -53,8 +53,11 @@ def test_init_sequence_is_accepted_and_lights_a_clear_panel(session):
     emu = emulator_class()
     assert feed_i2c(sections["init"], emu) >= 2
     assert emu.errors == []
-    assert emu.display_on and emu.panel_powered()
-    assert emu.seg_remap and emu.com_reverse and emu.mux == 63
+    assert emu.display_on
+    assert emu.panel_powered()
+    assert emu.seg_remap
+    assert emu.com_reverse
+    assert emu.mux == 63
     # power-on RAM is random in the emulator: the driver must have cleared it
     assert all(p == 0 for row in emu.pixels() for p in row)
 
@@ -65,10 +68,13 @@ def test_drawing_appears_at_the_right_pixels(session):
     feed_i2c(sections["init"] + sections["draw"], emu)
     assert emu.errors == []
     picture = emu.pixels()
-    assert picture[0][0] == 1 and picture[0][127] == 0 and picture[63][0] == 0
+    assert picture[0][0] == 1
+    assert picture[0][127] == 0
+    assert picture[63][0] == 0
     assert picture[63][127] == 1
     assert picture[62][0:6] == [1, 1, 1, 1, 1, 0]
-    assert picture[8][10:30] == [1] * 20 and picture[16][10:30] == [1] * 20
+    assert picture[8][10:30] == [1] * 20
+    assert picture[16][10:30] == [1] * 20
     assert [picture[y][10] for y in range(7, 18)] == [0] + [1] * 9 + [0]
     assert sum(map(sum, (row[40:56] for row in picture[20:28]))) > 10  # the text
     frame_line = [line for line in sections["draw"] if line.startswith("FB ")][0]
@@ -79,13 +85,17 @@ def test_contrast_invert_and_power(session):
     _cls, emulator_class, sections = session
     emu = emulator_class()
     feed_i2c(sections["init"] + sections["draw"] + sections["controls"], emu)
-    assert emu.contrast == 10 and emu.inverted
+    assert emu.contrast == 10
+    assert emu.inverted
     lit = emu.pixels()
-    assert lit[0][0] == 0 and lit[0][1] == 1
+    assert lit[0][0] == 0
+    assert lit[0][1] == 1
     feed_i2c(sections["off"], emu)
-    assert not emu.display_on and all(p == 0 for row in emu.pixels() for p in row)
+    assert not emu.display_on
+    assert all(p == 0 for row in emu.pixels() for p in row)
     feed_i2c(sections["on"], emu)
-    assert emu.pixels() == lit and emu.errors == []
+    assert emu.pixels() == lit
+    assert emu.errors == []
 
 
 def test_frame_is_one_data_write_on_ssd1306_and_one_per_page_on_sh1106(session):
@@ -93,16 +103,19 @@ def test_frame_is_one_data_write_on_ssd1306_and_one_per_page_on_sh1106(session):
     frame = [line for line in sections["draw"] if line.startswith("I2C ")]
     data_writes = [line for line in frame if line.split()[2].startswith("40")]
     if cls == "SSD1306":
-        assert len(frame) == 2 and len(data_writes) == 1
+        assert len(frame) == 2
+        assert len(data_writes) == 1
         assert len(binascii.unhexlify(data_writes[0].split()[2])) == 1 + 1024
     else:
-        assert len(frame) == 16 and len(data_writes) == 8  # page addressing: 8 x (command, data)
+        assert len(frame) == 16
+        assert len(data_writes) == 8  # page addressing: 8 x (command, data)
 
 
 @pytest.mark.parametrize("session", ["sh1106"], indirect=True)
 def test_sh1106_visible_column_0_is_ram_column_2(session):
     _cls, emulator_class, sections = session
-    assert SSD1306Emulator.COLUMNS == 128 and emulator_class.COLUMNS == 132
+    assert SSD1306Emulator.COLUMNS == 128
+    assert emulator_class.COLUMNS == 132
     emu = emulator_class()
     untouched = [(page, col, emu.ram[page][col]) for page in range(8) for col in (0, 1, 130, 131)]
     feed_i2c(sections["init"] + sections["draw"], emu)

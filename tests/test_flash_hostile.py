@@ -57,7 +57,8 @@ def test_a_device_full_mid_flash_says_so_and_the_next_flash_cleans_up(tmp_path):
         full = run_flash("--port", port, "--board", "sim", "--source", src)
         assert full.returncode == 1
         line = one_line(full.stderr)
-        assert line.startswith("flash: the device is full: writing /aaa_big.bin failed") and "make flash again" in line
+        assert line.startswith("flash: the device is full: writing /aaa_big.bin failed")
+        assert "make flash again" in line
         assert not [p for p in tree_hashes(device) if p.endswith(".flashnew")]  # given back to the saves
         write(device, "aaa_big.bin.flashnew", b"x" * 5000)  # as a cut connection would leave it
         write(device, "version.mpy.flashnew", b"x" * 5000)
@@ -82,10 +83,12 @@ def test_changing_the_rules_on_a_small_flash_replaces_the_table_in_one_run(tmp_p
     device.mkdir()
     with virtual_pico.running(device, "--flash-size", str(48 * 4096)) as port:
         first = run_flash("--port", port, "--board", "sim", "--source", src)
-        assert summary(first)[0] == TINY_FILES + 1 and "does not fit" not in first.stdout
+        assert summary(first)[0] == TINY_FILES + 1
+        assert "does not fit" not in first.stdout
         second = run_flash("--port", port, "--board", "sim", "--rules", "free", "--source", src)
     assert summary(second)[:3] == (2, TINY_FILES - 1, 1)  # device.cfg and the new table; the old one removed
-    assert "does not fit" not in second.stdout and "COMPACT" not in second.stdout
+    assert "does not fit" not in second.stdout
+    assert "COMPACT" not in second.stdout
     assert "  remove /strategy-forced.bin" in second.stdout.splitlines()
     assert (device / "strategy-free.bin").read_bytes() == tables["free"]
     assert not (device / "strategy-forced.bin").exists()
@@ -122,7 +125,8 @@ def test_flash_beside_a_lying_and_damaged_data_folder_changes_none_of_it(tmp_pat
     with virtual_pico.running(device) as port:
         first = run_flash("--port", port, "--board", "sim", "--source", src)
         again = run_flash("--port", port, "--board", "sim", "--source", src)
-    assert summary(first) == (TINY_FILES, 0, 0) and summary(again) == (0, TINY_FILES, 0)
+    assert summary(first) == (TINY_FILES, 0, 0)
+    assert summary(again) == (0, TINY_FILES, 0)
     assert not any(ord(ch) < 32 and ch != "\n" for ch in first.stdout + first.stderr + again.stdout)
     assert sorted(os.listdir(tmp_path)) == ["flash", "src"]
     assert boot(device).stdout == "game 1\n"

@@ -263,7 +263,8 @@ def test_a_flash_copies_only_its_boards_modules_and_drivers():
     for board in ("pico", "pico2", "pico_sh1106", "pico_neopixel", "sim"):
         paths = {f.path for f in flash_build.build(host_tools.REPO, mpy_cross, None, board, "forced")}
         parts[board] = {p for p in paths if p.startswith(("/boards/", "/drivers/"))}
-        assert "/app.mpy" in paths and "/main.py" in paths  # the game itself always goes
+        assert "/app.mpy" in paths
+        assert "/main.py" in paths  # the game itself always goes
     common = {
         "/boards/hardware.mpy",
         "/boards/rp2_reference.mpy",
@@ -299,7 +300,8 @@ def test_leftover_staged_copies_count_as_free_space():
     reserve = flash_plan.RESERVE_BYTES // BLOCK
     leftovers = {"/f%d.mpy.flashnew" % i: b"x" * 10 for i in range(3)}
     plan = _plan(files, leftovers, free_blocks=3 + reserve)
-    assert plan.pre_remove == sorted(leftovers) and len(plan.copy) == 5
+    assert plan.pre_remove == sorted(leftovers)
+    assert len(plan.copy) == 5
 
 
 def test_plan_leaves_out_a_table_that_does_not_fit_but_keeps_an_unchanged_one():
@@ -307,11 +309,14 @@ def test_plan_leaves_out_a_table_that_does_not_fit_but_keeps_an_unchanged_one():
     table = DeviceFile("/strategy-forced.bin", b"t" * (3 * BLOCK), source="build/strategy-forced.bin")
     reserve = flash_plan.RESERVE_BYTES // BLOCK
     tight = _plan(files, {}, table=table, free_blocks=2 + 2 + reserve)
-    assert table not in tight.copy and "does not fit" in tight.table_note
+    assert table not in tight.copy
+    assert "does not fit" in tight.table_note
     roomy = _plan(files, {}, table=table, free_blocks=2 + 3 + reserve)
-    assert table in roomy.copy and roomy.table_note is None
+    assert table in roomy.copy
+    assert roomy.table_note is None
     kept = _plan(files, {"/strategy-forced.bin": table.data}, table=table, free_blocks=2 + reserve)
-    assert table in kept.skip and kept.table_note is None
+    assert table in kept.skip
+    assert kept.table_note is None
 
 
 def test_plan_adds_the_zoo_table_after_the_main_one_when_both_fit():
@@ -329,16 +334,24 @@ def test_plan_adds_the_zoo_table_after_the_main_one_when_both_fit():
 
     menu_keep = -(-flash_plan.MENU_TABLE_KEEP_BYTES // BLOCK)  # a menu table leaves >= 100 KB for saves
     both = plan(2 + 3 + 2 + menu_keep)
-    assert main in both.copy and zoo in both.copy and both.extra_notes == []
+    assert main in both.copy
+    assert zoo in both.copy
+    assert both.extra_notes == []
     only_main = plan(2 + 3 + 1 + menu_keep)  # the main table first; the Zoo one does not fit after it
-    assert main in only_main.copy and zoo not in only_main.copy and only_main.table_note is None
-    assert len(only_main.extra_notes) == 1 and "strategy-zoo.bin" in only_main.extra_notes[0]
+    assert main in only_main.copy
+    assert zoo not in only_main.copy
+    assert only_main.table_note is None
+    assert len(only_main.extra_notes) == 1
+    assert "strategy-zoo.bin" in only_main.extra_notes[0]
     # room for the Zoo table beside the 16 KiB reserve, not beside 100 KB: left out, and the
     # note says what is kept
     tight = plan(2 + 3 + 2 + reserve)
-    assert zoo not in tight.copy and "100 KiB kept for saves" in tight.extra_notes[0]
+    assert zoo not in tight.copy
+    assert "100 KiB kept for saves" in tight.extra_notes[0]
     kept = plan(2 + reserve, {"/strategy-forced.bin": main.data, "/strategy-zoo.bin": zoo.data})
-    assert main in kept.skip and zoo in kept.skip and kept.copy == [files[0]]
+    assert main in kept.skip
+    assert zoo in kept.skip
+    assert kept.copy == [files[0]]
 
 
 def test_plan_puts_the_spread_table_after_the_main_one_and_before_the_zoo_one():
@@ -357,10 +370,15 @@ def test_plan_puts_the_spread_table_after_the_main_one_and_before_the_zoo_one():
         return result
 
     only_main = plan(2 + 3 + 1 + reserve)
-    assert main in only_main.copy and spread not in only_main.copy and zoo not in only_main.copy
-    assert only_main.table_note is None and only_main.extra_notes[0].startswith("spread table build/spread-forced.bin")
+    assert main in only_main.copy
+    assert spread not in only_main.copy
+    assert zoo not in only_main.copy
+    assert only_main.table_note is None
+    assert only_main.extra_notes[0].startswith("spread table build/spread-forced.bin")
     with_spread = plan(2 + 3 + 2 + reserve)
-    assert spread in with_spread.copy and zoo not in with_spread.copy and len(with_spread.extra_notes) == 1
+    assert spread in with_spread.copy
+    assert zoo not in with_spread.copy
+    assert len(with_spread.extra_notes) == 1
     menu_keep = -(-flash_plan.MENU_TABLE_KEEP_BYTES // BLOCK)
     assert all(t in plan(2 + 3 + 2 + 2 + menu_keep).copy for t in (main, spread, zoo))
 
@@ -385,11 +403,14 @@ def test_the_table_of_other_rules_makes_room_for_the_new_one():
     plan = _plan(
         [main], device, old=["/main.py", forced.path], table=free_table, free_blocks=1 + 1 + reserve, total_blocks=20
     )
-    assert plan.pre_remove == [forced.path] and free_table in plan.copy and plan.table_note is None
+    assert plan.pre_remove == [forced.path]
+    assert free_table in plan.copy
+    assert plan.table_note is None
     assert plan.remove == []
     # with room to spare the old table goes at the switch, as any stale file
     roomy = _plan([main], device, old=["/main.py", forced.path], table=free_table, free_blocks=50)
-    assert roomy.pre_remove == [] and roomy.remove == [forced.path]
+    assert roomy.pre_remove == []
+    assert roomy.remove == [forced.path]
 
 
 def test_the_pico_w_advice_only_when_the_flash_is_too_small_for_the_table():
@@ -397,11 +418,13 @@ def test_the_pico_w_advice_only_when_the_flash_is_too_small_for_the_table():
     table = DeviceFile("/strategy-forced.bin", b"t" * (10 * BLOCK), source="build/strategy-forced.bin")
     reserve = flash_plan.RESERVE_BYTES // BLOCK
     small = _plan([main], {}, table=table, free_blocks=8 + reserve, total_blocks=9 + reserve)
-    assert "even on an empty flash" in small.table_note and "COMPACT=1" in small.table_note
+    assert "even on an empty flash" in small.table_note
+    assert "COMPACT=1" in small.table_note
     crowded = _plan(
         [main], {"/mine.bin": b"x" * (20 * BLOCK)}, table=table, free_blocks=8 + reserve, total_blocks=40 + reserve
     )
-    assert "files you added take the rest" in crowded.table_note and "COMPACT" not in crowded.table_note
+    assert "files you added take the rest" in crowded.table_note
+    assert "COMPACT" not in crowded.table_note
 
 
 def test_an_outdated_table_that_has_no_room_for_its_new_version_goes():
@@ -418,4 +441,5 @@ def test_an_outdated_table_that_has_no_room_for_its_new_version_goes():
         free_blocks=5 + reserve,
         total_blocks=100,
     )
-    assert plan.table_note and plan.remove == [old_table.path]
+    assert plan.table_note
+    assert plan.remove == [old_table.path]

@@ -24,4 +24,5 @@ def _cases():
 def test_full_flash(name):
     script = "import full_flash_rig\nfull_flash_rig.%s()\nprint('PASS')\n" % name
     proc = host_tools.run_micropython(["-c", script], heap=HEAP, extra_path=(SHARED,))
-    assert proc.returncode == 0 and "PASS" in proc.stdout.splitlines(), proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "PASS" in proc.stdout.splitlines(), proc.stdout[-3000:] + proc.stderr[-3000:]

@@ -103,7 +103,8 @@ def command_modules():
 def test_the_scan_sees_the_host_tools_and_their_imports():
     graph = import_graph()
     assert command_modules() <= set(graph)
-    assert "host_tools.flashing.device" in graph and "host_tools.simulator.golden" in graph
+    assert "host_tools.flashing.device" in graph
+    assert "host_tools.simulator.golden" in graph
     # function-level imports count: sim imports the golden module inside main()
     assert "host_tools.simulator.golden" in graph["host_tools.sim"]
 

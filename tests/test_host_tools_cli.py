@@ -26,19 +26,22 @@ def test_every_command_answers_help(command):
 def test_unknown_command_exits_2_with_the_list():
     proc = run("frobnicate")
     assert proc.returncode == 2
-    assert "unknown command" in proc.stderr and "score" in proc.stderr
+    assert "unknown command" in proc.stderr
+    assert "score" in proc.stderr
 
 
 def test_no_command_prints_usage_and_exits_2():
     proc = run()
-    assert proc.returncode == 2 and "commands:" in proc.stdout
+    assert proc.returncode == 2
+    assert "commands:" in proc.stdout
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_a_bad_option_is_exit_2_and_one_line(command):
     proc = run(command, "--no-such-option")
     assert proc.returncode == 2
-    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith(command + ": "), proc.stderr
+    assert proc.stderr.count("\n") == 1, proc.stderr
+    assert proc.stderr.startswith(command + ": "), proc.stderr
     assert proc.stdout == ""
 
 
@@ -50,7 +53,9 @@ def test_help_is_plain_text(command):
 
 def test_unknown_command_is_one_line():
     proc = run("frobnicate")
-    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and proc.stdout == ""
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1
+    assert proc.stdout == ""
 
 
 def test_the_first_sim_builds_its_table_under_its_own_name(tmp_path, monkeypatch, capsys):
@@ -65,9 +70,8 @@ def test_the_first_sim_builds_its_table_under_its_own_name(tmp_path, monkeypatch
     err = capsys.readouterr().err.splitlines()
     # it said "advise: building"; the Zoo one is quiet
     assert [line.split()[:2] for line in err] == [["sim:", "building"]] * 2
-    assert err[0].endswith("strategy-forced.bin (once; cached) ...") and err[1].endswith(
-        "spread-forced.bin (once; cached) ..."
-    )
+    assert err[0].endswith("strategy-forced.bin (once; cached) ...")
+    assert err[1].endswith("spread-forced.bin (once; cached) ...")
 
 
 def planted(folder, name):
@@ -84,7 +88,8 @@ def test_solve_never_writes_through_a_planted_tmp_link(tmp_path):
     out, victim = planted(tmp_path, "zoo.bin")
     proc = run("solve", "--rules", "zoo", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
-    assert victim.read_text() == "keep me\n" and out.read_bytes()[:4] == b"YZOT"
+    assert victim.read_text() == "keep me\n"
+    assert out.read_bytes()[:4] == b"YZOT"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["victim.txt", "zoo.bin", "zoo.bin.tmp"]  # no temp left
 
 
@@ -105,7 +110,8 @@ def test_sim_screenshot_never_writes_through_a_link(tmp_path):
         str(out),
     )
     assert proc.returncode == 0, proc.stderr
-    assert victim.read_text() == "keep me\n" and out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert victim.read_text() == "keep me\n"
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert not out.is_symlink()
 
 
@@ -118,7 +124,8 @@ def test_an_output_link_is_replaced_not_written_through(tmp_path):
     victim.write_text("keep me\n")
     (tmp_path / "out.bin").symlink_to(victim)
     host_tools.write_file_atomic(str(tmp_path / "out.bin"), b"new")
-    assert victim.read_text() == "keep me\n" and (tmp_path / "out.bin").read_bytes() == b"new"
+    assert victim.read_text() == "keep me\n"
+    assert (tmp_path / "out.bin").read_bytes() == b"new"
     assert not (tmp_path / "out.bin").is_symlink()
 
 
@@ -134,8 +141,11 @@ def test_too_long_names_and_the_same_file_twice_are_refused_before_the_solve(tmp
         "--screenshot",
         str(tmp_path / ("x" * 300 + ".png")),
     )
-    assert (proc.returncode, proc.stdout) == (2, "") and proc.stderr.count("\n") == 1 and "too long" in proc.stderr
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr.count("\n") == 1
+    assert "too long" in proc.stderr
     assert not (tmp_path / "flash").exists()
     proc = run("solve", "--out", str(tmp_path / "t.bin"), "--spread", str(tmp_path / "t.bin"))
-    assert (proc.returncode, proc.stdout) == (2, "") and "name the same file" in proc.stderr
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert "name the same file" in proc.stderr
     assert list(tmp_path.iterdir()) == []

@@ -101,7 +101,8 @@ hw.dice.show([6, 0, 0, 0, 1], 0)
 """
     lines, calls, _msgs = run_probe(body, probe)
     assert "FAULTS 0 SH1106" in lines
-    assert ["NeoPixel", 22, 45] in calls and ["I2C", 1, 14, 15, 400000] in calls
+    assert ["NeoPixel", 22, 45] in calls
+    assert ["I2C", 1, 14, 15, 400000] in calls
 
 
 def test_add_a_host_command(tmp_path):
@@ -113,11 +114,13 @@ def test_add_a_host_command(tmp_path):
     assert anchor in text
     dispatcher.write_text(text.replace(anchor, anchor + '    "hello": "say hello (an example)",\n', 1))
     listed = run_tools(tmp_path, "--help")
-    assert "hello" in listed.stdout and "say hello" in listed.stdout
+    assert "hello" in listed.stdout
+    assert "say hello" in listed.stdout
     ran = run_tools(tmp_path, "hello", "--name", "maker")
     assert (ran.returncode, ran.stdout) == (0, "hello, maker\n")
     bad = run_tools(tmp_path, "hello", "--nope")
-    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+    assert bad.returncode == 2
+    assert len(bad.stderr.strip().splitlines()) == 1
 
 
 def test_add_a_benchmark(tmp_path):
@@ -130,6 +133,9 @@ def test_add_a_benchmark(tmp_path):
     assert ran.stdout.startswith("== zz_example: Example figure: how long an empty loop of 1000 takes.\n")
     assert "empty loop of 1000:" in ran.stdout
     page = (tmp_path / "docs" / "figures.md").read_text()
-    assert "| zz_example | empty loop of 1000:" in page and "| chip |" in page  # its row; the others kept
+    assert "| zz_example | empty loop of 1000:" in page
+    assert "| chip |" in page  # its row; the others kept
     typo = run_tools(tmp_path, "bench", "zz_exampel")
-    assert typo.returncode == 2 and "zz_example" in typo.stderr and len(typo.stderr.strip().splitlines()) == 1
+    assert typo.returncode == 2
+    assert "zz_example" in typo.stderr
+    assert len(typo.stderr.strip().splitlines()) == 1

@@ -81,8 +81,10 @@ def test_a_python_that_cannot_work_stops_with_one_line(tmp_path, facts, words):
 
 def test_a_missing_python_stops_with_one_line(tmp_path):
     proc = make_n(fresh_checkout(tmp_path), "PYTHON=" + str(tmp_path / "nosuchpython"))
-    assert proc.returncode != 0 and proc.stdout == ""
-    assert len(proc.stderr.strip().splitlines()) == 1 and "no Python found" in proc.stderr
+    assert proc.returncode != 0
+    assert proc.stdout == ""
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert "no Python found" in proc.stderr
 
 
 def test_a_too_old_python3_is_passed_over_for_a_python3_x_that_fits(tmp_path):
@@ -123,7 +125,8 @@ def test_python_m_host_tools_works_from_any_folder_after_make(tmp_path):
     before = subprocess.run(
         [python, "-m", "host_tools", "--help"], cwd=str(elsewhere), capture_output=True, text=True, timeout=60
     )
-    assert before.returncode != 0 and "No module named host_tools" in before.stderr
+    assert before.returncode != 0
+    assert "No module named host_tools" in before.stderr
     env = outside_make()
     made = subprocess.run([MAKE, "-q", "test"], cwd=str(folder), env=env, capture_output=True, timeout=60)
     assert made.returncode == 1  # the path step is due (and, -q, nothing else ran)
@@ -135,7 +138,8 @@ def test_python_m_host_tools_works_from_any_folder_after_make(tmp_path):
     after = subprocess.run(
         [python, "-m", "host_tools", "--help"], cwd=str(elsewhere), capture_output=True, text=True, timeout=60
     )
-    assert after.returncode == 0 and "commands:" in after.stdout
+    assert after.returncode == 0
+    assert "commands:" in after.stdout
 
 
 def test_make_flash_compact_builds_and_copies_the_compact_table_under_its_own_name(tmp_path):
@@ -162,7 +166,8 @@ def test_make_flash_compact_builds_and_copies_the_compact_table_under_its_own_na
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     solves = [line for line in lines if " solve " in line and "--rules forced" in line]
-    assert solves and all("--compact --out build/strategy-forced-compact.bin" in line for line in solves), lines
+    assert solves, lines
+    assert all("--compact --out build/strategy-forced-compact.bin" in line for line in solves), lines
     assert not any("build/strategy-forced.bin" in line for line in lines), lines
     assert lines[-1].split()[1:] == ["-m", "host_tools", "flash", "--compact"]
     plain = subprocess.run(
@@ -173,7 +178,8 @@ def test_make_flash_compact_builds_and_copies_the_compact_table_under_its_own_na
         text=True,
         timeout=60,
     ).stdout.splitlines()
-    assert "--out build/strategy-forced.bin" in plain[-1] and "--compact" not in plain[-1]
+    assert "--out build/strategy-forced.bin" in plain[-1]
+    assert "--compact" not in plain[-1]
 
 
 def test_make_alone_lists_every_target_and_runs_nothing(tmp_path):
@@ -184,7 +190,8 @@ def test_make_alone_lists_every_target_and_runs_nothing(tmp_path):
     folder = fresh_checkout(tmp_path)
     proc = subprocess.run([MAKE, "-n"], cwd=str(folder), env=outside_make(), capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
-    assert "pip install" not in proc.stdout and "-m venv" not in proc.stdout  # nothing would be installed
+    assert "pip install" not in proc.stdout
+    assert "-m venv" not in proc.stdout  # nothing would be installed
     listed = subprocess.run(
         [MAKE, "-s"], cwd=str(folder), env=outside_make(), capture_output=True, text=True, timeout=60
     ).stdout.splitlines()

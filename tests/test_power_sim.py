@@ -54,24 +54,32 @@ def test_idle_dims_then_blanks_and_the_waking_press_does_nothing_else(tmp_path):
         oled, chips = s.device.oled, s.device.chain.chips
         menu = s.keys("enter")
         menu_pixels = s.device.oled_pixels()  # the text hides the cursor (an inverted line)
-        assert menu[0].startswith("Setup") and oled.contrast != DIM_CONTRAST
+        assert menu[0].startswith("Setup")
+        assert oled.contrast != DIM_CONTRAST
         assert all(chip.intensity == 8 and not chip.shutdown for chip in chips)
         s.keys("wait:59000")
         assert oled.contrast != DIM_CONTRAST  # not yet: 60 s without a press
         assert s.keys("wait:1500") == menu
-        assert oled.contrast == DIM_CONTRAST and all(chip.intensity == DIM_LEDS for chip in chips)
+        assert oled.contrast == DIM_CONTRAST
+        assert all(chip.intensity == DIM_LEDS for chip in chips)
 
-        assert s.keys("down") == menu and s.device.oled_pixels() == menu_pixels  # un-dims only
-        assert oled.contrast != DIM_CONTRAST and all(chip.intensity == 8 for chip in chips)
+        assert s.keys("down") == menu
+        assert s.device.oled_pixels() == menu_pixels  # un-dims only
+        assert oled.contrast != DIM_CONTRAST
+        assert all(chip.intensity == 8 for chip in chips)
 
         blank = s.keys("wait:181000")
-        assert not oled.display_on and all(chip.shutdown for chip in chips)
+        assert not oled.display_on
+        assert all(chip.shutdown for chip in chips)
         assert blank == [""] * 8
         assert s.keys("wait:600000") == blank  # asleep: polling in timed lightsleeps only
 
-        assert s.keys("down") == menu and s.device.oled_pixels() == menu_pixels  # wakes, moves nothing
-        assert oled.display_on and not any(chip.shutdown for chip in chips)
-        assert oled.contrast != DIM_CONTRAST and all(chip.intensity == 8 for chip in chips)
+        assert s.keys("down") == menu
+        assert s.device.oled_pixels() == menu_pixels  # wakes, moves nothing
+        assert oled.display_on
+        assert not any(chip.shutdown for chip in chips)
+        assert oled.contrast != DIM_CONTRAST
+        assert all(chip.intensity == 8 for chip in chips)
         s.keys("down")
         assert s.device.oled_pixels() != menu_pixels  # the next press moves the cursor as usual
     finally:
@@ -84,7 +92,8 @@ def test_computer_turns_keep_the_device_awake(tmp_path):
         s.keys("enter down down enter up up enter")  # P1 -> computer: two computers play
         lines = s.keys("wait:65000")
         assert s.device.oled.contrast != DIM_CONTRAST  # 65 s without a press, but busy
-        assert lines[0].startswith("P") and "Roll" in lines[0]
+        assert lines[0].startswith("P")
+        assert "Roll" in lines[0]
         assert storage.Store(str(tmp_path / "data" / "game")).load()["game"]["round"] >= 5
     finally:
         s.close()
@@ -131,7 +140,8 @@ def test_low_battery_warns_once_and_saves_the_game(tmp_path):
         ok.close()
         low.close()
     saved = storage.Store(str(falling / "data" / "game")).load()
-    assert saved["game"]["rolls"] == 1 and saved["game"]["held"] == 0b00010
+    assert saved["game"]["rolls"] == 1
+    assert saved["game"]["held"] == 0b00010
 
 
 def test_an_unsaved_change_is_saved_before_sleeping(tmp_path):
@@ -179,19 +189,21 @@ def test_safe_mode_still_skips_the_game_and_its_files(tmp_path):
     proc = subprocess.run(
         cmd + ["--hold-at-boot", "ROLL"], capture_output=True, text=True, cwd=host_tools.REPO, timeout=120
     )
-    assert ">Safe mode       <" in proc.stdout and "|ROLL held at    |" in proc.stdout  # >...<: inverted title
+    assert ">Safe mode       <" in proc.stdout
+    assert "|ROLL held at    |" in proc.stdout  # >...<: inverted title
     assert "Safe mode: ROLL held at power-on" in proc.stderr  # the console: the firmware stopped
     assert {p.name: p.read_bytes() for p in (tmp_path / "data").iterdir()} == files
     held_late = subprocess.run(
         cmd + ["--hold-at-boot", "OK:1000"], capture_output=True, text=True, cwd=host_tools.REPO, timeout=120
     )
-    assert held_late.returncode == 0 and "Safe mode" not in held_late.stdout  # only ROLL is safe mode
+    assert held_late.returncode == 0
+    assert "Safe mode" not in held_late.stdout  # only ROLL is safe mode
     bad = subprocess.run(
         cmd + ["--hold-at-boot", "FIRE"], capture_output=True, text=True, cwd=host_tools.REPO, timeout=60
     )
-    assert (
-        bad.returncode == 2 and bad.stderr.startswith("sim: --hold-at-boot FIRE") and len(bad.stderr.splitlines()) == 1
-    )
+    assert bad.returncode == 2
+    assert bad.stderr.startswith("sim: --hold-at-boot FIRE")
+    assert len(bad.stderr.splitlines()) == 1
 
 
 ALLOC_PROBE = r"""

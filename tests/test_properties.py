@@ -72,7 +72,9 @@ def test_random_full_games_keep_every_invariant(data, rules, n_players):
         card = player.card
         assert R.OPEN not in card[:13]
         upper, upper_bonus, lower, y_bonus, grand = R.totals(rules, card)
-        assert upper == sum(card[:6]) and lower == sum(card[6:13]) and y_bonus == card[R.BONUS]
+        assert upper == sum(card[:6])
+        assert lower == sum(card[6:13])
+        assert y_bonus == card[R.BONUS]
         assert upper_bonus == (35 if upper >= 63 else 0)
         assert grand == upper + upper_bonus + lower + y_bonus
         assert 0 <= grand <= 1575
@@ -146,6 +148,7 @@ def test_thousands_of_seeded_random_games():
         for player in game.players:
             assert R.OPEN not in player.card[:13]
             parts = R.totals(rules, player.card)
-            assert parts[4] == sum(parts[:4]) and 0 <= parts[4] <= 1575
+            assert parts[4] == sum(parts[:4])
+            assert 0 <= parts[4] <= 1575
             grands.append(parts[4])
     assert len(grands) == sum(1 + n % 4 for n in range(2000))

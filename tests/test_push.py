@@ -58,7 +58,9 @@ def test_pull_then_push_as_written_restores_what_was_pulled(tmp_path, where):
     """Issue 19 item 10: from a fresh folder, with a fresh HOME, the commands exactly as
     shown (only the port replaced) bring back the records and the saved game."""
     lines = readme_round_trip() if where == "README" else uf2_round_trip()
-    assert len(lines) == 2 and "host_tools pull" in lines[0] and "host_tools push" in lines[1], lines
+    assert len(lines) == 2, lines
+    assert "host_tools pull" in lines[0], lines
+    assert "host_tools push" in lines[1], lines
     port_word = "/dev/ttyACM0" if where == "README" else "PORT"
     assert all(port_word in line for line in lines)
     device = _device_folder(tmp_path)
@@ -91,7 +93,8 @@ def test_pull_then_push_as_written_restores_what_was_pulled(tmp_path, where):
     with virtual_pico.running(device) as port:
         said = run(lines[1], port).stdout
     assert files_of(device / "data") == before
-    assert said.startswith("push: done on ") and "the game restarts with them" in said
+    assert said.startswith("push: done on ")
+    assert "the game restarts with them" in said
     assert os.listdir(work) == []  # nothing lands in the folder the commands ran from
     assert sorted(os.listdir(device)) == ["data"]  # no staging folder left behind
 
@@ -220,10 +223,12 @@ def test_a_bad_copy_is_refused_whole_before_the_device_is_touched(pulled, tmp_pa
     before = files_of(device / "data")
     proc = hostile.run_limited(["push", "--port", port, "--from", copy], timeout=60)
     assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
-    assert proc.stderr.count("\n") == 1 and proc.stderr.endswith("; nothing was changed\n"), proc.stderr
+    assert proc.stderr.count("\n") == 1, proc.stderr
+    assert proc.stderr.endswith("; nothing was changed\n"), proc.stderr
     assert message in proc.stderr, proc.stderr
     assert all(ch.isprintable() for ch in proc.stderr[:-1])
-    assert files_of(device / "data") == before and sorted(os.listdir(device)) == ["data"]
+    assert files_of(device / "data") == before
+    assert sorted(os.listdir(device)) == ["data"]
 
 
 def test_an_unreadable_file_is_refused(tmp_path, monkeypatch, capsys):
@@ -238,9 +243,8 @@ def test_an_unreadable_file_is_refused(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(os, "open", denied)  # root reads any file: the refusal is simulated
     assert push.main(["--port", str(tmp_path / "unplugged"), "--from", str(copy)]) == 2
     said = capsys.readouterr()
-    assert said.out == "" and said.err == "push: %s: unreadable (Permission denied); nothing was changed\n" % (
-        copy / "data" / "rolls.a"
-    )
+    assert said.out == ""
+    assert said.err == "push: %s: unreadable (Permission denied); nothing was changed\n" % (copy / "data" / "rolls.a")
 
 
 def test_a_save_cut_short_is_left_out_and_damaged_copies_kept_aside_go_back(tmp_path):
@@ -274,7 +278,8 @@ def test_a_full_device_is_one_line_and_keeps_its_data(tmp_path):
         proc = hostile.run_limited(["push", "--port", port, "--from", copy])
     assert (proc.returncode, proc.stdout) == (1, ""), proc.stderr
     assert proc.stderr.startswith("push: the device is full: the copy did not fit although it reported ")
-    assert proc.stderr.endswith(" KiB free; nothing was changed\n") and proc.stderr.count("\n") == 1
+    assert proc.stderr.endswith(" KiB free; nothing was changed\n")
+    assert proc.stderr.count("\n") == 1
     assert files_of(device / "data") == before
     assert sorted(os.listdir(device)) == ["boot.py", "data", "hostile.json"]
 
@@ -427,7 +432,8 @@ def test_a_power_cut_at_any_step_of_a_push_leaves_the_old_data_or_the_new(tmp_pa
         seen.add("old" if after == old_data else "new")
         assert result["again"] == new_data, result["cut"]
         assert result["dirs"] == ["", "data"], result["cut"]
-    assert results[-1]["done"] and seen == {"old", "new"}
+    assert results[-1]["done"]
+    assert seen == {"old", "new"}
     assert len(results) > 2 * len(NEW) + 6  # every write, rename and removal was a cut point
 
 
@@ -461,8 +467,10 @@ def test_the_game_boots_with_the_copy_a_cut_left_waiting(tmp_path):
     (tmp_path / "data.pushold").mkdir()
     (tmp_path / "data.pushold" / "game.a").write_bytes(b"the old data")
     lines = screen_lines(play(tmp_path, "", seed=4).oled_pixels())
-    assert lines[0] == "Saved game" and "Continue" in " ".join(lines), lines
-    assert saved(tmp_path) == game and not (tmp_path / "data.pushed").exists()
+    assert lines[0] == "Saved game", lines
+    assert "Continue" in " ".join(lines), lines
+    assert saved(tmp_path) == game
+    assert not (tmp_path / "data.pushed").exists()
 
 
 def test_the_menus_set_up_goes_back_with_the_saves_and_a_damaged_one_does_not(tmp_path):

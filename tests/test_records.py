@@ -27,11 +27,13 @@ def test_table_holds_ten_and_a_tie_with_the_tenth_does_not_enter():
     scores = []
     for n in range(10):
         records.add_score(scores, 100 + 10 * n, "P%02d" % n, n + 1, 0)
-    assert len(scores) == 10 and scores[-1][0] == 100
+    assert len(scores) == 10
+    assert scores[-1][0] == 100
     assert records.score_place(scores, 100) == -1
     assert records.add_score(scores, 100, "TIE", 50, 0) == -1
     assert records.add_score(scores, 101, "NEW", 51, 0) == 9
-    assert len(scores) == 10 and scores[-1][1] == "NEW"
+    assert len(scores) == 10
+    assert scores[-1][1] == "NEW"
     assert records.add_score(scores, 999, "TOP", 52, 0) == 0
     assert [e[0] for e in scores] == sorted((e[0] for e in scores), reverse=True)
 
@@ -74,7 +76,8 @@ def test_games_and_player_results_are_counted_apart_and_computer_levels_kept_apa
 
     stats = records.new_stats()
     card = R.new_card()
-    assert session.computer_name("casual") == "CPU casual" and session.computer_name("cpu") == "CPU"
+    assert session.computer_name("casual") == "CPU casual"
+    assert session.computer_name("cpu") == "CPU"
     records.add_game(stats, 1, [("P1", 200, card)])
     records.add_game(
         stats,
@@ -85,7 +88,8 @@ def test_games_and_player_results_are_counted_apart_and_computer_levels_kept_apa
             (session.computer_name("casual"), 190, card),
         ],
     )
-    assert records.games_played(stats) == 2 and stats["all"][records.GAMES] == 4
+    assert records.games_played(stats) == 2
+    assert stats["all"][records.GAMES] == 4
     assert records_view.games_played(stats) == 2
     assert sorted(stats["names"]) == ["CPU casual", "CPU optimal", "P1"]
     assert stats["names"]["CPU optimal"][records.BEST] == 250
@@ -191,7 +195,8 @@ def test_verdicts_follow_the_five_degrees_of_freedom_critical_values():
     assert records_view.chi_square([127, 73, 100, 100, 100, 100]) == (14580, records_view.DOUBTFUL)
     assert records_view.chi_square([128, 72, 100, 100, 100, 100]) == (15680, records_view.UNFAIR)
     assert records_view.VERDICTS[records_view.UNFAIR] == "unfair (1%)"
-    assert records_view.thousandths(11070) == "11.07" and records_view.thousandths(15086) == "15.09"
+    assert records_view.thousandths(11070) == "11.07"
+    assert records_view.thousandths(15086) == "15.09"
 
 
 def test_fair_dice_mostly_look_fair_and_loaded_dice_do_not():
@@ -216,7 +221,8 @@ def test_records_round_trip_and_wrong_shapes_start_fresh():
     fs = FakeFs()
     recs = records.Records("data", fs)
     recs.load()
-    assert recs.problems == [] and recs.scores == []
+    assert recs.problems == []
+    assert recs.scores == []
     assert recs.finish_game(7, [("ANN", 250, card_with(FULL_UPPER))], [3, 3, 3, 3, 3, 3]) == []
     assert recs.add_high_score(250, "ANN", 7, 0) == 0
     again = records.Records("data", fs.reboot())
@@ -226,15 +232,18 @@ def test_records_round_trip_and_wrong_shapes_start_fresh():
     fs = fs.reboot()
     third = records.Records("data", fs)
     third.load()
-    assert third.problems == [("stats", storage.SHAPE)] and third.older == ["stats"]
-    assert third.stats == recs.stats and third.scores == recs.scores  # the older copy
+    assert third.problems == [("stats", storage.SHAPE)]
+    assert third.older == ["stats"]
+    assert third.stats == recs.stats
+    assert third.scores == recs.scores  # the older copy
     assert "data/stats.b.bad" in fs.files
     bad = storage.Store("data/stats", fs)
     bad.save({"last": 1})  # both slots the wrong shape: no intact copy left, a fresh start
     bad.save({"last": 2})
     fourth = records.Records("data", fs.reboot())
     fourth.load()
-    assert fourth.problems == [("stats", storage.SHAPE)] and fourth.older == []
+    assert fourth.problems == [("stats", storage.SHAPE)]
+    assert fourth.older == []
     assert fourth.stats == records.new_stats()
 
 
@@ -247,7 +256,8 @@ def test_full_disk_keeps_play_going_and_reports_the_files():
     assert recs.finish_game(2, [("ANN", 120, card_with([]))], [2] * 6) == ["stats", "rolls"]
     after = records.Records("data", fs.reboot())
     after.load()
-    assert after.stats["all"][records.GAMES] == 1 and after.rolls["faces"] == [1] * 6
+    assert after.stats["all"][records.GAMES] == 1
+    assert after.rolls["faces"] == [1] * 6
 
 
 def test_a_seat_already_entered_is_not_asked_again():
@@ -284,4 +294,6 @@ def test_records_the_code_writes_always_pass_their_shape_checks(games):
         for seat in range(len(players)):
             if records.score_place(recs.scores, players[seat][1], game_id, seat) >= 0:
                 recs.add_high_score(players[seat][1], "ABC", game_id, seat)
-    assert records.scores_ok(recs.scores) and records.stats_ok(recs.stats) and records.rolls_ok(recs.rolls)
+    assert records.scores_ok(recs.scores)
+    assert records.stats_ok(recs.stats)
+    assert records.rolls_ok(recs.rolls)

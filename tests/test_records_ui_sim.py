@@ -31,11 +31,13 @@ def end_total(lines):
 def test_initials_then_the_records_pages(tmp_path):
     total = end_total(run(tmp_path / "end", GAME))
     stats = saved(tmp_path / "end", "stats")
-    assert stats["all"][records.GAMES] == 1 and stats["names"]["P1"][records.POINTS] == total
+    assert stats["all"][records.GAMES] == 1
+    assert stats["names"]["P1"][records.POINTS] == total
     assert saved(tmp_path / "end", "scores") is None  # initials come after the end screen
 
     entry = run(tmp_path / "entry", GAME + " enter up enter down down")
-    assert entry[0] == "New high score!" and entry[1].split() == ["P1", str(total)]
+    assert entry[0] == "New high score!"
+    assert entry[1].split() == ["P1", str(total)]
     assert entry[4].split() == ["Z", "C", "A"]
 
     flash = tmp_path / "full"
@@ -50,12 +52,15 @@ def test_initials_then_the_records_pages(tmp_path):
     summary = records_view.summary(saved(flash, "stats")["all"])
     shown = run(flash, pages + " enter")
     assert shown[0] == "All players    v"  # v: DOWN shows the next name
-    assert shown[1].split() == ["Games", "played", "1"] and shown[2].split() == ["Player", "games", "1"]
+    assert shown[1].split() == ["Games", "played", "1"]
+    assert shown[2].split() == ["Player", "games", "1"]
     assert shown[3].split() == ["Average", "%d.%d" % (summary[1] // 10, summary[1] % 10)]
-    assert shown[4].split() == ["Best", str(total)] and shown[6].split() == ["Up.bonus", "%d%%" % summary[4]]
+    assert shown[4].split() == ["Best", str(total)]
+    assert shown[6].split() == ["Up.bonus", "%d%%" % summary[4]]
     assert shown[7] == "UP/DOWN who  OK>"  # the keys (issue 9.11)
     person = run(flash, pages + " enter down")
-    assert person[0] == "P1             v" and person[3].split() == ["Best", str(total)]
+    assert person[0] == "P1             v"
+    assert person[3].split() == ["Best", str(total)]
 
     faces = saved(flash, "rolls")["faces"]
     assert sum(faces) == 13 * 5
@@ -63,7 +68,8 @@ def test_initials_then_the_records_pages(tmp_path):
     fair = run(flash, pages + " enter enter")
     assert fair[0] == "Dice  chi2" + records_view.thousandths(stat).rjust(6)
     for face in range(6):
-        assert fair[face + 1].startswith(str(face + 1)) and fair[face + 1].endswith(" %d" % faces[face])
+        assert fair[face + 1].startswith(str(face + 1))
+        assert fair[face + 1].endswith(" %d" % faces[face])
     assert fair[7] == records_view.VERDICTS[verdict]
     assert run(flash, pages + " enter enter enter")[0].startswith("Setup")  # OK on the last page
 
@@ -77,7 +83,8 @@ def test_a_power_cut_on_the_end_screen_counts_the_game_once(tmp_path):
     assert saved(tmp_path, "stats") == first  # step 2 ran again and counted nothing
     assert run(tmp_path, INITIALS_ZCA)[0].startswith("Setup")
     assert saved(tmp_path, "scores") == [[total, "ZCA", first["last"], 0]]
-    assert saved(tmp_path, "game") is None and saved(tmp_path, "stats") == first
+    assert saved(tmp_path, "game") is None
+    assert saved(tmp_path, "stats") == first
     assert run(tmp_path, "wait:1500")[0].startswith("Setup")  # nothing left to resume
 
 
@@ -103,7 +110,8 @@ def test_a_cut_after_the_initials_but_before_the_clear_asks_nothing_again(tmp_pa
         (data / name).write_bytes(content)
     assert end_total(run(tmp_path, "")) == total
     assert run(tmp_path, "enter")[0].startswith("Setup")  # OK: no initials asked twice
-    assert saved(tmp_path, "scores") == scores and saved(tmp_path, "game") is None
+    assert saved(tmp_path, "scores") == scores
+    assert saved(tmp_path, "game") is None
     assert saved(tmp_path, "stats")["all"][records.GAMES] == 1
 
 
@@ -115,7 +123,8 @@ def test_a_damaged_records_file_costs_only_itself(tmp_path):
     lines = run(tmp_path, "")
     assert lines[:5] == ["Records damaged", "stats:", "truncated,", "kept as .bad,", "started afresh."]
     assert (data / "stats.a.bad").read_bytes() == b"YZ\x01\x00garbage"
-    assert saved(tmp_path, "scores") == scores and saved(tmp_path, "rolls") == rolls
+    assert saved(tmp_path, "scores") == scores
+    assert saved(tmp_path, "rolls") == rolls
 
 
 def test_zoo_records_are_their_own_table(tmp_path):
@@ -126,7 +135,8 @@ def test_zoo_records_are_their_own_table(tmp_path):
     flash = tmp_path / "zoo"
     run(flash, zoo_game + INITIALS_ZCA)
     assert saved(flash, "zoo_scores") == [[total, "ZCA", saved(flash, "zoo_stats")["last"], 0]]
-    assert saved(flash, "scores") is None and saved(flash, "stats") is None
+    assert saved(flash, "scores") is None
+    assert saved(flash, "stats") is None
     assert sum(saved(flash, "rolls")["faces"]) == 11 * 5
     kids = run(flash, "enter up enter")  # next boot, the Zoo card kept (the set-up): Records
     assert kids[:2] == ["Zoo high scores", " 1  ZCA" + str(total).rjust(9)]
@@ -188,10 +198,12 @@ def test_the_place_shown_for_initials_is_where_each_player_ends(tmp_path):
         return folder
 
     first = run(flash("first"), "enter")  # the end screen is up again; OK: the high scores
-    assert first[0] == "New high score!" and first[1].split() == ["P2", "30"]
+    assert first[0] == "New high score!"
+    assert first[1].split() == ["P2", "30"]
     assert first[2].split() == ["Place", "1"]
     second = run(flash("second"), "enter enter enter enter")  # AAA for P2, then P1
-    assert second[1].split() == ["P1", "20"] and second[2].split() == ["Place", "3"]
+    assert second[1].split() == ["P1", "20"]
+    assert second[2].split() == ["Place", "3"]
     done = flash("done")
     run(done, "enter" + " enter" * 6)
     assert saved(done, "scores") == [[30, "AAA", 4242, 1], [25, "OLD", 1, 0], [20, "AAA", 4242, 0]]

@@ -33,7 +33,8 @@ def test_a_game_resumes_at_the_same_state_and_rolls_the_same_dice(tmp_path):
     cut = tmp_path / "cut"
     first = run(cut, PART1)
     before = saved(cut)
-    assert before["game"]["rolls"] == 2 and before["game"]["held"] == 0b01010
+    assert before["game"]["rolls"] == 2
+    assert before["game"]["held"] == 0b01010
     offered = run(cut, "")
     where = "Round %d, P%d" % (before["game"]["round"] + 1, before["game"]["current"] + 1)
     assert screen_lines(offered.oled_pixels())[:6] == ["Saved game", "", where, "", " Continue", " New game"]
@@ -49,8 +50,10 @@ def test_a_game_resumes_at_the_same_state_and_rolls_the_same_dice(tmp_path):
     assert device_text(finished) == device_text(uninterrupted)
     after, reference = saved(cut), saved(whole)
     assert after["game"] == reference["game"]  # cards, dice, holds, rolls, whose turn
-    assert after["seed"] == reference["seed"] and after["counts"] == reference["counts"]
-    assert after["game"]["rolls"] > 0 and after["game"]["dice"] != before["game"]["dice"]
+    assert after["seed"] == reference["seed"]
+    assert after["counts"] == reference["counts"]
+    assert after["game"]["rolls"] > 0
+    assert after["game"]["dice"] != before["game"]["dice"]
 
 
 def test_new_game_instead_of_continue_forgets_the_save_but_keeps_its_dice(tmp_path):
@@ -107,7 +110,8 @@ def test_an_inconsistent_game_in_a_valid_file_is_set_aside_too(tmp_path):
         "Kept as .bad.",
         "New game.",
     ]
-    assert (tmp_path / "data" / "game.a.bad").exists() and saved(tmp_path) is None
+    assert (tmp_path / "data" / "game.a.bad").exists()
+    assert saved(tmp_path) is None
 
 
 def test_a_newer_save_with_wrong_contents_resumes_the_older_one(tmp_path):
@@ -141,7 +145,8 @@ def test_a_full_filesystem_shows_a_message_and_play_goes_on_unsaved(tmp_path):
     device = run(tmp_path, "enter 1 enter 2")
     assert screen_lines(device.oled_pixels())[0].startswith("P")
     now = saved(tmp_path)["game"]
-    assert now["held"] == before["game"]["held"] ^ 0b00011 and now["rolls"] == before["game"]["rolls"]
+    assert now["held"] == before["game"]["held"] ^ 0b00011
+    assert now["rolls"] == before["game"]["rolls"]
 
 
 def test_quitting_a_game_forgets_its_save_and_keeps_its_dice(tmp_path):
@@ -165,7 +170,8 @@ def test_continue_rolls_the_same_dice_when_stirred_like_the_device(tmp_path):
 
     source = tmp_path / "source"
     device = play(source, REPRO_PLAY, seed=21)
-    assert device.alive is False and saved(source)["game"]["held"] == 0b00011
+    assert device.alive is False
+    assert saved(source)["game"]["held"] == 0b00011
     results = []
     for boot in range(3):
         copy = tmp_path / ("boot%d" % boot)
@@ -176,7 +182,8 @@ def test_continue_rolls_the_same_dice_when_stirred_like_the_device(tmp_path):
     shutil.copytree(str(source), str(seeded))
     play(seeded, REPRO_CONTINUE, seed=21)
     assert results[0][0] == saved(seeded)["game"]["dice"]
-    assert results[1] == results[0] and results[2] == results[0]
+    assert results[1] == results[0]
+    assert results[2] == results[0]
 
 
 # Issue 22 item 4: four computers, one per level (P1 optimal, P2 win, P3 good, P4 casual;
@@ -191,7 +198,8 @@ def test_every_computer_level_resumes_the_same_game_after_cuts_at_random_moments
     whole = tmp_path / "whole"
     play(whole, EVERY_LEVEL + " wait:600000", seed=5, tables=device_tables)
     reference = saved(whole)
-    assert reference["game"]["phase"] == 2 and [p[1] for p in reference["game"]["players"]] == [
+    assert reference["game"]["phase"] == 2
+    assert [p[1] for p in reference["game"]["players"]] == [
         "optimal",
         "win",
         "good",

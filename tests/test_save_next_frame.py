@@ -87,7 +87,8 @@ def _run():
 def test_the_frame_that_shows_an_action_does_not_write_its_save_the_next_frame_does():
     out = _run()
     # the roll's save waits, and the loop does not sleep while it does
-    assert out["DUE_AFTER_ROLL"] == "True STILL False" and out["DUE_AFTER_FRAME"] == "False"
+    assert out["DUE_AFTER_ROLL"] == "True STILL False"
+    assert out["DUE_AFTER_FRAME"] == "False"
     assert out["SAVED_ROLLS"] == "1 HELD 0"
     held_at = int(out["HELD_AT"])
     assert held_at > 0

@@ -28,14 +28,18 @@ def test_json_lists_exactly_the_legal_boxes_with_points():
         "large_straight": 40,
         "chance": 20,
     }
-    assert result["yahtzee_bonus"] == 100 and result["joker"] is True
+    assert result["yahtzee_bonus"] == 100
+    assert result["joker"] is True
     assert result["totals"] == {"upper": 12, "upper_bonus": 0, "lower": 50, "yahtzee_bonus": 0, "grand": 62}
 
 
 def test_json_on_an_empty_card():
     result = json.loads(run("--json", "3", "3", "3", "5", "5").stdout)
-    assert result["boxes"]["full_house"] == 25 and result["boxes"]["three_kind"] == 19
-    assert len(result["boxes"]) == 13 and result["joker"] is False and result["yahtzee_bonus"] == 0
+    assert result["boxes"]["full_house"] == 25
+    assert result["boxes"]["three_kind"] == 19
+    assert len(result["boxes"]) == 13
+    assert result["joker"] is False
+    assert result["yahtzee_bonus"] == 0
 
 
 def test_rule_options_change_the_answer():
@@ -45,21 +49,26 @@ def test_rule_options_change_the_answer():
     none = json.loads(
         run("--json", "--rules", "none", "--no-yahtzee-bonus", "--card", card, "4", "4", "4", "4", "4").stdout
     )
-    assert none["boxes"]["full_house"] == 0 and none["yahtzee_bonus"] == 0 and none["joker"] is False
+    assert none["boxes"]["full_house"] == 0
+    assert none["yahtzee_bonus"] == 0
+    assert none["joker"] is False
 
 
 def test_card_from_a_file_and_bonus_in_totals(tmp_path):
     path = tmp_path / "card.json"
     path.write_text('{"yahtzee": 50, "aces": 3, "yahtzee_bonus": 100}')
     result = json.loads(run("--json", "--card", str(path), "1", "2", "3", "4", "5").stdout)
-    assert result["totals"]["grand"] == 153 and "aces" not in result["boxes"]
+    assert result["totals"]["grand"] == 153
+    assert "aces" not in result["boxes"]
 
 
 def test_plain_output_is_a_readable_table():
     proc = run("--card", '{"chance": 17}', "6", "6", "6", "5", "5")
     assert proc.returncode == 0
-    assert "3 of a kind      28" in proc.stdout and "Full house       25" in proc.stdout
-    assert "filled (17)" in proc.stdout and "= 17" in proc.stdout
+    assert "3 of a kind      28" in proc.stdout
+    assert "Full house       25" in proc.stdout
+    assert "filled (17)" in proc.stdout
+    assert "= 17" in proc.stdout
 
 
 @pytest.mark.parametrize(
@@ -93,7 +102,8 @@ def test_bad_input_exits_2_with_one_line(args, words):
     assert proc.returncode == 2
     assert proc.stdout == ""
     lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and words in lines[0]
+    assert len(lines) == 1
+    assert words in lines[0]
 
 
 def test_zoo_takes_animal_numbers_and_names_the_animals():
@@ -103,22 +113,28 @@ def test_zoo_takes_animal_numbers_and_names_the_animals():
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0] == "dice: elephant elephant elephant bird bird   rules: zoo"
-    assert "Elephant         3" in lines and "3 the same       10" in lines and "Full house       15" in lines
-    assert "All differ       0" in lines and "Zoo Yahtzy       0" in lines
+    assert "Elephant         3" in lines
+    assert "3 the same       10" in lines
+    assert "Full house       15" in lines
+    assert "All differ       0" in lines
+    assert "Zoo Yahtzy       0" in lines
     assert not any("straight" in line.lower() or "chance" in line.lower() for line in lines)
     assert lines[-1] == "card totals: upper 17 + bonus 0 + lower 0 = 17"
     result = json.loads(run("--json", "--rules", "zoo", "1", "2", "3", "4", "6").stdout)
     assert result["animals"] == ["fish", "bird", "cat", "dog", "elephant"]
-    assert result["boxes"]["all_different"] == 20 and len(result["boxes"]) == 11
+    assert result["boxes"]["all_different"] == 20
+    assert len(result["boxes"]) == 11
     full = json.loads(run("--json", "--rules", "zoo", "--card", card + "", "3", "3", "3", "3", "3").stdout)
-    assert full["boxes"]["zoo_yahtzy"] == 30 and full["yahtzee_bonus"] == 0
+    assert full["boxes"]["zoo_yahtzy"] == 30
+    assert full["yahtzee_bonus"] == 0
 
 
 def test_a_card_file_that_is_not_utf8_is_named(tmp_path):
     card = tmp_path / "card.json"
     card.write_bytes(b'{"chance": 20, "\xe9": 1}')
     proc = run("--card", str(card), "1", "2", "3", "4", "5")
-    assert proc.returncode == 2 and proc.stderr == "score: card file %s is not UTF-8 text\n" % card  # was a traceback
+    assert proc.returncode == 2
+    assert proc.stderr == "score: card file %s is not UTF-8 text\n" % card  # was a traceback
 
 
 FULL_CARD = json.dumps(
@@ -157,7 +173,8 @@ def test_a_full_card_is_named_not_scored():
         "1",
         "1",
     )
-    assert zoo.returncode == 2 and "the card is full" in zoo.stderr
+    assert zoo.returncode == 2
+    assert "the card is full" in zoo.stderr
 
 
 def test_the_zoo_card_refuses_no_yahtzee_bonus():
@@ -171,6 +188,9 @@ def test_a_box_named_twice_and_a_negative_bonus_are_refused():
     """Issue 22 item 12: {"chance": 20, "chance": 25} kept the last silently; a Yahtzee
     bonus of -100 was accepted (rules.check_card) and scored -100."""
     proc = run("--card", '{"chance": 20, "chance": 25}', "1", "2", "3", "4", "5")
-    assert proc.returncode == 2 and proc.stderr == "score: card names chance twice: give each box once\n"
+    assert proc.returncode == 2
+    assert proc.stderr == "score: card names chance twice: give each box once\n"
     proc = run("--card", '{"yahtzee": 50, "yahtzee_bonus": -100}', "1", "2", "3", "4", "5")
-    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "Yahtzee bonus of -100" in proc.stderr
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1
+    assert "Yahtzee bonus of -100" in proc.stderr

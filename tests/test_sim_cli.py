@@ -47,7 +47,8 @@ def run(args, **kwargs):
 def test_bad_input_exits_2_with_one_line(args, tmp_path):
     proc = run(args + ["--flash-dir", str(tmp_path)])
     assert proc.returncode == 2
-    assert len(proc.stderr.strip().splitlines()) == 1 and proc.stderr.startswith("sim: ")
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert proc.stderr.startswith("sim: ")
 
 
 def test_headless_screenshot_and_print_screen(tmp_path):
@@ -68,7 +69,8 @@ def test_headless_screenshot_and_print_screen(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[0].startswith("dice: ") and len(lines[0].split()) == 6
+    assert lines[0].startswith("dice: ")
+    assert len(lines[0].split()) == 6
     assert "Roll 1/3" in lines[2]
     width, height, rows = read_png(str(png))
     assert (width, height) == (352, 248)
@@ -150,7 +152,8 @@ def test_interactive_front_end_draws_and_quits(tmp_path):
     if status is None or not os.WIFEXITED(status):
         _done, status = os.waitpid(pid, 0)
     assert sent
-    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+    assert os.WIFEXITED(status)
+    assert os.WEXITSTATUS(status) == 0
     assert "\u2584".encode() in output or "\u2580".encode() in output  # half blocks drawn
 
 
@@ -158,7 +161,8 @@ def test_sh1106_and_neopixel_variants_show_the_same_game(tmp_path):
     keys = ["--headless", "--seed", "1", "--keys", "enter enter wait:6000 space 2 4", "--print-screen"]
     plain = run(keys + ["--flash-dir", str(tmp_path / "a")])
     variant = run(keys + ["--flash-dir", str(tmp_path / "b"), "--oled", "sh1106", "--dice", "neopixel"])
-    assert plain.returncode == 0 and variant.returncode == 0, plain.stderr + variant.stderr
+    assert plain.returncode == 0, plain.stderr + variant.stderr
+    assert variant.returncode == 0, plain.stderr + variant.stderr
     assert plain.stdout == variant.stdout
     assert plain.stdout.splitlines()[0].count("[") == 2  # dice 2 and 4 held
 
@@ -214,11 +218,14 @@ def test_code_dir_is_never_modified_even_as_the_flash_folder(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert tree_state(code) == before  # the flashed table stays a file: no link put in its place
     proc = run(["--headless", "--code-dir", str(code), "--flash-dir", str(code), "--keys", "enter", "--no-table"])
-    assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1 and "--code-dir" in proc.stderr
+    assert proc.returncode == 2
+    assert len(proc.stderr.splitlines()) == 1
+    assert "--code-dir" in proc.stderr
     assert tree_state(code) == before
     # Another flash folder holding its own (flashed) table: --no-table does not delete it either.
     proc = run(["--headless", "--flash-dir", str(code), "--keys", "enter", "--no-table"])
-    assert proc.returncode == 2 and "device's own table" in proc.stderr
+    assert proc.returncode == 2
+    assert "device's own table" in proc.stderr
     assert tree_state(code) == before
 
 
@@ -250,14 +257,17 @@ def test_seeds_wrap_at_2_to_the_32(tmp_path):
     minus = run(keys + ["--seed", "-1", "--flash-dir", str(tmp_path / "c")])
     top = run(keys + ["--seed", str(2**32 - 1), "--flash-dir", str(tmp_path / "d")])
     assert huge.returncode == 0, huge.stderr  # crashed the firmware: "int beyond 64 bits"
-    assert huge.stdout == wrapped.stdout and minus.stdout == top.stdout
+    assert huge.stdout == wrapped.stdout
+    assert minus.stdout == top.stdout
     assert huge.stdout != minus.stdout
 
 
 def test_a_wait_beyond_an_hour_is_refused_at_once(tmp_path):
     start = time.monotonic()
     proc = run(["--headless", "--flash-dir", str(tmp_path), "--keys", "enter wait:99999999999"])
-    assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1 and "wait:99999999999" in proc.stderr
+    assert proc.returncode == 2
+    assert len(proc.stderr.splitlines()) == 1
+    assert "wait:99999999999" in proc.stderr
     assert time.monotonic() - start < 30
     proc = run(["--headless", "--flash-dir", str(tmp_path), "--keys", "enter wait:3600000"])  # an hour: fine
     assert proc.returncode == 0, proc.stderr
@@ -290,5 +300,7 @@ def test_a_too_small_terminal_is_told_the_size_it_needs(tmp_path):
         pytest.fail("the simulator did not quit on q")
     text = output.decode("utf-8", "replace")
     assert "terminal 60x20 too small: needs 68x23 (q quits)" in text
-    assert "\u2800" not in text and "\u250c" not in text  # no OLED drawn into it
-    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+    assert "\u2800" not in text
+    assert "\u250c" not in text  # no OLED drawn into it
+    assert os.WIFEXITED(status)
+    assert os.WEXITSTATUS(status) == 0

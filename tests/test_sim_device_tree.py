@@ -22,12 +22,15 @@ def test_default_sim_boots_the_compiled_tree_with_the_picos_heap(tmp_path, monke
         sim.main(["--headless", "--flash-dir", str(tmp_path / "flash"), "--no-table"])
     except SystemExit:
         pass
-    assert started["code_dir"] == device_tree.FOLDER and started["heap"] == sim.DEVICE_HEAP
+    assert started["code_dir"] == device_tree.FOLDER
+    assert started["heap"] == sim.DEVICE_HEAP
     names = set()
     for top, _dirs, files in os.walk(device_tree.FOLDER):
         names |= {os.path.relpath(os.path.join(top, name), device_tree.FOLDER) for name in files}
     assert names == set(device_tree.files())
-    assert "session.mpy" in names and "boards/sim.mpy" in names and "main.py" in names
+    assert "session.mpy" in names
+    assert "boards/sim.mpy" in names
+    assert "main.py" in names
     assert [name for name in names if name.endswith(".py")] == ["main.py"]  # as on a flashed Pico
     assert flash_build.CONFIG_PATH.lstrip("/") not in names  # the flash folder keeps its own
 
@@ -52,10 +55,12 @@ def test_a_sim_device_runs_what_a_pico_runs_unless_asked_for_sources(monkeypatch
     # Tests build SimDevice directly: by default it is the device (the .mpy tree at the
     # Pico's heap), so a MemoryError there is one on the device, and none is the sources'.
     args, path = _started(monkeypatch, tmp_path)
-    assert "heapsize=" + sim.DEVICE_HEAP in args and path == device_tree.FOLDER
+    assert "heapsize=" + sim.DEVICE_HEAP in args
+    assert path == device_tree.FOLDER
     assert args[args.index("heapsize=" + sim.DEVICE_HEAP) + 1] == os.path.join(device_tree.FOLDER, "main.py")
     args, path = _started(monkeypatch, tmp_path, code_dir=unix_port.SOURCES)
-    assert "heapsize=" + unix_port.SOURCE_HEAP in args and path.split(os.pathsep)[0].endswith("firmware")
+    assert "heapsize=" + unix_port.SOURCE_HEAP in args
+    assert path.split(os.pathsep)[0].endswith("firmware")
     args, _path = _started(monkeypatch, tmp_path, heap="300K")
     assert "heapsize=300K" in args
 
@@ -80,7 +85,9 @@ def test_a_flash_folder_inside_the_tree_is_refused(capsys):
     # The tree is rewritten at every start: saves there would be deleted.
     status = sim.main(["--headless", "--flash-dir", os.path.join(device_tree.FOLDER, "flash")])
     err = capsys.readouterr().err
-    assert status == 2 and err.count("\n") == 1 and "rewrites at every start" in err, err
+    assert status == 2, err
+    assert err.count("\n") == 1, err
+    assert "rewrites at every start" in err, err
     assert not os.path.exists(os.path.join(device_tree.FOLDER, "flash"))
 
 

@@ -92,7 +92,8 @@ def test_full_game_matches_the_engine(choice, seed, keys, tmp_path):
         assert name in winner_line
     # Statistics are kept per card: the kids' game went to the Zoo files only.
     stats = saved(tmp_path, "zoo_stats" if choice == "zoo" else "stats")
-    assert stats["all"][0] == 2 and stats["all"][2] == max(total for _place, total in shown.values())
+    assert stats["all"][0] == 2
+    assert stats["all"][2] == max(total for _place, total in shown.values())
     assert saved(tmp_path, "stats" if choice == "zoo" else "zoo_stats") is None
 
 
@@ -106,6 +107,8 @@ def test_zoo_game_with_its_table_and_an_advisor_level_cpu(tmp_path):
     lines = screen_lines(device.oled_pixels())
     assert lines[0] == "Game over", "\n".join(lines + device.console[-10:])
     shown = end_screen_totals(lines)
-    assert sorted(shown) == ["P1", "P2"] and all(0 < total <= 130 for _place, total in shown.values())
+    assert sorted(shown) == ["P1", "P2"]
+    assert all(0 < total <= 130 for _place, total in shown.values())
     stats = saved(tmp_path, "zoo_stats")
-    assert stats["all"][0] == 2 and stats["names"]["CPU casual"][0] == 1  # levels apart (issue 9.5)
+    assert stats["all"][0] == 2
+    assert stats["names"]["CPU casual"][0] == 1  # levels apart (issue 9.5)

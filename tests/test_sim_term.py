@@ -50,7 +50,9 @@ def test_auto_repeat_holds_the_button_until_the_repeats_stop():
     seen = presses_seen(presses, 3000)
     assert len(seen) == 2
     start, end = seen[1]
-    assert start == 500 and end >= arrivals[-1] and end - start > 600  # a long press on the device
+    assert start == 500
+    assert end >= arrivals[-1]
+    assert end - start > 600  # a long press on the device
 
 
 @pytest.fixture(scope="module")
@@ -111,7 +113,8 @@ def test_the_picture_fits_the_terminal_with_q_quit_visible(menu_device, columns,
 @pytest.mark.parametrize("columns, rows", [(80, 20), (60, 24), (40, 10)])
 def test_a_too_small_terminal_is_told_so_in_one_line(columns, rows):
     message = term.too_small(columns, rows)
-    assert "%dx%d too small" % (columns, rows) in message and "q quits" in message
+    assert "%dx%d too small" % (columns, rows) in message
+    assert "q quits" in message
     assert "\n" not in message
 
 

@@ -43,7 +43,8 @@ def run_sim(tmp_path, capsys, seed, keys):
 def assert_recorded(tmp_path, names):
     """The game was counted and every seat entered the high scores (an empty table)."""
     stats = saved(tmp_path, "stats")
-    assert stats is not None and stats["all"][0] == len(names), stats
+    assert stats is not None, stats
+    assert stats["all"][0] == len(names), stats
     scores = saved(tmp_path, "scores")
     assert sorted(entry[1] for entry in scores) == sorted(names), scores
     assert {entry[2] for entry in scores} == {stats["last"]}  # this game's id

@@ -50,7 +50,8 @@ def test_counts_of_states_rolls_holds_and_transitions(forced):
     _r, _d, space, _s = forced
     assert space.count == 536448
     keeps = strategy_dice.Keeps()
-    assert strategy_dice.N_ROLLS == 252 and strategy_dice.N_KEEPS == 462
+    assert strategy_dice.N_ROLLS == 252
+    assert strategy_dice.N_KEEPS == 462
     # Transitions: for every keep, the distinct rolls reachable by rolling the rest.
     reach = [set() for _ in range(462)]
     for k in range(461, -1, -1):
@@ -74,7 +75,10 @@ def test_more_upper_points_never_lower_the_expected_score(forced):
 def test_exact_table_header_checksum_and_reader(forced, tmp_path):
     ruleset, dense, space, _s = forced
     data = solver_table.encode(dense, space, ruleset, "exact")
-    assert data[:4] == b"YZOT" and data[4] == 3 and data[5] == strategy_table.EXACT and data[11] == 0
+    assert data[:4] == b"YZOT"
+    assert data[4] == 3
+    assert data[5] == strategy_table.EXACT
+    assert data[11] == 0
     assert struct.unpack_from("<I", data, 60)[0] == zlib.crc32(data[:60])
     assert struct.unpack_from("<I", data, 32)[0] == zlib.crc32(data[64:])
     bits = data[18]  # per block a 16-bit base, then value - base in 13 bits per state
@@ -101,7 +105,8 @@ def test_exact_table_header_checksum_and_reader(forced, tmp_path):
     path.write_bytes(data)
     with open(path, "rb") as f:
         table = strategy_table.StrategyTable(f)
-        assert table.n_states == 536448 and table.ruleset_name == "forced"
+        assert table.n_states == 536448
+        assert table.ruleset_name == "forced"
         assert table.matches(ruleset, rules.JOKERS)
         assert not table.matches(rules.make_ruleset("free"), rules.JOKERS)
         rng = np.random.default_rng(1)
@@ -135,7 +140,8 @@ def test_every_value_of_the_packed_exact_table_is_the_solvers(forced):
             for up in ups:
                 got[i] = table.block_value(up) >> shift
                 i += 1
-    assert i == len(m) and np.array_equal(got, want)
+    assert i == len(m)
+    assert np.array_equal(got, want)
 
 
 def test_the_device_reader_decodes_every_compact_value_as_the_host(forced):
@@ -148,7 +154,8 @@ def test_the_device_reader_decodes_every_compact_value_as_the_host(forced):
     bnum = solver_table.block_numbers(m, y)
     params = np.frombuffer(data, dtype="<u2", count=2 * 12288, offset=struct.unpack_from("<I", data, 24)[0])
     q = solver_table.unpacked(data, m, y)
-    assert q.max() == 63 and q.min() == 0
+    assert q.max() == 63
+    assert q.min() == 0
     want = (params[0::2][bnum].astype(np.int64) << (strategy_table.FRAC - frac)) + ((q * params[1::2][bnum]) << 2)
     table = strategy_table.StrategyTable(io.BytesIO(data))
     got = np.empty(len(m), dtype=np.int64)
@@ -160,7 +167,8 @@ def test_the_device_reader_decodes_every_compact_value_as_the_host(forced):
             for up in ups:
                 got[i] = table.block_value(up)
                 i += 1
-    assert i == len(m) and np.array_equal(got, want)
+    assert i == len(m)
+    assert np.array_equal(got, want)
 
 
 def test_reader_rejects_a_wrong_file(tmp_path):
@@ -180,7 +188,8 @@ def test_compact_table_fits_the_pico_w_and_loses_under_two_hundredths(forced):
     game against exact play (0.0133 measured; 8 bits: 0.0010, 7: 0.0031)."""
     ruleset, dense, space, _s = forced
     data = solver_table.encode(dense, space, ruleset, "compact")
-    assert data[5] == strategy_table.COMPACT and data[18] == solver_table.COMPACT_BITS == 6
+    assert data[5] == strategy_table.COMPACT
+    assert data[18] == solver_table.COMPACT_BITS == 6
     assert len(data) == 64 + 4096 + 4 * 12288 + (6 * 536448 + 7) // 8 + 8192 + 64 == 463904
     decoded = solver_table.decode(data, space)
     m, u, y = solver_table.ordered_states(space)
@@ -206,7 +215,8 @@ def test_optimal_play_earns_the_upper_bonus_in_68_12_percent_of_games(forced):
 def test_solve_command_writes_the_table_and_rejects_bad_input(tmp_path, capsys):
     assert solve.main(["--rules", "bogus", "--out", str(tmp_path / "x.bin")]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "solve:" in err
+    assert err.count("\n") == 1
+    assert "solve:" in err
     assert solve.main(["--exact"]) == 2
 
 
@@ -216,11 +226,13 @@ def test_solve_bits_sets_the_compact_tables_width(tmp_path, capsys):
     out = tmp_path / "zoo8.bin"
     assert solve.main(["--rules", "zoo", "--compact", "--bits", "8", "--out", str(out)]) == 0
     data = out.read_bytes()
-    assert data[5] == strategy_table.COMPACT and data[18] == 8
+    assert data[5] == strategy_table.COMPACT
+    assert data[18] == 8
     assert len(data) == 64 + 4096 + 4 * 2048 + 30080 + 2048 + 64 == 44544
     assert "8 bits per state" in capsys.readouterr().out
     table = strategy_table.StrategyTable(io.BytesIO(data))
-    assert table.n_boxes == 11 and abs(table.value(0, 0, 0) / 2.0**strategy_table.FRAC - 85.04) < 0.01
+    assert table.n_boxes == 11
+    assert abs(table.value(0, 0, 0) / 2.0**strategy_table.FRAC - 85.04) < 0.01
 
 
 def test_a_failed_table_write_leaves_no_tmp_behind(tmp_path, monkeypatch):

@@ -83,7 +83,8 @@ def _brute_force():
 
 def test_zoo_state_space_is_tiny(zoo):
     _ruleset, _dense, space = zoo
-    assert space.n_masks == 2048 and space.yz_box == -1
+    assert space.n_masks == 2048
+    assert space.yz_box == -1
     assert max(max(ups) for ups in space.reach) == 18
     assert space.count == 30080
 

@@ -281,7 +281,8 @@ def test_real_filesystem_obstacles_are_moved_aside(tmp_path):
     store = storage.Store(str(folder / "game"))
     assert store.load() is None
     store.save({"n": 1})
-    assert store.repaired == [str(folder)] and os.path.islink(str(folder) + ".bad")
+    assert store.repaired == [str(folder)]
+    assert os.path.islink(str(folder) + ".bad")
     os.mkdir(str(folder / "game.tmp"))
     again = storage.Store(str(folder / "game"))
     again.save({"n": 2})

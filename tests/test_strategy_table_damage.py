@@ -138,7 +138,8 @@ def _relabelled(data, layout, n_blocks=None):
 @pytest.mark.parametrize("variant", ["exact", "compact"])
 def test_the_reader_checks_the_layout_against_the_rest_of_the_file(intact, variant):
     zoo, standard = intact["zoo", variant], intact["forced", variant]
-    assert _reader(zoo).layout == strategy_table.LAYOUT_ZOO and _reader(standard).layout == strategy_table.LAYOUT_VALUES
+    assert _reader(zoo).layout == strategy_table.LAYOUT_ZOO
+    assert _reader(standard).layout == strategy_table.LAYOUT_VALUES
     for data in (
         _relabelled(zoo, strategy_table.LAYOUT_VALUES),
         _relabelled(standard, strategy_table.LAYOUT_ZOO),
@@ -208,7 +209,8 @@ def test_advise_refuses_a_damaged_table_with_one_line(intact, tmp_path, capsys, 
         == 2
     )
     out, err = capsys.readouterr()
-    assert out == "" and err.count("\n") == 1
+    assert out == ""
+    assert err.count("\n") == 1
     assert err.startswith("advise: %s: strategy table damaged" % path)
 
 

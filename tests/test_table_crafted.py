@@ -193,7 +193,8 @@ def test_advise_refuses_a_crafted_value_table_with_one_line(intact, tmp_path, ca
         == 2
     )
     out, err = capsys.readouterr()
-    assert out == "" and err.count("\n") == 1
+    assert out == ""
+    assert err.count("\n") == 1
     assert err.startswith("advise: %s: strategy table damaged: " % path)
 
 
@@ -354,7 +355,8 @@ def test_advise_refuses_a_crafted_spread_table_with_one_line(intact, tmp_path, c
         == 2
     )
     out, err = capsys.readouterr()
-    assert out == "" and err.count("\n") == 1
+    assert out == ""
+    assert err.count("\n") == 1
     assert err.startswith("advise: %s: spread table damaged: " % path), err
 
 
@@ -421,7 +423,8 @@ def test_the_coach_says_table_damaged_for_a_crafted_value_table(intact, tmp_path
 
     coach = _coach_with(tmp_path, monkeypatch, _crafted_value(intact, "forced", "exact", case))
     assert not coach.open(FORCED)
-    assert coach.problem == coach_module.DAMAGED and coach.adv is None
+    assert coach.problem == coach_module.DAMAGED
+    assert coach.adv is None
 
 
 @pytest.mark.parametrize("case", ["joker byte 9", "unit 1", "all-0xFF data", "a group of 0xFF"])
@@ -437,8 +440,10 @@ def test_the_first_multi_player_turn_plays_on_without_a_crafted_spread_table(int
     g.players[1].card[3] = 8  # fours filled: the crafted group is read
     out = [0] * 4
     assert not coach.meter(g, [rules.totals(FORCED, p.card) for p in g.players], out)
-    assert coach.start_turn(g.players[1].card, g) and not coach.in_chance
-    assert players.choose_hold(coach, g) >= -1 and coach.win_level() is None
+    assert coach.start_turn(g.players[1].card, g)
+    assert not coach.in_chance
+    assert players.choose_hold(coach, g) >= -1
+    assert coach.win_level() is None
     assert coach.hint(g.dice, 3 - g.rolls) >= 0
 
 
@@ -453,7 +458,8 @@ def test_any_exception_out_of_a_table_is_table_damaged(intact, tmp_path, monkeyp
 
     coach = _coach_with(tmp_path, monkeypatch, intact["forced", "exact"], intact["spread"])
     monkeypatch.setattr(st.StrategyTable, "matches", broken)
-    assert not coach.open(FORCED) and coach.problem == coach_module.DAMAGED
+    assert not coach.open(FORCED)
+    assert coach.problem == coach_module.DAMAGED
     monkeypatch.undo()
     coach = _coach_with(tmp_path, monkeypatch, intact["forced", "exact"], intact["spread"])
     assert coach.open(FORCED)
@@ -461,13 +467,16 @@ def test_any_exception_out_of_a_table_is_table_damaged(intact, tmp_path, monkeyp
     monkeypatch.setattr(win_meter, "outlook", broken)  # the meter's reads, at the roll-off too
     assert not coach.meter(g, [rules.totals(FORCED, p.card) for p in g.players], [0] * 4)
     monkeypatch.setattr(coach.adv, "ensure", broken)  # a turn's reads
-    assert not coach.start_turn(g.players[0].card, g) and coach.problem == coach_module.DAMAGED
+    assert not coach.start_turn(g.players[0].card, g)
+    assert coach.problem == coach_module.DAMAGED
     monkeypatch.undo()
     capsys.readouterr()  # the coach's console lines
     monkeypatch.setattr(A.Advisor, "prepare", broken)
     assert advise.main(["--table", solver_cache.table(FORCED)]) == 2
     out, err = capsys.readouterr()
-    assert out == "" and err.count("\n") == 1 and "table damaged: index out of range" in err
+    assert out == ""
+    assert err.count("\n") == 1
+    assert "table damaged: index out of range" in err
 
 
 def test_the_firmware_plays_on_without_a_crafted_table_and_says_so(intact, tmp_path):

@@ -104,7 +104,8 @@ def test_the_uf2_holds_the_firmware_then_what_flash_writes(tmp_path, source):
     assert done.returncode == 0, done.stderr
     lines = done.stdout.strip().splitlines()
     assert "REPLACES everything on the Pico, its records and saved game too" in lines[-1]
-    assert "pull --port PORT before" in lines[-1] and "push --port PORT after" in lines[-1]
+    assert "pull --port PORT before" in lines[-1]
+    assert "push --port PORT after" in lines[-1]
     data = out.read_bytes()
     blocks = uf2.parse(data)
     assert {b.family for b in blocks} == {uf2.RP2040}
@@ -113,7 +114,9 @@ def test_the_uf2_holds_the_firmware_then_what_flash_writes(tmp_path, source):
     assert [(b.address, b.payload) for b in blocks[: len(original)]] == [(b.address, b.payload) for b in original]
     fs_part = blocks[len(original) :]
     assert all(PICO.fs_start <= b.address < PICO.fs_end for b in fs_part)
-    assert PICO.fs_start == 0x100A0000 and PICO.fs_end == 0x10200000 and PICO.block_count == 352
+    assert PICO.fs_start == 0x100A0000
+    assert PICO.fs_end == 0x10200000
+    assert PICO.block_count == 352
     # over a flash that still holds an older filesystem with other files, as a used Pico does
     old, _touched, _free = fs_image.build(
         [flash_build.DeviceFile("/data/scores.a", b"old" * 3000)]
@@ -123,7 +126,9 @@ def test_the_uf2_holds_the_firmware_then_what_flash_writes(tmp_path, source):
     found, (block, count, free) = device_files(data, PICO, fill=old)
     want = flashed_files(source)
     # without boards/sim and boards/pico2 (flash copies only board pico's modules); + the table and the manifest
-    assert len(want) == TINY_FILES - 1 + 2 and "/boards/pico2.mpy" not in want and "/boards/pico.mpy" in want
+    assert len(want) == TINY_FILES - 1 + 2
+    assert "/boards/pico2.mpy" not in want
+    assert "/boards/pico.mpy" in want
     assert found == {path: (len(body), flash_build.DeviceFile(path, body).sha256) for path, body in want.items()}
     assert (block, count) == (4096, 352)
     assert "%d KiB free" % (free * block // 1024) in done.stdout
@@ -188,7 +193,9 @@ def test_pico_w_refuses_the_exact_table_and_names_the_compact_one(tmp_path, sour
     out = tmp_path / "w.uf2"
     assert uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--out", str(out)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "does not fit RPI_PICO_W's 848 KiB filesystem" in err and "--compact" in err
+    assert err.count("\n") == 1
+    assert "does not fit RPI_PICO_W's 848 KiB filesystem" in err
+    assert "--compact" in err
     assert not out.exists()
     write(source, flash_build.table_file("forced", compact=True), table_file("compact", 589760))
     assert uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--compact", "--out", str(out)]) == 0
@@ -212,7 +219,9 @@ def test_a_menu_table_goes_only_where_100_kb_stay_free_for_saves(tmp_path, sourc
     assert uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--compact", "--out", str(out)]) == 0
     said = capsys.readouterr().out
     found, _stat = device_files(out.read_bytes(), PICO_W)
-    assert "/strategy-zoo.bin" not in found and "strategy-zoo.bin" in said and "left out" in said
+    assert "/strategy-zoo.bin" not in found
+    assert "strategy-zoo.bin" in said
+    assert "left out" in said
     # with a smaller main table the Zoo table goes too
     write(source, flash_build.table_file("forced", compact=True), table_file("compact", 100000))
     assert uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--compact", "--out", str(out)]) == 0
@@ -231,7 +240,8 @@ def test_pico2_image_sits_at_its_own_offset_with_the_rp2350_family(tmp_path, sou
     data = out.read_bytes()
     blocks = uf2.parse(data)
     assert {b.family for b in blocks} == {uf2.RP2350_ARM_S}
-    assert PICO2.fs_start == 0x10100000 and PICO2.block_count == 768
+    assert PICO2.fs_start == 0x10100000
+    assert PICO2.block_count == 768
     assert min(b.address for b in blocks if b.address >= PICO2.fs_start) == PICO2.fs_start
     found, _stat = device_files(data, PICO2)
     assert (
@@ -308,8 +318,10 @@ def test_a_bad_firmware_uf2_is_one_line_and_exit_2(tmp_path, source, capsys, cas
     out = tmp_path / "game.uf2"
     assert uf2_command.main(["--firmware", str(firmware), "--source", str(source), "--out", str(out)] + options) == 2
     captured = capsys.readouterr()
-    assert captured.err.count("\n") == 1 and message in captured.err, captured.err
-    assert captured.err.startswith("uf2: ") and not captured.out
+    assert captured.err.count("\n") == 1, captured.err
+    assert message in captured.err, captured.err
+    assert captured.err.startswith("uf2: ")
+    assert not captured.out
     assert not out.exists()
 
 
@@ -339,7 +351,8 @@ def test_bad_options_and_unwritable_output_are_one_line_and_exit_2(tmp_path, sou
         args = ["--firmware", str(firmware)] + args
     assert uf2_command.main(args + ["--source", str(source)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and message in err, err
+    assert err.count("\n") == 1, err
+    assert message in err, err
 
 
 def test_push_puts_back_what_pull_copied_before_the_uf2_replaced_it(tmp_path, source, capsys):
@@ -367,7 +380,8 @@ def test_push_puts_back_what_pull_copied_before_the_uf2_replaced_it(tmp_path, so
     assert sorted(os.listdir(new / "data")) == sorted(os.listdir(old / "data"))
     for name in os.listdir(old / "data"):
         assert (new / "data" / name).read_bytes() == (old / "data" / name).read_bytes()
-    assert said.startswith("push: done on ") and "1 removed" in said
+    assert said.startswith("push: done on ")
+    assert "1 removed" in said
     assert capsys.readouterr().out.replace("again", "copy") == before
     assert (new / "main.py").exists()  # the game's files stay
 
@@ -381,7 +395,8 @@ def test_push_refuses_a_folder_that_is_not_a_pull_copy(tmp_path, capsys):
     (tmp_path / "data").mkdir()
     assert push.main(["--port", unplugged, "--from", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "holds no saves or records" in err
+    assert err.count("\n") == 1
+    assert "holds no saves or records" in err
     assert push.main(["--from", str(tmp_path)]) == 2
     assert "--port" in capsys.readouterr().err
     import storage  # the firmware's own frame: an intact (empty) high-score list
@@ -389,7 +404,8 @@ def test_push_refuses_a_folder_that_is_not_a_pull_copy(tmp_path, capsys):
     write(tmp_path, "data/scores.a", storage.pack([], 1))
     assert push.main(["--port", str(tmp_path / "no-such-port"), "--from", str(tmp_path)]) == 1
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "does not exist" in err
+    assert err.count("\n") == 1
+    assert "does not exist" in err
 
 
 def _readme_commands():
@@ -437,7 +453,8 @@ def test_the_readme_commands_write_one_file_per_board(tmp_path, device_tables):
         out = repo / words[words.index("--out") + 1]
         assert done.returncode == 0, line + "\n" + done.stderr
         found, _stat = device_files(out.read_bytes(), layout)
-        assert "/main.py" in found and "/flash_manifest.txt" in found
+        assert "/main.py" in found
+        assert "/flash_manifest.txt" in found
         table_size = os.path.getsize(
             repo / "build" / ("strategy-forced-compact.bin" if layout is PICO_W else "strategy-forced.bin")
         )
@@ -472,7 +489,9 @@ def test_without_firmware_the_one_in_build_micropython_is_used(tmp_path, source,
     out = tmp_path / "game.uf2"
     assert uf2_command.main(["--source", str(source), "--out", str(out)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "no MicroPython firmware" in err and "build/micropython" in err
+    assert err.count("\n") == 1
+    assert "no MicroPython firmware" in err
+    assert "build/micropython" in err
     write(source, "build/micropython/RPI_PICO_W-v1.28.0.uf2", firmware_uf2(board="pico_w"))
     write(source, flash_build.STRATEGY_TABLE.format(rules="forced"), table_file("exact", 300000))
     assert uf2_command.main(["--source", str(source), "--out", str(out)]) == 0

@@ -21,7 +21,8 @@ def test_the_menu_opens_on_start_game_with_the_players_below(tmp_path):
     menu = lines(play(tmp_path, "enter", seed=1))
     assert menu[:5] == ["Setup          v", " Start game", " Players       2", " P1 Human", " P2 CPU casual"]
     four = lines(play(tmp_path / "four", "enter down enter enter up", seed=1))  # 4 players, back to Start
-    assert four[1] == " Start game" and four[3:7] == [" P1 Human", " P2 CPU casual", " P3 CPU casual", " P4 CPU casual"]
+    assert four[1] == " Start game"
+    assert four[3:7] == [" P1 Human", " P2 CPU casual", " P3 CPU casual", " P4 CPU casual"]
 
 
 def test_the_splash_moves_on_by_itself_and_does_not_ask_for_a_press(tmp_path):
@@ -33,7 +34,8 @@ def test_the_splash_moves_on_by_itself_and_does_not_ask_for_a_press(tmp_path):
         shown = lines(splash)
     finally:
         splash.close()
-    assert shown[0] == "    YAHTZEE" and not any("press" in line for line in shown)
+    assert shown[0] == "    YAHTZEE"
+    assert not any("press" in line for line in shown)
 
 
 def test_the_solo_end_screen_shows_the_score_and_what_ok_does(tmp_path):
@@ -49,7 +51,8 @@ def test_the_dice_go_dark_when_the_game_is_quit_to_the_menu(tmp_path):
     device = play(tmp_path, sim_golden.SOLO + " space wait:600", seed=3)
     assert "." not in dice_line(device)
     quit = play(tmp_path / "quit", sim_golden.SOLO + " space wait:600 hold:m:800 enter", seed=3)
-    assert lines(quit)[0].startswith("Setup") and dice_line(quit).split() == ["."] * 5
+    assert lines(quit)[0].startswith("Setup")
+    assert dice_line(quit).split() == ["."] * 5
 
 
 def test_the_hint_blinks_the_dice_to_re_roll_and_keeps_the_others_steady(tmp_path):
@@ -61,7 +64,9 @@ def test_the_hint_blinks_the_dice_to_re_roll_and_keeps_the_others_steady(tmp_pat
         device = play(tmp_path / ("phase%d" % len(seen)), keys + extra, seed=4, tables=tables)
         seen.append((lines(device)[3].split(), dice_line(device).split()))
     (advice, dark), (advice_again, lit) = seen
-    assert advice == advice_again and "." in advice and len(advice) == 5
+    assert advice == advice_again
+    assert "." in advice
+    assert len(advice) == 5
     assert "." not in lit  # the other phase: every die lit
     for i in range(5):
         if advice[i] == ".":
@@ -103,11 +108,14 @@ def test_scoring_takes_two_presses_and_the_first_shows_what_it_makes(tmp_path):
     chosen = [line for line in turn[1:7] if "+" in line]
     asked = lines(play(tmp_path / "asked", rolled + " enter", seed=5))
     assert all(box < 0 for box in saved(tmp_path / "asked")["game"]["players"][0][2][:13])
-    assert asked[0] in ("Score this?", "Score a zero?") and asked[6:8] == [" OK    = score", " other = back"]
+    assert asked[0] in ("Score this?", "Score a zero?")
+    assert asked[6:8] == [" OK    = score", " other = back"]
     label, points = asked[2].rsplit(None, 1)
     assert asked[4].split() == ["Total", "then", points]  # the first box of the game
     back = lines(play(tmp_path / "back", rolled + " enter down", seed=5))
-    assert back[0].startswith("P1 Roll 1/3") and saved(tmp_path / "back")["game"]["rolls"] == 1
+    assert back[0].startswith("P1 Roll 1/3")
+    assert saved(tmp_path / "back")["game"]["rolls"] == 1
     play(tmp_path / "scored", rolled + " enter enter", seed=5)
     card = saved(tmp_path / "scored")["game"]["players"][0][2]
-    assert sorted(box for box in card[:13] if box >= 0) == [int(points)] and chosen
+    assert sorted(box for box in card[:13] if box >= 0) == [int(points)]
+    assert chosen

@@ -63,11 +63,13 @@ def test_the_box_list_shows_the_points_only_when_the_dice_settle(tmp_path):
 # -- item 5: the win meter from the first turn and after Continue ---------------------
 def test_the_win_meter_shows_in_round_one_and_right_after_continue(tmp_path, meter_tables):
     first = text_lines(play(tmp_path, sim_golden.TWO_HUMANS + " wait:4500", seed=4, tables=meter_tables).oled_pixels())
-    assert first[0].startswith("P") and "Roll 0/3" in first[0]
+    assert first[0].startswith("P")
+    assert "Roll 0/3" in first[0]
     assert first[7].count("%") == 1, first  # the opponent's chance before anyone scored
     play(tmp_path, sim_golden.HUMAN_TURN * 3, seed=4, tables=meter_tables)
     resumed = text_lines(play(tmp_path, "enter", seed=4, tables=meter_tables).oled_pixels())
-    assert "Roll 0/3" in resumed[0] and resumed[7].count("%") == 1, resumed  # Continue
+    assert "Roll 0/3" in resumed[0], resumed
+    assert resumed[7].count("%") == 1, resumed  # Continue
 
 
 # -- item 6: a computer's summary names its bonuses -----------------------------------
@@ -117,7 +119,8 @@ dump()
     (lines,), out = _screens(code)
     total = 45 + 30 + 50 + 100 + 35
     assert "SCREEN True %d" % total in out
-    assert lines[0] == "P2 scored" and lines[2].split() == ["6"] * 5
+    assert lines[0] == "P2 scored"
+    assert lines[2].split() == ["6"] * 5
     assert [line.split() for line in lines[3:7]] == [
         ["Sixes", "30"],
         ["Y.bonus", "100"],
@@ -240,9 +243,12 @@ print("TAKEN", a.game.held, a.cursor, a.screen == app_module.TURN)
     )
     hint, picked = frames
     assert hint[0] == "Hint P1 Roll 1/3"
-    assert hint[1].split() == ["Max", "score", "2%"] and hint[4].split() == ["To", "win", "4%"], hint
-    assert hint[2].strip() == "Full house" and hint[5].split() == [".", "2", ".", "2", "2"]
-    assert hint[6] == "OK = to win" and hint[7] == "^v:other M:card"
+    assert hint[1].split() == ["Max", "score", "2%"], hint
+    assert hint[4].split() == ["To", "win", "4%"], hint
+    assert hint[2].strip() == "Full house"
+    assert hint[5].split() == [".", "2", ".", "2", "2"]
+    assert hint[6] == "OK = to win"
+    assert hint[7] == "^v:other M:card"
     assert picked[6] == "OK = max score"
     taken = [line.split()[1:] for line in out if line.startswith("TAKEN ")]
     # to win: keep the 2s (the cursor stays); max score: the cursor on the Full house
@@ -261,8 +267,10 @@ a.handle(OK)
 print("TAKEN", a.game.held)
 """,
     )
-    assert hint[2] == "Keep, then roll:" and hint[3].split() == ["2", "2", ".", ".", "."], hint
-    assert hint[5].startswith("Expect") and not any("%" in line for line in hint)
+    assert hint[2] == "Keep, then roll:", hint
+    assert hint[3].split() == ["2", "2", ".", ".", "."], hint
+    assert hint[5].startswith("Expect")
+    assert not any("%" in line for line in hint)
     assert "TAKEN %d" % 0b00011 in out
 
 
@@ -285,7 +293,8 @@ def test_dismissing_a_score_hint_leaves_the_cursor_where_it_was(tmp_path):
     hint = screen_lines(play(tmp_path / "hint", moved + " m wait:120", seed=4, tables=tables).oled_pixels())
     assert hint[2] == "Score:"
     back = play(tmp_path / "back", moved + " m wait:120 1", seed=4, tables=tables).oled_pixels()
-    assert inverted_rows(back) == inverted_rows(turn) and screen_lines(back) == screen_lines(turn)
+    assert inverted_rows(back) == inverted_rows(turn)
+    assert screen_lines(back) == screen_lines(turn)
     taken = play(tmp_path / "taken", moved + " m wait:120 enter", seed=4, tables=tables).oled_pixels()
     row = inverted_rows(taken)[1:7].index(True) + 1  # OK: the cursor on the advised box
     assert screen_lines(taken)[row].strip().startswith(hint[3].strip())
@@ -322,7 +331,8 @@ measure("hint2-picked", 200, True)
 """
     )
     lines, allocs = alloc_probe(probe, cwd=str(tmp_path))
-    assert "TWO True" in lines and "PICK 0" in lines, lines
+    assert "TWO True" in lines, lines
+    assert "PICK 0" in lines, lines
     assert allocs == {"hint2-idle": 0, "hint2-redraw": 0, "hint2-picked": 0}, lines
 
 
@@ -334,7 +344,8 @@ def test_the_simulator_shows_the_dimmed_oled_and_the_waking_press_does_nothing_e
 
     awake = play(tmp_path / "awake", "enter wait:1000", seed=1)
     dim = play(tmp_path / "dim", "enter wait:61000", seed=1)
-    assert DIMMED not in device_text(awake) and DIMMED not in "".join(term.frame_lines(awake, 132, 44))
+    assert DIMMED not in device_text(awake)
+    assert DIMMED not in "".join(term.frame_lines(awake, 132, 44))
     text = device_text(dim)
     assert text.splitlines()[1] == "oled: " + DIMMED
     frame = term.frame_lines(dim, 132, 44)
@@ -345,7 +356,8 @@ def test_the_simulator_shows_the_dimmed_oled_and_the_waking_press_does_nothing_e
         png.write_png(str(path), device)
         _w, _h, rows = png.read_png(str(path))
         pixels = {bytes(row[i : i + 3]) for row in rows for i in range(0, len(row), 3)}
-        assert bytes(lit) in pixels and bytes(unlit) not in pixels
+        assert bytes(lit) in pixels
+        assert bytes(unlit) not in pixels
     # The press that brightens it does nothing else: DOWN leaves the menu's cursor.
     woken = play(tmp_path / "woken", "enter wait:61000 down", seed=1)
     assert DIMMED not in device_text(woken)
@@ -370,7 +382,8 @@ def test_the_menu_set_up_is_kept_between_power_ons(tmp_path):
         ["Coach", "turn"],
     ]
     fresh = screen_lines(play(tmp_path / "fresh", "wait:1600", seed=1).oled_pixels())
-    assert fresh[2].split() == ["Players", "2"] and fresh[4].split() == ["P2", "CPU", "casual"]
+    assert fresh[2].split() == ["Players", "2"]
+    assert fresh[4].split() == ["P2", "CPU", "casual"]
 
 
 @pytest.mark.parametrize("damage", ["bytes", "shape"])
@@ -393,9 +406,11 @@ def test_a_damaged_set_up_gives_the_defaults_and_one_message(tmp_path, damage):
             {"players": 9, "kinds": ["human"] * 4, "rules": "forced", "ybonus": 1, "coach": 1, "sound": 1, "leds": 8}
         )
     told = screen_lines(play(tmp_path, "wait:1600", seed=1).oled_pixels())
-    assert told[0] == "Set-up damaged" and "Defaults used." in told, told
+    assert told[0] == "Set-up damaged", told
+    assert "Defaults used." in told, told
     after = screen_lines(play(tmp_path, "wait:1600", seed=1).oled_pixels())  # said once
-    assert after[0].startswith("Setup") and after[2].split() == ["Players", "2"]
+    assert after[0].startswith("Setup")
+    assert after[2].split() == ["Players", "2"]
     assert after[4].split() == ["P2", "CPU", "casual"]
 
 
@@ -437,9 +452,11 @@ def test_battery_low_says_which_button_goes_on(tmp_path):
 def test_roll_with_all_five_held_or_no_roll_left_says_why(tmp_path):
     held = sim_golden.SOLO + " space wait:500 1 2 3 4 5"
     footer = screen_lines(play(tmp_path / "held", held, seed=5).oled_pixels())[7]
-    assert footer and footer != "All dice held"  # round 1 without a table: the note
+    assert footer
+    assert footer != "All dice held"  # round 1 without a table: the note
     said = screen_lines(play(tmp_path / "said", held + " space", seed=5).oled_pixels())
-    assert said[0].startswith("P1 Roll 1/3") and said[7] == "All dice held"
+    assert said[0].startswith("P1 Roll 1/3")
+    assert said[7] == "All dice held"
     assert saved(tmp_path / "said")["game"]["rolls"] == 1
     gone = screen_lines(play(tmp_path / "gone", held + " space wait:1600", seed=5).oled_pixels())
     assert gone[7] == footer  # for a moment only
@@ -463,5 +480,6 @@ def test_the_statistics_say_what_they_count_and_the_zoo_card_names_its_box(tmp_p
     zoo = screen_lines(
         play(tmp_path / "zoo", zoo_game + " enter up enter down down enter enter up enter enter", seed=9).oled_pixels()
     )
-    assert zoo[0].startswith("All players") and zoo[5].split()[:2] == ["Zoo", "Yahtzys"], zoo
+    assert zoo[0].startswith("All players"), zoo
+    assert zoo[5].split()[:2] == ["Zoo", "Yahtzys"], zoo
     assert not any("Yahtzees" in line for line in zoo)

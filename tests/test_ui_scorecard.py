@@ -86,7 +86,8 @@ def test_the_compact_font_reads_back_every_character():
     lines = compact_lines(pixels)
     chars = "".join(chr(c) for c in range(32, 127))
     assert lines[0] == chars[:32].rstrip() or lines[0] == " " + chars[1:32]
-    assert lines[1] == chars[32:64] and lines[2] == chars[64:95]
+    assert lines[1] == chars[32:64]
+    assert lines[2] == chars[64:95]
     assert lines[3] == chars[:32].rstrip()  # inverted cells read as their characters
     assert lines[4] == "      -1234"
 
@@ -115,7 +116,8 @@ def test_the_whole_card_is_on_one_screen():
         ["Fives", "20"],
         ["Sixes", "24"],
     ]
-    assert left[6] == ["Upper", "83/63"] and left[7] == ["Bonus", "35"]
+    assert left[6] == ["Upper", "83/63"]
+    assert left[7] == ["Bonus", "35"]
     assert right == [
         ["3", "of", "a", "kind", "25"],
         ["4", "of", "a", "kind", "."],
@@ -169,7 +171,9 @@ def test_the_card_lays_itself_out_from_the_rulesets_boxes():
     left = [line[:15].split() for line in lines[1:]]
     right = [line[16:].split() for line in lines[1:]]
     assert [row[0] for row in left[:6]] == ["Aces", "Twos", "Threes", "Fours", "Fives", "Sixes"]
-    assert left[3] == ["Fours", "."] and left[6] == ["Upper", "17/50"] and left[7] == ["Bonus", "need", "33"]
+    assert left[3] == ["Fours", "."]
+    assert left[6] == ["Upper", "17/50"]
+    assert left[7] == ["Bonus", "need", "33"]
     assert right[:6] == [
         ["Two", "pairs", "7"],
         ["Full", "house", "25"],

@@ -152,9 +152,11 @@ def test_a_computer_turn_ends_with_what_it_scored_for_a_moment_or_until_ok():
     assert lines[0] == "P2 scored"
     assert lines[2].split() == faces  # the dice it scored (still on the LEDs too)
     assert lines[4] == label + points.rjust(16 - len(label))
-    assert lines[5].split() == ["Total", str(total)] and lines[7] == "OK: go on"
+    assert lines[5].split() == ["Total", str(total)]
+    assert lines[7] == "OK: go on"
     shown = [line for line in out if line.startswith("SHOWN_MS ")][0].split()
-    assert 1400 <= int(shown[1]) <= 1700 and shown[2:] == ["True", "0"]  # then P1's turn
+    assert 1400 <= int(shown[1]) <= 1700
+    assert shown[2:] == ["True", "0"]  # then P1's turn
     assert [line for line in out if line.startswith("SKIPPED ")][0].split()[1:] == ["True", "0"]
 
 
@@ -187,7 +189,8 @@ def test_menu_offers_the_zoo_card_and_its_card_has_11_boxes_and_18():
     assert "RULES zoo" in out
     boxes = [line[:15] for line in card_lines[1:] if line[:15].strip()[-1:] == "."]
     boxes += [line[16:] for line in card_lines[1:] if line[16:].strip()[-1:] == "."]
-    assert card_lines[0].split()[:2] == ["P1", "card"] and len(boxes) == 11  # all open
+    assert card_lines[0].split()[:2] == ["P1", "card"]
+    assert len(boxes) == 11  # all open
     assert ["Upper", "0/18"] in [line[:15].split() for line in card_lines[1:]]
     assert not any("Y.bonus" in line for line in card_lines)  # the Zoo card pays no bonus
     assert any(line[16:].split()[:1] == ["Total"] for line in card_lines)

@@ -115,9 +115,12 @@ def test_dir_is_a_sandbox_for_every_client(tmp_path):
             "os.rename('/sub/../../made.txt', '../../sub/moved.txt')\n"
         )
         probe = mpremote(port, "exec", code)
-    assert "the host's file" not in cat.stdout and cat.returncode != 0
-    assert copy_in.returncode == 0 and (flash / "escaped.txt").read_text() == "from the host"
-    assert copy_out.returncode != 0 and not (tmp_path / "fetched.txt").exists()
+    assert "the host's file" not in cat.stdout
+    assert cat.returncode != 0
+    assert copy_in.returncode == 0
+    assert (flash / "escaped.txt").read_text() == "from the host"
+    assert copy_out.returncode != 0
+    assert not (tmp_path / "fetched.txt").exists()
     assert probe.returncode == 0, probe.stderr
     assert probe.stdout.split() == ["/", "['escaped.txt',", "'inside.txt']", "inside"]
     assert (flash / "sub" / "moved.txt").read_text() == "x"

@@ -94,7 +94,8 @@ def check_records_download_and_upload(context, page, url):
     fresh.page.wait_for_function("window.handheld.saves > %d" % saves)
     uploaded = records_json.read_folder(stored_files(fresh, here / "b"))
     before = records_json.read_folder(str(here / "a"))
-    assert uploaded["stats"] == before["stats"] and uploaded["game"] == before["game"]
+    assert uploaded["stats"] == before["stats"]
+    assert uploaded["game"] == before["game"]
     fresh.page.close()
 
 
@@ -116,7 +117,8 @@ def test_first_frame_on_a_repeat_visit_offline_and_the_zoo_card(url):
         context.set_offline(True)
         offline = browse.Page(context.new_page())
         offline.open(url)
-        assert offline.page.evaluate("crossOriginIsolated") and offline.handheld("frames") > 0
+        assert offline.page.evaluate("crossOriginIsolated")
+        assert offline.handheld("frames") > 0
         offline.page.close()
 
 
@@ -125,13 +127,16 @@ def test_phone_viewport_fits_and_plays_by_touch(url):
         page = browse.Page(context.new_page(), touch=True)
         page.open(url)
         box = page.page.locator("#handheld").bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["y"] + box["height"] <= 844, box
+        assert box["x"] >= 0, box
+        assert box["x"] + box["width"] <= 390, box
+        assert box["y"] + box["height"] <= 844, box
         page.keys("enter wait:300")  # the splash, then Setup
         assert page.wait_for_line("Setup")[0].startswith("Setup")
         before = page.oled_pixels()
         page.keys("down wait:300")  # the cursor moves to Players
         after = page.oled_pixels()
-        assert after != before and screen_lines(after)[0].startswith("Setup")
+        assert after != before
+        assert screen_lines(after)[0].startswith("Setup")
         # Sound: the first touch started WebAudio; the buzzer's tones reach it.
         page.keys("up wait:200 enter wait:1500 space wait:900")
         assert page.page.evaluate("window.handheld.audio()") == "running"
@@ -153,13 +158,15 @@ def test_the_page_stays_responsive_while_the_firmware_computes(url):
             "main thread: longest gap %.0f ms over %d ticks; worker bursts > 1 ms: %d, longest %.1f ms"
             % (max(gaps), len(gaps), len(busy), page.handheld("busyMax"))
         )
-        assert len(gaps) > 100 and max(gaps) < 250, max(gaps)  # the page's own loop keeps running
+        assert len(gaps) > 100, max(gaps)
+        assert max(gaps) < 250, max(gaps)  # the page's own loop keeps running
         box = page.page.locator('[data-button="7"]').bounding_box()  # DOWN: the page answers at once
         page.page.mouse.move(box["x"] + 5, box["y"] + 5)
         page.page.mouse.down()
         assert page.page.evaluate("document.querySelector('[data-button=\"7\"]').classList.contains('down')")
         page.page.mouse.up()
-        assert busy and frames > 10  # the CPU turns did run meanwhile
+        assert busy
+        assert frames > 10  # the CPU turns did run meanwhile
 
 
 def test_an_advisor_hint_in_the_browser(url):
@@ -179,7 +186,8 @@ def test_an_advisor_hint_in_the_browser(url):
         lines = page.wait_for_line("Hint")
         assert lines[0].startswith("Hint P1"), "\n".join(lines)
         print("advisor: worker bursts after the first roll %s ms, after the second %s ms" % tuple(rolls))
-        assert rolls[0] and rolls[1]  # the work ran in the worker, not on the page
+        assert rolls[0]
+        assert rolls[1]  # the work ran in the worker, not on the page
 
 
 def test_without_playwright_the_browser_says_how_to_get_it():
@@ -191,4 +199,5 @@ def test_without_playwright_the_browser_says_how_to_get_it():
         "    pass\n"
     )
     proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 1 and proc.stderr == browse.NO_PLAYWRIGHT + "\n", proc.stderr
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr == browse.NO_PLAYWRIGHT + "\n", proc.stderr

@@ -14,7 +14,8 @@ def test_a_pico_build_leaves_the_web_board_out():
     pairs = flash_build.source_files(host_tools.REPO)
     for board in ("pico", "pico2", "pico_sh1106", "pico_neopixel"):
         needed = flash_build.board_modules(pairs, board)
-        assert "/boards/web.py" not in needed and "/boards/%s.py" % board in needed
+        assert "/boards/web.py" not in needed
+        assert "/boards/%s.py" % board in needed
     assert "/boards/web.py" in flash_build.board_modules(pairs, "web")  # the site's build takes it
 
 
@@ -33,5 +34,7 @@ def test_flash_and_uf2_refuse_the_web_board(tmp_path):
         )
         assert proc.returncode == 2, proc.stdout + proc.stderr
         lines = proc.stderr.strip().splitlines()
-        assert len(lines) == 1 and "web" in lines[0] and "not on a Pico" in lines[0], lines
+        assert len(lines) == 1, lines
+        assert "web" in lines[0], lines
+        assert "not on a Pico" in lines[0], lines
     assert os.listdir(tmp_path) == []

@@ -78,7 +78,8 @@ def test_web_port_matches_the_unix_port_press_by_press(seed, web_site, device_ta
         unix.run_until(end, levels)
         web.run_until(end, levels)
         assert state(web) == state(unix)
-        assert web.frames == unix.frames > 100 and compared == 2 * len(timeline)
+        assert web.frames == unix.frames > 100
+        assert compared == 2 * len(timeline)
     finally:
         unix.close()
         web.close()
@@ -86,7 +87,8 @@ def test_web_port_matches_the_unix_port_press_by_press(seed, web_site, device_ta
     # differs (os.urandom on unix, ticks_us on the web port, which has no urandom).
     assert sorted(os.listdir(tmp_path / "web")) == sorted(os.listdir(tmp_path / "unix" / "data"))
     unix_game, web_game = saved(tmp_path / "unix"), saved_web(tmp_path / "web")
-    assert unix_game.pop("id") != 0 and web_game.pop("id") != 0
+    assert unix_game.pop("id") != 0
+    assert web_game.pop("id") != 0
     assert unix_game == web_game
 
 
@@ -114,14 +116,16 @@ def test_a_saved_game_continues_on_a_fresh_interpreter(web_site, tmp_path):
     finally:
         first.close()
     game = saved_web(tmp_path)
-    assert game["game"]["rolls"] == 2 and game["game"]["held"] == 0b00101
+    assert game["game"]["rolls"] == 2
+    assert game["game"]["held"] == 0b00101
     # A fresh Node process and interpreter on the saved data/ only (another seed: the
     # dice come from the save). The boot offers Continue; OK takes it.
     second = WebDevice(web_site, str(tmp_path), seed=77)
     try:
         sim_headless.run_headless(second, "")
         offered = screen_lines(second.oled_pixels())
-        assert offered[0] == "Saved game" and " Continue" in offered, "\n".join(offered + second.console[-10:])
+        assert offered[0] == "Saved game", "\n".join(offered + second.console[-10:])
+        assert " Continue" in offered, "\n".join(offered + second.console[-10:])
         presses, end = sim_keys.parse("enter", start_ms=second.now + 100)
         second.run_until(end + sim_headless.SETTLE_MS, sim_keys.levels(presses))
     finally:
@@ -138,16 +142,20 @@ def test_power_saving_dims_and_wakes_the_web_oled_as_the_unix_port(web_site, dev
     try:
         for device in (unix, web):
             device.run_until(30000)
-        assert not dimmed(web) and not dimmed(unix)
+        assert not dimmed(web)
+        assert not dimmed(unix)
         for device in (unix, web):
             device.run_until(65000)
-        assert dimmed(web) and dimmed(unix)
+        assert dimmed(web)
+        assert dimmed(unix)
         assert web.oled_contrast() == unix.oled_contrast()
-        assert device_text(web) == device_text(unix) and DIMMED in device_text(web)
+        assert device_text(web) == device_text(unix)
+        assert DIMMED in device_text(web)
         presses, end = sim_keys.parse("down", start_ms=web.now + 100)
         for device in (unix, web):
             device.run_until(end + sim_headless.SETTLE_MS, sim_keys.levels(presses))
-        assert not dimmed(web) and web.oled_contrast() == unix.oled_contrast()
+        assert not dimmed(web)
+        assert web.oled_contrast() == unix.oled_contrast()
         assert device_text(web) == device_text(unix)
     finally:
         unix.close()
@@ -225,12 +233,15 @@ def test_the_site_holds_the_tree_flash_builds_for_arch_0(web_site):
     with open(os.path.join(web_site, "site.json")) as f:
         info = json.load(f)
     paths = [p for p, _at, _n in info["tree"]]
-    assert "/main.py" in paths and "/boards/web.mpy" in paths and "/device.cfg" in paths
+    assert "/main.py" in paths
+    assert "/boards/web.mpy" in paths
+    assert "/device.cfg" in paths
     assert not any(p.startswith("/boards/pico") or p == "/boards/sim.mpy" for p in paths)
     assert "/strategy-forced.bin" in paths
     with open(os.path.join(web_site, "tree.bin"), "rb") as f:
         blob = f.read()
     at, n = next((a, n) for p, a, n in info["tree"] if p == "/advisor.mpy")
-    assert blob[at : at + 2] == b"M\x06" and blob[at + 2] & 0xFC == 0  # .mpy v6, arch 0 (no native code)
+    assert blob[at : at + 2] == b"M\x06"
+    assert blob[at + 2] & 0xFC == 0  # .mpy v6, arch 0 (no native code)
     at, n = next((a, n) for p, a, n in info["tree"] if p == "/device.cfg")
     assert b"board=web" in blob[at : at + n]

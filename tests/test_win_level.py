@@ -416,7 +416,9 @@ def test_advise_to_win_bad_input(capsys, args, message):
 
     assert advise.main(["--table", solver_cache.table(FORCED)] + args) == 2
     out, err = capsys.readouterr()
-    assert out == "" and len(err.splitlines()) == 1 and message in err
+    assert out == ""
+    assert len(err.splitlines()) == 1
+    assert message in err
 
 
 # -- the seat on the device: players.py and coach.py ----------------------------------
@@ -461,17 +463,21 @@ def test_coach_shows_the_to_win_move_and_reviews_in_chance(monkeypatch, tmp_path
     dice = [2, 2, 4, 5, 6]
     coach.start_turn(g.players[0].card, g)
     assert coach.hint(dice, 2) == 0b10000  # max score: keep the 6
-    assert coach.win_differs and coach.win_code == 0b00011 and coach.win_box == -1
+    assert coach.win_differs
+    assert coach.win_code == 0b00011
+    assert coach.win_box == -1
     assert coach.win_chance > coach.hint_chance > 0
     coach.price_hold(dice, 2, 0b10000)  # the player keeps the 6
-    assert coach.in_chance and coach.worst_code == 0b00011
+    assert coach.in_chance
+    assert coach.worst_code == 0b00011
     assert coach.lost_tenths() == (1000 * (coach.win_chance - coach.hint_chance) + 8192) >> 14
     assert coach.hint(dice, 2) == 0b10000  # the advisor still answers after the win level ran
     solo = game_module.Game(FORCED, [("A", "human")], random.Random(1))
     solo.players[0].card[:] = card_with(**ME)
     coach.start_turn(solo.players[0].card, solo)
     coach.hint(dice, 2)
-    assert not coach.win_differs and not coach.in_chance
+    assert not coach.win_differs
+    assert not coach.in_chance
     coach.price_hold(dice, 2, 0b10000)
     assert coach.lost_tenths() == 0
 
@@ -573,7 +579,8 @@ def test_damaged_spread_table_turns_the_meter_and_the_win_level_off(monkeypatch,
         return _open_coach(FORCED)
 
     coach = fresh_coach(good)
-    assert coach.meter(g, breakdowns, out) and coach.win_level() is not None
+    assert coach.meter(g, breakdowns, out)
+    assert coach.win_level() is not None
     coach.close()
     # damage in the group of the seat's mask (the meter reads it) and in the group after
     # scoring 3 of a kind (the win level's turn programme reads it); the opponent is done
@@ -582,10 +589,14 @@ def test_damaged_spread_table_turns_the_meter_and_the_win_level_off(monkeypatch,
     for group in {mask >> 3, (mask | 1 << rules.BOX_IDS.index("three_kind")) >> 3}:
         bad[spread_table.HEADER_SIZE + spread_table.group_start(group) * good[5] + group + 1] ^= 0x40
     coach = fresh_coach(bytes(bad))
-    assert coach.start_turn(g.players[0].card, g) and coach.in_chance  # the value table is fine
+    assert coach.start_turn(g.players[0].card, g)
+    assert coach.in_chance  # the value table is fine
     assert coach.hint(g.dice, 2) >= 0  # the hint's win level meets the damaged group
-    assert not coach.in_chance and not coach.win_differs and coach.win is None  # dropped
-    assert not coach.meter(g, breakdowns, out) and coach.win_level() is None
+    assert not coach.in_chance
+    assert not coach.win_differs
+    assert coach.win is None  # dropped
+    assert not coach.meter(g, breakdowns, out)
+    assert coach.win_level() is None
     assert players.choose_hold(coach, g) == 0b10000  # plays optimal, as without the table
     coach.close()
     coach = fresh_coach(bytes(bad))
@@ -595,7 +606,8 @@ def test_damaged_spread_table_turns_the_meter_and_the_win_level_off(monkeypatch,
     head = bytearray(good)
     head[9] ^= 0x02
     coach = fresh_coach(bytes(head))
-    assert coach.win_level() is None and not coach.meter(g, breakdowns, out)
+    assert coach.win_level() is None
+    assert not coach.meter(g, breakdowns, out)
     coach.close()
 
 
@@ -611,12 +623,15 @@ def test_zoo_card_has_no_meter_and_cpu_win_plays_optimal(monkeypatch, tmp_path):
     coach = _open_coach(zoo)
     g = _game(zoo, [("W", "win"), ("O", "optimal")], 3)
     breakdowns = [rules.totals(zoo, p.card) for p in g.players]
-    assert not coach.meter(g, breakdowns, [0] * 4) and coach.win_level() is None
+    assert not coach.meter(g, breakdowns, [0] * 4)
+    assert coach.win_level() is None
     assert players.level(coach, "win") == strategy_players.level_index("optimal")
 
     def each_turn(g):
-        assert coach.start_turn(g.players[g.current].card, g) and not coach.in_chance
+        assert coach.start_turn(g.players[g.current].card, g)
+        assert not coach.in_chance
 
     _play_out(g, coach, each_turn)
-    assert coach.win is None and all(p.card[b] != rules.OPEN for p in g.players for b in range(zoo.n_boxes))
+    assert coach.win is None
+    assert all(p.card[b] != rules.OPEN for p in g.players for b in range(zoo.n_boxes))
     coach.close()

@@ -12,6 +12,7 @@ import session as session_module
 import storage
 from boards import sim
 from fake_fs import FakeFs
+from check import equal, true
 
 
 def _boot(fs, folder="data", seats=1):
@@ -76,7 +77,7 @@ def _nearly_full_at_the_last_turn(room):
     game save: the last one fails)."""
     fs = FakeFs(dirs=["", "data"])
     app, session = _at_the_last_turn(fs)
-    assert room < len(fs.files["data/game.a"])
+    true(room < len(fs.files["data/game.a"]), room, len(fs.files["data/game.a"]))
     fs.capacity = fs.used() + room
     return fs, app, session
 
@@ -93,7 +94,7 @@ def _finish(app, session):
     while app.options[box] < 0:
         box += 1
     app.score(box)
-    assert app.game.phase == G.OVER
+    equal(app.game.phase, G.OVER)
     total = app.game.total(0)
     assert session.end_ok(app)  # the ranking seen, OK: the computer's high score goes in
     return total
@@ -111,10 +112,13 @@ def case_the_finished_games_older_slot_makes_room_for_its_records():
     counts = list(session.counts)
     total = _finish(app, session)
     recs = _records(fs.reboot())
-    assert recs.problems == []
-    assert recs.stats["all"][records.GAMES] == 1 and recs.stats["all"][records.POINTS] == total
-    assert recs.rolls["faces"] == counts and sum(counts) > 0
-    assert recs.scores[0][0] == total and recs.scores[0][1] == "CPU"
+    equal(recs.problems, [])
+    equal(recs.stats["all"][records.GAMES], 1)
+    equal(recs.stats["all"][records.POINTS], total)
+    equal(recs.rolls["faces"], counts)
+    true(sum(counts) > 0, sum(counts))
+    equal(recs.scores[0][0], total)
+    equal(recs.scores[0][1], "CPU")
     assert storage.Store("data/game", fs.reboot()).load() is None  # all written: the game may go
 
 
@@ -123,35 +127,41 @@ def case_records_that_do_not_fit_keep_the_game_for_the_next_boot():
     counts = list(session.counts)
     total = _finish(app, session)
     kept = storage.Store("data/game", fs.reboot()).load()
-    assert kept is not None and kept["counts"] == counts and kept["game"]["phase"] == G.OVER
-    assert _records(fs.reboot()).stats["all"][records.GAMES] == 0
+    true(kept is not None, kept)
+    equal(kept["counts"], counts)
+    equal(kept["game"]["phase"], G.OVER)
+    equal(_records(fs.reboot()).stats["all"][records.GAMES], 0)
     # A new game on the same full flash must not replace the kept save.
     app.show(app_module.MENU_SCREEN)
     app.new_game()
     app.roll()
-    assert storage.Store("data/game", fs.reboot()).load() == kept
+    equal(storage.Store("data/game", fs.reboot()).load(), kept)
     # The next boot with room (a file deleted, say) finishes the kept game.
     roomy = fs.reboot()
     later, again = _boot(roomy)
-    assert later.game is not None and later.game.phase == G.OVER
+    true(later.game is not None, later.game)
+    equal(later.game.phase, G.OVER)
     assert again.end_ok(later)
     recs = _records(roomy.reboot())
-    assert recs.stats["all"][records.GAMES] == 1 and recs.stats["all"][records.POINTS] == total
-    assert recs.rolls["faces"] == kept["counts"] and recs.scores[0][0] == total
+    equal(recs.stats["all"][records.GAMES], 1)
+    equal(recs.stats["all"][records.POINTS], total)
+    equal(recs.rolls["faces"], kept["counts"])
+    equal(recs.scores[0][0], total)
     assert storage.Store("data/game", roomy.reboot()).load() is None
 
 
 def case_a_kept_game_is_finished_before_a_new_game_saves_once_there_is_room():
     fs, app, session = _no_room_for_records_at_the_last_turn()
     total = _finish(app, session)
-    assert _records(fs.reboot()).stats["all"][records.GAMES] == 0
+    equal(_records(fs.reboot()).stats["all"][records.GAMES], 0)
     fs.full = False  # room again (a file deleted)
     app.show(app_module.MENU_SCREEN)
     app.new_game()
     _frame(app)
     recs = _records(fs.reboot())
-    assert recs.stats["all"][records.POINTS] == total and recs.scores[0][0] == total
-    assert storage.Store("data/game", fs.reboot()).load()["game"]["round"] == 0  # the new game
+    equal(recs.stats["all"][records.POINTS], total)
+    equal(recs.scores[0][0], total)
+    equal(storage.Store("data/game", fs.reboot()).load()["game"]["round"], 0)  # the new game
 
 
 def case_a_save_that_cannot_be_encoded_is_a_message_and_play_goes_on():
@@ -165,13 +175,15 @@ def case_a_save_that_cannot_be_encoded_is_a_message_and_play_goes_on():
     app.set_holds(1)
     _frame(app)
     top = session.overlays[0]
-    assert top.title == "Save failed" and top.lines[:2] == ["Game not saved", "(unsavable)."]
-    assert session.unsaved and storage.Store("data/game", fs.reboot()).load() == before
+    equal(top.title, "Save failed")
+    equal(top.lines[:2], ["Game not saved", "(unsavable)."])
+    assert session.unsaved
+    equal(storage.Store("data/game", fs.reboot()).load(), before)
     session.counts[0] = 1
     app.roll()  # play goes on, and the next action saves again
     _frame(app)
-    assert not session.unsaved
-    assert storage.Store("data/game", fs.reboot()).load()["game"]["rolls"] == 2
+    true(not session.unsaved, session.unsaved)
+    equal(storage.Store("data/game", fs.reboot()).load()["game"]["rolls"], 2)
 
 
 def case_a_finished_game_whose_records_cannot_be_completed_is_set_aside_at_boot():
@@ -200,10 +212,11 @@ def case_a_finished_game_whose_records_cannot_be_completed_is_set_aside_at_boot(
         app, session = _boot(fs)
     finally:
         session_module.computer_name = keep
-    assert session.overlays[-1].title == "Save damaged"
+    equal(session.overlays[-1].title, "Save damaged")
     assert "data/game.a.bad" in fs.files or "data/game.b.bad" in fs.files
     app, session = _boot(fs.reboot())  # not retried: the next boot starts clean
-    assert session.overlays == [] and storage.Store("data/game", fs).load() is None
+    equal(session.overlays, [])
+    assert storage.Store("data/game", fs).load() is None
 
 
 class _RamFlash:
@@ -276,19 +289,23 @@ def case_on_a_full_littlefs_the_finished_game_waits_for_room_for_its_records():
         assert fillers
         _finish(app, session)
         kept = storage.Store("/flash/data/game").load()
-        assert kept is not None and kept["game"]["phase"] == G.OVER
+        true(kept is not None, kept)
+        equal(kept["game"]["phase"], G.OVER)
         recs = records.Records("/flash/data")
         recs.load()
-        assert recs.stats["all"][records.GAMES] == 0  # not written: the flash is full
+        equal(recs.stats["all"][records.GAMES], 0)  # not written: the flash is full
         for path in fillers[:2]:  # room again
             os.remove(path)
         later, again = _boot(None, "/flash/data", 4)  # the next boot finishes the game
-        assert later.game is not None and later.game.phase == G.OVER
+        true(later.game is not None, later.game)
+        equal(later.game.phase, G.OVER)
         again.end_ok(later)  # the high scores fitted (inline) the first time: none left
         recs = records.Records("/flash/data")
         recs.load()
-        assert recs.problems == [] and recs.stats["all"][records.GAMES] == 4
-        assert recs.rolls["faces"] == kept["counts"] and len(recs.scores) == 4
+        equal(recs.problems, [])
+        equal(recs.stats["all"][records.GAMES], 4)
+        equal(recs.rolls["faces"], kept["counts"])
+        equal(len(recs.scores), 4)
         assert storage.Store("/flash/data/game").load() is None
     finally:
         os.umount("/flash")

@@ -14,6 +14,7 @@ import session_boot
 import storage
 from dice_source import DiceSource
 from fake_fs import FakeFs
+from check import equal, true
 
 _LONG = "\u4e00" * bounds.MAX_NAME  # the widest name in bytes: 3 per character in UTF-8
 
@@ -67,7 +68,7 @@ def test_the_largest_game_save_the_check_accepts_saves_again():
     assert session_boot.save_ok(value)
     fs = FakeFs(dirs=["", "data"])
     assert storage.Store("data/game", fs).save(value) < 16384
-    assert storage.Store("data/game", fs.reboot(), session_boot.save_ok).load() == value
+    equal(storage.Store("data/game", fs.reboot(), session_boot.save_ok).load(), value)
 
 
 def test_records_refuse_what_no_game_makes_and_accept_what_games_make():
@@ -104,12 +105,15 @@ def test_the_largest_records_the_checks_accept_save_again():
     card = R.new_card()
     card[R.YAHTZEE] = 50
     # A game counted into full tallies saturates: its files still load as they were saved.
-    assert recs.finish_game(5, [("P1", 50, card)], [10] * 6) == []
+    equal(recs.finish_game(5, [("P1", 50, card)], [10] * 6), [])
     again = records.Records("data", fs.reboot())
     again.load()
-    assert again.problems == [] and again.rolls["faces"] == [bounds.MAX_TALLY] * 6
-    assert again.stats == recs.stats and again.stats["all"] == _biggest_stats()["all"]
-    assert again.stats["names"]["P1"] == [1, 50, 50, 1, 0] and len(again.stats["names"]) == records.MAX_NAMES
+    equal(again.problems, [])
+    equal(again.rolls["faces"], [bounds.MAX_TALLY] * 6)
+    equal(again.stats, recs.stats)
+    equal(again.stats["all"], _biggest_stats()["all"])
+    equal(again.stats["names"]["P1"], [1, 50, 50, 1, 0])
+    equal(len(again.stats["names"]), records.MAX_NAMES)
 
 
 def test_a_stats_file_of_long_names_is_damage_not_a_crash():
@@ -124,7 +128,8 @@ def test_a_stats_file_of_long_names_is_damage_not_a_crash():
     del value, names
     recs = records.Records("data", fs.reboot())
     recs.load()
-    assert recs.problems == [("stats", storage.SHAPE)] and recs.stats == records.new_stats()
+    equal(recs.problems, [("stats", storage.SHAPE)])
+    equal(recs.stats, records.new_stats())
 
 
 def test_every_failure_to_save_is_a_save_error_and_keeps_the_last_save():
@@ -138,8 +143,8 @@ def test_every_failure_to_save_is_a_save_error_and_keeps_the_last_save():
         except storage.SaveError as err:
             # 16 KiB may first run out of RAM in the encoder (MicroPython's 192K heap)
             assert err.reason == storage.UNSAVABLE or (err.reason == storage.NO_MEMORY and type(value) is bytes)
-    assert "data/game.tmp" not in fs.files
-    assert storage.Store("data/game", fs.reboot()).load() == "kept"
+    true("data/game.tmp" not in fs.files, fs.files)
+    equal(storage.Store("data/game", fs.reboot()).load(), "kept")
 
 
 def test_a_rolls_count_beyond_the_bounds_is_set_aside_and_the_game_counted():
@@ -147,15 +152,16 @@ def test_a_rolls_count_beyond_the_bounds_is_set_aside_and_the_game_counted():
     storage.Store("data/rolls", fs).save({"last": 3, "faces": [(1 << 63) - 4] + [0] * 5})
     recs = records.Records("data", fs.reboot())
     recs.load()
-    assert recs.problems == [("rolls", storage.SHAPE)] and "data/rolls.a.bad" in recs.stores["rolls"].fs.files
-    assert recs.finish_game(9, [("P1", 5, R.new_card())], [1, 2, 3, 4, 5, 6]) == []
-    assert recs.rolls["faces"] == [1, 2, 3, 4, 5, 6]
+    equal(recs.problems, [("rolls", storage.SHAPE)])
+    true("data/rolls.a.bad" in recs.stores["rolls"].fs.files, recs.stores["rolls"].fs.files)
+    equal(recs.finish_game(9, [("P1", 5, R.new_card())], [1, 2, 3, 4, 5, 6]), [])
+    equal(recs.rolls["faces"], [1, 2, 3, 4, 5, 6])
 
 
 def test_card_bounds_come_from_each_cards_table():
     for choice, top, yahtzees in (("forced", 1575, 13), ("zoo", 130, 1)):
         ruleset = R.make_ruleset(choice)
-        assert R.card_bounds(ruleset.card) == (top, yahtzees)
+        equal(R.card_bounds(ruleset.card), (top, yahtzees))
         # the same figure from every score each box can hold (rules.possible_points)
         possible = R.possible_points(ruleset)
         best = 0
@@ -166,7 +172,7 @@ def test_card_bounds_come_from_each_cards_table():
             upper += possible[box][-1]
         best += ruleset.upper_bonus if upper >= ruleset.upper_threshold else 0
         best += ruleset.yahtzee_bonus * (ruleset.n_boxes - 1)
-        assert best == top, choice
+        equal(best, top, choice)
 
 
 def test_zoo_records_are_checked_against_the_zoo_cards_bounds():
@@ -178,12 +184,15 @@ def test_zoo_records_are_checked_against_the_zoo_cards_bounds():
     storage.Store("data/stats", fs).save({"last": 1, "all": [1, 1500, 1500, 13, 1], "names": {}})
     kids = records.Records("data", fs.reboot(), zoo)
     kids.load()
-    assert kids.problems == [("scores", storage.SHAPE), ("stats", storage.SHAPE)]
-    assert kids.scores == [] and kids.stats == records.new_stats()
+    equal(kids.problems, [("scores", storage.SHAPE), ("stats", storage.SHAPE)])
+    equal(kids.scores, [])
+    equal(kids.stats, records.new_stats())
     standard = records.Records("data", fs.reboot())
     standard.load()
-    assert standard.problems == [] and standard.scores == [[1500, "ABC", 1, 0]]
+    equal(standard.problems, [])
+    equal(standard.scores, [[1500, "ABC", 1, 0]])
     ok = records.Records("data", FakeFs(dirs=["", "data"]), zoo)
     storage.Store("data/zoo_scores", ok.stores["scores"].fs).save([[130, "ABC", 1, 0]])
     ok.load()
-    assert ok.problems == [] and ok.scores == [[130, "ABC", 1, 0]]
+    equal(ok.problems, [])
+    equal(ok.scores, [[130, "ABC", 1, 0]])

@@ -4,6 +4,7 @@ Runs under CPython and inside MicroPython (tests/test_on_micropython.py).
 """
 
 from dice_source import DiceSource
+from check import equal, true
 
 N_DICE = 60000
 # chi-square, 5 degrees of freedom, p = 0.001: a fair die exceeds it once in 1000 seeds.
@@ -26,13 +27,13 @@ def _chi_square(counts, n):
 def test_fairness_seeded_chi_square_per_face():
     n = N_DICE
     counts = _counts(DiceSource(seed=12345), n)
-    assert counts[0] == 0
-    assert sum(counts) == n
+    equal(counts[0], 0)
+    equal(sum(counts), n)
     parts = _chi_square(counts, n)
     # Each face's own term is chi-square with 1 df: 10.83 is p = 0.001.
     for face in range(6):
-        assert parts[face] < 10.83, (face + 1, counts)
-    assert sum(parts) < CHI2_LIMIT_DF5, counts
+        true(parts[face] < 10.83, parts[face], what=(face + 1, counts))
+    true(sum(parts) < CHI2_LIMIT_DF5, sum(parts), CHI2_LIMIT_DF5, what=counts)
 
 
 def test_fairness_unseeded_stirred_source():
@@ -50,9 +51,9 @@ def test_seeded_sources_repeat_and_differ():
     run2 = [second.randint(1, 6) for _ in range(40)]
     other = DiceSource(seed=8)
     run3 = [other.randint(1, 6) for _ in range(40)]
-    assert run1 == run2
-    assert run1 != run3
-    assert single == run1[0]
+    equal(run1, run2)
+    true(run1 != run3, run1, run3)
+    equal(single, run1[0])
 
 
 def test_checkpoint_restore_continues_the_stream():
@@ -60,11 +61,11 @@ def test_checkpoint_restore_continues_the_stream():
     for _ in range(17):
         source.randint(1, 6)
     seed = source.checkpoint()
-    assert 0 <= seed < (1 << 30)
+    true(0 <= seed < (1 << 30), seed, 1 << 30)
     after = [source.randint(1, 6) for _ in range(50)]
     resumed = DiceSource(seed=1)
     resumed.restore(seed)
-    assert [resumed.randint(1, 6) for _ in range(50)] == after
+    equal([resumed.randint(1, 6) for _ in range(50)], after)
 
 
 def test_first_press_does_not_disturb_a_seeded_source():
@@ -73,4 +74,4 @@ def test_first_press_does_not_disturb_a_seeded_source():
     plain_run = [plain.randint(1, 6) for _ in range(30)]
     pressed = DiceSource(seed=5)
     pressed.first_press(123456)
-    assert [pressed.randint(1, 6) for _ in range(30)] == plain_run
+    equal([pressed.randint(1, 6) for _ in range(30)], plain_run)

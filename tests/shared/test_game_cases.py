@@ -6,6 +6,7 @@ Runs under pytest and inside the real MicroPython (tests/test_on_micropython.py)
 import game as G
 import rules as R
 from support import ScriptedDice, SeededDice, raises
+from check import equal, true
 
 FORCED = R.make_ruleset()
 ZOO = R.make_ruleset("zoo")
@@ -22,22 +23,27 @@ def new_game(n=2, faces=None, seed=1, rules=FORCED):
 
 def test_solo_game_starts_at_once():
     game = new_game(1)
-    assert game.phase == G.TURN and game.current == 0
+    equal(game.phase, G.TURN)
+    equal(game.current, 0)
 
 
 def test_rolloff_highest_starts():
     game = new_game(3, faces=[2, 6, 4])
-    assert game.rolloff() == [(0, 2), (1, 6), (2, 4)]
-    assert game.phase == G.TURN and game.current == 1 and game.first == 1
+    equal(game.rolloff(), [(0, 2), (1, 6), (2, 4)])
+    equal(game.phase, G.TURN)
+    equal(game.current, 1)
+    equal(game.first, 1)
 
 
 def test_rolloff_ties_roll_again_among_the_tied_only():
     game = new_game(3, faces=[5, 2, 5, 3, 3, 1, 4])
-    assert game.rolloff() == [(0, 5), (1, 2), (2, 5)]
-    assert game.phase == G.ROLLOFF and game.contenders == [0, 2]
-    assert game.rolloff() == [(0, 3), (2, 3)]
-    assert game.rolloff() == [(0, 1), (2, 4)]
-    assert game.phase == G.TURN and game.current == 2
+    equal(game.rolloff(), [(0, 5), (1, 2), (2, 5)])
+    equal(game.phase, G.ROLLOFF)
+    equal(game.contenders, [0, 2])
+    equal(game.rolloff(), [(0, 3), (2, 3)])
+    equal(game.rolloff(), [(0, 1), (2, 4)])
+    equal(game.phase, G.TURN)
+    equal(game.current, 2)
     raises(G.GameError, game.rolloff)
 
 
@@ -49,20 +55,25 @@ def test_play_goes_round_in_seat_order_from_the_starter():
         order.append(game.current)
         game.roll()
         game.score(ID("chance"))
-    assert order == [1, 2, 0] and game.round == 1 and game.current == 1
+    equal(order, [1, 2, 0])
+    equal(game.round, 1)
+    equal(game.current, 1)
 
 
 def test_first_roll_throws_all_and_holds_keep_dice():
     game = new_game(1, faces=[1, 2, 3, 4, 5, 6, 6, 6, 1, 1, 2, 3])
     game.roll()
-    assert game.dice == [1, 2, 3, 4, 5] and game.rolls == 1
+    equal(game.dice, [1, 2, 3, 4, 5])
+    equal(game.rolls, 1)
     game.toggle_hold(1)
     game.toggle_hold(3)
     game.roll()
-    assert game.dice == [6, 2, 6, 4, 6] and game.rolls == 2
+    equal(game.dice, [6, 2, 6, 4, 6])
+    equal(game.rolls, 2)
     game.toggle_hold(1)  # an earlier hold may be released and re-rolled
     game.roll()
-    assert game.dice == [1, 1, 2, 4, 3] and game.rolls == 3
+    equal(game.dice, [1, 1, 2, 4, 3])
+    equal(game.rolls, 3)
 
 
 def test_a_fourth_roll_is_refused_and_changes_nothing():
@@ -72,7 +83,7 @@ def test_a_fourth_roll_is_refused_and_changes_nothing():
     before = game.to_state()
     raises(G.GameError, game.roll)
     raises(G.GameError, game.toggle_hold, 0)
-    assert game.to_state() == before
+    equal(game.to_state(), before)
 
 
 def test_holding_or_scoring_before_the_first_roll_is_refused():
@@ -81,14 +92,14 @@ def test_holding_or_scoring_before_the_first_roll_is_refused():
     raises(G.GameError, game.toggle_hold, 0)
     raises(G.GameError, game.score, 0)
     raises(G.GameError, game.options)
-    assert game.to_state() == before
+    equal(game.to_state(), before)
 
 
 def test_actions_before_the_rolloff_is_decided_are_refused():
     game = new_game(2)
     before = game.to_state()
     raises(G.GameError, game.roll)
-    assert game.to_state() == before
+    equal(game.to_state(), before)
 
 
 def test_rolling_with_every_die_held_is_refused():
@@ -98,7 +109,7 @@ def test_rolling_with_every_die_held_is_refused():
         game.toggle_hold(die)
     before = game.to_state()
     raises(G.GameError, game.roll)
-    assert game.to_state() == before
+    equal(game.to_state(), before)
 
 
 def test_a_filled_box_cannot_be_filled_again():
@@ -108,8 +119,8 @@ def test_a_filled_box_cannot_be_filled_again():
     game.roll()
     before = game.to_state()
     error = raises(G.GameError, game.score, ID("chance"))
-    assert "already filled" in str(error)
-    assert game.to_state() == before
+    true("already filled" in str(error), str(error))
+    equal(game.to_state(), before)
 
 
 def test_the_joker_rule_forbids_other_boxes():
@@ -119,9 +130,9 @@ def test_the_joker_rule_forbids_other_boxes():
     game.roll()
     before = game.to_state()
     error = raises(G.GameError, game.score, ID("full_house"))
-    assert "fours" in str(error)
-    assert game.to_state() == before
-    assert game.score(ID("fours")) == (20, 100)
+    true("fours" in str(error), str(error))
+    equal(game.to_state(), before)
+    equal(game.score(ID("fours")), (20, 100))
 
 
 def test_choosing_a_used_yahtzee_box_never_pays_a_bonus():
@@ -130,7 +141,7 @@ def test_choosing_a_used_yahtzee_box_never_pays_a_bonus():
     game.score(ID("yahtzee"))
     game.roll()
     raises(G.GameError, game.score, ID("yahtzee"))
-    assert game.players[0].card[R.BONUS] == 0
+    equal(game.players[0].card[R.BONUS], 0)
 
 
 def test_three_yahtzees_earn_200_bonus_points():
@@ -139,8 +150,8 @@ def test_three_yahtzees_earn_200_bonus_points():
         game.roll()
         game.score(ID(box))
     card = game.players[0].card
-    assert card[R.BONUS] == 200
-    assert R.totals(FORCED, card) == (25, 0, 50, 200, 275)
+    equal(card[R.BONUS], 200)
+    equal(R.totals(FORCED, card), (25, 0, 50, 200, 275))
 
 
 def test_no_bonus_when_the_yahtzee_box_holds_zero():
@@ -148,7 +159,7 @@ def test_no_bonus_when_the_yahtzee_box_holds_zero():
     game.roll()
     game.score(ID("yahtzee"))
     game.roll()
-    assert game.score(ID("fives")) == (25, 0)
+    equal(game.score(ID("fives")), (25, 0))
 
 
 def test_thirteen_yahtzees_reach_the_maximum_1575():
@@ -175,8 +186,8 @@ def test_thirteen_yahtzees_reach_the_maximum_1575():
     for box in boxes:
         game.roll()
         game.score(ID(box))
-    assert game.phase == G.OVER
-    assert R.totals(FORCED, game.players[0].card) == (105, 35, 235, 1200, 1575)
+    equal(game.phase, G.OVER)
+    equal(R.totals(FORCED, game.players[0].card), (105, 35, 235, 1200, 1575))
 
 
 def play_out(game, choose=None):
@@ -204,17 +215,18 @@ def test_a_game_ends_after_one_round_per_box_with_every_box_filled():
         while game.phase == G.ROLLOFF:
             game.rolloff()
         while game.phase != G.OVER:
-            assert game.round == turns // 3
+            equal(game.round, turns // 3)
             game.roll()
             options = game.options()
-            assert len(options) == rules.n_boxes
+            equal(len(options), rules.n_boxes)
             game.score(max(range(rules.n_boxes), key=lambda b: options[b]))
             turns += 1
-        assert game.round == rounds and turns == 3 * rounds
+        equal(game.round, rounds)
+        equal(turns, 3 * rounds)
         for seat, player in enumerate(game.players):
-            assert len(player.card) == rules.n_boxes + 1
-            assert R.OPEN not in player.card[: rules.n_boxes]
-            assert game.total(seat) == R.totals(rules, player.card)[4]
+            equal(len(player.card), rules.n_boxes + 1)
+            true(R.OPEN not in player.card[: rules.n_boxes], R.OPEN, player.card[: rules.n_boxes])
+            equal(game.total(seat), R.totals(rules, player.card)[4])
         raises(G.GameError, game.roll)
         raises(G.GameError, game.score, 0)
 
@@ -222,18 +234,18 @@ def test_a_game_ends_after_one_round_per_box_with_every_box_filled():
 def test_more_than_four_players_work():
     for rules in RULESETS:
         game = play_out(new_game(6, seed=3, rules=rules))
-        assert len(game.ranking()) == 6
+        equal(len(game.ranking()), 6)
 
 
 def test_zoo_game_scores_animals_and_refuses_boxes_past_its_card():
     game = new_game(1, faces=[3, 3, 3, 5, 5] + [1, 2, 3, 4, 6], rules=ZOO)
     game.roll()
-    assert game.options() == [0, 0, 3, 0, 2, 0, 10, 0, 15, 0, 0]
+    equal(game.options(), [0, 0, 3, 0, 2, 0, 10, 0, 15, 0, 0])
     raises(G.GameError, game.score, 11)  # the standard card's 12th box does not exist here
-    assert game.score(ZOO.ids.index("full_house")) == (15, 0)
+    equal(game.score(ZOO.ids.index("full_house")), (15, 0))
     game.roll()
-    assert game.score(ZOO.ids.index("all_different")) == (20, 0)
-    assert R.totals(ZOO, game.players[0].card) == (0, 0, 35, 0, 35)
+    equal(game.score(ZOO.ids.index("all_different")), (20, 0))
+    equal(R.totals(ZOO, game.players[0].card), (0, 0, 35, 0, 35))
 
 
 def fixed_totals(game, totals):
@@ -249,15 +261,15 @@ def fixed_totals(game, totals):
 def test_a_tie_is_shared_not_given_to_the_second_player():
     game = new_game(2)
     fixed_totals(game, [30, 30])
-    assert game.ranking() == [(1, 0, 30), (1, 1, 30)]
-    assert game.winners() == [0, 1]
+    equal(game.ranking(), [(1, 0, 30), (1, 1, 30)])
+    equal(game.winners(), [0, 1])
 
 
 def test_ranking_places_with_ties():
     game = new_game(4)
     fixed_totals(game, [20, 30, 30, 10])
-    assert game.ranking() == [(1, 1, 30), (1, 2, 30), (3, 0, 20), (4, 3, 10)]
-    assert game.winners() == [1, 2]
+    equal(game.ranking(), [(1, 1, 30), (1, 2, 30), (3, 0, 20), (4, 3, 10)])
+    equal(game.winners(), [1, 2])
 
 
 def test_state_round_trip_mid_turn():
@@ -272,15 +284,16 @@ def test_state_round_trip_mid_turn():
         game.toggle_hold(2)
         state = game.to_state()
         again = G.Game.from_state(state, SeededDice(1))
-        assert again.to_state() == state
-        assert again.players[1].name == "P2" and again.rules.name == rules.name
-        assert again.rounds == rules.n_boxes
+        equal(again.to_state(), state)
+        equal(again.players[1].name, "P2")
+        equal(again.rules.name, rules.name)
+        equal(again.rounds, rules.n_boxes)
 
 
 def test_a_finished_zoo_game_round_trips_and_a_card_of_the_other_shape_is_refused():
     game = play_out(new_game(2, seed=9, rules=ZOO))
     state = game.to_state()
-    assert G.Game.from_state(state, SeededDice(1)).phase == G.OVER
+    equal(G.Game.from_state(state, SeededDice(1)).phase, G.OVER)
     bad = dict(state)
     bad["rules"] = "forced"  # 12-entry Zoo cards under the standard card: refused
     raises(G.GameError, G.Game.from_state, bad, SeededDice(1))

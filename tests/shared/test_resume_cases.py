@@ -3,6 +3,7 @@ game save that decides the next dice. Runs under CPython and inside MicroPython.
 """
 
 from dice_source import DiceSource
+from check import equal, true
 
 
 def test_position_does_not_change_the_stream():
@@ -14,7 +15,7 @@ def test_position_does_not_change_the_stream():
         if i % 3 == 0:
             saving.position()  # a save after every action must not change the dice
         got.append(saving.randint(1, 6))
-    assert got == run
+    equal(got, run)
 
 
 def test_seek_continues_at_the_saved_position():
@@ -22,44 +23,46 @@ def test_seek_continues_at_the_saved_position():
     for _ in range(23):
         source.randint(1, 6)
     saved = source.position()
-    assert saved == [77, 23]
+    equal(saved, [77, 23])
     after = [source.randint(1, 6) for _ in range(30)]
     other = DiceSource(seed=5)
     other.randint(1, 6)
     other.seek(saved)
-    assert other.position() == [77, 23]
-    assert [other.randint(1, 6) for _ in range(30)] == after
+    equal(other.position(), [77, 23])
+    equal([other.randint(1, 6) for _ in range(30)], after)
 
 
 def test_position_follows_checkpoints_and_stirring():
     source = DiceSource(seed=3)
     source.randint(1, 6)
     seed = source.checkpoint()
-    assert source.position() == [seed, 0]
+    equal(source.position(), [seed, 0])
     source.randint(1, 6)
     saved = source.position()
     after = [source.randint(1, 6) for _ in range(10)]
     stirred = DiceSource()
     stirred.first_press(4242)
-    assert stirred.position()[1] == 0
+    equal(stirred.position()[1], 0)
     stirred.seek(saved)
-    assert [stirred.randint(1, 6) for _ in range(10)] == after
+    equal([stirred.randint(1, 6) for _ in range(10)], after)
 
 
 def test_other_ranges_reseed_so_positions_stay_replayable():
     source = DiceSource(seed=12)
     source.randint(1, 6)
     pick = source.randint(0, 99)  # not a die: the stream restarts from a fresh seed
-    assert 0 <= pick <= 99 and source.position()[1] == 0
+    true(0 <= pick <= 99, pick)
+    equal(source.position()[1], 0)
     source.randint(1, 6)
     saved = source.position()
     after = [source.randint(1, 6) for _ in range(10)]
     again = DiceSource(seed=1)
     again.seek(saved)
-    assert [again.randint(1, 6) for _ in range(10)] == after
+    equal([again.randint(1, 6) for _ in range(10)], after)
     twin = DiceSource(seed=12)
     twin.randint(1, 6)
-    assert twin.randint(0, 99) == pick and twin.position() == [saved[0], 0]
+    equal(twin.randint(0, 99), pick)
+    equal(twin.position(), [saved[0], 0])
 
 
 def test_the_first_press_after_a_seek_keeps_the_restored_stream():
@@ -72,4 +75,4 @@ def test_the_first_press_after_a_seek_keeps_the_restored_stream():
     device = DiceSource()
     device.seek(saved)
     device.first_press(31337)
-    assert [device.randint(1, 6) for _ in range(10)] == after
+    equal([device.randint(1, 6) for _ in range(10)], after)

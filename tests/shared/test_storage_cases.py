@@ -10,6 +10,7 @@ import rules as R
 import storage
 from dice_source import DiceSource
 from fake_fs import FakeFs, PowerCut  # noqa: F401  (PowerCut: tests/test_storage.py)
+from check import equal, true
 
 
 def card_with(points):
@@ -66,23 +67,23 @@ def steps_of_save(fs, value, base="data/game"):
 
 
 def test_crc32_matches_the_ieee_check_value():
-    assert storage.crc32(b"123456789") == bytes((0x26, 0x39, 0xF4, 0xCB))  # 0xCBF43926
-    assert storage.crc32(b"") == bytes(4)
+    equal(storage.crc32(b"123456789"), bytes((0x26, 0x39, 0xF4, 0xCB)))  # 0xCBF43926
+    equal(storage.crc32(b""), bytes(4))
 
 
 def test_round_trip_of_game_like_values_and_edge_ints():
     for n in range(20):
         value = game_like(n)
-        assert storage.decode(storage.encode(value)) == value
+        equal(storage.decode(storage.encode(value)), value)
     edges = [-1, 0, 62, 63, -2, 127, 128, -129, 2**30 - 1, -(2**30), 2**40, -(2**40), 1575]
-    assert storage.decode(storage.encode(edges)) == edges
+    equal(storage.decode(storage.encode(edges)), edges)
     texts = ["", "x" * 31, "y" * 32, "Zoë", b"\x00\xff", None, True, False, {}, [], {7: [1]}]
-    assert storage.decode(storage.encode(texts)) == texts
+    equal(storage.decode(storage.encode(texts)), texts)
 
 
 def test_a_card_costs_one_byte_per_box():
     card = card_with([3, 6, 9, 12, 15, 18, 22, 0, 25, 30, 40, 50, 21])
-    assert len(storage.encode(card)) == 1 + 14
+    equal(len(storage.encode(card)), 1 + 14)
 
 
 def test_nothing_saved_loads_none():
@@ -93,15 +94,15 @@ def test_nothing_saved_loads_none():
 def test_first_save_makes_the_folder():
     fs = FakeFs()
     storage.Store("data/game", fs).save([1, 2])
-    assert "data" in fs.dirs
-    assert storage.Store("data/game", fs.reboot()).load() == [1, 2]
+    true("data" in fs.dirs, fs.dirs)
+    equal(storage.Store("data/game", fs.reboot()).load(), [1, 2])
 
 
 def test_power_cut_at_every_step_of_a_save_keeps_last_or_previous():
     values = states_after(0, 3)
     fs = saved_fs(values[:2])
     total = steps_of_save(fs, values[2])
-    assert total > 150  # every byte of the file is a cut point
+    true(total > 150, total)  # every byte of the file is a cut point
     seen_new = seen_old = 0
     for cut in range(total + 1):
         trial = fs.reboot()
@@ -115,16 +116,16 @@ def test_power_cut_at_every_step_of_a_save_keeps_last_or_previous():
         after = storage.Store("data/game", rebooted)
         loaded = after.load()
         assert loaded == values[2] or loaded == values[1], cut
-        assert after.damaged == []
+        equal(after.damaged, [])
         if loaded == values[2]:
             seen_new += 1
         else:
             seen_old += 1
         # and the resumed store saves on normally
         after.save(values[0])
-        assert storage.Store("data/game", rebooted.reboot()).load() == values[0]
-    assert seen_old == total  # only the final rename publishes the new save
-    assert seen_new == 1
+        equal(storage.Store("data/game", rebooted.reboot()).load(), values[0])
+    equal(seen_old, total)  # only the final rename publishes the new save
+    equal(seen_new, 1)
 
 
 def test_cuts_in_a_row_lose_at_most_the_save_in_progress():
@@ -151,17 +152,17 @@ def test_disk_full_is_a_named_error_and_keeps_the_previous_save():
     fs = fs.reboot()
     fs.capacity = fs.used() + 40  # room for part of the temp file only
     store = storage.Store("data/game", fs)
-    assert store.load() == game_like(1)
+    equal(store.load(), game_like(1))
     try:
         store.save(game_like(2))
         raise AssertionError("a full disk must raise")
     except storage.SaveError as err:
-        assert err.reason == storage.FULL
-    assert "data/game.tmp" not in fs.files
-    assert storage.Store("data/game", fs.reboot()).load() == game_like(1)
+        equal(err.reason, storage.FULL)
+    true("data/game.tmp" not in fs.files, fs.files)
+    equal(storage.Store("data/game", fs.reboot()).load(), game_like(1))
     fs.capacity = None  # space freed: saving works again
     store.save(game_like(3))
-    assert storage.Store("data/game", fs.reboot()).load() == game_like(3)
+    equal(storage.Store("data/game", fs.reboot()).load(), game_like(3))
 
 
 def _damage(fs, path, how):
@@ -190,25 +191,25 @@ def test_damaged_files_are_named_and_set_aside():
             store.load()
             raise AssertionError("damage must raise: " + how)
         except storage.SaveError as err:
-            assert err.reason == reason, (how, err.reason)
-            assert err.path == "data/game.a"
-        assert store.set_aside() == ["data/game.a.bad"]
-        assert "data/game.a.bad" in fs.files  # kept for inspection
+            equal(err.reason, reason, (how, err.reason))
+            equal(err.path, "data/game.a")
+        equal(store.set_aside(), ["data/game.a.bad"])
+        true("data/game.a.bad" in fs.files, fs.files)  # kept for inspection
         assert store.load() is None  # a fresh start
         store.save(game_like(2))
-        assert storage.Store("data/game", fs.reboot()).load() == game_like(2)
-        assert "data/game.a.bad" in fs.files
+        equal(storage.Store("data/game", fs.reboot()).load(), game_like(2))
+        true("data/game.a.bad" in fs.files, fs.files)
 
 
 def test_damaged_newest_slot_falls_back_to_the_previous():
     fs = saved_fs(states_after(0, 2))  # game.a holds 0, game.b holds 1
     _damage(fs, "data/game.b", "flip")
     store = storage.Store("data/game", fs)
-    assert store.load() == game_like(0)
-    assert store.damaged == [("data/game.b", storage.CORRUPT)]
+    equal(store.load(), game_like(0))
+    equal(store.damaged, [("data/game.b", storage.CORRUPT)])
     store.save(game_like(5))  # reuses the damaged slot but keeps a copy of it
-    assert "data/game.b.bad" in fs.files
-    assert storage.Store("data/game", fs.reboot()).load() == game_like(5)
+    true("data/game.b.bad" in fs.files, fs.files)
+    equal(storage.Store("data/game", fs.reboot()).load(), game_like(5))
 
 
 def test_clear_cut_anywhere_leaves_nothing_or_the_last_save():
@@ -278,13 +279,14 @@ def _resume_after_cuts(ruleset):
         except PowerCut:
             pass
         saved = storage.Store("data/game", trial.reboot()).load()
-        assert saved == final, cut
+        equal(saved, final, cut)
         resumed_dice = DiceSource(seed=1)
         resumed_dice.restore(saved["seed"])
         resumed = G.Game.from_state(saved["game"], resumed_dice)
-        assert resumed.to_state() == final["game"] and resumed.rules.name == ruleset.name
+        equal(resumed.to_state(), final["game"])
+        equal(resumed.rules.name, ruleset.name)
         resumed.roll()
-        assert resumed.dice == expected_dice
+        equal(resumed.dice, expected_dice)
 
 
 def _results(n):
@@ -317,16 +319,21 @@ def test_records_survive_a_cut_at_every_step_and_files_stay_independent():
         rebooted = trial.reboot()
         after = records.Records("data", rebooted)
         after.load()
-        assert after.problems == []
-        assert after.stats["all"][records.GAMES] in (2, 4), cut
-        assert after.rolls["faces"] in ([1, 2, 3, 4, 5, 6], [7, 7, 7, 7, 7, 7]), cut
-        assert after.scores == [[200, "ANN", 11, 0]]
+        equal(after.problems, [])
+        true(after.stats["all"][records.GAMES] in (2, 4), after.stats["all"][records.GAMES], (2, 4), what=cut)
+        true(
+            after.rolls["faces"] in ([1, 2, 3, 4, 5, 6], [7, 7, 7, 7, 7, 7]),
+            after.rolls["faces"],
+            ([1, 2, 3, 4, 5, 6], [7, 7, 7, 7, 7, 7]),
+            what=cut,
+        )
+        equal(after.scores, [[200, "ANN", 11, 0]])
         # finishing again after the reboot counts the game exactly once
         after.finish_game(12, _results(5), [6, 5, 4, 3, 2, 1])
         again = records.Records("data", rebooted.reboot())
         again.load()
-        assert again.stats["all"][records.GAMES] == 4
-        assert again.rolls["faces"] == [7, 7, 7, 7, 7, 7]
+        equal(again.stats["all"][records.GAMES], 4)
+        equal(again.rolls["faces"], [7, 7, 7, 7, 7, 7])
 
 
 def test_one_damaged_records_file_costs_only_itself():
@@ -338,10 +345,10 @@ def test_one_damaged_records_file_costs_only_itself():
     _damage(fs, "data/stats.a", "flip")
     after = records.Records("data", fs.reboot())
     after.load()
-    assert after.problems == [("stats", storage.CORRUPT)]
-    assert after.stats == records.new_stats()
-    assert after.scores == [[200, "ANN", 11, 0]]
-    assert after.rolls["faces"] == [1, 2, 3, 4, 5, 6]
+    equal(after.problems, [("stats", storage.CORRUPT)])
+    equal(after.stats, records.new_stats())
+    equal(after.scores, [[200, "ANN", 11, 0]])
+    equal(after.rolls["faces"], [1, 2, 3, 4, 5, 6])
 
 
 def test_zoo_records_are_kept_apart_from_the_standard_cards():
@@ -351,22 +358,23 @@ def test_zoo_records_are_kept_apart_from_the_standard_cards():
     kids.load()
     zoo_card = [5, 3, 3, 3, 3, 1, 10, 15, 15, 20, 30, 0]  # upper 18: bonus; a Zoo Yahtzy
     kids.finish_game(21, [("ANN", 128, zoo_card)], [1, 1, 1, 1, 1, 1])
-    assert kids.add_high_score(128, "ANN", 21, 0) == 0
+    equal(kids.add_high_score(128, "ANN", 21, 0), 0)
     fs = fs.reboot()
     grown = records.Records("data", fs)
     grown.load()
-    assert grown.scores == [] and grown.stats["all"][records.GAMES] == 0
-    assert grown.rolls["faces"] == [1, 1, 1, 1, 1, 1]  # the dice are the same dice
+    equal(grown.scores, [])
+    equal(grown.stats["all"][records.GAMES], 0)
+    equal(grown.rolls["faces"], [1, 1, 1, 1, 1, 1])  # the dice are the same dice
     grown.finish_game(22, _results(0), [2, 2, 2, 2, 2, 2])
     grown.add_high_score(200, "ANN", 22, 0)
     fs = fs.reboot()
     again = records.Records("data", fs, zoo)
     again.load()
-    assert again.problems == []
-    assert again.scores == [[128, "ANN", 21, 0]]
-    assert again.stats["all"] == [1, 128, 128, 1, 1]  # games, points, best, Zoo Yahtzys, bonus games
-    assert again.rolls["faces"] == [3, 3, 3, 3, 3, 3]
-    assert records.Records("data", fs.reboot(), R.make_ruleset("free")).stores["scores"].base == "data/scores"
+    equal(again.problems, [])
+    equal(again.scores, [[128, "ANN", 21, 0]])
+    equal(again.stats["all"], [1, 128, 128, 1, 1])  # games, points, best, Zoo Yahtzys, bonus games
+    equal(again.rolls["faces"], [3, 3, 3, 3, 3, 3])
+    equal(records.Records("data", fs.reboot(), R.make_ruleset("free")).stores["scores"].base, "data/scores")
 
 
 # --- intact frames, wrong contents (issue 10 item 7) -------------------------------------
@@ -381,21 +389,23 @@ def test_a_valid_frame_with_wrong_contents_falls_back_to_the_older_slot_once():
     weird = bytes(fs.files["data/scores.b"])
     recs = records.Records("data", fs)
     recs.load()
-    assert recs.scores == _seven_scores()
-    assert recs.problems == [("scores", storage.SHAPE)]
-    assert recs.older == ["scores"] and recs.unkept == []
-    assert bytes(fs.files["data/scores.b.bad"]) == weird  # really kept aside
-    assert "data/scores.b" not in fs.files
+    equal(recs.scores, _seven_scores())
+    equal(recs.problems, [("scores", storage.SHAPE)])
+    equal(recs.older, ["scores"])
+    equal(recs.unkept, [])
+    equal(bytes(fs.files["data/scores.b.bad"]), weird)  # really kept aside
+    true("data/scores.b" not in fs.files, fs.files)
     fs = fs.reboot()
     again = records.Records("data", fs)
     again.load()
-    assert again.problems == [] and again.scores == _seven_scores()  # said once
+    equal(again.problems, [])
+    equal(again.scores, _seven_scores())  # said once
     # a new high score keeps all seven: the intact slot is never overwritten by a fresh table
-    assert again.add_high_score(305, "NEW", 200, 0) == 0
+    equal(again.add_high_score(305, "NEW", 200, 0), 0)
     after = records.Records("data", fs.reboot())
     after.load()
-    assert after.scores == [[305, "NEW", 200, 0]] + _seven_scores()
-    assert after.problems == []
+    equal(after.scores, [[305, "NEW", 200, 0]] + _seven_scores())
+    equal(after.problems, [])
 
 
 def test_wrong_contents_in_both_slots_start_fresh_and_the_next_save_wins():
@@ -408,16 +418,18 @@ def test_wrong_contents_in_both_slots_start_fresh_and_the_next_save_wins():
         store.load()
         raise AssertionError("no intact slot must raise")
     except storage.SaveError as err:
-        assert err.reason == storage.SHAPE
-    assert sorted(store.set_aside()) == ["data/rolls.a.bad", "data/rolls.b.bad"]
+        equal(err.reason, storage.SHAPE)
+    equal(sorted(store.set_aside()), ["data/rolls.a.bad", "data/rolls.b.bad"])
     store.save(records.new_rolls())
-    assert storage.Store("data/rolls", fs.reboot(), records.rolls_ok).load() == records.new_rolls()
+    equal(storage.Store("data/rolls", fs.reboot(), records.rolls_ok).load(), records.new_rolls())
 
 
 def test_each_records_shape_is_checked_as_strictly_as_its_frame():
     good_stats = {"last": 5, "all": [2, 400, 250, 1, 1], "names": {"ANN": [2, 400, 250, 1, 1]}}
-    assert records.scores_ok(_seven_scores()) and records.scores_ok([])
-    assert records.stats_ok(good_stats) and records.stats_ok(records.new_stats())
+    assert records.scores_ok(_seven_scores())
+    assert records.scores_ok([])
+    assert records.stats_ok(good_stats)
+    assert records.stats_ok(records.new_stats())
     assert records.rolls_ok(records.new_rolls())
     bad_scores = (
         {"weird": [1, 2, 3]},
@@ -484,20 +496,22 @@ def test_a_game_save_that_cannot_be_resumed_falls_back_to_the_older_slot():
     storage.Store("data/game", fs).save(good)
     storage.Store("data/game", fs).save(broken)
     store = storage.Store("data/game", fs, session_boot.save_ok)
-    assert store.load() == good
-    assert store.damaged == [("data/game.b", storage.SHAPE)]
+    equal(store.load(), good)
+    equal(store.damaged, [("data/game.b", storage.SHAPE)])
 
 
 # --- obstacles on the flash (issue 10 items 6 and 9) --------------------------------------
 def test_data_being_a_file_is_moved_aside_and_saving_works_again():
     fs = FakeFs(files={"data": bytearray(b"not a folder")})
     store = storage.Store("data/game", fs)
-    assert store.load() is None and store.damaged == []  # nothing saved there: no false alarm
-    assert store.repair() == ["data"]  # what the session does at boot
-    assert bytes(fs.files["data.bad"]) == b"not a folder" and "data" in fs.dirs
+    assert store.load() is None
+    equal(store.damaged, [])  # nothing saved there: no false alarm
+    equal(store.repair(), ["data"])  # what the session does at boot
+    equal(bytes(fs.files["data.bad"]), b"not a folder")
+    true("data" in fs.dirs, fs.dirs)
     store.save(game_like(1))
-    assert storage.Store("data/game", fs.reboot()).load() == game_like(1)
-    assert store.repaired == ["data"]  # for the message, until the caller clears it
+    equal(storage.Store("data/game", fs.reboot()).load(), game_like(1))
+    equal(store.repaired, ["data"])  # for the message, until the caller clears it
 
 
 def test_a_save_repairs_what_is_in_its_way_and_retries_once():
@@ -512,12 +526,12 @@ def test_a_save_repairs_what_is_in_its_way_and_retries_once():
         store = storage.Store("data/game", fs)
         store.save(game_like(2))  # no SaveError: the obstacle went aside first
         # a folder at a slot is a damaged slot (unreadable), kept aside by the save itself
-        assert store.repaired == ([] if obstacle == "data/game.a" else [obstacle]), obstacle
-        assert storage.Store("data/game", fs.reboot()).load() == game_like(2)
+        equal(store.repaired, [] if obstacle == "data/game.a" else [obstacle], obstacle)
+        equal(storage.Store("data/game", fs.reboot()).load(), game_like(2))
         if obstacle != "data":
-            assert bytes(fs.files[obstacle + ".bad/inside"]) == b"kept"  # moved whole, not lost
+            equal(bytes(fs.files[obstacle + ".bad/inside"]), b"kept")  # moved whole, not lost
         store.save(game_like(3))  # and every save after it works
-        assert storage.Store("data/game", fs.reboot()).load() == game_like(3)
+        equal(storage.Store("data/game", fs.reboot()).load(), game_like(3))
 
 
 def test_a_folder_where_a_bad_file_should_go_is_moved_aside_first():
@@ -530,13 +544,13 @@ def test_a_folder_where_a_bad_file_should_go_is_moved_aside_first():
         store.load()
         raise AssertionError("damage must raise")
     except storage.SaveError as err:
-        assert err.reason == storage.CORRUPT
+        equal(err.reason, storage.CORRUPT)
     damaged_copy = bytes(fs.files["data/game.a"])
-    assert store.set_aside() == ["data/game.a.bad"]
-    assert bytes(fs.files["data/game.a.bad"]) == damaged_copy  # the message "kept as .bad" is true
-    assert bytes(fs.files["data/game.a.bad.bad/note"]) == b"mine"
+    equal(store.set_aside(), ["data/game.a.bad"])
+    equal(bytes(fs.files["data/game.a.bad"]), damaged_copy)  # the message "kept as .bad" is true
+    equal(bytes(fs.files["data/game.a.bad.bad/note"]), b"mine")
     store.save(game_like(4))
-    assert storage.Store("data/game", fs.reboot()).load() == game_like(4)
+    equal(storage.Store("data/game", fs.reboot()).load(), game_like(4))
 
 
 def test_records_keep_the_older_copy_when_the_bad_one_meets_a_folder():
@@ -545,8 +559,11 @@ def test_records_keep_the_older_copy_when_the_bad_one_meets_a_folder():
     storage.Store("data/scores", fs).save({"weird": [1, 2, 3]})
     recs = records.Records("data", fs)
     recs.load()
-    assert recs.scores == _seven_scores() and recs.older == ["scores"] and recs.unkept == []
-    assert "data/scores.b.bad.bad" in fs.dirs and "data/scores.b.bad" in fs.files
+    equal(recs.scores, _seven_scores())
+    equal(recs.older, ["scores"])
+    equal(recs.unkept, [])
+    true("data/scores.b.bad.bad" in fs.dirs, fs.dirs)
+    true("data/scores.b.bad" in fs.files, fs.files)
 
 
 def test_a_damaged_slot_that_cannot_be_kept_aside_never_stops_saving():
@@ -555,11 +572,11 @@ def test_a_damaged_slot_that_cannot_be_kept_aside_never_stops_saving():
     for name in ("data/game.b.bad", "data/game.b.bad.bad", "data/game.b.bad.bad.bad", "data/game.b.bad.bad.bad.bad"):
         fs.dirs.append(name)  # a chain of folders deeper than the store follows
     store = storage.Store("data/game", fs)
-    assert store.load() == game_like(0)
-    assert store.set_aside() == []  # could not be moved: the caller says "not moved aside"
+    equal(store.load(), game_like(0))
+    equal(store.set_aside(), [])  # could not be moved: the caller says "not moved aside"
     store.save(game_like(7))  # replaces the damaged slot instead
-    assert storage.Store("data/game", fs.reboot()).load() == game_like(7)
-    assert storage.Store("data/game", fs.reboot()).load() == game_like(7)
+    equal(storage.Store("data/game", fs.reboot()).load(), game_like(7))
+    equal(storage.Store("data/game", fs.reboot()).load(), game_like(7))
 
 
 class _RefusingFs(FakeFs):
@@ -577,8 +594,8 @@ def test_when_even_the_repair_fails_the_save_fails_cleanly():
         store.save(game_like(2))
         raise AssertionError("must fail")
     except storage.SaveError as err:
-        assert err.reason == storage.IO
-    assert storage.Store("data/game", refusing.reboot()).load() == game_like(1)
+        equal(err.reason, storage.IO)
+    equal(storage.Store("data/game", refusing.reboot()).load(), game_like(1))
 
 
 def test_records_that_cannot_be_kept_aside_are_replaced_and_reported_once():
@@ -594,12 +611,14 @@ def test_records_that_cannot_be_kept_aside_are_replaced_and_reported_once():
         fs.dirs.append(name)  # deeper than the store follows: the bad copy cannot be kept
     recs = records.Records("data", fs)
     recs.load()
-    assert recs.problems == [("scores", storage.SHAPE)] and recs.unkept == ["scores"]
-    assert recs.scores == _seven_scores()
+    equal(recs.problems, [("scores", storage.SHAPE)])
+    equal(recs.unkept, ["scores"])
+    equal(recs.scores, _seven_scores())
     fs = fs.reboot()
     again = records.Records("data", fs)
     again.load()
-    assert again.problems == [] and again.scores == _seven_scores()  # said once, nothing lost
+    equal(again.problems, [])
+    equal(again.scores, _seven_scores())  # said once, nothing lost
 
 
 def test_the_zoo_cards_records_pass_their_shape_checks_and_bad_contents_fall_back():
@@ -609,19 +628,23 @@ def test_the_zoo_cards_records_pass_their_shape_checks_and_bad_contents_fall_bac
     kids.load()
     zoo_card = [5, 3, 3, 3, 3, 1, 10, 15, 15, 20, 30, 0]  # 11 boxes + bonus slot; total 128
     kids.finish_game(31, [("ANN", 128, zoo_card), ("BOB", 0, [0] * 11 + [0])], [1, 2, 3, 4, 5, 6])
-    assert kids.add_high_score(128, "ANN", 31, 0) == 0
-    assert records.scores_ok(kids.scores) and records.stats_ok(kids.stats)
-    assert kids.stores["scores"].base == "data/zoo_scores" and kids.stores["stats"].base == "data/zoo_stats"
+    equal(kids.add_high_score(128, "ANN", 31, 0), 0)
+    assert records.scores_ok(kids.scores)
+    assert records.stats_ok(kids.stats)
+    equal(kids.stores["scores"].base, "data/zoo_scores")
+    equal(kids.stores["stats"].base, "data/zoo_stats")
     good = [list(entry) for entry in kids.scores]
     # a Zoo scores file with a valid frame and wrong contents: the older copy, once
     storage.Store("data/zoo_scores", fs).save([[128, "ANN", 31]])
     fs = fs.reboot()
     again = records.Records("data", fs, zoo)
     again.load()
-    assert again.problems == [("scores", storage.SHAPE)]
-    assert "data/zoo_scores.b.bad" in fs.files and "data/scores.a" not in fs.files
-    assert again.scores == good
-    assert again.stats["all"] == [2, 128, 128, 1, 1]
+    equal(again.problems, [("scores", storage.SHAPE)])
+    true("data/zoo_scores.b.bad" in fs.files, fs.files)
+    true("data/scores.a" not in fs.files, fs.files)
+    equal(again.scores, good)
+    equal(again.stats["all"], [2, 128, 128, 1, 1])
     quiet = records.Records("data", fs.reboot(), zoo)
     quiet.load()
-    assert quiet.problems == [] and quiet.scores == good  # said once
+    equal(quiet.problems, [])
+    equal(quiet.scores, good)  # said once

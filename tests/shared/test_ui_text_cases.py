@@ -5,6 +5,7 @@ and how a long message is broken into the OLED's 16-column lines.
 
 from ui import draw
 from ui import menu
+from check import equal, true
 
 
 def test_a_set_up_round_trips_and_the_defaults_pass_the_check():
@@ -21,8 +22,10 @@ def test_a_set_up_round_trips_and_the_defaults_pass_the_check():
     assert menu.setup_ok(value)
     again = menu.Settings({})
     again.restore(value)
-    assert again.saved() == value and again.zoo() and again.items == settings.items
-    assert again.player_list() == [("P1", "human"), ("P2", "casual"), ("P3", "human")]
+    equal(again.saved(), value)
+    assert again.zoo()
+    equal(again.items, settings.items)
+    equal(again.player_list(), [("P1", "human"), ("P2", "casual"), ("P3", "human")])
 
 
 def test_the_set_up_check_refuses_every_other_shape():
@@ -56,14 +59,17 @@ def test_the_set_up_check_refuses_every_other_shape():
 
 
 def test_messages_wrap_at_spaces():
-    assert draw.wrap("ROLL held at power-on: game skipped, REPL ready.") == [
-        "ROLL held at",
-        "power-on: game",
-        "skipped, REPL",
-        "ready.",
-    ]
-    assert draw.wrap("Game not saved.\nPlay goes on;  it\nsaves") == ["Game not saved.", "Play goes on; it", "saves"]
-    assert draw.wrap("x" * 20 + " y") == ["x" * 16, "xxxx y"]  # only a word longer than a line is cut
-    assert draw.wrap("a b c d e f g h i", 1, 3) == ["a", "b", "c"]
+    equal(
+        draw.wrap("ROLL held at power-on: game skipped, REPL ready."),
+        [
+            "ROLL held at",
+            "power-on: game",
+            "skipped, REPL",
+            "ready.",
+        ],
+    )
+    equal(draw.wrap("Game not saved.\nPlay goes on;  it\nsaves"), ["Game not saved.", "Play goes on; it", "saves"])
+    equal(draw.wrap("x" * 20 + " y"), ["x" * 16, "xxxx y"])  # only a word longer than a line is cut
+    equal(draw.wrap("a b c d e f g h i", 1, 3), ["a", "b", "c"])
     for line in draw.wrap("MemoryError: memory allocation failed, allocating 2032 bytes"):
-        assert 0 < len(line) <= 16
+        true(0 < len(line) <= 16, len(line))

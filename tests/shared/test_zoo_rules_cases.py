@@ -6,6 +6,7 @@ not with rules.py's scorer). Runs under pytest and inside the real MicroPython.
 """
 
 import rules as R
+from check import equal, true
 
 ZOO = R.make_ruleset("zoo")
 ID = ZOO.ids.index
@@ -22,60 +23,68 @@ def points(dice, box):
 
 
 def test_the_zoo_card_has_eleven_boxes_and_six_animals():
-    assert ZOO.ids == (
-        "fish",
-        "bird",
-        "cat",
-        "dog",
-        "horse",
-        "elephant",
-        "three_same",
-        "four_same",
-        "full_house",
-        "all_different",
-        "zoo_yahtzy",
+    equal(
+        ZOO.ids,
+        (
+            "fish",
+            "bird",
+            "cat",
+            "dog",
+            "horse",
+            "elephant",
+            "three_same",
+            "four_same",
+            "full_house",
+            "all_different",
+            "zoo_yahtzy",
+        ),
     )
-    assert ZOO.n_boxes == 11 and ZOO.n_upper == 6 and ZOO.bonus_at == 11
-    assert len(R.new_card(ZOO)) == 12
-    assert [ZOO.face_name(f) for f in range(1, 7)] == ["fish", "bird", "cat", "dog", "horse", "elephant"]
-    assert ZOO.name == "zoo" and R.ruleset_from_name("zoo").name == "zoo"
-    assert ZOO.upper_threshold == 18 and ZOO.upper_bonus == 10 and ZOO.yahtzee_bonus == 0
-    assert R.make_ruleset("zoo", yahtzee_bonus=True).yahtzee_bonus == 0  # never a Yahtzee bonus
-    assert R.make_ruleset().face_name(4) == "4"
+    equal(ZOO.n_boxes, 11)
+    equal(ZOO.n_upper, 6)
+    equal(ZOO.bonus_at, 11)
+    equal(len(R.new_card(ZOO)), 12)
+    equal([ZOO.face_name(f) for f in range(1, 7)], ["fish", "bird", "cat", "dog", "horse", "elephant"])
+    equal(ZOO.name, "zoo")
+    equal(R.ruleset_from_name("zoo").name, "zoo")
+    equal(ZOO.upper_threshold, 18)
+    equal(ZOO.upper_bonus, 10)
+    equal(ZOO.yahtzee_bonus, 0)
+    equal(R.make_ruleset("zoo", yahtzee_bonus=True).yahtzee_bonus, 0)  # never a Yahtzee bonus
+    equal(R.make_ruleset().face_name(4), "4")
 
 
 def test_upper_boxes_score_one_point_per_animal():
-    assert points([3, 3, 3, 1, 6], "cat") == 3  # three cats: 3 points, not 9
-    assert points([6, 6, 6, 6, 6], "elephant") == 5
-    assert points([1, 2, 2, 4, 5], "bird") == 2
-    assert points([1, 2, 2, 4, 5], "elephant") == 0
-    assert points([1, 1, 1, 1, 2], "fish") == 4
+    equal(points([3, 3, 3, 1, 6], "cat"), 3)  # three cats: 3 points, not 9
+    equal(points([6, 6, 6, 6, 6], "elephant"), 5)
+    equal(points([1, 2, 2, 4, 5], "bird"), 2)
+    equal(points([1, 2, 2, 4, 5], "elephant"), 0)
+    equal(points([1, 1, 1, 1, 2], "fish"), 4)
 
 
 def test_three_and_four_the_same_pay_fixed_points():
-    assert points([5, 5, 5, 1, 2], "three_same") == 10
-    assert points([5, 5, 5, 5, 2], "three_same") == 10
-    assert points([5, 5, 1, 1, 2], "three_same") == 0
-    assert points([4, 4, 4, 4, 1], "four_same") == 15
-    assert points([4, 4, 4, 1, 1], "four_same") == 0
-    assert points([6, 6, 6, 6, 6], "four_same") == 15
+    equal(points([5, 5, 5, 1, 2], "three_same"), 10)
+    equal(points([5, 5, 5, 5, 2], "three_same"), 10)
+    equal(points([5, 5, 1, 1, 2], "three_same"), 0)
+    equal(points([4, 4, 4, 4, 1], "four_same"), 15)
+    equal(points([4, 4, 4, 1, 1], "four_same"), 0)
+    equal(points([6, 6, 6, 6, 6], "four_same"), 15)
 
 
 def test_full_house_is_three_plus_two_for_15():
-    assert points([2, 2, 2, 6, 6], "full_house") == 15
-    assert points([2, 2, 2, 6, 5], "full_house") == 0
-    assert points([2, 2, 2, 2, 2], "full_house") == 0  # five the same is not 3 + 2
+    equal(points([2, 2, 2, 6, 6], "full_house"), 15)
+    equal(points([2, 2, 2, 6, 5], "full_house"), 0)
+    equal(points([2, 2, 2, 2, 2], "full_house"), 0)  # five the same is not 3 + 2
 
 
 def test_all_different_needs_five_different_animals_for_20():
-    assert points([1, 2, 3, 4, 5], "all_different") == 20
-    assert points([6, 4, 2, 1, 3], "all_different") == 20  # no order needed: no straights
-    assert points([1, 2, 3, 4, 4], "all_different") == 0
+    equal(points([1, 2, 3, 4, 5], "all_different"), 20)
+    equal(points([6, 4, 2, 1, 3], "all_different"), 20)  # no order needed: no straights
+    equal(points([1, 2, 3, 4, 4], "all_different"), 0)
 
 
 def test_zoo_yahtzy_is_five_the_same_for_30():
-    assert points([3, 3, 3, 3, 3], "zoo_yahtzy") == 30
-    assert points([3, 3, 3, 3, 1], "zoo_yahtzy") == 0
+    equal(points([3, 3, 3, 3, 3], "zoo_yahtzy"), 30)
+    equal(points([3, 3, 3, 3, 1], "zoo_yahtzy"), 0)
 
 
 def test_no_joker_and_no_bonus_for_a_second_zoo_yahtzy():
@@ -83,32 +92,35 @@ def test_no_joker_and_no_bonus_for_a_second_zoo_yahtzy():
     card[ID("zoo_yahtzy")] = 30
     out = options([2, 2, 2, 2, 2], card)
     assert R.score_options(ZOO, card, [2, 2, 2, 2, 2], [0] * R.N_BOXES) is False
-    assert out[ID("zoo_yahtzy")] == -1  # filled
-    assert out[ID("fish")] == 0 and out[ID("bird")] == 5 and out[ID("full_house")] == 0
-    assert R.yahtzee_bonus_for(ZOO, card, [2, 2, 2, 2, 2]) == 0
+    equal(out[ID("zoo_yahtzy")], -1)  # filled
+    equal(out[ID("fish")], 0)
+    equal(out[ID("bird")], 5)
+    equal(out[ID("full_house")], 0)
+    equal(R.yahtzee_bonus_for(ZOO, card, [2, 2, 2, 2, 2]), 0)
 
 
 def test_boxes_past_the_zoo_card_are_never_offered():
     out = options([1, 2, 3, 4, 5])
-    assert out[11] == -1 and out[12] == -1
+    equal(out[11], -1)
+    equal(out[12], -1)
 
 
 def test_upper_bonus_10_at_exactly_18():
     card = R.new_card(ZOO)
     for box, got in zip(("fish", "bird", "cat", "dog", "horse"), (3, 3, 3, 3, 5)):
         card[ID(box)] = got  # 17
-    assert R.totals(ZOO, card) == (17, 0, 0, 0, 17)
+    equal(R.totals(ZOO, card), (17, 0, 0, 0, 17))
     card[ID("elephant")] = 1  # 18: "18 of meer" earns the bonus
-    assert R.totals(ZOO, card) == (18, 10, 0, 0, 28)
+    equal(R.totals(ZOO, card), (18, 10, 0, 0, 28))
     card[ID("elephant")] = 0
     card[ID("horse")] = 4  # back to 16
-    assert R.totals(ZOO, card)[1] == 0
+    equal(R.totals(ZOO, card)[1], 0)
 
 
 def test_totals_and_best_possible_card():
     card = [5, 5, 5, 5, 5, 5, 10, 15, 15, 20, 30, 0]
     R.check_card(ZOO, card)
-    assert R.totals(ZOO, card) == (30, 10, 90, 0, 130)
+    equal(R.totals(ZOO, card), (30, 10, 90, 0, 130))
 
 
 def test_impossible_zoo_entries_are_named():
@@ -118,13 +130,14 @@ def test_impossible_zoo_entries_are_named():
         try:
             R.check_card(ZOO, card)
         except ValueError as exc:
-            assert box in str(exc)
+            true(box in str(exc), box, str(exc))
         else:
             raise AssertionError("%s = %d accepted" % (box, bad))
     try:
         R.check_card(ZOO, R.new_card())  # a standard card is not a Zoo card
     except ValueError as exc:
-        assert "14" in str(exc) and "12" in str(exc)
+        true("14" in str(exc), str(exc))
+        true("12" in str(exc), str(exc))
     else:
         raise AssertionError("a 14-entry card accepted")
     card = R.new_card(ZOO)
@@ -165,6 +178,9 @@ def test_every_roll_scores_as_the_plain_reading_of_the_table():
 
 def test_standard_rulesets_are_unchanged_by_the_zoo_card():
     forced = R.make_ruleset()
-    assert forced.n_boxes == 13 and forced.n_upper == 6 and forced.yahtzee_box == R.YAHTZEE
-    assert forced.ids == R.BOX_IDS and forced.bonus_at == R.BONUS
-    assert R.CHOICES == ("forced", "ordered", "free", "none", "zoo")
+    equal(forced.n_boxes, 13)
+    equal(forced.n_upper, 6)
+    equal(forced.yahtzee_box, R.YAHTZEE)
+    equal(forced.ids, R.BOX_IDS)
+    equal(forced.bonus_at, R.BONUS)
+    equal(R.CHOICES, ("forced", "ordered", "free", "none", "zoo"))
