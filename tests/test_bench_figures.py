@@ -53,3 +53,27 @@ def test_the_committed_page_holds_the_device_figures_with_their_date():
     assert any("177,728" in r[1] for r in chip)
     assert all(r[3] for r in chip)
     assert os.path.dirname(benches.PAGE).endswith("docs")
+
+
+def test_the_commit_a_figure_names_ignores_the_page_the_bench_rewrites(tmp_path, monkeypatch):
+    import subprocess
+
+    import host_tools
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "figures.md").write_text("old\n")
+    (tmp_path / "game.py").write_text("x = 1\n")
+    git("init", "-q")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one")
+    monkeypatch.setattr(host_tools, "REPO", str(tmp_path))
+    head = bench.commit()
+    assert len(head) >= 7
+    assert "+" not in head
+    (tmp_path / "docs" / "figures.md").write_text("new rows\n")  # an earlier subject's run
+    assert bench.commit() == head
+    (tmp_path / "game.py").write_text("x = 2\n")
+    assert bench.commit() == head + "+changes"
