@@ -45,7 +45,7 @@ from ui import screens
 from ui import turn_screen
 # Screen ids, indexes into SCREENS (ui/__init__.py); part of the app's API (power.py, tests).
 from ui import SPLASH, MENU_SCREEN, ROLLOFF, TURN, CONFIRM_SCORE, CARD, END, CONFIRM_QUIT, HINT, \
-    REVIEW, SUMMARY
+    REVIEW, SUMMARY  # noqa: F401 (re-exported: the screens that open them use ui's own)
 
 FRAME_MS = const(5)
 _IDLE_MS = const(50)  # the longest idle sleep (hw.idle): a button's interrupt ends it
