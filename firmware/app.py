@@ -384,10 +384,8 @@ class App:
         if review:
             self.coach.price_box(game.dice, 3 - game.rolls, box)
         seat = game.current
-        points = self.options[box]
-        bonus = rules.yahtzee_bonus_for(game.rules, game.players[seat].card, game.dice)
         upper_before = self.breakdowns[seat][1]
-        game.score(box)
+        points, bonus = game.score(box)  # and the Yahtzee bonus it earned
         self.refresh_totals()
         self.beep(880, 60)
         self.changed()

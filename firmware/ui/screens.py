@@ -32,8 +32,8 @@ _STARTER_SHOW_MS = const(1500)
 # Each screen's own state (module-level: the app holds none of it).
 back_screen = ui.TURN  # the quit confirmation: where "play on" goes
 # A computer's summary: its seat, box and points, and the bonuses that score earned
-# (Yahtzee, upper); one tuple, set at each summary, so no name per figure.
-_summary = (0, 0, 0, 0, 0)
+# (Yahtzee, upper); one list made once and refilled, so no name per figure.
+_summary = [0, 0, 0, 0, 0]
 ranking = ()  # the end screen: game.ranking(), [(place, seat, total), ...]
 
 
@@ -173,8 +173,12 @@ confirm_quit = (_confirm_quit_draw, _confirm_quit_handle, None)  # draw, handle,
 def show_summary(app, seat, box, points, bonus, upper):
     """After a computer scored ``points`` in ``box`` (app.score), with the Yahtzee and
     upper ``bonus`` that earned."""
-    global _summary
-    _summary = (seat, box, points, bonus, upper)
+    figures = _summary
+    figures[0] = seat
+    figures[1] = box
+    figures[2] = points
+    figures[3] = bonus
+    figures[4] = upper
     app.show(ui.SUMMARY)
 
 

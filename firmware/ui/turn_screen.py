@@ -177,8 +177,8 @@ def _computer_step(app):
 # The second step of scoring: the box, its points and the total it makes (a zero says
 # so); OK scores, any other button goes back to the turn.
 # Its state: the box OK offered to score, its points, the Yahtzee and upper bonus it
-# would earn now and the total after; one tuple, set by ask_score.
-_confirm = (-1, 0, 0, 0, 0)
+# would earn now and the total after; one list made once, refilled by ask_score.
+_confirm = [-1, 0, 0, 0, 0]
 _scratch_card = rules.new_card()  # the card as it would be, made once
 
 
@@ -186,7 +186,6 @@ def ask_score(app, box):
     """Scoring takes two presses: OK shows the box, its points and the total it makes
     (a zero says so), OK again scores, any other button goes back. A first OK never
     changes the game, so an OK pressed out of habit only shows what a second would do."""
-    global _confirm
     game = app.game
     card = game.players[game.current].card
     scratch = _scratch_card
@@ -198,7 +197,12 @@ def ask_score(app, box):
     scratch[rules.BONUS] += bonus
     then = rules.totals(game.rules, scratch)
     upper = then[_UPPER_BONUS] - app.breakdowns[game.current][_UPPER_BONUS]
-    _confirm = (box, points, bonus, upper, then[_GRAND])
+    confirm = _confirm
+    confirm[0] = box
+    confirm[1] = points
+    confirm[2] = bonus
+    confirm[3] = upper
+    confirm[4] = then[_GRAND]
     app.show(ui.CONFIRM_SCORE)
 
 
