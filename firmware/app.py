@@ -4,7 +4,7 @@ transitions and game actions they call.
 Data flows one way: button events -> the screen on show (its ``handle``) -> game actions
 here (game.py) -> caches -> the screen's ``draw`` -> drivers. Each screen is one small
 unit (ui/__init__.py: ``(draw, handle, tick)``, plain functions of the app)
-in ui/screens.py, ui/turn_screen.py, ui/scorecard.py and ui/coach_screens.py; ``SCREENS``
+in ui/screens.py, ui/menu.py, ui/turn_screen.py, ui/scorecard.py, ui/coach_screens.py; ``SCREENS``
 below is their table, indexed by the screen ids. A screen's own state (a menu line, a
 confirmation's figures, whose card) lives in its module, set by its way in
 (``screens.show_summary(...)``, ...); the app holds what several screens share. The app
