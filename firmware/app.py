@@ -4,9 +4,12 @@ transitions and game actions they call.
 Data flows one way: button events -> the screen on show (its ``handle``) -> game actions
 here (game.py) -> caches -> the screen's ``draw`` -> drivers. Each screen is one small
 unit (ui/__init__.py: ``(draw, handle, tick)``, plain functions of the app)
-in ui/screens.py, ui/turn_screen.py, ui/scorecard.py and ui/coach_screens.py; ``SCREENS``
-below is their table, indexed by the screen ids. The app knows the game only through its
-documented API and the hardware only through the board's hardware object.
+in ui/screens.py, ui/menu.py, ui/turn_screen.py, ui/scorecard.py, ui/coach_screens.py; ``SCREENS``
+below is their table, indexed by the screen ids. A screen's own state (a menu line, a
+confirmation's figures, whose card) lives in its module, set by its way in
+(``screens.show_summary(...)``, ...); the app holds what several screens share. The app
+knows the game only through its documented API and the hardware only through the board's
+hardware object.
 
 The save layer (session.py) plugs in as ``app.session`` (None without one: tests, probes),
 an object with this interface (docs/architecture.md, App):
@@ -42,7 +45,7 @@ from ui import screens
 from ui import turn_screen
 # Screen ids, indexes into SCREENS (ui/__init__.py); part of the app's API (power.py, tests).
 from ui import SPLASH, MENU_SCREEN, ROLLOFF, TURN, CONFIRM_SCORE, CARD, END, CONFIRM_QUIT, HINT, \
-    REVIEW, SUMMARY
+    REVIEW, SUMMARY  # noqa: F401 (re-exported: the screens that open them use ui's own)
 
 FRAME_MS = const(5)
 _IDLE_MS = const(50)  # the longest idle sleep (hw.idle): a button's interrupt ends it
@@ -59,7 +62,7 @@ _BUTTON_MASK = const(0x0F)
 
 # The screens, indexed by the ids above: (draw, handle, tick) each (ui/__init__.py).
 SCREENS = (
-    screens.splash, screens.setup, screens.rolloff, turn_screen.turn, turn_screen.confirm_score,
+    screens.splash, menu.setup, screens.rolloff, turn_screen.turn, turn_screen.confirm_score,
     scorecard.card, screens.end, screens.confirm_quit, coach_screens.hint, coach_screens.review,
     screens.summary,
 )
@@ -88,19 +91,8 @@ class App:
         self.breakdowns = [(0, 0, 0, 0, 0)] * 4
         self.win_chance = [0] * 4  # win_meter units per seat, valid when win_known
         self.win_known = False
-        self.ranking = []
         self.cursor = 0
         self.top = 0
-        self.menu_cursor = self.settings.items.index(menu.START)  # first line, set-up below
-        self.menu_top = 0
-        self.card_seat = 0
-        self.confirm_box = -1  # the box OK offered to score: its points, the total after
-        self.confirm_points = 0
-        self.confirm_bonus = 0
-        self.confirm_upper = 0  # the upper bonus this box would earn now
-        self.confirm_total = 0
-        self._scratch_card = rules.new_card()
-        self.back_screen = TURN
         self.rolling = False
         self.tumble_until = 0
         self.tumble_next = 0
@@ -116,18 +108,9 @@ class App:
         # What OK on the end screen does, for its last line: the save layer says "OK: high
         # scores" while scores wait for initials (session.py), else OK goes to the menu.
         self.end_ok_text = "OK: menu"
-        self.review_seat = 0  # whose turn the review screen is about
-        self.summary_seat = 0  # the computer turn the summary shows: seat, box, points
-        self.summary_box = 0
-        self.summary_points = 0
-        self.summary_bonus = 0  # and the bonuses that score earned: Yahtzee, upper
-        self.summary_upper = 0
         self.plan_rolls = -1  # the computer's decision is made once per roll (turn_screen)
         self.plan_mask = -1
         self.plan_box = -1
-        self.blink_next = 0  # the hint's blinking dice (coach_screens)
-        self.hint_pick = 0  # with opponents: the hint's line OK takes (coach_screens)
-        self.blink_off = False
         self.scratch_faces = [0, 0, 0, 0, 0]  # faces shown while tumbling or blinking
         self._steady = 0
         self._anim_state = 0x2545F491  # xorshift for the tumbling faces (not the dice source)
@@ -258,23 +241,14 @@ class App:
         if screen == MENU_SCREEN:
             self.coach_pending = 0  # a game quit before its table opened: none to open
             self.prepare_pending = False  # nor a turn to prepare
-            self._dark_dice()  # no game on the dice in the menu (quit, or after the end)
-            self.menu_cursor = self.settings.items.index(menu.START)
-            self.menu_top = 0  # "Start game" and the players' set-up below it
+            faces = self.faces  # no game on the dice in the menu (quit, or after the end)
+            for i in range(5):
+                faces[i] = 0
+            self.held = 0
+            self.dice_dirty = True
+            menu.home(self.settings)
             if self.coach.adv is not None:
                 self.coach.close()  # out of a game: its RAM goes back to the records pages
-
-    def _dark_dice(self):
-        faces = self.faces
-        for i in range(5):
-            faces[i] = 0
-        self.held = 0
-        self.dice_dirty = True
-
-    def ask_quit(self, back):
-        """The quit confirmation; ``back`` is the screen to return to."""
-        self.back_screen = back
-        self.show(CONFIRM_QUIT)
 
     def apply_settings(self):
         hw = self.hw
@@ -282,38 +256,12 @@ class App:
         if hw.buzzer is not None:
             hw.buzzer.muted = not self.settings.sound
 
-    def show_card(self):
-        self.card_seat = self.game.current
-        self.show(CARD)
-
     def coach_mode(self):
         """The coach mode for this turn: COACH_OFF without a table or on a computer's turn.
         Not off: short MENU gives a hint; COACH_TURN: the turn is priced for a review."""
         if self.coach.adv is None or self.computer_turn():
             return menu.COACH_OFF
         return self.settings.coach
-
-    def show_hint(self):
-        coach_screens.open_hint(self)  # OK there takes the move (ui/coach_screens.py)
-
-    def ask_score(self, box):
-        """Scoring takes two presses: OK shows the box, its points and the total it makes
-        (a zero says so), OK again scores, any other button goes back. A first OK never
-        changes the game, so an OK pressed out of habit only shows what a second would do."""
-        game = self.game
-        card = game.players[game.current].card
-        scratch = self._scratch_card
-        for i in range(len(card)):
-            scratch[i] = card[i]
-        self.confirm_bonus = rules.yahtzee_bonus_for(game.rules, card, game.dice)
-        self.confirm_points = self.options[box]
-        scratch[box] = self.confirm_points
-        scratch[rules.BONUS] += self.confirm_bonus
-        then = rules.totals(game.rules, scratch)
-        self.confirm_upper = then[1] - self.breakdowns[game.current][1]
-        self.confirm_total = then[4]
-        self.confirm_box = box
-        self.show(CONFIRM_SCORE)
 
     # ----------------------------------------------------------------- game actions
     def new_game(self):
@@ -435,22 +383,17 @@ class App:
         computer = self.computer_turn()
         if review:
             self.coach.price_box(game.dice, 3 - game.rolls, box)
-            self.review_seat = game.current
-        self.summary_seat = game.current
-        self.summary_box = box
-        self.summary_points = self.options[box]
         seat = game.current
-        self.summary_bonus = rules.yahtzee_bonus_for(game.rules, game.players[seat].card, game.dice)
         upper_before = self.breakdowns[seat][1]
-        game.score(box)
+        points, bonus = game.score(box)  # and the Yahtzee bonus it earned
         self.refresh_totals()
-        self.summary_upper = self.breakdowns[seat][1] - upper_before
         self.beep(880, 60)
         self.changed()
         if review:
-            self.show(REVIEW)  # OK goes on (next_turn)
+            coach_screens.show_review(self, seat)  # OK goes on (next_turn)
         elif computer:
-            self.show(SUMMARY)  # the dice stay lit as scored; OK or the timer goes on
+            # The dice stay lit as scored; OK or the timer goes on.
+            screens.show_summary(self, seat, box, points, bonus, self.breakdowns[seat][1] - upper_before)
             self.start_timer(self.now, _SUMMARY_MS)
         else:
             self.next_turn()
@@ -466,10 +409,9 @@ class App:
         # The game is over: the strategy code makes room for the records pages and the
         # high-score entry, which load next.
         self.coach.close()
-        self.ranking = self.game.ranking()  # [(place, seat, total), ...]
         self.sync_dice()
         self.timer_on = False
-        self.show(END)
+        screens.show_end(self)
 
     def refresh_totals(self):
         game = self.game

@@ -20,24 +20,29 @@ from drivers.buttons import OK
 import ui
 from ui import draw
 
+presses = 0  # its state, in its module (module-level: no heap per app)
+ticks = 0
+
 
 def _hello_draw(app, fb):
     draw.clear(fb)
     draw.bar(fb, 0)
     draw.text(fb, "Hello", 0, 0, True)
-    draw.number(fb, app.hello_presses, 15, 2)
+    draw.number(fb, presses, 15, 2)
 
 
 def _hello_handle(app, button, long):
+    global presses
     if button == OK:
         app.show(ui.MENU_SCREEN)
     else:
-        app.hello_presses += 1
+        presses += 1
         app.dirty = True
 
 
 def _hello_tick(app, now):
-    app.hello_ticks += 1
+    global ticks
+    ticks += 1
 
 
 hello = (_hello_draw, _hello_handle, _hello_tick)
@@ -48,11 +53,10 @@ from loopback_rig import Rig
 from drivers.buttons import UP, OK
 import app as app_module
 import ui
+from ui import hello
 
 rig = Rig({"seed": "5"})
 a, press = rig.app, rig.press
-a.hello_presses = 0  # the screen's state lives on the app
-a.hello_ticks = 0
 a.run(frames=400)
 print("IDS", ui.HELLO, len(app_module.SCREENS), app_module.HELLO)
 a.show(ui.HELLO)  # the way in
@@ -60,7 +64,7 @@ press(UP, 20)
 press(UP, 200)
 a.run(frames=100)
 print("FB", bytes(a.fb.buffer).hex())
-print("STATE", a.screen, a.hello_presses, a.hello_ticks > 50)
+print("STATE", a.screen, hello.presses, hello.ticks > 50)
 print("ALLOC", rig.allocated(200, True))
 press(OK, 20)  # the way out
 a.run(frames=60)
@@ -86,7 +90,7 @@ def add_hello(tree):
     path = os.path.join(tree, "app.py")
     source = open(path).read()
     source = source.replace("from ui import turn_screen\n", "from ui import turn_screen\nfrom ui import hello\n")
-    source = source.replace("    REVIEW, SUMMARY\n", "    REVIEW, SUMMARY, HELLO\n")
+    source = source.replace("    REVIEW, SUMMARY", "    REVIEW, SUMMARY, HELLO", 1)
     table = source.index("SCREENS = (")
     end = source.index("\n)", table)
     source = source[:end] + "\n    hello.hello," + source[end:]

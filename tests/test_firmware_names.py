@@ -1,5 +1,7 @@
 """Names across firmware modules (issue 23 item 4): no module reads another's private names,
-power.py asks the app instead of copying screen ids, and the computer's pace is defined once.
+power.py asks the app instead of copying screen ids, the computer's pace is defined once,
+App holds only state more than one module uses (a screen's own is in its module), and no
+module assigns another module's globals.
 
 Static checks over firmware/ (the AST of every module): what a module may read off another
 object is the public interface that object's module documents; a leading ``_`` is internal.
@@ -115,3 +117,75 @@ def test_the_computers_pace_is_defined_once():
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id.endswith("CPU_STEP_MS")
     ]
     assert [module for module, _line in defined] == [os.path.join("ui", "turn_screen.py")], defined
+
+
+def _attributes(tree, owner):
+    """(read, written) attribute names of ``owner`` (a plain name: ``self``, ``app``)."""
+    read, written = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == owner:
+            (written if isinstance(node.ctx, ast.Store) else read).add(node.attr)
+    return read, written
+
+
+# App attributes only one other module uses, kept on App for now, each with its reason.
+ONE_USER = {
+    "plan_rolls": "the computer's plan for a roll: the computer's turn moves out of the UI (issue 20)",
+    "plan_mask": "the computer's plan for a roll (issue 20)",
+    "plan_box": "the computer's plan for a roll (issue 20)",
+    "tie": "the roll-off's, set by the app's roll-off round (issue 20: the roll-off's frames)",
+    "turn_msg": "the turn screen's footer, beside the computer's turn in ui/turn_screen.py (issue 20)",
+    "turn_msg_until": "the turn screen's footer (issue 20)",
+    "win_known": "the win meter's cache, refreshed with win_chance after each score (refresh_totals)",
+}
+
+
+def test_app_holds_only_state_more_than_one_module_uses():
+    # Each screen owns its state (issue 23 item 4): what App sets and app.py never reads,
+    # used by one other module only, is that module's, kept there as module-level state
+    # set by its way in (ui/__init__.py).
+    modules = _modules()
+    app_read, app_written = _attributes(modules["app.py"], "self")
+    single = {}
+    for name in sorted(app_written - app_read):
+        users = [
+            module
+            for module, tree in modules.items()
+            if module != "app.py" and name in set().union(*_attributes(tree, "app"))
+        ]
+        if len(users) == 1:
+            single[name] = users[0]
+    assert sorted(single) == sorted(ONE_USER), single
+
+
+def foreign_global_writes(modules):
+    """``["module:line expression"]`` of every assignment to a name of an imported module."""
+    found = []
+    for module, tree in modules.items():
+        imported = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                imported |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                imported |= {alias.asname or alias.name for alias in node.names}
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.ctx, ast.Store)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in imported
+            ):
+                found.append("%s:%d %s" % (module, node.lineno, ast.unparse(node)))
+    return found
+
+
+def test_no_firmware_module_writes_another_modules_globals():
+    # A screen's state is set by its own way in (screens.show_summary(app, ...)), never
+    # assigned from outside (``menu.cursor = 0`` in app.py).
+    found = foreign_global_writes(_modules())
+    assert found == [], "\n".join(found)
+
+
+def test_the_scan_sees_a_write_to_a_screens_state():
+    modules = {"app.py": ast.parse("from ui import menu\nimport ui.screens\nmenu.cursor = 0\nui.x = 1\n")}
+    assert foreign_global_writes(modules) == ["app.py:3 menu.cursor", "app.py:4 ui.x"]

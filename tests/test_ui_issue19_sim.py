@@ -94,6 +94,7 @@ def _screens(code, cwd=None):
 # 45 in Aces..Fives: Sixes 30, the Yahtzee bonus 100 and the upper bonus 35.
 FIVE_SIXES = r"""
 import app as app_module
+from ui import coach_screens, turn_screen
 a.settings.players = 2
 a.settings.rebuild()
 p2 = [3, 6, 9, 12, 15, -1, -1, -1, -1, -1, -1, 50, -1, 0]
@@ -137,7 +138,7 @@ def test_the_confirmation_shows_the_upper_bonus_a_box_would_earn():
         APP_ON_LOOPBACK
         + FIVE_SIXES.replace("KIND", "human")
         + r"""
-a.ask_score(5)
+turn_screen.ask_score(a, 5)
 dump()
 """
     )
@@ -175,6 +176,7 @@ POSITION = r"""
 from drivers.buttons import OK, UP, DOWN
 from ui import menu
 import app as app_module
+from ui import coach_screens, turn_screen
 a.settings.players = 2
 a.settings.kinds[1] = 0
 a.settings.rebuild()
@@ -195,13 +197,13 @@ print("COACH", a.coach.adv is not None, a.coach.in_chance)
 # OK on every hint of the turn (holds while it says roll, then the box), then score.
 FOLLOW = r"""
 for step in range(3):
-    a.show_hint()
+    coach_screens.open_hint(a)
     a.handle(OK)
     if (a.coach.win_box if a.coach.win_differs else a.coach.hint_box) >= 0:
         break
     a.roll()
     a.run(frames=100)
-a.ask_score(a.cursor)
+turn_screen.ask_score(a, a.cursor)
 a.handle(OK)
 print("REVIEW", a.screen == app_module.REVIEW, a.coach.cost, a.coach.lost_tenths())
 dump()
@@ -229,12 +231,12 @@ def test_the_hint_with_opponents_says_what_ok_takes_and_takes_either_move(tmp_pa
         CLOSER,
         r"""
 a.cursor = 12
-a.show_hint()
+coach_screens.open_hint(a)
 dump()
 a.handle(OK)
 print("TAKEN", a.game.held, a.cursor, a.screen == app_module.TURN)
 a.set_holds(0)
-a.show_hint()
+coach_screens.open_hint(a)
 a.handle(DOWN)
 dump()
 a.handle(OK)
@@ -261,7 +263,7 @@ def test_equal_chances_show_one_line_the_to_win_move(tmp_path, meter_tables):
         meter_tables,
         FAR_BEHIND,
         r"""
-a.show_hint()
+coach_screens.open_hint(a)
 dump()
 a.handle(OK)
 print("TAKEN", a.game.held)
@@ -320,13 +322,13 @@ a.run(frames=400)
         + "ME = %r\nTHEM = %r\nDICE = %r\n" % (me, them, dice)
         + POSITION.replace("from drivers.buttons", "#")
         + r"""
-a.show_hint()
+coach_screens.open_hint(a)
 print("TWO", a.coach.win_differs)
 measure("hint2-idle", 400, False)
 measure("hint2-redraw", 200, True)
 press(DOWN, 20)
 a.run(frames=40)
-print("PICK", a.hint_pick)
+print("PICK", coach_screens.hint_pick)
 measure("hint2-picked", 200, True)
 """
     )

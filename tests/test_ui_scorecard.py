@@ -152,12 +152,12 @@ class Game:
 
 class App:
     game = Game()
-    card_seat = 0
     breakdowns = [(17, 0, 122, 0, 139)]
     win_known = False  # solo: no win meter in the header
 
 buf = bytearray(1024)
 fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
+scorecard.card_seat = 0  # whose card: the card screen's own state
 scorecard.card[0](App(), fb)
 print("FB", bytes(buf).hex())
 """

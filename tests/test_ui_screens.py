@@ -163,19 +163,19 @@ def test_a_computer_turn_ends_with_what_it_scored_for_a_moment_or_until_ok():
 ZOO_MENU = (
     SETUP
     + r"""
-from ui import menu
+from ui import menu, scorecard
 a.show(1)  # the menu
 for _ in range(4):  # forced -> ordered -> free -> none -> Zoo (kids)
     a.settings.change(menu.JOKER)
 print("ITEMS", a.settings.items)
-a.menu_cursor = a.settings.items.index(menu.JOKER)
+menu.cursor = a.settings.items.index(menu.JOKER)
 a.dirty = True
 dump()
 print("RULES", a.settings.ruleset().name)
 a.new_game()
 a.run(frames=1000)
 a.game.roll()
-a.card_seat = 0
+scorecard.card_seat = 0
 a.show(5)  # the card screen: the whole card on one screen (ui/scorecard.py)
 dump()
 """

@@ -1,9 +1,12 @@
 """The handheld's screens, and the screen ids the app's table (app.SCREENS) is indexed by.
 
 A screen is one small unit: a tuple ``(draw, handle, tick)`` of plain functions kept
-together in one module section (ui/screens.py, turn_screen.py, scorecard.py,
+together in one module section (ui/screens.py, menu.py, turn_screen.py, scorecard.py,
 coach_screens.py); ``handle`` or ``tick`` is None when the screen has none. They take the
-app, which holds all state the screens share (the game, the cursor, the dice, timers).
+app, which holds the state the screens share (the game, the cursor, the dice, timers).
+A screen's own state (a menu line, whose card, a confirmation's figures) is module-level
+in its module, set only by its way in (``menu.home``, ``scorecard.show_card(app)``,
+``screens.show_summary(app, ...)``, ...), which the app or another screen calls.
 Plain functions in a table, not classes: on the unix port a class per screen costs about
 260 bytes more heap each (make bench: the game's heap).
 

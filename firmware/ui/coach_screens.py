@@ -7,7 +7,8 @@ and costs show in tenths of a point without floats (advisor.tenths); in multi-pl
 games the hint shows the max-score and the to-win move with their chances to win when
 they differ (OK takes the picked one, the to-win move first), and the review's cost is
 in percentage points of the chance to win. While a hint is up the dice to re-roll blink
-on the LEDs (the OLED's ``.``).
+on the LEDs (the OLED's ``.``). Each screen's own state is module-level here, set by its
+way in (``open_hint``, ``show_review``).
 """
 from micropython import const
 import time
@@ -15,6 +16,8 @@ import time
 import coach as coach_module
 from ui import draw
 from ui import menu
+from ui import scorecard
+from ui import screens
 import ui
 
 # Button ids as literals: private constants cost no RAM (imported names would).
@@ -26,8 +29,14 @@ _MENU = const(9)  # drivers.buttons.MENU
 
 _BLINK_MS = const(250)  # the dice to re-roll blink at 2 Hz
 _ALL_HELD = const(0x1F)
-_MAX_SCORE = const(0)  # app.hint_pick: the hint line OK takes
+_MAX_SCORE = const(0)  # hint_pick: the hint line OK takes
 _TO_WIN = const(1)
+
+# Each screen's own state (module-level: the app holds none of it).
+hint_pick = _MAX_SCORE  # the hint with opponents: the line OK takes
+blink_next = 0  # the hint's blinking dice: when they next change, and whether off now
+blink_off = False
+review_seat = 0  # whose turn the review is about
 
 
 def _tenths(fb, value, right_col, row):
@@ -71,19 +80,20 @@ def _move(app, fb, box, code, row):
 
 
 def open_hint(app):
-    """Ask the coach for the best move now and show it (app.show_hint). With opponents
+    """Ask the coach for the best move now and show it (short MENU in a turn). With opponents
     the max-score and the to-win move are two lines when their chances differ as shown;
     OK takes the to-win one (the move the review's chance to win measure calls best),
     UP/DOWN picks the other. The same figure twice: one line, the to-win move."""
+    global hint_pick, blink_off, blink_next
     game = app.game
     coach = app.coach
     rolls_left = 3 - game.rolls
     coach.hint(game.dice, rolls_left, game.held)
     if coach.win_differs and _shown(coach.hint_chance) == _shown(coach.win_chance):
         _take_win_move(coach, game.dice, rolls_left)
-    app.hint_pick = _TO_WIN if coach.win_differs else _MAX_SCORE
-    app.blink_off = False
-    app.blink_next = app.now
+    hint_pick = _TO_WIN if coach.win_differs else _MAX_SCORE
+    blink_off = False
+    blink_next = app.now
     app.show(ui.HINT)
 
 
@@ -108,13 +118,13 @@ def _take_win_move(coach, dice, rolls_left):
 def _picked_code(app):
     """The hold (or box code) OK takes: the picked line's move."""
     coach = app.coach
-    return coach.win_code if coach.win_differs and app.hint_pick == _TO_WIN else coach.hint_code
+    return coach.win_code if coach.win_differs and hint_pick == _TO_WIN else coach.hint_code
 
 
 def _picked_box(app):
     """The box OK takes (-1: a hold), from the picked line."""
     coach = app.coach
-    return coach.win_box if coach.win_differs and app.hint_pick == _TO_WIN else coach.hint_box
+    return coach.win_box if coach.win_differs and hint_pick == _TO_WIN else coach.hint_box
 
 
 def _heading(fb, label, chance, row, inv):
@@ -138,7 +148,7 @@ def _hint_draw(app, fb):
     draw.number(fb, game.rolls, 13, 0, True)
     draw.text(fb, "/3", 14, 0, True)
     if coach.win_differs:  # multi-player: the max-score move and the to-win move
-        to_win = app.hint_pick == _TO_WIN
+        to_win = hint_pick == _TO_WIN
         _heading(fb, "Max score", coach.hint_chance, 1, not to_win)
         _move(app, fb, coach.hint_box, coach.hint_code, 2)
         _heading(fb, "To win", coach.win_chance, 4, to_win)
@@ -158,17 +168,18 @@ def _hint_draw(app, fb):
 
 
 def _hint_handle(app, button, long):
+    global hint_pick, blink_next
     if (button == _UP or button == _DOWN) and app.coach.win_differs:
-        app.hint_pick = _MAX_SCORE if app.hint_pick == _TO_WIN else _TO_WIN
-        app.blink_next = app.now  # the picked move's dice blink at once
+        hint_pick = _MAX_SCORE if hint_pick == _TO_WIN else _TO_WIN
+        blink_next = app.now  # the picked move's dice blink at once
         app.dirty = True
         return
     app.dice_dirty = True  # back to the steady dice
     if button == _MENU:
         if long:
-            app.ask_quit(ui.TURN)
+            screens.ask_quit(app, ui.TURN)
         else:
-            app.show_card()
+            scorecard.show_card(app)
         return
     app.show(ui.TURN)
     if button != _OK:
@@ -186,14 +197,15 @@ def _hint_handle(app, button, long):
 def _hint_tick(app, now):
     """The dice to re-roll blink, the ones to keep stay steady like held dice; a hint
     to score now blinks nothing."""
-    if time.ticks_diff(now, app.blink_next) < 0:
+    global blink_next, blink_off
+    if time.ticks_diff(now, blink_next) < 0:
         return
-    app.blink_next = time.ticks_add(now, _BLINK_MS)
-    app.blink_off = not app.blink_off
+    blink_next = time.ticks_add(now, _BLINK_MS)
+    blink_off = not blink_off
     reroll = ~_picked_code(app) & _ALL_HELD if _picked_box(app) < 0 else 0
     faces = app.scratch_faces
     for i in range(5):
-        faces[i] = 0 if app.blink_off and reroll & (1 << i) else app.faces[i]
+        faces[i] = 0 if blink_off and reroll & (1 << i) else app.faces[i]
     app.hw.dice.show(faces, app.held)
 
 
@@ -202,11 +214,18 @@ hint = (_hint_draw, _hint_handle, _hint_tick)  # draw, handle, tick
 
 # After a human turn in coach mode "turn": what the turn's choices cost; OK or ROLL goes
 # on.
+def show_review(app, seat):
+    """The review of ``seat``'s turn, just scored (app.score)."""
+    global review_seat
+    review_seat = seat
+    app.show(ui.REVIEW)
+
+
 def _review_draw(app, fb):
     coach = app.coach
     draw.clear(fb)
     draw.bar(fb, 0)
-    draw.text(fb, menu.SEAT_LABELS[app.review_seat], 0, 0, True)
+    draw.text(fb, menu.SEAT_LABELS[review_seat], 0, 0, True)
     draw.text(fb, "turn review", 3, 0, True)
     lost = coach.lost_tenths()
     if lost == 0:

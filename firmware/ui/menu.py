@@ -1,12 +1,21 @@
-"""The setup menu: game settings and the list of menu lines they produce.
+"""The setup menu: game settings, the list of menu lines they produce, and the menu
+screen (ui/__init__.py says what a screen is).
 
 Settings live here as small ints; the menu is a list of item ids that depends on the
-number of players (one "Pn human/CPU" line per player). Nothing here draws or reads
-buttons: app.py moves the cursor, ``change`` steps a value, screens.py draws the lines.
+number of players (one "Pn human/CPU" line per player). ``change`` steps a value; the
+screen (``setup``) draws the lines and moves its cursor.
 """
 from micropython import const
 
 import rules
+from ui import draw
+
+# Button ids as literals: private constants cost no RAM (imported names would).
+_ROLL = const(5)  # drivers.buttons.ROLL
+_UP = const(6)  # drivers.buttons.UP
+_DOWN = const(7)  # drivers.buttons.DOWN
+_OK = const(8)  # drivers.buttons.OK
+_MENU_ROWS = const(7)
 
 PLAYERS = const(0)
 SEAT1 = const(1)  # SEAT1..SEAT4 = 1..4: human or computer for that player
@@ -153,3 +162,90 @@ def setup_ok(value):
     except (KeyError, TypeError, IndexError):
         return False
     return True
+
+
+# The setup menu screen: UP/DOWN move, OK or ROLL changes a value, starts the game or
+# opens the records. Its state (module-level: the app holds none of it): the line under
+# the cursor and the first line shown.
+cursor = 0
+top = 0
+
+
+def home(settings):
+    """The menu as it opens (app.show): "Start game" and the players' set-up below it."""
+    global cursor, top
+    cursor = settings.items.index(START)
+    top = 0
+
+
+def _setup_draw(app, fb):
+    settings = app.settings
+    items = settings.items
+    draw.clear(fb)
+    draw.bar(fb, 0)
+    draw.text(fb, "Setup", 0, 0, True)
+    for line in range(7):
+        index = top + line
+        if index >= len(items):
+            break
+        row = line + 1
+        item = items[index]
+        inv = index == cursor
+        if inv:
+            draw.bar(fb, row)
+        if SEAT1 <= item < SEAT1 + MAX_PLAYERS:
+            seat = item - SEAT1
+            draw.text(fb, SEAT_LABELS[seat], 1, row, inv)
+            draw.text(fb, KIND_LABELS[settings.kinds[seat]], 4, row, inv)
+            continue
+        if item == JOKER and settings.zoo():
+            draw.text(fb, RULES_LABEL, 0, row, inv)  # "Rules Zoo (kids)": 16 columns
+        else:
+            draw.text(fb, LABELS[item], 1, row, inv)
+        if item == PLAYERS:
+            draw.number(fb, settings.players, 15, row, inv)
+        elif item == JOKER:
+            label = CHOICE_LABELS[settings.joker]
+            draw.text(fb, label, 16 - len(label), row, inv)
+        elif item == COACH:
+            label = COACH_LABELS[settings.coach]
+            draw.text(fb, label, 16 - len(label), row, inv)
+        elif item == YBONUS:
+            draw.text(fb, ON_OFF[settings.yahtzee_bonus], 13, row, inv)
+        elif item == SOUND:
+            draw.text(fb, ON_OFF[settings.sound], 13, row, inv)
+        elif item == LEDS:
+            draw.number(fb, settings.leds, 15, row, inv)
+    if top > 0:
+        draw.text(fb, "^", 14, 0, True)  # lines above (cols 10-13: the battery)
+    if top + 7 < len(items):
+        draw.text(fb, "v", 15, 0, True)  # and below
+
+
+def _setup_handle(app, button, long):
+    global cursor, top
+    settings = app.settings
+    if button == _UP or button == _DOWN:
+        step = 1 if button == _DOWN else -1
+        cursor = (cursor + step) % len(settings.items)
+    elif button == _OK or button == _ROLL:
+        item = settings.items[cursor]
+        if item == START:
+            app.new_game()
+            return
+        if item == RECORDS:
+            if app.session is not None:
+                app.session.open_records(app)
+            return
+        if settings.change(item):
+            cursor = settings.items.index(item)
+        app.apply_settings()
+        app.changed()
+    if cursor < top:  # scrolled so the cursor's line shows
+        top = cursor
+    elif cursor > top + _MENU_ROWS - 1:
+        top = cursor - _MENU_ROWS + 1
+    app.dirty = True
+
+
+setup = (_setup_draw, _setup_handle, None)  # draw, handle, tick

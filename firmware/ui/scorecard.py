@@ -11,6 +11,7 @@ Opponents' line (turn screen, multi-player): every other player's label and tota
 slots of 11 compact columns (``P2 174    P3 98     P4 153``), so 3 opponents with
 3-digit totals always fit and each slot keeps 4 columns free: with the win meter, that
 player's chance to win (``P2 174 31%``); the card view's header shows a seat's own. Pure drawing from the app's caches: nothing allocates.
+Whose card shows is module-level here, set by ``show_card`` (the card's way in).
 """
 from micropython import const
 
@@ -58,11 +59,21 @@ def _box(fb, card, labels, box, col, row):
 
 # One player's whole card; ROLL or DOWN: the next player's, UP the previous one's, 1-4
 # that player's; OK or MENU goes back (to the turn, or the end screen).
+card_seat = 0  # whose card shows
+
+
+def show_card(app):
+    """The card of the player on turn."""
+    global card_seat
+    card_seat = app.game.current
+    app.show(ui.CARD)
+
+
 def _card_draw(app, fb):
-    """The full card of ``app.card_seat`` on one screen."""
+    """The full card of ``card_seat`` on one screen."""
     game = app.game
     ruleset = game.rules
-    seat = app.card_seat
+    seat = card_seat
     card_ = game.players[seat].card
     upper, upper_bonus, _lower, ybonus, grand = app.breakdowns[seat]
     draw.clear(fb)
@@ -113,13 +124,14 @@ def _card_draw(app, fb):
 
 
 def _card_handle(app, button, long):
+    global card_seat
     n = len(app.game.players)
     if button == _ROLL or button == _DOWN or button == _UP:
         step = n - 1 if button == _UP else 1
-        app.card_seat = (app.card_seat + step) % n
+        card_seat = (card_seat + step) % n
     elif button < _ROLL:  # HOLD1..HOLD4: that player's card
         if button - _HOLD1 < n:
-            app.card_seat = button - _HOLD1
+            card_seat = button - _HOLD1
     else:
         app.show(ui.TURN if app.game.phase == _PHASE_TURN else ui.END)
     app.dirty = True

@@ -1,7 +1,9 @@
-"""The screens around a game (ui/__init__.py says what a screen is): the splash, the setup
-menu, the roll-off, the quit confirmation, a computer's turn summary and the end screen.
-The turn itself is ui/turn_screen.py, the card ui/scorecard.py, hint and review
-ui/coach_screens.py.
+"""The screens around a game (ui/__init__.py says what a screen is): the splash, the
+roll-off, the quit confirmation, a computer's turn summary and the end screen. The setup
+menu is ui/menu.py, the turn ui/turn_screen.py, the card ui/scorecard.py, hint and review
+ui/coach_screens.py. Each screen's own state is module-level here, set by its way in
+(``ask_quit``, ``show_summary``, ``show_end``); ``bonuses`` draws the lines a score's
+bonuses take (here and on the score confirmation).
 
 Drawing is on the 8x8 text grid (16 x 8 cells, ui/draw.py): row 0 is an inverted header.
 Numbers come from caches the app refreshes after each game action, so a redraw allocates
@@ -11,13 +13,9 @@ from micropython import const
 
 from ui import draw
 from ui import menu
-from ui import turn_screen
 import ui
 
 # Button ids as literals: private constants cost no RAM (imported names would).
-_ROLL = const(5)  # drivers.buttons.ROLL
-_UP = const(6)  # drivers.buttons.UP
-_DOWN = const(7)  # drivers.buttons.DOWN
 _OK = const(8)  # drivers.buttons.OK
 _MENU = const(9)  # drivers.buttons.MENU
 _PHASE_TURN = const(1)  # game.TURN
@@ -29,8 +27,28 @@ BOX_LABELS = (
     "3 of kind", "4 of kind", "Full house", "Small str", "Large str", "Yahtzee", "Chance",
 )
 _GRAND = const(4)  # in app.breakdowns[seat], a rules.totals() tuple
-_MENU_ROWS = const(7)
 _STARTER_SHOW_MS = const(1500)
+
+# Each screen's own state (module-level: the app holds none of it).
+back_screen = ui.TURN  # the quit confirmation: where "play on" goes
+# A computer's summary: its seat, box and points, and the bonuses that score earned
+# (Yahtzee, upper); one list made once and refilled, so no name per figure.
+_summary = [0, 0, 0, 0, 0]
+ranking = ()  # the end screen: game.ranking(), [(place, seat, total), ...]
+
+
+def bonuses(fb, yahtzee, upper, row):
+    """The Yahtzee bonus and the upper bonus a score earns, a line each when nonzero,
+    from ``row``; returns the next free row (the summary's and the score confirmation's)."""
+    if yahtzee:
+        draw.text(fb, "Y.bonus", 0, row)
+        draw.number(fb, yahtzee, 15, row)
+        row += 1
+    if upper:
+        draw.text(fb, "Up.bonus", 0, row)
+        draw.number(fb, upper, 15, row)
+        row += 1
+    return row
 
 
 # The title for 1.5 s (any button: the menu now).
@@ -69,86 +87,6 @@ def _splash_tick(app, now):
 splash = (_splash_draw, _splash_handle, _splash_tick)  # draw, handle, tick
 
 
-# The setup menu (ui/menu.py): UP/DOWN move, OK or ROLL changes a value, starts the game
-# or opens the records.
-def _setup_draw(app, fb):
-    settings = app.settings
-    items = settings.items
-    draw.clear(fb)
-    draw.bar(fb, 0)
-    draw.text(fb, "Setup", 0, 0, True)
-    top = app.menu_top
-    for line in range(7):
-        index = top + line
-        if index >= len(items):
-            break
-        row = line + 1
-        item = items[index]
-        inv = index == app.menu_cursor
-        if inv:
-            draw.bar(fb, row)
-        if menu.SEAT1 <= item < menu.SEAT1 + menu.MAX_PLAYERS:
-            seat = item - menu.SEAT1
-            draw.text(fb, menu.SEAT_LABELS[seat], 1, row, inv)
-            draw.text(fb, menu.KIND_LABELS[settings.kinds[seat]], 4, row, inv)
-            continue
-        if item == menu.JOKER and settings.zoo():
-            draw.text(fb, menu.RULES_LABEL, 0, row, inv)  # "Rules Zoo (kids)": 16 columns
-        else:
-            draw.text(fb, menu.LABELS[item], 1, row, inv)
-        if item == menu.PLAYERS:
-            draw.number(fb, settings.players, 15, row, inv)
-        elif item == menu.JOKER:
-            label = menu.CHOICE_LABELS[settings.joker]
-            draw.text(fb, label, 16 - len(label), row, inv)
-        elif item == menu.COACH:
-            label = menu.COACH_LABELS[settings.coach]
-            draw.text(fb, label, 16 - len(label), row, inv)
-        elif item == menu.YBONUS:
-            draw.text(fb, menu.ON_OFF[settings.yahtzee_bonus], 13, row, inv)
-        elif item == menu.SOUND:
-            draw.text(fb, menu.ON_OFF[settings.sound], 13, row, inv)
-        elif item == menu.LEDS:
-            draw.number(fb, settings.leds, 15, row, inv)
-    if top > 0:
-        draw.text(fb, "^", 14, 0, True)  # lines above (cols 10-13: the battery)
-    if top + 7 < len(items):
-        draw.text(fb, "v", 15, 0, True)  # and below
-
-
-def _setup_handle(app, button, long):
-    settings = app.settings
-    if button == _UP or button == _DOWN:
-        step = 1 if button == _DOWN else -1
-        app.menu_cursor = (app.menu_cursor + step) % len(settings.items)
-        _scroll_menu(app)
-    elif button == _OK or button == _ROLL:
-        item = settings.items[app.menu_cursor]
-        if item == menu.START:
-            app.new_game()
-            return
-        if item == menu.RECORDS:
-            if app.session is not None:
-                app.session.open_records(app)
-            return
-        if settings.change(item):
-            app.menu_cursor = settings.items.index(item)
-        app.apply_settings()
-        _scroll_menu(app)
-        app.changed()
-    app.dirty = True
-
-
-setup = (_setup_draw, _setup_handle, None)  # draw, handle, tick
-
-
-def _scroll_menu(app):
-    if app.menu_cursor < app.menu_top:
-        app.menu_top = app.menu_cursor
-    elif app.menu_cursor > app.menu_top + _MENU_ROWS - 1:
-        app.menu_top = app.menu_cursor - _MENU_ROWS + 1
-
-
 # Who starts: one die per player, ties roll again; OK skips a wait.
 def _rolloff_draw(app, fb):
     game = app.game
@@ -183,7 +121,7 @@ def _rolloff_handle(app, button, long):
     if button == _OK and app.timer_on:
         app.timer_at = app.now  # skip the wait
     elif button == _MENU and long:
-        app.ask_quit(ui.ROLLOFF)
+        ask_quit(app, ui.ROLLOFF)
 
 
 def _rolloff_tick(app, now):
@@ -203,6 +141,13 @@ rolloff = (_rolloff_draw, _rolloff_handle, _rolloff_tick)  # draw, handle, tick
 
 
 # Long MENU in a game: OK quits it, anything else goes back.
+def ask_quit(app, back):
+    """The quit confirmation; ``back`` is the screen to return to."""
+    global back_screen
+    back_screen = back
+    app.show(ui.CONFIRM_QUIT)
+
+
 def _confirm_quit_draw(app, fb):
     draw.clear(fb)
     draw.bar(fb, 0)
@@ -217,7 +162,7 @@ def _confirm_quit_handle(app, button, long):
         app.changed()
         app.show(ui.MENU_SCREEN)
     else:
-        app.show(app.back_screen)
+        app.show(back_screen)
 
 
 confirm_quit = (_confirm_quit_draw, _confirm_quit_handle, None)  # draw, handle, tick
@@ -225,10 +170,22 @@ confirm_quit = (_confirm_quit_draw, _confirm_quit_handle, None)  # draw, handle,
 
 # After a computer's turn: the dice it scored (also still on the LEDs), the box and its
 # points, and its total now; 1.5 s or OK.
+def show_summary(app, seat, box, points, bonus, upper):
+    """After a computer scored ``points`` in ``box`` (app.score), with the Yahtzee and
+    upper ``bonus`` that earned."""
+    figures = _summary
+    figures[0] = seat
+    figures[1] = box
+    figures[2] = points
+    figures[3] = bonus
+    figures[4] = upper
+    app.show(ui.SUMMARY)
+
+
 def _summary_draw(app, fb):
     """After a computer's turn: the dice it scored (also still on the LEDs), the box and
     its points, the bonuses it earned, and its total now; 1.5 s or OK."""
-    seat = app.summary_seat
+    seat, box, points, bonus, upper = _summary
     draw.clear(fb)
     draw.bar(fb, 0)
     draw.text(fb, menu.SEAT_LABELS[seat], 0, 0, True)
@@ -241,10 +198,10 @@ def _summary_draw(app, fb):
         else:
             draw.number(fb, faces[i], 1 + 3 * i, 2)
     # The box and its points, the bonuses the score earned, the total (row 5 without).
-    row = 4 if not (app.summary_bonus or app.summary_upper) else 3
-    draw.text(fb, app.labels[app.summary_box], 0, row)
-    draw.number(fb, app.summary_points, 15, row)
-    row = turn_screen.bonuses(fb, app.summary_bonus, app.summary_upper, row + 1)
+    row = 4 if not (bonus or upper) else 3
+    draw.text(fb, app.labels[box], 0, row)
+    draw.number(fb, points, 15, row)
+    row = bonuses(fb, bonus, upper, row + 1)
     draw.text(fb, "Total", 0, row)
     draw.number(fb, app.breakdowns[seat][_GRAND], 15, row)
     draw.text(fb, "OK: go on", 0, 7)
@@ -255,7 +212,7 @@ def _summary_handle(app, button, long):
         app.timer_on = False
         app.next_turn()  # skip the rest of the 1.5 s
     elif button == _MENU and long and app.game.phase == _PHASE_TURN:
-        app.ask_quit(ui.SUMMARY)  # not after the last score: quitting dropped its high scores
+        ask_quit(app, ui.SUMMARY)  # not after the last score: quitting dropped its high scores
 
 
 def _summary_tick(app, now):
@@ -268,13 +225,19 @@ summary = (_summary_draw, _summary_handle, _summary_tick)  # draw, handle, tick
 
 # The ranking with shared places, then the winner(s); OK: high scores first (the save
 # layer), else the menu.
+def show_end(app):
+    """The game is over (app.finish): its ranking."""
+    global ranking
+    ranking = app.game.ranking()
+    app.show(ui.END)
+
+
 def _end_draw(app, fb):
     """Ranking with shared places, then the winner(s)."""
     game = app.game
     draw.clear(fb)
     draw.bar(fb, 0)
     draw.text(fb, "Game over", 0, 0, True)
-    ranking = app.ranking
     n = len(ranking)
     for i in range(n):
         place, seat, total = ranking[i]

@@ -6,15 +6,19 @@ upper progress, or the round-1 note; for a moment, why ROLL did nothing). ROLL r
 hold, UP/DOWN move the cursor, OK asks to score the box (ConfirmScore: OK again scores),
 short MENU gives a hint (coach on) or the card, long MENU asks to quit. While the LED dice
 tumble the list shows no points (a press that needs them ends the tumble). On a
-computer's turn ``tick`` plays it step by step.
+computer's turn ``tick`` plays it step by step. The confirmation's state is module-level
+here, set by ``ask_score`` (its way in).
 """
 from micropython import const
 import time
 
 import players
+import rules
+from ui import coach_screens
 from ui import draw
 from ui import menu
 from ui import scorecard
+from ui import screens
 import ui
 
 # Button ids as literals: private constants cost no RAM (imported names would).
@@ -27,6 +31,7 @@ _MENU = const(9)  # drivers.buttons.MENU
 
 _LIST_ROWS = const(6)  # rows 1..6 list boxes, row 7 is the footer
 _UPPER = const(0)  # in app.breakdowns[seat], a rules.totals() tuple
+_UPPER_BONUS = const(1)
 _GRAND = const(4)
 _ALL_HELD = const(0x1F)
 CPU_STEP_MS = const(600)  # a computer's pace (a roll, its holds, its box); app.py reads it too
@@ -93,11 +98,11 @@ def _turn_handle(app, button, long):
         _settle(app)  # the box list, a hint or OK: the dice stop tumbling first
     if button == _MENU:
         if long:
-            app.ask_quit(ui.TURN)
+            screens.ask_quit(app, ui.TURN)
         elif app.coach_mode() != menu.COACH_OFF and game.rolls > 0:
-            app.show_hint()
+            coach_screens.open_hint(app)  # OK there takes the move
         else:
-            app.show_card()
+            scorecard.show_card(app)
         return
     if app.computer_turn():
         return  # the computer is playing this turn
@@ -119,7 +124,7 @@ def _turn_handle(app, button, long):
             app.move_cursor(1 if button == _DOWN else -1)
     elif button == _OK:
         if game.rolls > 0 and app.options[app.cursor] >= 0:
-            app.ask_score(app.cursor)
+            ask_score(app, app.cursor)
 
 
 def _settle(app):
@@ -169,40 +174,57 @@ def _computer_step(app):
         app.roll()
 
 
-def bonuses(fb, yahtzee, upper, row):
-    """The Yahtzee bonus and the upper bonus a score earns, a line each when nonzero,
-    from ``row``; returns the next free row (the confirmation's and the summary's (screens.py))."""
-    if yahtzee:
-        draw.text(fb, "Y.bonus", 0, row)
-        draw.number(fb, yahtzee, 15, row)
-        row += 1
-    if upper:
-        draw.text(fb, "Up.bonus", 0, row)
-        draw.number(fb, upper, 15, row)
-        row += 1
-    return row
-
-
 # The second step of scoring: the box, its points and the total it makes (a zero says
 # so); OK scores, any other button goes back to the turn.
+# Its state: the box OK offered to score, its points, the Yahtzee and upper bonus it
+# would earn now and the total after; one list made once, refilled by ask_score.
+_confirm = [-1, 0, 0, 0, 0]
+_scratch_card = rules.new_card()  # the card as it would be, made once
+
+
+def ask_score(app, box):
+    """Scoring takes two presses: OK shows the box, its points and the total it makes
+    (a zero says so), OK again scores, any other button goes back. A first OK never
+    changes the game, so an OK pressed out of habit only shows what a second would do."""
+    game = app.game
+    card = game.players[game.current].card
+    scratch = _scratch_card
+    for i in range(len(card)):
+        scratch[i] = card[i]
+    bonus = rules.yahtzee_bonus_for(game.rules, card, game.dice)
+    points = app.options[box]
+    scratch[box] = points
+    scratch[rules.BONUS] += bonus
+    then = rules.totals(game.rules, scratch)
+    upper = then[_UPPER_BONUS] - app.breakdowns[game.current][_UPPER_BONUS]
+    confirm = _confirm
+    confirm[0] = box
+    confirm[1] = points
+    confirm[2] = bonus
+    confirm[3] = upper
+    confirm[4] = then[_GRAND]
+    app.show(ui.CONFIRM_SCORE)
+
+
 def _confirm_score_draw(app, fb):
     """The second step of scoring: the box, its points and the total it makes; OK scores."""
+    box, points, bonus, upper, total = _confirm
     draw.clear(fb)
     draw.bar(fb, 0)
-    draw.text(fb, "Score a zero?" if app.confirm_points == 0 else "Score this?", 0, 0, True)
-    draw.text(fb, app.labels[app.confirm_box], 0, 2)
-    draw.number(fb, app.confirm_points, 15, 2)
-    row = bonuses(fb, app.confirm_bonus, app.confirm_upper, 3)
+    draw.text(fb, "Score a zero?" if points == 0 else "Score this?", 0, 0, True)
+    draw.text(fb, app.labels[box], 0, 2)
+    draw.number(fb, points, 15, 2)
+    row = screens.bonuses(fb, bonus, upper, 3)
     row = 4 if row < 4 else row
     draw.text(fb, "Total then", 0, row)
-    draw.number(fb, app.confirm_total, 15, row)
+    draw.number(fb, total, 15, row)
     draw.text(fb, "OK    = score", 1, 6)
     draw.text(fb, "other = back", 1, 7)
 
 
 def _confirm_score_handle(app, button, long):
     if button == _OK:
-        app.score(app.confirm_box)
+        app.score(_confirm[0])  # its box
     else:
         app.show(ui.TURN)
 
