@@ -34,6 +34,7 @@ import time
 from drivers.buttons import LONG
 import coach as coach_module
 import game as game_module
+import players
 import rules
 from ui import coach_screens
 from ui import menu
@@ -122,7 +123,10 @@ class App:
         self.summary_points = 0
         self.summary_bonus = 0  # and the bonuses that score earned: Yahtzee, upper
         self.summary_upper = 0
-        self.plan_rolls = -1  # the computer's decision is made once per roll (turn_screen)
+        # A computer's decision for the roll on show (players.play): made once per roll,
+        # a step per frame (plan_step), then its hold mask (-1: score plan_box).
+        self.plan_rolls = -1
+        self.plan_step = 0
         self.plan_mask = -1
         self.plan_box = -1
         self.blink_next = 0  # the hint's blinking dice (coach_screens)
@@ -227,9 +231,13 @@ class App:
                 self._open_coach()
         if self.rolling:
             self._tumble(now)
+        if saving or self.prepare_pending:
+            return
         tick = SCREENS[self.screen][_TICK]
-        if tick is not None and not (saving or self.prepare_pending):
+        if tick is not None:
             tick(self, now)
+        if self.screen == TURN and self.game is not None and self.computer_turn():
+            players.play(self, now)  # the computer's turn: played here, the screen draws it
 
     def start_timer(self, now, ms):
         self.timer_on = True
@@ -398,13 +406,14 @@ class App:
         self.cursor = 0
         self.top = 0
         self.plan_rolls = -1
+        self.plan_step = 0
         self.prepare_pending = defer and self.coach.adv is not None
         if not self.prepare_pending:
             self._prepare_turn()
         self.sync_dice()
         self.show(TURN)
         if self.computer_turn():
-            self.start_timer(self.now, turn_screen.CPU_STEP_MS)
+            self.start_timer(self.now, players.CPU_STEP_MS)
         else:
             self.timer_on = False
 
@@ -496,6 +505,12 @@ class App:
             box = (box + step) % n
             if self.options[box] >= 0:
                 break
+        self.cursor = box
+        self.scroll_cursor()
+        self.dirty = True
+
+    def point_at(self, box):
+        """The turn screen's cursor on ``box`` (a computer shows the box it scores next)."""
         self.cursor = box
         self.scroll_cursor()
         self.dirty = True

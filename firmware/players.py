@@ -1,21 +1,107 @@
-"""Computer seats: which strategy plays a turn, the advisor levels or the simple one.
+"""Computer seats: the driver of a computer's turn, and which strategy makes its decisions.
 
-A seat's kind is one of strategy_players.LEVELS (optimal, good, casual), "win" or an
-older kind such as "cpu". The advisor levels need the strategy table (coach.Coach.adv);
-without it, and for any other kind, computer.py's simple strategy plays. "win" plays for
-the win (strategy_win.py through coach.win_level(): also needs the spread table); without
-the spread table, or alone at the table, it plays as optimal. Same two calls as computer.py.
+The app's frame loop calls ``play(app, now)`` once per frame while a computer's turn is
+on the turn screen (app.tick): this module, not the UI, plays the turn, through the
+app's game actions (roll, set_holds, point_at, score) at the computer's pace
+(``CPU_STEP_MS``). Each roll's decision is made once, a step per frame between the
+visible moves (a frame that draws the OLED or writes a save does none), so no single
+stretch holds both the decision and a redraw.
+
+Which strategy decides: a seat's kind is one of strategy_players.LEVELS (optimal, good,
+casual), "win" or an older kind such as "cpu". The advisor levels (strategy_players.py)
+need the strategy table (coach.Coach.adv); without it, and for any other kind,
+computer.py's simple strategy plays. "win" plays for the win (strategy_win.py through
+coach.win_level(): also needs the spread table); without the spread table, or alone at
+the table, it plays as optimal. computer.py and strategy_players.py make the same two
+decisions, ``choose_hold`` and ``choose_box``, which are also this module's.
 """
+from micropython import const
+
 import computer
 
 WIN = "win"
+CPU_STEP_MS = const(600)  # a computer's pace: its roll, its holds, the box it points at, its score
+# The decision's steps (app.plan_step), one per frame: the win level's programme in two
+# halves (strategy_win.ensure_step), the hold, the box when the hold is "score now".
+_PREPARE = const(0)
+_HOLD = const(1)
+_BOX = const(2)
+
+
+def play(app, now):
+    """One frame of a computer's turn (app.tick, on the turn screen): a step of the
+    roll's decision when one is due, else its next move once the pace's timer is due."""
+    game = app.game
+    if game.rolls > 0 and app.plan_rolls != game.rolls:
+        if not app.dirty:  # a frame that draws does no deciding
+            _decide(app, game)
+        return
+    if app.rolling or not app.timer_due(now):
+        return
+    app.start_timer(now, CPU_STEP_MS)  # the next move; a score sets the summary's own
+    _move(app, game)
+
+
+def _decide(app, game):
+    """One step of the decision for the roll on show; the last one records it."""
+    coach = app.coach
+    if app.plan_step == _PREPARE:
+        if not _prepare(coach, game):
+            return  # it did work: the hold waits for the next frame
+        app.plan_step = _HOLD
+    if app.plan_step == _HOLD:
+        app.plan_mask = choose_hold(coach, game)
+        if app.plan_mask < 0:
+            app.plan_step = _BOX  # score now: which box, in the next frame
+            return
+    else:
+        app.plan_box = choose_box(coach, game, app.options)
+    app.plan_rolls = game.rolls
+    app.plan_step = _PREPARE
+
+
+def _move(app, game):
+    """One visible move of the turn: roll, set the holds, point at the box, score it."""
+    if game.rolls == 0:
+        app.roll()
+        return
+    mask = app.plan_mask
+    if mask < 0:
+        box = app.plan_box
+        if app.cursor != box:
+            app.point_at(box)
+        else:
+            app.score(box)
+        return
+    if mask != game.held:
+        app.set_holds(mask)
+    else:
+        app.roll()
+
+
+def _prepare(coach, game):
+    """One step of the win level's programme for this roll; True when nothing was left."""
+    level = _win_level(coach, game)
+    if level is None:
+        return True
+    others = [p.card for i, p in enumerate(game.players) if i != game.current]
+    try:
+        return level.ensure_step(game.players[game.current].card, others)
+    except Exception as exc:  # anything out of a damaged spread table block: play as optimal
+        coach.drop_spread(exc)
+        return True
+
+
+def _win_level(coach, game):
+    """The win level when it plays the current seat's turn, else None (as optimal)."""
+    if coach.adv is None or game.players[game.current].kind != WIN or len(game.players) < 2:
+        return None
+    return coach.win_level()
 
 
 def _win(coach, game):
     """The win level prepared for the current seat's turn, or None (play as optimal)."""
-    if coach.adv is None or game.players[game.current].kind != WIN or len(game.players) < 2:
-        return None
-    level = coach.win_level()
+    level = _win_level(coach, game)
     if level is None:
         return None
     others = [p.card for i, p in enumerate(game.players) if i != game.current]  # once per roll

@@ -114,4 +114,4 @@ def test_the_computers_pace_is_defined_once():
         for node in ast.walk(tree)
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id.endswith("CPU_STEP_MS")
     ]
-    assert [module for module, _line in defined] == [os.path.join("ui", "turn_screen.py")], defined
+    assert [module for module, _line in defined] == ["players.py"], defined
