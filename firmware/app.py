@@ -142,6 +142,9 @@ class App:
         # A turn's advisor preparation waits for a frame of its own after the turn screen
         # is drawn (and after a save the frame before): see start_turn, frame.
         self.prepare_pending = False
+        # After a score the win meter waits for a frame of its own (refresh_totals): the
+        # score's frame draws the next screen, its chances shown once they are known.
+        self.meter_pending = False
         self.now = 0
         self.apply_settings()
 
@@ -178,6 +181,7 @@ class App:
         buzzer = self.hw.buzzer
         session = self.session
         return not (self.rolling or self.timer_on or self.coach_pending or self.prepare_pending
+                    or self.meter_pending
                     or self.dirty or self.dice_dirty
                     or self.screen == HINT or (buzzer is not None and buzzer.busy)
                     or self.hw.buttons.settling() or (session is not None and session.save_due()))
@@ -191,7 +195,9 @@ class App:
         saving = session is not None and session.save_due()
         if session is not None and session.frame(self, now):
             buttons.clear()
-        if self.prepare_pending and not saving:
+        if self.meter_pending and not saving:
+            self._refresh_meter()  # a frame of its own; the turn's preparation the next
+        elif self.prepare_pending and not saving:
             self._prepare_turn()
         event = buttons.get()
         while event >= 0:
@@ -266,6 +272,7 @@ class App:
         if screen == MENU_SCREEN:
             self.coach_pending = 0  # a game quit before its table opened: none to open
             self.prepare_pending = False  # nor a turn to prepare
+            self.meter_pending = False
             self._dark_dice()  # no game on the dice in the menu (quit, or after the end)
             self.menu_cursor = self.settings.items.index(menu.START)
             self.menu_top = 0  # "Start game" and the players' set-up below it
@@ -452,7 +459,7 @@ class App:
         self.summary_bonus = rules.yahtzee_bonus_for(game.rules, game.players[seat].card, game.dice)
         upper_before = self.breakdowns[seat][1]
         game.score(box)
-        self.refresh_totals()
+        self.refresh_totals(later=True)
         self.summary_upper = self.breakdowns[seat][1] - upper_before
         self.beep(880, 60)
         self.changed()
@@ -475,19 +482,32 @@ class App:
         # The game is over: the strategy code makes room for the records pages and the
         # high-score entry, which load next.
         self.coach.close()
+        self.meter_pending = False  # no chances after the last score
         self.ranking = self.game.ranking()  # [(place, seat, total), ...]
         self.sync_dice()
         self.timer_on = False
         self.show(END)
 
-    def refresh_totals(self):
+    def refresh_totals(self, later=False):
+        """Every seat's totals; the win meter now, or with ``later`` in a frame of its
+        own (meter_pending: about 40 ms on the chip, kept out of the score's redraw)."""
         game = self.game
         for seat in range(len(game.players)):
             self.breakdowns[seat] = rules.totals(game.rules, game.players[seat].card)
+        if later and len(game.players) > 1 and self.coach.adv is not None:
+            self.win_known = False  # no chance shown until it is the one after this score
+            self.meter_pending = True
+        else:
+            self._refresh_meter()
+
+    def _refresh_meter(self):
         # The win meter (coach.meter): every seat's chance to win after this turn, shown
         # in the card view's header and the turn screen's opponents' line (ui/scorecard.py);
         # False without the tables or solo.
-        self.win_known = self.coach.meter(game, self.breakdowns, self.win_chance)
+        self.meter_pending = False
+        self.win_known = self.coach.meter(self.game, self.breakdowns, self.win_chance)
+        if self.win_known:
+            self.dirty = True  # the chances on the screen
 
     def best_box(self):
         """Default cursor after a roll: the legal box with the most points (first on ties)."""
