@@ -46,7 +46,7 @@ def _decide(app, game):
     """One step of the decision for the roll on show; the last one records it."""
     coach = app.coach
     if app.plan_step == _PREPARE:
-        if not _prepare(coach, game):
+        if _win(coach, game, True) is False:
             return  # it did work: the hold waits for the next frame
         app.plan_step = _HOLD
     if app.plan_step == _HOLD:
@@ -79,33 +79,18 @@ def _move(app, game):
         app.roll()
 
 
-def _prepare(coach, game):
-    """One step of the win level's programme for this roll; True when nothing was left."""
-    level = _win_level(coach, game)
-    if level is None:
-        return True
-    others = [p.card for i, p in enumerate(game.players) if i != game.current]
-    try:
-        return level.ensure_step(game.players[game.current].card, others)
-    except Exception as exc:  # anything out of a damaged spread table block: play as optimal
-        coach.drop_spread(exc)
-        return True
-
-
-def _win_level(coach, game):
-    """The win level when it plays the current seat's turn, else None (as optimal)."""
+def _win(coach, game, step=False):
+    """The win level prepared for the current seat's turn, or None (play as optimal).
+    With ``step`` only one step of its preparation (players.play): False while it did work."""
     if coach.adv is None or game.players[game.current].kind != WIN or len(game.players) < 2:
         return None
-    return coach.win_level()
-
-
-def _win(coach, game):
-    """The win level prepared for the current seat's turn, or None (play as optimal)."""
-    level = _win_level(coach, game)
+    level = coach.win_level()
     if level is None:
         return None
-    others = [p.card for i, p in enumerate(game.players) if i != game.current]  # once per roll
+    others = [p.card for i, p in enumerate(game.players) if i != game.current]  # once per step
     try:
+        if step:
+            return level if level.ensure_step(game.players[game.current].card, others) else False
         level.ensure(game.players[game.current].card, others)
     except Exception as exc:  # anything out of a damaged spread table block: play as optimal
         coach.drop_spread(exc)
