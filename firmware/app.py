@@ -37,6 +37,7 @@ import time
 from drivers.buttons import LONG
 import coach as coach_module
 import game as game_module
+import players
 import rules
 from ui import coach_screens
 from ui import menu
@@ -108,9 +109,6 @@ class App:
         # What OK on the end screen does, for its last line: the save layer says "OK: high
         # scores" while scores wait for initials (session.py), else OK goes to the menu.
         self.end_ok_text = "OK: menu"
-        self.plan_rolls = -1  # the computer's decision is made once per roll (turn_screen)
-        self.plan_mask = -1
-        self.plan_box = -1
         self.scratch_faces = [0, 0, 0, 0, 0]  # faces shown while tumbling or blinking
         self._steady = 0
         self._anim_state = 0x2545F491  # xorshift for the tumbling faces (not the dice source)
@@ -121,6 +119,9 @@ class App:
         # A turn's advisor preparation waits for a frame of its own after the turn screen
         # is drawn (and after a save the frame before): see start_turn, frame.
         self.prepare_pending = False
+        # After a score the win meter waits for a frame of its own (refresh_totals): the
+        # score's frame draws the next screen, its chances shown once they are known.
+        self.meter_pending = False
         self.now = 0
         self.apply_settings()
 
@@ -157,6 +158,7 @@ class App:
         buzzer = self.hw.buzzer
         session = self.session
         return not (self.rolling or self.timer_on or self.coach_pending or self.prepare_pending
+                    or self.meter_pending
                     or self.dirty or self.dice_dirty
                     or self.screen == HINT or (buzzer is not None and buzzer.busy)
                     or self.hw.buttons.settling() or (session is not None and session.save_due()))
@@ -170,7 +172,9 @@ class App:
         saving = session is not None and session.save_due()
         if session is not None and session.frame(self, now):
             buttons.clear()
-        if self.prepare_pending and not saving:
+        if self.meter_pending and not saving:
+            self._refresh_meter()  # a frame of its own; the turn's preparation the next
+        elif self.prepare_pending and not saving:
             self._prepare_turn()
         event = buttons.get()
         while event >= 0:
@@ -210,9 +214,13 @@ class App:
                 self._open_coach()
         if self.rolling:
             self._tumble(now)
+        if saving or self.prepare_pending:
+            return
         tick = SCREENS[self.screen][_TICK]
-        if tick is not None and not (saving or self.prepare_pending):
+        if tick is not None:
             tick(self, now)
+        if self.screen == TURN and self.game is not None and self.computer_turn():
+            players.play(self, now)  # the computer's turn: played here, the screen draws it
 
     def start_timer(self, now, ms):
         self.timer_on = True
@@ -246,6 +254,7 @@ class App:
                 faces[i] = 0
             self.held = 0
             self.dice_dirty = True
+            self.meter_pending = False
             menu.home(self.settings)
             if self.coach.adv is not None:
                 self.coach.close()  # out of a game: its RAM goes back to the records pages
@@ -345,14 +354,14 @@ class App:
         its own after the turn screen shows (prepare_pending), before any press or timer."""
         self.cursor = 0
         self.top = 0
-        self.plan_rolls = -1
+        players.new_turn()
         self.prepare_pending = defer and self.coach.adv is not None
         if not self.prepare_pending:
             self._prepare_turn()
         self.sync_dice()
         self.show(TURN)
         if self.computer_turn():
-            self.start_timer(self.now, turn_screen.CPU_STEP_MS)
+            self.start_timer(self.now, players.CPU_STEP_MS)
         else:
             self.timer_on = False
 
@@ -386,7 +395,7 @@ class App:
         seat = game.current
         upper_before = self.breakdowns[seat][1]
         points, bonus = game.score(box)  # and the Yahtzee bonus it earned
-        self.refresh_totals()
+        self.refresh_totals(later=True)
         self.beep(880, 60)
         self.changed()
         if review:
@@ -409,18 +418,31 @@ class App:
         # The game is over: the strategy code makes room for the records pages and the
         # high-score entry, which load next.
         self.coach.close()
+        self.meter_pending = False  # no chances after the last score
         self.sync_dice()
         self.timer_on = False
         screens.show_end(self)
 
-    def refresh_totals(self):
+    def refresh_totals(self, later=False):
+        """Every seat's totals; the win meter now, or with ``later`` in a frame of its
+        own (meter_pending: about 40 ms on the chip, kept out of the score's redraw)."""
         game = self.game
         for seat in range(len(game.players)):
             self.breakdowns[seat] = rules.totals(game.rules, game.players[seat].card)
+        if later and len(game.players) > 1 and self.coach.adv is not None:
+            self.win_known = False  # no chance shown until it is the one after this score
+            self.meter_pending = True
+        else:
+            self._refresh_meter()
+
+    def _refresh_meter(self):
         # The win meter (coach.meter): every seat's chance to win after this turn, shown
         # in the card view's header and the turn screen's opponents' line (ui/scorecard.py);
         # False without the tables or solo.
-        self.win_known = self.coach.meter(game, self.breakdowns, self.win_chance)
+        self.meter_pending = False
+        self.win_known = self.coach.meter(self.game, self.breakdowns, self.win_chance)
+        if self.win_known:
+            self.dirty = True  # the chances on the screen
 
     def best_box(self):
         """Default cursor after a roll: the legal box with the most points (first on ties)."""
@@ -438,6 +460,12 @@ class App:
             box = (box + step) % n
             if self.options[box] >= 0:
                 break
+        self.cursor = box
+        self.scroll_cursor()
+        self.dirty = True
+
+    def point_at(self, box):
+        """The turn screen's cursor on ``box`` (a computer shows the box it scores next)."""
         self.cursor = box
         self.scroll_cursor()
         self.dirty = True

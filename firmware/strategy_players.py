@@ -1,4 +1,7 @@
-"""Computer players built on the advisor: ``optimal`` and weaker, human-like levels.
+"""The advisor levels' decisions: ``optimal`` and weaker, human-like levels.
+
+Decisions only, like computer.py's simple strategy: players.py picks a seat's strategy
+and plays its turn.
 
 Pure functions over the advisor's option list (values best first, fixed point): a level
 adds random noise of a calibrated size to every option's expected total and takes the

@@ -60,10 +60,29 @@ class WinLevel:
         self._used = 0
         self._seen = array("h", bytes(2 * 14 * 4))  # the cards of the prepared turn
         self._seen_n = 0
+        self._ready = False  # the programme (_programme) is made for the set-up cards
 
     def ensure(self, card, others):
         """``prepare(card, others)`` unless these very cards are prepared already (a
         computer seat asks once per roll; the turn's programme is made once)."""
+        if not self._same(card, others):
+            self._setup(card, others)
+        if not self._ready:
+            self._programme()
+
+    def ensure_step(self, card, others):
+        """``ensure`` in two calls, for a computer's decision split across frames: False
+        when this call did work (the set-up, then the programme), True when prepared."""
+        if not self._same(card, others):
+            self._setup(card, others)
+            return False
+        if not self._ready:
+            self._programme()
+            return False
+        return True
+
+    def _same(self, card, others):
+        """Whether ``card`` and ``others`` are the cards set up last; records them."""
         seen = self._seen
         same = self._seen_n == len(others) + 1
         for j in range(len(others) + 1):
@@ -72,9 +91,7 @@ class WinLevel:
                 if seen[j * 14 + i] != c[i]:
                     seen[j * 14 + i] = c[i]
                     same = False
-        if not same:
-            self.prepare(card, others)
-            self._seen_n = len(others) + 1
+        return same
 
     # -- per turn ---------------------------------------------------------------------
     # prepare, _key, box_key and lower_into (with the advisor's best_rolls, expect and
@@ -86,11 +103,18 @@ class WinLevel:
     # with win_meter.phi/isqrt native and _key's lookups hoisted: 85.6 ms, slowest 119.3 ms.
     # Cost: the .mpy grows from 3.2 to 6.7 KB (native code is loaded into RAM when the level
     # is first used).
-    @micropython.native
     def prepare(self, card, others):
         """The turn's dynamic programme for ``card`` against the cards in ``others``
         (1-3 opponents, each a 14-int card)."""
-        self._seen_n = 0  # ensure() records the cards it prepared for
+        self._same(card, others)
+        self._setup(card, others)
+        self._programme()
+
+    @micropython.native
+    def _setup(self, card, others):
+        """The first half of ``prepare``: the opponents' outlook and every box's key."""
+        self._seen_n = 0  # _same() recorded the cards: valid once the set-up is complete
+        self._ready = False
         adv = self.adv
         spread = self.spread
         table = adv.table
@@ -137,11 +161,18 @@ class WinLevel:
         for i in range(adv.n_lower):
             b = adv.open_lower[i]
             self._lzero[b] = self.box_key(b, 0, 0)
+        self._seen_n = n_opp + 1
+
+    @micropython.native
+    def _programme(self):
+        """The second half of ``prepare``: the turn's rolls priced by chance to win."""
+        adv = self.adv
         adv.best_rolls(self._k3, self._ukey, self._lzero, self)  # k3[roll]: the best key of each roll
         adv.expect(self._k3)
         adv.subset_max(self._k3, self._m)
         adv.expect(self._m)
         self._k2, self._m = self._m, self._k2
+        self._ready = True
 
     @micropython.native
     def _key(self, value, sd):

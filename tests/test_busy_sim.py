@@ -18,6 +18,7 @@ from host_tools.simulator import busy
 from host_tools.simulator import keys as sim_keys
 from host_tools.simulator.unix_port import SimDevice
 from host_tools.simulator.screen import screen_lines
+from sim_helpers import saved
 
 HOLD1, ROLL, UP, DOWN, OK = 0, 5, 6, 7, 8
 KEY_MS = 60  # a trigger press
@@ -145,3 +146,42 @@ def test_the_roll_off_tumble_is_seen_after_the_table_opens(tmp_path):
     finally:
         device.close()
     assert len(seen) >= 2, seen  # tumbling faces while the roll-off is up (none before the fix)
+
+
+# From the menu: 4 players, P1 CPU optimal, P2 CPU win, P3 CPU good, P4 CPU casual (the
+# menu's kinds in OK order: human, optimal, win, good, casual; seats 2-4 start casual).
+ALL_LEVELS = (DOWN, OK, OK, DOWN, OK, DOWN, OK, OK, OK, DOWN, OK, OK, OK, OK, DOWN, UP, UP, UP, UP, UP)
+
+
+def test_taps_during_the_computers_turns_at_every_level_all_reach_the_game(tmp_path):
+    """Four computer seats, one of each level, with the tables: taps of 20-150 ms all
+    through their turns (the holds, its decisions, the saves, the summaries) are each
+    taken once, in order. Prints the longest stretch in those turns (estimated chip ms;
+    the frames' structure is tests/test_ui_computer.py's, the target `bench busy`'s)."""
+    from host_tools import sim
+
+    line = Timeline(2600)
+    for button in ALL_LEVELS:
+        line.press(button)
+    line.press(OK, gap=6000)  # Start game; the roll-off is over by then
+    play_from = line.t
+    rng = random.Random(23)
+    for i in range(48):  # about 20 s: the first round's four turns
+        line.press(HOLD1 + rng.randrange(5), (20, 40, 80, 150)[i % 4], gap=rng.randrange(150, 500))
+    device = SimDevice(
+        seed=3, flash_dir=str(tmp_path), tables=sim.device_tables(), busy=busy.ratio(), extra=("presslog=1",)
+    )
+    try:
+        device.run_until(line.t + 1000, sim_keys.levels(line.presses))
+    finally:
+        device.close()
+    got = [int(entry.split()[1]) for entry in device.console if entry.startswith("PRESS ")]
+    assert got == line.expected(), "\n".join(device.console[-30:])
+    state = saved(tmp_path)["game"]
+    assert [p[1] for p in state["players"]] == ["optimal", "win", "good", "casual"], state["players"]
+    assert state["round"] >= 1, state  # every seat has played a turn under the taps
+    during = sorted(b for s, b in device.stretches if play_from <= s < line.t)
+    assert during, "busy mode reported no work"
+    print(
+        "computers' turns: longest stretch %d ms, 95th percentile %d ms" % (during[-1], during[len(during) * 95 // 100])
+    )

@@ -116,7 +116,7 @@ def test_the_computers_pace_is_defined_once():
         for node in ast.walk(tree)
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id.endswith("CPU_STEP_MS")
     ]
-    assert [module for module, _line in defined] == [os.path.join("ui", "turn_screen.py")], defined
+    assert [module for module, _line in defined] == ["players.py"], defined
 
 
 def _attributes(tree, owner):
@@ -130,13 +130,9 @@ def _attributes(tree, owner):
 
 # App attributes only one other module uses, kept on App for now, each with its reason.
 ONE_USER = {
-    "plan_rolls": "the computer's plan for a roll: the computer's turn moves out of the UI (issue 20)",
-    "plan_mask": "the computer's plan for a roll (issue 20)",
-    "plan_box": "the computer's plan for a roll (issue 20)",
     "tie": "the roll-off's, set by the app's roll-off round (issue 20: the roll-off's frames)",
     "turn_msg": "the turn screen's footer, beside the computer's turn in ui/turn_screen.py (issue 20)",
     "turn_msg_until": "the turn screen's footer (issue 20)",
-    "win_known": "the win meter's cache, refreshed with win_chance after each score (refresh_totals)",
 }
 
 

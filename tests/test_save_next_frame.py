@@ -156,3 +156,32 @@ def test_a_turns_advisor_is_prepared_in_a_frame_after_the_save_and_the_screen():
     # frame 1 writes the score's save and draws the new turn; frame 2 prepares its advisor
     assert out["LOG"] == str([("write", 1), ("show", 1), ("prepare", 2)])
     assert out["ROUND"] == "1 SCREEN True"
+
+
+METER_SCRIPT = (
+    PREPARE_SCRIPT.replace(
+        "app.settings.players = 1  # solo: the score starts the next turn at once",
+        "app.settings.players = 2\napp.settings.kinds[1] = 0  # two humans: the score starts the next turn\n"
+        "app.settings.coach = 0  # no table to open (coach_pending) in the frames logged",
+    )
+    .replace(
+        "app.new_game()\n",
+        "app.new_game()\nwhile app.game.phase != 1:\n    app.rolloff_round()\napp.start_turn()\n",
+    )
+    .replace(
+        "box = app.best_box()",
+        "app.coach.meter = lambda game, breakdowns, out: log.append((\"meter\", frame_no[0])) or True\n"
+        "box = app.best_box()",
+    )
+)
+
+
+def test_the_win_meter_after_a_score_gets_a_frame_of_its_own():
+    """The score's frame draws the next turn (its chances not shown yet), the next one
+    writes the save, then the meter (and the chances redrawn), then the turn's advisor."""
+    assert "meter" in METER_SCRIPT and "players = 2" in METER_SCRIPT
+    proc = host_tools.run_micropython(["-c", METER_SCRIPT], heap="512K", extra_path=(SHARED,))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    out = dict(line.split(" ", 1) for line in proc.stdout.splitlines() if " " in line)
+    assert out["LOG"] == str([("write", 1), ("show", 1), ("meter", 2), ("show", 2), ("prepare", 3)])
+    assert out["ROUND"] == "0 SCREEN True"  # the second player's turn of round 1

@@ -14,7 +14,8 @@ Plain functions in a table, not classes: on the unix port a class per screen cos
 - ``handle(app, button, long)``: a button event (``button`` 0..9 as in drivers/buttons.py,
   ``long`` True for a long press); changes happen through the app's transitions and game
   actions (app.py), never by writing another screen's state;
-- ``tick(app, now)``: once per frame (``now`` in ms): timers, animations, computer moves.
+- ``tick(app, now)``: once per frame (``now`` in ms): timers, animations (a computer's
+  turn is played by the app's frame loop, players.play, not by a screen).
 
 To add a screen: docs/architecture.md, "How to add a screen".
 """

@@ -5,14 +5,13 @@ the dice would score, and a footer (the opponents' totals in the compact font, t
 upper progress, or the round-1 note; for a moment, why ROLL did nothing). ROLL rolls, 1-5
 hold, UP/DOWN move the cursor, OK asks to score the box (ConfirmScore: OK again scores),
 short MENU gives a hint (coach on) or the card, long MENU asks to quit. While the LED dice
-tumble the list shows no points (a press that needs them ends the tumble). On a
-computer's turn ``tick`` plays it step by step. The confirmation's state is module-level
-here, set by ``ask_score`` (its way in).
+tumble the list shows no points (a press that needs them ends the tumble). A computer's
+turn is played by players.play from the app's frame loop: this screen only draws it. The
+confirmation's state is module-level here, set by ``ask_score`` (its way in).
 """
 from micropython import const
 import time
 
-import players
 import rules
 from ui import coach_screens
 from ui import draw
@@ -34,7 +33,6 @@ _UPPER = const(0)  # in app.breakdowns[seat], a rules.totals() tuple
 _UPPER_BONUS = const(1)
 _GRAND = const(4)
 _ALL_HELD = const(0x1F)
-CPU_STEP_MS = const(600)  # a computer's pace (a roll, its holds, its box); app.py reads it too
 _MSG_MS = const(1500)  # how long the footer says why ROLL did nothing
 
 
@@ -138,40 +136,9 @@ def _turn_tick(app, now):
     if app.turn_msg and time.ticks_diff(now, app.turn_msg_until) >= 0:
         app.turn_msg = ""
         app.dirty = True
-    if app.game is not None and app.computer_turn() and not app.rolling and app.timer_due(now):
-        _computer_step(app)
-        if app.screen == ui.TURN:
-            app.start_timer(now, CPU_STEP_MS)
 
 
 turn = (_turn_draw, _turn_handle, _turn_tick)  # draw, handle, tick
-
-
-def _computer_step(app):
-    """One visible step of a computer turn: roll, set holds, point at a box, score."""
-    game = app.game
-    if game.rolls == 0:
-        app.roll()
-        return
-    if app.plan_rolls != game.rolls:  # decide once per roll (levels draw randomness)
-        app.plan_rolls = game.rolls
-        app.plan_mask = players.choose_hold(app.coach, game)
-        if app.plan_mask < 0:
-            app.plan_box = players.choose_box(app.coach, game, app.options)
-    mask = app.plan_mask
-    if mask < 0:
-        box = app.plan_box
-        if app.cursor != box:
-            app.cursor = box
-            app.scroll_cursor()
-            app.dirty = True
-        else:
-            app.score(box)
-        return
-    if mask != game.held:
-        app.set_holds(mask)
-    else:
-        app.roll()
 
 
 # The second step of scoring: the box, its points and the total it makes (a zero says
