@@ -16,11 +16,18 @@ an object with this interface (docs/architecture.md, App):
 - ``frame(app, now)``: once per frame before the button events; True drops them (a press
   that woke the device); it writes the save ``on_change`` left for the next frame;
 - ``save_due()``: True while that save waits (the frame loop does not sleep then);
-- ``handle(app, event)``: True when one of its own screens (drawn over the app's) took the
-  event; ``draw(app, fb)`` after the app's screen (those screens, the battery);
+- ``asks``: what it asks the UI to show, as plain data (session.py: a message, a question,
+  initials for a seat, the records pages); while it is not empty, ui/records_screens.py
+  shows the first over the app's screen and takes the keys, and hands each answer back
+  with ``answer(app, value)``; ``news()`` is True once after ``asks`` changed (redraw);
+- ``power.mv``: the battery in millivolts, -1 unknown (the menu's header shows it);
 - ``open_records(app)``: the menu's "Records" line;
 - ``end_ok(app)``: OK on the end screen; True when the save layer goes on itself (high
-  scores to enter first), False lets the end screen go to the menu. Advice (coach.py: hints, turn reviews) and
+  scores to enter first), False lets the end screen go to the menu; ``scores_wait()``: True
+  while high scores wait (the end screen says so: ``end_ok_text``).
+
+It asks the app ``in_menu()`` (the set-up changes only there), calls ``ended()`` once
+a game's end is complete (its high scores entered: the menu), and reads ``settings``. Advice (coach.py: hints, turn reviews) and
 the computer levels (players.py) come from the optional strategy table; without it the
 game plays on with the simple computer.
 
@@ -29,6 +36,7 @@ Frame loop: every 5 ms the buttons are polled; latched events are handled, timer
 After warm-up a frame allocates nothing (tests/test_ui_alloc.py measures it).
 """
 from micropython import const
+import gc
 import time
 
 from drivers.buttons import LONG
@@ -36,6 +44,7 @@ import coach as coach_module
 import game as game_module
 import rules
 from ui import coach_screens
+from ui import draw
 from ui import menu
 from ui import scorecard
 from ui import screens
@@ -56,6 +65,7 @@ _MAX_BOXES = const(13)  # the most boxes a card has (rules.N_BOXES); a ruleset s
 _LIST_ROWS = const(6)
 _KIND_MASK = const(0xF0)
 _BUTTON_MASK = const(0x0F)
+_ASKED = "ui.records_screens"  # shows the save layer's asks: imported only while it has some
 
 # The screens, indexed by the ids above: (draw, handle, tick) each (ui/__init__.py).
 SCREENS = (
@@ -67,6 +77,9 @@ _DRAW = const(0)
 _HANDLE = const(1)
 _TICK = const(2)
 
+
+def _asked():
+    return __import__(_ASKED, None, None, ("*",))
 
 
 class App:
@@ -113,9 +126,6 @@ class App:
         self.note = ""  # one line shown on the roll-off screen and through round 1
         self.turn_msg = ""  # the turn screen's footer for a moment: why ROLL did nothing
         self.turn_msg_until = 0
-        # What OK on the end screen does, for its last line: the save layer says "OK: high
-        # scores" while scores wait for initials (session.py), else OK goes to the menu.
-        self.end_ok_text = "OK: menu"
         self.review_seat = 0  # whose turn the review screen is about
         self.summary_seat = 0  # the computer turn the summary shows: seat, box, points
         self.summary_box = 0
@@ -196,17 +206,28 @@ class App:
             if not self._pressed_once:
                 self._pressed_once = True
                 hw.dice_source.first_press(time.ticks_us())
-            if session is None or not session.handle(self, event):
+            if session is None or not session.asks:
                 self.handle(event)
+            else:
+                _asked().handle(self, event)
+                self.dirty = True
+                if not session.asks:
+                    _asked().leave()
+                    gc.collect()  # its code, as the save layer's records before it
             event = buttons.get()
         self.tick(now, saving)
         if hw.buzzer is not None:
             hw.buzzer.update(now)
+        if session is not None and session.news():
+            self.dirty = True
         if self.dirty:
             self.dirty = False
             SCREENS[self.screen][_DRAW](self, self.fb)
             if session is not None:
-                session.draw(self, self.fb)
+                if session.asks:
+                    _asked().paint(self, self.fb)
+                elif self.screen == MENU_SCREEN and session.power.mv >= 0:
+                    draw.battery(self.fb, session.power.mv)
             self.fb.show()
         if self.dice_dirty and not self.rolling:
             self.dice_dirty = False
@@ -528,6 +549,21 @@ class App:
         """Whether the player on turn is a computer (from the game, so a resumed game works)."""
         game = self.game
         return game.players[game.current].kind != menu.KIND_NAMES[menu.HUMAN]
+
+    @property
+    def end_ok_text(self):
+        """What OK on the end screen does, for its last line: high scores first while the
+        save layer has some waiting for initials, else the menu."""
+        session = self.session
+        return "OK: high scores" if session is not None and session.scores_wait() else "OK: menu"
+
+    def ended(self):
+        """The save layer is done with the end of a game (high scores entered): the menu."""
+        self.show(MENU_SCREEN)
+
+    def in_menu(self):
+        """The menu is on show: the save layer keeps the set-up when it changes there."""
+        return self.screen == MENU_SCREEN
 
     def moving(self):
         """The game moves by itself (a roll's tumble, the roll-off, a computer's turn): for

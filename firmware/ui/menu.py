@@ -122,6 +122,14 @@ class Settings:
         self.leds = value["leds"]
         self.rebuild()
 
+    def setup_ok(self, value):
+        """``setup_ok(value)``, for the save layer (its set-up store's check)."""
+        return setup_ok(value)
+
+    def computer_name(self, kind):
+        """``computer_name(kind)``, for the save layer (the statistics' seat names)."""
+        return computer_name(kind)
+
     def ruleset(self):
         return rules.make_ruleset(joker=rules.CHOICES[self.joker], yahtzee_bonus=bool(self.yahtzee_bonus))
 
@@ -153,3 +161,11 @@ def setup_ok(value):
     except (KeyError, TypeError, IndexError):
         return False
     return True
+
+
+def computer_name(kind):
+    """A computer seat's name in the statistics: its level's label (``CPU casual``), so
+    levels are kept apart; older saves' ``cpu`` kind is ``CPU``."""
+    if kind in KIND_NAMES:
+        return KIND_LABELS[KIND_NAMES.index(kind)]
+    return "CPU"

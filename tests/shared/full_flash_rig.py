@@ -12,6 +12,7 @@ import session as session_module
 import storage
 from boards import sim
 from fake_fs import FakeFs
+from ui import menu, records_screens
 
 
 def _boot(fs, folder="data", seats=1):
@@ -164,7 +165,7 @@ def case_a_save_that_cannot_be_encoded_is_a_message_and_play_goes_on():
     session.counts[0] = 1 << 63  # beyond the encoding (a bug, or a count no check bounds)
     app.set_holds(1)
     _frame(app)
-    top = session.overlays[0]
+    top = records_screens.overlay(app)  # the UI's screen for session.asks[0]
     assert top.title == "Save failed" and top.lines[:2] == ["Game not saved", "(unsavable)."]
     assert session.unsaved and storage.Store("data/game", fs.reboot()).load() == before
     session.counts[0] = 1
@@ -194,16 +195,16 @@ def case_a_finished_game_whose_records_cannot_be_completed_is_set_aside_at_boot(
     def refuses(kind):  # anything the records raise while finishing, every boot alike
         raise ValueError("cannot count " + kind)
 
-    keep = session_module.computer_name
-    session_module.computer_name = refuses
+    keep = menu.computer_name
+    menu.computer_name = refuses
     try:
         app, session = _boot(fs)
     finally:
-        session_module.computer_name = keep
-    assert session.overlays[-1].title == "Save damaged"
+        menu.computer_name = keep
+    assert session.asks[-1][1] == "Save damaged"  # (kind, title, text)
     assert "data/game.a.bad" in fs.files or "data/game.b.bad" in fs.files
     app, session = _boot(fs.reboot())  # not retried: the next boot starts clean
-    assert session.overlays == [] and storage.Store("data/game", fs).load() is None
+    assert session.asks == [] and storage.Store("data/game", fs).load() is None
 
 
 class _RamFlash:
