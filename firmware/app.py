@@ -24,7 +24,7 @@ an object with this interface (docs/architecture.md, App):
 - ``open_records(app)``: the menu's "Records" line;
 - ``end_ok(app)``: OK on the end screen; True when the save layer goes on itself (high
   scores to enter first), False lets the end screen go to the menu; ``scores_wait()``: True
-  while high scores wait (the end screen says so: ``end_ok_text``).
+  while high scores wait (the end screen says so: ``end_ok_text``, read at ``news()``).
 
 It asks the app ``in_menu()`` (the set-up changes only there), calls ``ended()`` once
 a game's end is complete (its high scores entered: the menu), and reads ``settings``. Advice (coach.py: hints, turn reviews) and
@@ -36,7 +36,6 @@ Frame loop: every 5 ms the buttons are polled; latched events are handled, timer
 After warm-up a frame allocates nothing (tests/test_ui_alloc.py measures it).
 """
 from micropython import const
-import gc
 import time
 
 from drivers.buttons import LONG
@@ -126,6 +125,9 @@ class App:
         self.note = ""  # one line shown on the roll-off screen and through round 1
         self.turn_msg = ""  # the turn screen's footer for a moment: why ROLL did nothing
         self.turn_msg_until = 0
+        # What OK on the end screen does, for its last line: "OK: high scores" while the
+        # save layer has scores waiting for initials (session.scores_wait), else the menu.
+        self.end_ok_text = "OK: menu"
         self.review_seat = 0  # whose turn the review screen is about
         self.summary_seat = 0  # the computer turn the summary shows: seat, box, points
         self.summary_box = 0
@@ -210,23 +212,20 @@ class App:
                 self.handle(event)
             else:
                 _asked().handle(self, event)
-                self.dirty = True
-                if not session.asks:
-                    _asked().leave()
-                    gc.collect()  # its code, as the save layer's records before it
             event = buttons.get()
         self.tick(now, saving)
         if hw.buzzer is not None:
             hw.buzzer.update(now)
         if session is not None and session.news():
             self.dirty = True
+            self.end_ok_text = "OK: high scores" if session.scores_wait() else "OK: menu"
         if self.dirty:
             self.dirty = False
             SCREENS[self.screen][_DRAW](self, self.fb)
             if session is not None:
                 if session.asks:
                     _asked().paint(self, self.fb)
-                elif self.screen == MENU_SCREEN and session.power.mv >= 0:
+                elif self.screen == MENU_SCREEN:
                     draw.battery(self.fb, session.power.mv)
             self.fb.show()
         if self.dice_dirty and not self.rolling:
@@ -549,13 +548,6 @@ class App:
         """Whether the player on turn is a computer (from the game, so a resumed game works)."""
         game = self.game
         return game.players[game.current].kind != menu.KIND_NAMES[menu.HUMAN]
-
-    @property
-    def end_ok_text(self):
-        """What OK on the end screen does, for its last line: high scores first while the
-        save layer has some waiting for initials, else the menu."""
-        session = self.session
-        return "OK: high scores" if session is not None and session.scores_wait() else "OK: menu"
 
     def ended(self):
         """The save layer is done with the end of a game (high scores entered): the menu."""

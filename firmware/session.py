@@ -153,7 +153,8 @@ class Session:
             self._write(app, value)
 
     def news(self):
-        """True once after ``asks`` changed (something queued or answered): the app redraws."""
+        """True once after ``asks`` changed (something queued or answered) or a game's end
+        was counted (``scores_wait``): the app redraws."""
         news = self._news
         self._news = False
         return news
@@ -401,6 +402,7 @@ class Session:
             self.message("Flash full", "Not saved:\n%s.\nThe game stays\nsaved; the next\nboot keeps them." % " ".join(failed))
         # Places for all seats at once (best first), so the one shown is where it ends.
         self._pending = use(_RECORDS).game_places(recs.scores, [r[1] for r in results], self.game_id)
+        self._news = True  # the end screen says whether high scores wait (scores_wait)
         if not self._pending:
             self._done()
         # else: step 3 starts when OK leaves the end screen (handle)

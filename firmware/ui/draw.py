@@ -103,8 +103,10 @@ def percent(chance):
 
 
 def battery(fb, mv):
-    """``3.9V`` at the right of the header row (inverted, columns 10-13), from millivolts:
-    the menu's header (app.py draws it there)."""
+    """``3.9V`` at the right of the header row (inverted, columns 10-13), from millivolts
+    (none when negative: not measured): the menu's header (app.py draws it there)."""
+    if mv < 0:
+        return
     tenths = (mv + 50) // 100
     text(fb, "V", 13, 0, True)
     text(fb, ".", 11, 0, True)

@@ -53,6 +53,10 @@ class Settings:
         self.sound = 1
         self.leds = 8
         self.items = []
+        # For the save layer, which imports nothing of the UI: its set-up store's check
+        # and the statistics' names of computer seats (functions below).
+        self.setup_ok = setup_ok
+        self.computer_name = computer_name
         self.rebuild()
 
     def rebuild(self):
@@ -121,14 +125,6 @@ class Settings:
         self.sound = value["sound"]
         self.leds = value["leds"]
         self.rebuild()
-
-    def setup_ok(self, value):
-        """``setup_ok(value)``, for the save layer (its set-up store's check)."""
-        return setup_ok(value)
-
-    def computer_name(self, kind):
-        """``computer_name(kind)``, for the save layer (the statistics' seat names)."""
-        return computer_name(kind)
 
     def ruleset(self):
         return rules.make_ruleset(joker=rules.CHOICES[self.joker], yahtzee_bonus=bool(self.yahtzee_bonus))

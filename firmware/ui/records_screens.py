@@ -3,7 +3,7 @@
 the records pages (high scores, statistics, dice fairness).
 
 The app calls ``handle(app, event)`` and ``paint(app, fb)`` while ``app.session.asks`` is not
-empty, and ``leave()`` once it is (the app imports this module only then). The first
+empty (it imports this module only then; ``handle`` releases it as the last closes). The first
 request is shown as an *overlay* (``overlay``): its ``handle(event)`` returns True when it
 is finished, its ``answer`` then goes back to the save layer (``session.answer``), and its
 ``draw(fb)`` paints the whole 16 x 8 text grid. They are drawn only after a button press,
@@ -45,21 +45,22 @@ def overlay(app):
 
 
 def handle(app, event):
-    """A key for the overlay on show; a finished one hands its answer to the save layer."""
+    """A key for the overlay on show; a finished one hands its answer to the save layer,
+    and once nothing more is asked this module is forgotten (its code is garbage again:
+    the app imports it only while there are asks)."""
     global _shown, _shown_for
     shown = overlay(app)
     if shown.handle(event):
         _shown = _shown_for = None
-        app.session.answer(app, shown.answer)
+        session = app.session
+        session.answer(app, shown.answer)
+        if not session.asks:
+            release(__name__)
+    app.dirty = True
 
 
 def paint(app, fb):
     overlay(app).draw(fb)
-
-
-def leave():
-    """Nothing is asked any more: this module is forgotten (its code is garbage again)."""
-    release(__name__)
 
 
 def _header(fb, title):

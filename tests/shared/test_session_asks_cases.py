@@ -113,7 +113,6 @@ def test_a_failed_save_is_a_message_the_ui_shows_and_closes():
         assert [fb.row(n) for n in (1, 2, 3, 4)] == _FULL_TEXT.split("\n")
         records_screens.handle(app, ROLL)  # any key closes a message
         assert session.asks == [] and session.news()
-        records_screens.leave()
         assert "ui.records_screens" not in sys.modules  # its code goes with the asks
 
     _keeping_modules(run)
@@ -147,6 +146,5 @@ def test_initials_are_asked_for_a_seat_and_the_answer_goes_into_the_records():
         recs = records.Records("data", fs, game.rules)
         recs.load()
         assert recs.scores[0][:2] == [total, "AAA"]
-        records_screens.leave()
 
     _keeping_modules(run)
