@@ -19,7 +19,8 @@ an object with this interface (docs/architecture.md, App):
 - ``asks``: what it asks the UI to show, as plain data (session.py: a message, a question,
   initials for a seat, the records pages); while it is not empty, ui/records_screens.py
   shows the first over the app's screen and takes the keys, and hands each answer back
-  with ``answer(app, value)``; ``news()`` is True once after ``asks`` changed (redraw);
+  with ``answer(app, value)``; ``news()`` is True once after ``asks`` changed or a game's
+  end was counted (the app redraws);
 - ``power.mv``: the battery in millivolts, -1 unknown (the menu's header shows it);
 - ``open_records(app)``: the menu's "Records" line;
 - ``end_ok(app)``: OK on the end screen; True when the save layer goes on itself (high
@@ -27,9 +28,10 @@ an object with this interface (docs/architecture.md, App):
   while high scores wait (the end screen says so: ``end_ok_text``, read at ``news()``).
 
 It asks the app ``in_menu()`` (the set-up changes only there), calls ``ended()`` once
-a game's end is complete (its high scores entered: the menu), and reads ``settings``. Advice (coach.py: hints, turn reviews) and
-the computer levels (players.py) come from the optional strategy table; without it the
-game plays on with the simple computer.
+a game's end is complete (its high scores entered: the menu), and reads ``settings``.
+
+Advice (coach.py: hints, turn reviews) and the computer levels (players.py) come from the
+optional strategy table; without it the game plays on with the simple computer.
 
 Frame loop: every 5 ms the buttons are polled; latched events are handled, timers advance
 (animations, computer moves), and the OLED / dice are redrawn only when something changed.
