@@ -66,7 +66,6 @@ _MAX_BOXES = const(13)  # the most boxes a card has (rules.N_BOXES); a ruleset s
 _LIST_ROWS = const(6)
 _KIND_MASK = const(0xF0)
 _BUTTON_MASK = const(0x0F)
-_ASKED = "ui.records_screens"  # shows the save layer's asks: imported only while it has some
 
 # The screens, indexed by the ids above: (draw, handle, tick) each (ui/__init__.py).
 SCREENS = (
@@ -77,10 +76,6 @@ SCREENS = (
 _DRAW = const(0)
 _HANDLE = const(1)
 _TICK = const(2)
-
-
-def _asked():
-    return __import__(_ASKED, None, None, ("*",))
 
 
 class App:
@@ -213,7 +208,9 @@ class App:
             if session is None or not session.asks:
                 self.handle(event)
             else:
-                _asked().handle(self, event)
+                # The screens that show the save layer's asks: imported only while it has
+                # some (the module releases itself once they are answered).
+                __import__("ui.records_screens", None, None, ("*",)).handle(self, event)
             event = buttons.get()
         self.tick(now, saving)
         if hw.buzzer is not None:
@@ -226,7 +223,7 @@ class App:
             SCREENS[self.screen][_DRAW](self, self.fb)
             if session is not None:
                 if session.asks:
-                    _asked().paint(self, self.fb)
+                    __import__("ui.records_screens", None, None, ("*",)).paint(self, self.fb)
                 elif self.screen == MENU_SCREEN:
                     draw.battery(self.fb, session.power.mv)
             self.fb.show()
