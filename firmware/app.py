@@ -19,13 +19,22 @@ an object with this interface (docs/architecture.md, App):
 - ``frame(app, now)``: once per frame before the button events; True drops them (a press
   that woke the device); it writes the save ``on_change`` left for the next frame;
 - ``save_due()``: True while that save waits (the frame loop does not sleep then);
-- ``handle(app, event)``: True when one of its own screens (drawn over the app's) took the
-  event; ``draw(app, fb)`` after the app's screen (those screens, the battery);
+- ``asks``: what it asks the UI to show, as plain data (session.py: a message, a question,
+  initials for a seat, the records pages); while it is not empty, ui/records_screens.py
+  shows the first over the app's screen and takes the keys, and hands each answer back
+  with ``answer(app, value)``; ``news()`` is True once after ``asks`` changed or a game's
+  end was counted (the app redraws);
+- ``power.mv``: the battery in millivolts, -1 unknown (the menu's header shows it);
 - ``open_records(app)``: the menu's "Records" line;
 - ``end_ok(app)``: OK on the end screen; True when the save layer goes on itself (high
-  scores to enter first), False lets the end screen go to the menu. Advice (coach.py: hints, turn reviews) and
-the computer levels (players.py) come from the optional strategy table; without it the
-game plays on with the simple computer.
+  scores to enter first), False lets the end screen go to the menu; ``scores_wait()``: True
+  while high scores wait (the end screen's last line says so).
+
+It asks the app ``in_menu()`` (the set-up changes only there), calls ``ended()`` once
+a game's end is complete (its high scores entered: the menu), and reads ``settings``.
+
+Advice (coach.py: hints, turn reviews) and the computer levels (players.py) come from the
+optional strategy table; without it the game plays on with the simple computer.
 
 Frame loop: every 5 ms the buttons are polled; latched events are handled, timers advance
 (animations, computer moves), and the OLED / dice are redrawn only when something changed.
@@ -40,6 +49,7 @@ import game as game_module
 import players
 import rules
 from ui import coach_screens
+from ui import draw
 from ui import menu
 from ui import scorecard
 from ui import screens
@@ -70,7 +80,6 @@ SCREENS = (
 _DRAW = const(0)
 _HANDLE = const(1)
 _TICK = const(2)
-
 
 
 class App:
@@ -106,9 +115,6 @@ class App:
         self.note = ""  # one line shown on the roll-off screen and through round 1
         self.turn_msg = ""  # the turn screen's footer for a moment: why ROLL did nothing
         self.turn_msg_until = 0
-        # What OK on the end screen does, for its last line: the save layer says "OK: high
-        # scores" while scores wait for initials (session.py), else OK goes to the menu.
-        self.end_ok_text = "OK: menu"
         self.scratch_faces = [0, 0, 0, 0, 0]  # faces shown while tumbling or blinking
         self._steady = 0
         self._anim_state = 0x2545F491  # xorshift for the tumbling faces (not the dice source)
@@ -183,17 +189,26 @@ class App:
             if not self._pressed_once:
                 self._pressed_once = True
                 hw.dice_source.first_press(time.ticks_us())
-            if session is None or not session.handle(self, event):
+            if session is None or not session.asks:
                 self.handle(event)
+            else:
+                # The screens that show the save layer's asks: imported only while it has
+                # some (the module releases itself once they are answered).
+                __import__("ui.records_screens", None, None, ("*",)).handle(self, event)
             event = buttons.get()
         self.tick(now, saving)
         if hw.buzzer is not None:
             hw.buzzer.update(now)
+        if session is not None and session.news():
+            self.dirty = True
         if self.dirty:
             self.dirty = False
             SCREENS[self.screen][_DRAW](self, self.fb)
             if session is not None:
-                session.draw(self, self.fb)
+                if session.asks:
+                    __import__("ui.records_screens", None, None, ("*",)).paint(self, self.fb)
+                elif self.screen == MENU_SCREEN:
+                    draw.battery(self.fb, session.power.mv)
             self.fb.show()
         if self.dice_dirty and not self.rolling:
             self.dice_dirty = False
@@ -498,6 +513,14 @@ class App:
         """Whether the player on turn is a computer (from the game, so a resumed game works)."""
         game = self.game
         return game.players[game.current].kind != menu.KIND_NAMES[menu.HUMAN]
+
+    def ended(self):
+        """The save layer is done with the end of a game (high scores entered): the menu."""
+        self.show(MENU_SCREEN)
+
+    def in_menu(self):
+        """The menu is on show: the save layer keeps the set-up when it changes there."""
+        return self.screen == MENU_SCREEN
 
     def moving(self):
         """The game moves by itself (a roll's tumble, the roll-off, a computer's turn): for

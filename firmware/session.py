@@ -4,17 +4,20 @@ the records at the end of a game, keeps the menu's set-up between power-ons
 
 ``Session(hw).attach(app)`` makes it the app's save layer (``app.session``; the interface
 is in app.py's docstring and docs/architecture.md): ``on_change`` saves, ``frame`` runs power
-saving once per frame (power.py), ``handle``/``draw`` run its own screens over the app's
-(ui/records_screens.py), ``open_records`` and ``end_ok`` (high scores after the end).
+saving once per frame (power.py), ``open_records`` and ``end_ok`` (high scores after the end).
+It knows nothing of pixels or screens: what it has to show is queued as plain data in
+``asks`` (a message, a question, initials for a seat, the records pages; the kinds below),
+which the UI shows over the app's screen (ui/records_screens.py) and answers through
+``answer``.
 Saves go through ``storage.Store`` (two slots, atomic rename), so a power cut at any
 moment leaves the last or the previous action on flash. The dice position is saved with
 ``dice_source.position()``: saving never changes which dice come next.
 
 RAM: during play only the save itself, power saving and this module stay loaded. The
-records (records.py) and the session's screens (ui/records_screens.py) are imported when
-needed - at boot, at the end of a game, when a game is quit, for the records pages and for
-a message - and released (``release``) as soon as none of those screens is up, so their
-bytecode is garbage again (make bench: the 4-player game's heap).
+records (records.py) are imported when needed - at boot, at the end of a game, when a
+game is quit, for the records pages and for a message - and released (``release``) as soon
+as nothing is asked any more, so their bytecode is garbage again (make bench: the 4-player
+game's heap); the UI releases its screens for ``asks`` the same way.
 
 End of a game, in the documented order (each step keyed by the game id, so a cut anywhere
 is repaired by running the rest again at the next boot): 1. the final score is saved like
@@ -32,15 +35,16 @@ from micropython import const
 import game as game_module
 import power as power_module
 import storage
-from ui import draw
+
+# What the save layer asks the UI to show (``asks``): tuples whose first item is the kind.
+MESSAGE = const(0)  # (MESSAGE, title, text): any key closes it; answer None
+CHOICE = const(1)  # (CHOICE, title, text, answers): answer the index picked
+INITIALS = const(2)  # (INITIALS, name, total, place): a high score; answer three letters
+RECORDS = const(3)  # (RECORDS, recs): the records pages of records.Records; answer None
 
 _COMPUTER_INITIALS = "CPU"
-_END_MENU = "OK: menu"  # the end screen's last line (app.end_ok_text)
-_END_SCORES = "OK: high scores"
-_MENU_SCREEN = const(1)  # ui.MENU_SCREEN (the battery shows in the menu's header)
 _RECORDS = "records"
 _VIEW = "records_view"  # the records pages' summaries (ui/records_screens.py imports it)
-_SCREENS = "ui.records_screens"
 _BOOT = "session_boot"  # the saved game at power-on, repairs: needed once per boot
 _REPAIR = "storage_repair"  # loaded by storage only when damage is found
 _BOUNDS = "bounds"  # the shape checks' table: records and session_boot import it
@@ -97,7 +101,8 @@ class Session:
         self.power = power if power is not None else power_module.Power(hw)
         self.power.on_sleep = self._before_sleep
         self.power.on_low = self._battery_low
-        self.overlays = []  # screens on top of the app's; the first one is shown
+        self.asks = []  # what the UI is asked to show (MESSAGE...); the first one is on show
+        self._news = False  # asks changed since the app last looked (news)
         self.game = None  # the game being saved
         self._over = None  # the last game whose end was handled (the app keeps showing it)
         self.game_id = 0
@@ -147,18 +152,31 @@ class Session:
             self._due = None
             self._write(app, value)
 
-    def handle(self, app, event):
-        """True when one of the session's screens took the event."""
-        overlays = self.overlays
-        if not overlays:
-            return False
-        top = overlays[0]
-        if top.handle(event):
-            overlays.pop(0)
-            self._closed(app, top)
-            self._tidy()
-        app.dirty = True
-        return True
+    def news(self):
+        """True once after ``asks`` changed (something queued or answered) or a game's end
+        was counted (``scores_wait``): the app redraws."""
+        news = self._news
+        self._news = False
+        return news
+
+    def answer(self, app, value):
+        """The UI's answer to ``asks[0]``, which it has closed: the index picked, the
+        initials, or None."""
+        kind = self.asks.pop(0)[0]
+        self._news = True
+        if kind == CHOICE:
+            callback = self._on_choice
+            self._on_choice = None
+            callback(app, value)
+        elif kind == INITIALS:
+            self._enter(app, self._asking, value)
+            self._asking = -1
+            self._next_initials(app)
+        self._tidy()
+
+    def scores_wait(self):
+        """True while high scores wait for initials (OK on the end screen enters them)."""
+        return bool(self._pending)
 
     def end_ok(self, app):
         """OK on the end screen: True when high scores wait for initials (step 3 starts:
@@ -168,23 +186,17 @@ class Session:
         self._next_initials(app)
         return True
 
-    def draw(self, app, fb):
-        if self.overlays:
-            self.overlays[0].draw(fb)
-        elif app.screen == _MENU_SCREEN and self.power.mv >= 0:
-            _draw_battery(fb, self.power.mv)
+    def _ask(self, item):
+        self.asks.append(item)
+        self._news = True
 
-    def show(self, app, overlay):
-        self.overlays.append(overlay)
-        app.dirty = True
-
-    def message(self, app, title, text):
-        self.show(app, use(_SCREENS).Message(title, text))
+    def message(self, title, text):
+        self._ask((MESSAGE, title, text))
 
     def open_records(self, app):
         # The records of the card picked in the menu (the Zoo card keeps its own).
         _release_strategy()  # the menu closed the coach
-        self.show(app, use(_SCREENS).RecordsView(self._records(app, app.settings.ruleset())))
+        self._ask((RECORDS, self._records(app, app.settings.ruleset())))
 
     # ----------------------------------------------------------------- records
     def _records(self, app, ruleset=None):
@@ -205,11 +217,10 @@ class Session:
         return self.recs
 
     def _tidy(self):
-        """Releases the records and the screens' code unless one of the screens is up
-        (high scores still to enter load them again)."""
-        if self.overlays:
+        """Releases the records and their code unless something is asked (high scores
+        still to enter load them again)."""
+        if self.asks:
             return
-        release(_SCREENS)
         release(_BOOT)
         release(_REPAIR)
         self._drop_records()
@@ -227,7 +238,7 @@ class Session:
         save is taken now and written at the next frame, before its events (``frame``);
         one still waiting is written first, so saves stay in order."""
         self.write_due(app)
-        if app.screen == _MENU_SCREEN:  # the set-up changes only there
+        if app.in_menu():  # the set-up changes only there
             self._keep_setup(app)
         game = app.game
         if game is None:
@@ -307,12 +318,12 @@ class Session:
             if not self._warned_full:
                 self._warned_full = True
                 if err.reason == storage.FULL:
-                    self.message(app, "Flash full",
+                    self.message("Flash full",
                                  "Game not saved.\nPlay goes on; it\nsaves again when\nthere is room.")
                 elif err.reason == storage.IO:  # even the repair (storage.Store.repair) failed
-                    self.message(app, "Save failed", "Game not saved\n(%s).\nPlay goes on.\nSee README:\nDamaged flash." % err.reason)
+                    self.message("Save failed", "Game not saved\n(%s).\nPlay goes on.\nSee README:\nDamaged flash." % err.reason)
                 else:
-                    self.message(app, "Save failed", "Game not saved\n(%s).\nPlay goes on." % err.reason)
+                    self.message("Save failed", "Game not saved\n(%s).\nPlay goes on." % err.reason)
         if self.store.repaired:
             use(_BOOT).tell_repairs(self, app, self.store)
 
@@ -340,7 +351,7 @@ class Session:
         if self.game is not None:
             self.save(app)
             saved = "Game saved.\n" if not self.unsaved else "Game NOT saved.\n"
-        self.message(app, "Battery low", "%d.%02d V\n%sCharge or change\nthe batteries.\nAny key: go on" %
+        self.message("Battery low", "%d.%02d V\n%sCharge or change\nthe batteries.\nAny key: go on" %
                      (mv // 1000, mv % 1000 // 10, saved))
 
     # ----------------------------------------------------------------- boot
@@ -368,16 +379,6 @@ class Session:
             self.hw.dice_source.stir(time.ticks_us())
             self._abandon(app)
 
-    def _closed(self, app, overlay):
-        if self._on_choice is not None and hasattr(overlay, "chosen"):
-            callback = self._on_choice
-            self._on_choice = None
-            callback(app, overlay.chosen)
-        elif self._asking >= 0 and hasattr(overlay, "initials"):
-            self._enter(app, self._asking, overlay.initials)
-            self._asking = -1
-            self._next_initials(app)
-
     # ----------------------------------------------------------------- end of a game
     def _finish(self, app):
         game = self.game
@@ -387,7 +388,7 @@ class Session:
         if self.unsaved:
             self.save(app)
             self.store.drop_older()
-        results = game_results(game)
+        results = game_results(game, app.settings.computer_name)
         recs = self._records(app)
         failed = recs.finish_game(self.game_id, results, self.counts)
         if failed:
@@ -398,10 +399,10 @@ class Session:
                 use(_BOOT).tell_repairs(self, app, store)
         self.last_id = recs.stats["last"]
         if failed:
-            self.message(app, "Flash full", "Not saved:\n%s.\nThe game stays\nsaved; the next\nboot keeps them." % " ".join(failed))
+            self.message("Flash full", "Not saved:\n%s.\nThe game stays\nsaved; the next\nboot keeps them." % " ".join(failed))
         # Places for all seats at once (best first), so the one shown is where it ends.
         self._pending = use(_RECORDS).game_places(recs.scores, [r[1] for r in results], self.game_id)
-        app.end_ok_text = _END_SCORES if self._pending else _END_MENU  # the end screen says it
+        self._news = True  # the end screen says whether high scores wait (scores_wait)
         if not self._pending:
             self._done()
         # else: step 3 starts when OK leaves the end screen (handle)
@@ -429,10 +430,10 @@ class Session:
                 self._enter(app, seat, _COMPUTER_INITIALS)
                 continue
             self._asking = seat
-            self.show(app, use(_SCREENS).Initials(player.name, total, place))
+            self._ask((INITIALS, player.name, total, place))
             return
         self._done()
-        app.show(_MENU_SCREEN)  # where OK on the end screen goes
+        app.ended()  # where OK on the end screen goes
         self._tidy()
 
     def _enter(self, app, seat, initials):
@@ -445,7 +446,7 @@ class Session:
         except storage.SaveError as err:
             self._keep(self.game)
             self._kept[3].append((seat, initials))
-            self.message(app, "Flash full", "High score not\nsaved (%s).\nThe game stays\nsaved; the next\nboot asks again." % err.reason)
+            self.message("Flash full", "High score not\nsaved (%s).\nThe game stays\nsaved; the next\nboot asks again." % err.reason)
 
     def _keep(self, game):
         """Keeps ``game``'s save on flash until all its records are written (session_boot.settle)."""
@@ -453,24 +454,15 @@ class Session:
             self._kept = [game, self.game_id, self.counts, []]
 
 
-def game_results(game):
-    """``[(name, total, card), ...]`` per seat, as records.finish_game counts them."""
+def game_results(game, computer_name):
+    """``[(name, total, card), ...]`` per seat, as records.finish_game counts them; a
+    computer seat's name is ``computer_name(kind)`` (app.settings.computer_name)."""
     results = []
     for seat in range(len(game.players)):
         player = game.players[seat]
         name = player.name if player.kind == "human" else computer_name(player.kind)
         results.append((name, game.total(seat), player.card))
     return results
-
-
-def computer_name(kind):
-    """A computer seat's name in the statistics: its level's menu label (``CPU casual``),
-    so levels are kept apart; older saves' ``cpu`` kind is ``CPU``."""
-    from ui import menu  # loaded with the app already
-
-    if kind in menu.KIND_NAMES:
-        return menu.KIND_LABELS[menu.KIND_NAMES.index(kind)]
-    return _COMPUTER_INITIALS
 
 
 def count_roll(counts, dice, held):
@@ -481,11 +473,3 @@ def count_roll(counts, dice, held):
         if not (held >> i) & 1 and 1 <= dice[i] <= 6:
             counts[dice[i] - 1] += 1
 
-
-def _draw_battery(fb, mv):
-    """``3.9V`` at the right of the header row (inverted), from millivolts."""
-    tenths = (mv + 50) // 100
-    draw.text(fb, "V", 13, 0, True)
-    draw.text(fb, ".", 11, 0, True)
-    draw.number(fb, tenths % 10, 12, 0, True)
-    draw.number(fb, tenths // 10, 10, 0, True)

@@ -13,6 +13,7 @@ from bounds import MAX_GAME_DICE, MAX_ID, MAX_NAME, MAX_PLAYERS, within
 import game as game_module
 import storage
 
+_CHOICE = const(1)  # session.CHOICE
 _SEED_LIMIT = 1 << 32  # seeds are 30 bits (dice_source); a seeded simulator's may be wider
 PUSHED = ".pushed"  # folder + PUSHED: a complete copy host_tools push switches in (restore.py)
 _MAX_DRAWS = const(1 << 22)  # dice since the last reseed (seek() draws them all again): a damaged
@@ -52,7 +53,7 @@ def tell_problems(session, app, recs):
     for name, reason in recs.problems:
         kept = "not moved aside" if name in recs.unkept else "kept as .bad"
         then = "older copy used." if name in recs.older else "started afresh."
-        session.message(app, "Records damaged", "%s:\n%s,\n%s,\n%s" % (name, reason, kept, then))
+        session.message("Records damaged", "%s:\n%s,\n%s,\n%s" % (name, reason, kept, then))
 
 
 def settle(session, app):
@@ -63,7 +64,7 @@ def settle(session, app):
 
     game, game_id, counts, entries = session._kept
     recs = session._records(app, game.rules)
-    failed = recs.finish_game(game_id, game_results(game), counts)
+    failed = recs.finish_game(game_id, game_results(game, app.settings.computer_name), counts)
     for seat, initials in entries:
         try:
             recs.add_high_score(game.total(seat), initials, game_id, seat)
@@ -78,17 +79,15 @@ def settle(session, app):
 def tell_repairs(session, app, store):
     """Once per repair: what was in the way of saving and is now kept as ``*.bad``."""
     for path in store.repaired:
-        session.message(app, "Flash repaired", "%s\nwas in the way:\nkept as .bad.\nSaving works." % path)
+        session.message("Flash repaired", "%s\nwas in the way:\nkept as .bad.\nSaving works." % path)
     store.repaired = []
 
 
 def load_setup(session, app):
     """The menu's set-up of the last power-on; a damaged file: the defaults, with one
     message (the file is kept as .bad, so the next boot says nothing)."""
-    from ui import menu
-
     store = session.setup_store()
-    store.check = menu.setup_ok
+    store.check = app.settings.setup_ok
     value = None
     try:
         value = store.load()
@@ -96,7 +95,7 @@ def load_setup(session, app):
             store.set_aside()
     except storage.SaveError as err:
         store.set_aside()
-        session.message(app, "Set-up damaged", "Menu set-up:\n%s.\nDefaults used." % err.reason)
+        session.message("Set-up damaged", "Menu set-up:\n%s.\nDefaults used." % err.reason)
     if value is not None:
         app.settings.restore(value)
         app.apply_settings()
@@ -116,7 +115,7 @@ def load_game(session, app):
     except storage.SaveError as err:
         kept = "Kept as .bad." if store.set_aside() else "Not moved aside."
         reason = "unknown version" if err.reason == storage.UNKNOWN_VERSION else err.reason
-        session.message(app, "Save damaged", "Saved game:\n%s.\n%s\nNew game." % (reason, kept))
+        session.message("Save damaged", "Saved game:\n%s.\n%s\nNew game." % (reason, kept))
     store.check = None  # this module is released after boot; saves need no check
     if saved is None:
         return
@@ -140,11 +139,9 @@ def load_game(session, app):
             session.game = None
             session.game_id = 0
         return
-    from ui.records_screens import Choice  # released with the session's other screens
-
     session._on_choice = session._continue_or_not
     where = "Round %d, %s" % (game.round + 1, game.players[game.current].name)
-    session.show(app, Choice("Saved game", where, ("Continue", "New game")))
+    session._ask((_CHOICE, "Saved game", where, ("Continue", "New game")))
 
 
 def save_ok(saved):
@@ -195,4 +192,4 @@ def _discard_bad(session, app, exc):
     store.damaged = [(store.slots[0], storage.CORRUPT), (store.slots[1], storage.CORRUPT)]
     store.set_aside()
     print("saved game unusable:", exc)
-    session.message(app, "Save damaged", "Saved game is\ninconsistent.\nKept as .bad.\nNew game.")
+    session.message("Save damaged", "Saved game is\ninconsistent.\nKept as .bad.\nNew game.")

@@ -185,3 +185,67 @@ def test_no_firmware_module_writes_another_modules_globals():
 def test_the_scan_sees_a_write_to_a_screens_state():
     modules = {"app.py": ast.parse("from ui import menu\nimport ui.screens\nmenu.cursor = 0\nui.x = 1\n")}
     assert foreign_global_writes(modules) == ["app.py:3 menu.cursor", "app.py:4 ui.x"]
+
+
+def _imported(tree):
+    """Every module a tree imports, at any level: ``import a.b``, ``from a import b``
+    (as ``a.b`` too, for a package's submodule) and the names handed to ``use``/``__import__``
+    (the save layer's imports for a while, session.use)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            names.add(node.module)
+            names.update("%s.%s" % (node.module, alias.name) for alias in node.names)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if node.value == "ui" or node.value.startswith("ui."):
+                names.add(node.value)
+    return names
+
+
+def _from_ui(names):
+    return sorted(name for name in names if name == "ui" or name.startswith("ui."))
+
+
+def test_the_save_layer_imports_nothing_of_the_ui():
+    # It returns what to show (session.asks) and the UI shows it: no drawing, no screens,
+    # no menu tables in session.py or its boot half.
+    modules = _modules()
+    for name in ("session.py", "session_boot.py", "power.py"):
+        assert _from_ui(_imported(modules[name])) == [], name
+
+
+def test_the_save_layer_writes_no_app_state_and_names_no_screen():
+    # It asks the app (in_menu, ended) instead of reading app.screen or calling app.show,
+    # and the app redraws on session.news() instead of the save layer writing app.dirty.
+    for name in ("session.py", "session_boot.py"):
+        tree = _modules()[name]
+        written = [
+            ast.unparse(node)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+        ]
+        assert [text for text in written if text.startswith("app.")] == (
+            ["app.session"] if name == "session.py" else []
+        ), (
+            name  # attach() plugs it in; nothing else of the app is written
+        )
+        read = {ast.unparse(node) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+        assert not read & {"app.screen", "app.show", "app.dirty"}, name
+        with open(os.path.join(FIRMWARE, name)) as f:
+            assert "# ui." not in f.read(), name  # no screen id copied (tests/test_mirrored_constants.py)
+
+
+def test_the_import_scan_sees_the_uis_modules():
+    # The scan itself, on session.py as it was: ui.draw at the top, ui.menu in a function,
+    # the overlays' module by name for session.use.
+    tree = ast.parse(
+        "from ui import draw\n"
+        "_SCREENS = 'ui.records_screens'\n"
+        "def computer_name(kind):\n"
+        "    from ui import menu\n"
+        "def f(app):\n"
+        "    app.dirty = True\n"
+    )
+    assert _from_ui(_imported(tree)) == ["ui", "ui.draw", "ui.menu", "ui.records_screens"]

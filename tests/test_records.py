@@ -72,20 +72,20 @@ def test_a_better_later_seat_does_not_move_an_earlier_seats_place():
 
 def test_games_and_player_results_are_counted_apart_and_computer_levels_kept_apart():
     # Issue 9.5: "Games 3" after 2 games (a solo game and a 2-seat game).
-    import session
+    from ui import menu
 
     stats = records.new_stats()
     card = R.new_card()
-    assert session.computer_name("casual") == "CPU casual"
-    assert session.computer_name("cpu") == "CPU"
+    assert menu.computer_name("casual") == "CPU casual"
+    assert menu.computer_name("cpu") == "CPU"
     records.add_game(stats, 1, [("P1", 200, card)])
     records.add_game(
         stats,
         2,
         [
             ("P1", 210, card),
-            (session.computer_name("optimal"), 250, card),
-            (session.computer_name("casual"), 190, card),
+            (menu.computer_name("optimal"), 250, card),
+            (menu.computer_name("casual"), 190, card),
         ],
     )
     assert records.games_played(stats) == 2

@@ -179,7 +179,8 @@ METER_SCRIPT = (
 def test_the_win_meter_after_a_score_gets_a_frame_of_its_own():
     """The score's frame draws the next turn (its chances not shown yet), the next one
     writes the save, then the meter (and the chances redrawn), then the turn's advisor."""
-    assert "meter" in METER_SCRIPT and "players = 2" in METER_SCRIPT
+    assert "meter" in METER_SCRIPT
+    assert "players = 2" in METER_SCRIPT
     proc = host_tools.run_micropython(["-c", METER_SCRIPT], heap="512K", extra_path=(SHARED,))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     out = dict(line.split(" ", 1) for line in proc.stdout.splitlines() if " " in line)

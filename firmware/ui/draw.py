@@ -100,3 +100,15 @@ def percent(chance):
     percent, rounded: win_meter.percent, here so the screens need not import the meter
     at boot (its module is loaded with the first multi-player game's meter)."""
     return (chance * 100 + 8192) >> 14
+
+
+def battery(fb, mv):
+    """``3.9V`` at the right of the header row (inverted, columns 10-13), from millivolts
+    (none when negative: not measured): the menu's header (app.py draws it there)."""
+    if mv < 0:
+        return
+    tenths = (mv + 50) // 100
+    text(fb, "V", 13, 0, True)
+    text(fb, ".", 11, 0, True)
+    number(fb, tenths % 10, 12, 0, True)
+    number(fb, tenths // 10, 10, 0, True)

@@ -62,6 +62,10 @@ class Settings:
         self.sound = 1
         self.leds = 8
         self.items = []
+        # For the save layer, which imports nothing of the UI: its set-up store's check
+        # and the statistics' names of computer seats (functions below).
+        self.setup_ok = setup_ok
+        self.computer_name = computer_name
         self.rebuild()
 
     def rebuild(self):
@@ -249,3 +253,11 @@ def _setup_handle(app, button, long):
 
 
 setup = (_setup_draw, _setup_handle, None)  # draw, handle, tick
+
+
+def computer_name(kind):
+    """A computer seat's name in the statistics: its level's label (``CPU casual``), so
+    levels are kept apart; older saves' ``cpu`` kind is ``CPU``."""
+    if kind in KIND_NAMES:
+        return KIND_LABELS[KIND_NAMES.index(kind)]
+    return "CPU"

@@ -1,20 +1,66 @@
-"""Screens that sit on top of the app's own (session.py shows them): messages, the
-"Continue?" choice at boot, high-score initials, and the records pages (high scores,
-statistics, dice fairness).
+"""Screens that sit on top of the app's own, showing what the save layer asks
+(session.py ``asks``): messages, the "Continue?" choice at boot, high-score initials, and
+the records pages (high scores, statistics, dice fairness).
 
-Each is an *overlay*: ``handle(event)`` returns True when it is finished, ``draw(fb)``
-paints the whole 16 x 8 text grid. They are drawn only after a button press, never per
-frame, so the little formatting they do costs nothing in the frame loop.
+The app calls ``handle(app, event)`` and ``paint(app, fb)`` while ``app.session.asks`` is not
+empty (it imports this module only then; ``handle`` releases it as the last closes). The first
+request is shown as an *overlay* (``overlay``): its ``handle(event)`` returns True when it
+is finished, its ``answer`` then goes back to the save layer (``session.answer``), and its
+``draw(fb)`` paints the whole 16 x 8 text grid. They are drawn only after a button press,
+never per frame, so the little formatting they do costs nothing in the frame loop.
 """
 from micropython import const
 
 from drivers.buttons import ROLL, UP, DOWN, OK, MENU
+from session import release
 from ui import draw
 
 _BUTTON_MASK = const(0x0F)
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _ROWS = const(7)  # text rows below the header
 _SCORE_ROWS = const(6)  # high scores shown at once (the last row says the keys)
+_MESSAGE = const(0)  # session.MESSAGE
+_CHOICE = const(1)  # session.CHOICE
+_INITIALS = const(2)  # session.INITIALS
+_shown = None  # the overlay made for the save layer's first request (_shown_for)
+_shown_for = None
+
+
+def overlay(app):
+    """The overlay on show, made from the save layer's first request when it is new."""
+    global _shown, _shown_for
+    ask = app.session.asks[0]
+    if ask is not _shown_for:
+        kind = ask[0]
+        if kind == _MESSAGE:
+            _shown = Message(ask[1], ask[2])
+        elif kind == _CHOICE:
+            _shown = Choice(ask[1], ask[2], ask[3])
+        elif kind == _INITIALS:
+            _shown = Initials(ask[1], ask[2], ask[3])
+        else:
+            _shown = RecordsView(ask[1])
+        _shown_for = ask
+    return _shown
+
+
+def handle(app, event):
+    """A key for the overlay on show; a finished one hands its answer to the save layer,
+    and once nothing more is asked this module is forgotten (its code is garbage again:
+    the app imports it only while there are asks)."""
+    global _shown, _shown_for
+    shown = overlay(app)
+    if shown.handle(event):
+        _shown = _shown_for = None
+        session = app.session
+        session.answer(app, shown.answer)
+        if not session.asks:
+            release(__name__)
+    app.dirty = True
+
+
+def paint(app, fb):
+    overlay(app).draw(fb)
 
 
 def _header(fb, title):
@@ -26,6 +72,8 @@ def _header(fb, title):
 class Message:
     """A title and up to 7 lines of 16 characters, broken at spaces; any button closes
     it."""
+
+    answer = None
 
     def __init__(self, title, text):
         self.title = title
@@ -41,7 +89,7 @@ class Message:
 
 
 class Choice:
-    """A question with a few answers; UP/DOWN move, OK (or ROLL) picks. ``chosen`` is the
+    """A question with a few answers; UP/DOWN move, OK (or ROLL) picks. ``answer`` is the
     index of the answer once finished."""
 
     def __init__(self, title, text, answers):
@@ -49,14 +97,14 @@ class Choice:
         self.text = text
         self.answers = answers
         self.cursor = 0
-        self.chosen = -1
+        self.answer = -1
 
     def handle(self, event):
         button = event & _BUTTON_MASK
         if button == UP or button == DOWN:
             self.cursor = (self.cursor + (1 if button == DOWN else -1)) % len(self.answers)
         elif button == OK or button == ROLL:
-            self.chosen = self.cursor
+            self.answer = self.cursor
             return True
         return False
 
@@ -73,7 +121,7 @@ class Choice:
 
 class Initials:
     """Three letters for a high score: UP/DOWN change the letter, OK goes to the next one;
-    OK on the third finishes (``initials`` then holds the text)."""
+    OK on the third finishes (``answer`` then holds the text)."""
 
     def __init__(self, seat_label, total, place):
         self.seat_label = seat_label
@@ -81,7 +129,7 @@ class Initials:
         self.place = place
         self.letters = bytearray(3)  # indexes into _LETTERS
         self.pos = 0
-        self.initials = ""
+        self.answer = ""
 
     def handle(self, event):
         button = event & _BUTTON_MASK
@@ -91,7 +139,7 @@ class Initials:
         elif button == OK:
             self.pos += 1
             if self.pos == 3:
-                self.initials = "".join(_LETTERS[i] for i in self.letters)
+                self.answer = "".join(_LETTERS[i] for i in self.letters)
                 return True
         return False
 
@@ -123,6 +171,8 @@ class RecordsView:
     """The records pages: OK or ROLL turns the page (OK on the last closes), UP/DOWN
     scroll the high scores or pick whose statistics, MENU closes; the pages' last row
     says so."""
+
+    answer = None
 
     def __init__(self, recs):
         self.recs = recs

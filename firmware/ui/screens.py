@@ -263,7 +263,8 @@ def _end_draw(app, fb):
             if place == 1:
                 draw.text(fb, menu.SEAT_LABELS[seat], col, row)
                 col += 3
-    draw.text(fb, app.end_ok_text, 0, 7)  # what OK does: the menu, or high scores first
+    session = app.session  # what OK does: high scores first while some wait, else the menu
+    draw.text(fb, "OK: high scores" if session is not None and session.scores_wait() else "OK: menu", 0, 7)
 
 
 def _end_handle(app, button, long):

@@ -13,6 +13,7 @@ import storage
 from boards import sim
 from fake_fs import FakeFs
 from check import equal, true
+from ui import menu, records_screens
 
 
 def _boot(fs, folder="data", seats=1):
@@ -174,7 +175,7 @@ def case_a_save_that_cannot_be_encoded_is_a_message_and_play_goes_on():
     session.counts[0] = 1 << 63  # beyond the encoding (a bug, or a count no check bounds)
     app.set_holds(1)
     _frame(app)
-    top = session.overlays[0]
+    top = records_screens.overlay(app)  # the UI's screen for session.asks[0]
     equal(top.title, "Save failed")
     equal(top.lines[:2], ["Game not saved", "(unsavable)."])
     assert session.unsaved
@@ -206,16 +207,16 @@ def case_a_finished_game_whose_records_cannot_be_completed_is_set_aside_at_boot(
     def refuses(kind):  # anything the records raise while finishing, every boot alike
         raise ValueError("cannot count " + kind)
 
-    keep = session_module.computer_name
-    session_module.computer_name = refuses
+    keep = menu.computer_name
+    menu.computer_name = refuses
     try:
         app, session = _boot(fs)
     finally:
-        session_module.computer_name = keep
-    equal(session.overlays[-1].title, "Save damaged")
+        menu.computer_name = keep
+    equal(session.asks[-1][1], "Save damaged")  # (kind, title, text)
     assert "data/game.a.bad" in fs.files or "data/game.b.bad" in fs.files
     app, session = _boot(fs.reboot())  # not retried: the next boot starts clean
-    equal(session.overlays, [])
+    equal(session.asks, [])
     assert storage.Store("data/game", fs).load() is None
 
 
@@ -223,7 +224,10 @@ class _RamFlash:
     """A block device in RAM for littlefs (4096-byte blocks, as on the rp2 port)."""
 
     def __init__(self, blocks):
-        self.data = bytearray(b"\xff" * (blocks * 4096))
+        self.data = bytearray(blocks * 4096)  # erased (0xff), a block at a time: one copy in RAM
+        erased = b"\xff" * 4096
+        for n in range(blocks):
+            self.data[n * 4096 : (n + 1) * 4096] = erased
 
     def readblocks(self, n, buf, off=0):
         at = n * 4096 + off

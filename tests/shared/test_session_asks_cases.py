@@ -1,0 +1,158 @@
+"""The save layer's asks (session.py) and the UI that shows them (ui/records_screens.py),
+run by pytest AND inside MicroPython (issue 23 item 4): the save layer returns what to
+show as plain data, the UI draws it, takes the keys and hands the answer back through
+``session.answer``. The app is a stand-in with only what the save layer may use of it
+(app.py's docstring), so a save layer reaching for more fails here.
+"""
+
+import sys
+
+import game as G
+import records
+import session as session_module
+from check import equal
+from drivers.buttons import OK, ROLL
+from fake_fs import FakeFs
+from ui import menu
+
+_FULL_TEXT = "Game not saved.\nPlay goes on; it\nsaves again when\nthere is room."
+
+
+class _Dice:
+    """Always ones: a game that plays itself to its end in a few lines."""
+
+    def randint(self, low, high):
+        return low
+
+    def position(self):
+        return [1, 0]
+
+
+class _Hw:
+    def __init__(self):
+        self.dice_source = _Dice()
+
+
+class _Power:
+    def __init__(self):
+        self.on_sleep = None
+        self.on_low = None
+        self.mv = -1
+
+
+class _App:
+    """The save layer's view of the app: its settings and game, ``in_menu``, ``ended``."""
+
+    def __init__(self):
+        self.settings = menu.Settings({})
+        self.game = None
+        self.session = None
+        self.menus = 0
+
+    def in_menu(self):
+        return False
+
+    def ended(self):
+        self.menus += 1
+
+
+class _Fb:
+    """The text grid drawn (16 x 8 cells, what the OLED would show); ``row(n)`` reads a line."""
+
+    def __init__(self):
+        self.cells = [" "] * 128
+
+    def fill(self, color):
+        self.cells = [" "] * 128
+
+    def fill_rect(self, x, y, w, h, color):
+        pass
+
+    def text(self, s, x, y, color):
+        for i in range(len(s)):
+            self.cells[y // 8 * 16 + x // 8 + i] = s[i]
+
+    def row(self, n):
+        return "".join(self.cells[n * 16 : n * 16 + 16]).rstrip()
+
+
+def _session(fs):
+    app = _App()
+    session = session_module.Session(_Hw(), "data", fs, _Power()).attach(app)
+    app.game = G.Game(app.settings.ruleset(), [("P1", "human")], _Dice())
+    return app, session
+
+
+def _keeping_modules(test):
+    """Runs ``test`` and puts back the modules the save layer released (records, the UI's
+    screens), so no other test finds them gone."""
+    before = dict(sys.modules)
+    try:
+        test()
+    finally:
+        for name in before:
+            if name not in sys.modules:
+                sys.modules[name] = before[name]
+
+
+def test_a_failed_save_is_a_message_the_ui_shows_and_closes():
+    def run():
+        fs = FakeFs(dirs=["", "data"])
+        fs.capacity = 0  # not a byte free: the first save fails
+        app, session = _session(fs)
+        session.on_change(app)  # the new game: its save waits for the next frame
+        equal(session.asks, [])
+        assert session.save_due()
+        session.write_due(app)
+        assert session.unsaved
+        equal(session.asks, [(session_module.MESSAGE, "Flash full", _FULL_TEXT)])
+        assert session.news()  # once: the app redraws once
+        assert not session.news()
+        from ui import records_screens
+
+        fb = _Fb()
+        records_screens.paint(app, fb)
+        equal(fb.row(0), "Flash full")
+        equal([fb.row(n) for n in (1, 2, 3, 4)], _FULL_TEXT.split("\n"))
+        records_screens.handle(app, ROLL)  # any key closes a message
+        equal(session.asks, [])
+        assert session.news()
+        assert "ui.records_screens" not in sys.modules  # its code goes with the asks
+
+    _keeping_modules(run)
+
+
+def test_initials_are_asked_for_a_seat_and_the_answer_goes_into_the_records():
+    def run():
+        fs = FakeFs(dirs=["", "data"])
+        app, session = _session(fs)
+        game = app.game
+        while game.phase != G.OVER:
+            game.roll()
+            box = 0
+            while game.players[0].card[box] != -1:
+                box += 1
+            game.score(box)
+        session.on_change(app)  # the end: saved, counted; the high score waits for OK
+        assert session.scores_wait()
+        equal(session.asks, [])
+        assert session.end_ok(app)  # OK on the end screen: initials first
+        total = game.total(0)
+        equal(session.asks, [(session_module.INITIALS, "P1", total, 0)])
+        assert not session.scores_wait()
+        from ui import records_screens
+
+        fb = _Fb()
+        records_screens.paint(app, fb)
+        equal(fb.row(0), "New high score!")
+        equal(fb.row(1).split(), ["P1", str(total)])
+        for _ in range(3):
+            equal(app.menus, 0)
+            records_screens.handle(app, OK)  # A, A, A
+        equal(session.asks, [])
+        equal(app.menus, 1)  # the end is complete: the menu
+        recs = records.Records("data", fs, game.rules)
+        recs.load()
+        equal(recs.scores[0][:2], [total, "AAA"])
+
+    _keeping_modules(run)
