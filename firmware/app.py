@@ -132,8 +132,8 @@ class App:
         self._steady = 0
         self._anim_state = 0x2545F491  # xorshift for the tumbling faces (not the dice source)
         self._pressed_once = False
-        # Start game: the strategy table is opened one drawn frame after the roll-off
-        # screen (2: draw first; 1: open now), so the screen reacts at once (tick).
+        # Start game: the strategy table is opened a part a frame from the frame after the
+        # first screen is drawn (2: draw first; 1: opening), so it reacts at once (tick).
         self.coach_pending = 0
         # A turn's advisor preparation waits for a frame of its own after the turn screen
         # is drawn (and after a save the frame before): see start_turn, frame.
@@ -189,7 +189,9 @@ class App:
             buttons.clear()
         if self.prepare_pending and not saving:
             self._prepare_turn()
-        event = buttons.get()
+        # A solo game's first turn takes no press before its table is open: they wait,
+        # latched, and come in order once it is.
+        event = -1 if self.coach_pending and self.screen == TURN else buttons.get()
         while event >= 0:
             if self.prepare_pending:
                 self._prepare_turn()  # a press before the preparation's own frame came
@@ -222,13 +224,17 @@ class App:
         """Animations and the screen's timers; ``saving``: this frame wrote a save, so the
         screen's timed work (a computer's move, a turn's start) waits for the next frame."""
         if self.coach_pending and not saving:
-            self.coach_pending -= 1
-            if not self.coach_pending:
-                self._open_coach()
+            if self.coach_pending > 1:
+                self.coach_pending = 1
+            elif not self.coach.open_step():
+                self.coach_pending = 0
+                self._coach_opened()
+                if self.screen == TURN:  # a solo game's first turn: prepared next frame
+                    self.prepare_pending = self.coach.adv is not None
         if self.rolling:
             self._tumble(now)
         tick = SCREENS[self.screen][_TICK]
-        if tick is not None and not (saving or self.prepare_pending):
+        if tick is not None and not (saving or self.prepare_pending or self.coach_pending and self.screen == TURN):
             tick(self, now)
 
     def start_timer(self, now, ms):
@@ -261,7 +267,7 @@ class App:
             self._dark_dice()  # no game on the dice in the menu (quit, or after the end)
             self.menu_cursor = self.settings.items.index(menu.START)
             self.menu_top = 0  # "Start game" and the players' set-up below it
-            if self.coach.adv is not None:
+            if self.coach.adv is not None or self.coach.opening():
                 self.coach.close()  # out of a game: its RAM goes back to the records pages
 
     def _dark_dice(self):
@@ -320,13 +326,14 @@ class App:
         settings = self.settings
         game = game_module.Game(settings.ruleset(), settings.player_list(), self.hw.dice_source)
         solo = game.phase == game_module.TURN  # nobody to roll off against
-        self._begin(game, defer=not solo)
+        self._begin(game, defer=True)
+        if not solo:
+            self._roll_off()  # before the save: one save, one flash write, for both
         self.changed()
         if solo:
-            self.start_turn()
+            self.start_turn()  # prepared once the table is open (tick)
             return
         self.show(ROLLOFF)
-        self.rolloff_round()
 
     def resume(self, game):
         """Continue ``game`` (e.g. rebuilt by the save layer) on the screen its phase needs."""
@@ -347,7 +354,8 @@ class App:
         """Take ``game`` on: its box names for the 8x8 screens (the standard card's short
         ones, else the ruleset's), animals on the dice for the Zoo card, its totals, and the strategy table when the coach or an
         advisor level needs it (about 23 KB while a game runs; without one, say so through
-        round 1: ``note``). ``defer``: open it one drawn frame later (``coach_pending``)."""
+        round 1: ``note``). ``defer``: open it a part a frame from the frame after the
+        next drawn one (``coach_pending``); the roll-off waits for it (ui/screens.py)."""
         self.game = game
         self.labels = screens.BOX_LABELS if game.rules.card == "yahtzee" else game.rules.labels
         self.hw.dice.animals(game.rules.faces is not None)  # the Zoo card's pictures
@@ -361,25 +369,26 @@ class App:
         if not wanted:
             self.coach.close()
         elif defer:
+            self.coach.begin_open(game.rules, seats=len(game.players))
             self.coach_pending = 2
         else:
-            self._open_coach()
+            self.coach.open(game.rules)  # at once (a resumed game)
+            self._coach_opened()
 
-    def _open_coach(self):
-        """Open the strategy table for the game (the longest single piece of work: about
-        0.85 s on the chip). During a roll-off its tumble and timers start again after it,
-        so the players see the dice roll."""
-        if not self.coach.open(self.game.rules):
+    def _coach_opened(self):
+        """The strategy table's opening is over (about 0.85 s on the chip in all, spread
+        over frames while the roll-off tumbles): the note if there is no advisor, and
+        the win meter."""
+        if self.coach.adv is None:
             self.note = self.coach.problem
         self.refresh_totals()  # the win meter now that the tables are there
         self.dirty = True
-        if self.screen == ROLLOFF and self.starter < 0:
-            now = self.hw.ticks_ms()
-            self.now = now
-            self._start_tumble(0)
-            self.start_timer(now, _ROLLOFF_SHOW_MS)
 
     def rolloff_round(self):
+        self._roll_off()
+        self.changed()
+
+    def _roll_off(self):
         rolled = self.game.rolloff()
         for seat in range(5):
             self.faces[seat] = 0
@@ -389,7 +398,6 @@ class App:
         self._start_tumble(0)
         self.tie = self.game.phase != game_module.TURN
         self.start_timer(self.now, _ROLLOFF_SHOW_MS)
-        self.changed()
         self.beep(660, 40)
 
     def start_turn(self, defer=False):
