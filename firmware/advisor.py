@@ -68,7 +68,10 @@ class Advisor:
         return self._parts is not None
 
     def _make(self, ruleset, table):
-        """The set-up in parts, a yield after each; the last one marks it whole."""
+        """The set-up in parts, a yield after each (first those of a ``later`` table's
+        checks); the last one marks it whole."""
+        while table.step():
+            yield
         if not table.matches(ruleset, rules.JOKERS):
             raise ValueError("strategy table is for %s, not %s" % (table.ruleset_name, ruleset.name))
         self.rules = ruleset

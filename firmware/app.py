@@ -132,9 +132,11 @@ class App:
         self._steady = 0
         self._anim_state = 0x2545F491  # xorshift for the tumbling faces (not the dice source)
         self._pressed_once = False
-        # Start game: the strategy table is opened a part a frame from the frame after the
-        # first screen is drawn (2: draw first; 1: opening), so it reacts at once (tick).
+        # Start game: the strategy table is opened a part a frame (coach.opening) from the
+        # frame after the first screen is drawn (2: draw first; 1: opening; -1: the win
+        # level next, in a frame of its own), so the screen reacts at once (tick).
         self.coach_pending = 0
+        self._coach_parts = None
         # A turn's advisor preparation waits for a frame of its own after the turn screen
         # is drawn (and after a save the frame before): see start_turn, frame.
         self.prepare_pending = False
@@ -224,18 +226,33 @@ class App:
         """Animations and the screen's timers; ``saving``: this frame wrote a save, so the
         screen's timed work (a computer's move, a turn's start) waits for the next frame."""
         if self.coach_pending and not saving:
-            if self.coach_pending > 1:
-                self.coach_pending = 1
-            elif not self.coach.open_step():
-                self.coach_pending = 0
-                self._coach_opened()
-                if self.screen == TURN:  # a solo game's first turn: prepared next frame
-                    self.prepare_pending = self.coach.adv is not None
+            self._coach_step()
         if self.rolling:
             self._tumble(now)
         tick = SCREENS[self.screen][_TICK]
         if tick is not None and not (saving or self.prepare_pending or self.coach_pending and self.screen == TURN):
             tick(self, now)
+
+    def _coach_step(self):
+        pending = self.coach_pending
+        coach = self.coach
+        if pending > 1:
+            self.coach_pending = 1
+            return
+        if pending < 0:  # a multi-player game's first turn needs the win level
+            self.coach_pending = 0
+            coach.win_level()
+            return
+        try:
+            next(self._coach_parts)
+            return
+        except StopIteration:
+            pass
+        self._coach_parts = None
+        self.coach_pending = -1 if coach.adv is not None and len(self.game.players) > 1 else 0
+        self._coach_opened()
+        if self.screen == TURN:  # a solo game's first turn: prepared next frame
+            self.prepare_pending = coach.adv is not None
 
     def start_timer(self, now, ms):
         self.timer_on = True
@@ -262,13 +279,14 @@ class App:
         self.screen = screen
         self.dirty = True
         if screen == MENU_SCREEN:
+            if self.coach.adv is not None or self.coach_pending:
+                self.coach.close()  # out of a game: its RAM goes back to the records pages
             self.coach_pending = 0  # a game quit before its table opened: none to open
+            self._coach_parts = None
             self.prepare_pending = False  # nor a turn to prepare
             self._dark_dice()  # no game on the dice in the menu (quit, or after the end)
             self.menu_cursor = self.settings.items.index(menu.START)
             self.menu_top = 0  # "Start game" and the players' set-up below it
-            if self.coach.adv is not None or self.coach.opening():
-                self.coach.close()  # out of a game: its RAM goes back to the records pages
 
     def _dark_dice(self):
         faces = self.faces
@@ -369,7 +387,7 @@ class App:
         if not wanted:
             self.coach.close()
         elif defer:
-            self.coach.begin_open(game.rules, seats=len(game.players))
+            self._coach_parts = self.coach.opening(game.rules)
             self.coach_pending = 2
         else:
             self.coach.open(game.rules)  # at once (a resumed game)

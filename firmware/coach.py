@@ -39,7 +39,6 @@ class Coach:
         self.rules_name = None
         self.problem = ""  # why there is no advisor (NO_TABLE, NO_RAM, DAMAGED), for the OLED
         self._file = None
-        self._opening = None  # the parts of an opening (begin_open, open_step)
         self._spread_file = None
         self._spread_table = None  # spread_table.SpreadTable, opened on first use (_spread())
         self._spread_bad = False  # refused (damaged, other rules): not tried again this game
@@ -75,90 +74,53 @@ class Coach:
     def open(self, ruleset, path=None):
         """Load the advisor for ``ruleset``; False (and no advisor) without a usable table.
         The file stays open for the game: the advisor reads it every turn. All at once
-        (a resumed game, tools); the app opens a new game's table a part a frame
-        (``begin_open``, ``open_step``)."""
-        self.begin_open(ruleset, path)
-        while self.open_step():
+        (a resumed game, tools); the app opens a new game's table a part a frame."""
+        for _ in self.opening(ruleset, path):
             pass
         return self.adv is not None
 
-    def begin_open(self, ruleset, path=None, seats=1):
-        """Start opening the table for ``ruleset`` (nothing to do when it is open);
-        ``open_step()`` then does the work, one part a call. With ``seats`` > 1 the
-        spread table and the win level the first turn needs load as parts too."""
+    def opening(self, ruleset, path=None):
+        """``open`` as a generator, a part a step (each a few tens of ms on the chip,
+        about 20 in all); when it is over ``adv`` is ready, or None and ``problem`` says why."""
         if self.adv is not None and self.rules_name == ruleset.name:
             return
         self.close()
-        self._opening = self._open_parts(ruleset, path, seats)
-
-    def opening(self):
-        """True between ``begin_open`` and the last ``open_step`` (hints wait for it)."""
-        return self._opening is not None
-
-    def open_step(self):
-        """One part of the opening begun (each a few tens of ms on the chip, 20-odd in
-        all); False once it is over: ``adv`` is ready, or None and ``problem`` says why."""
-        parts = self._opening
-        if parts is None:
-            return False
-        next(parts)
-        return self._opening is not None
-
-    def _open_parts(self, ruleset, path, seats):
         self.problem = NO_TABLE
         try:
             f = open(path or TABLE_PATH % ruleset.name, "rb")
         except OSError:
-            f = None
-        if f is not None:
-            self._file = f  # close() closes it, also when the game is quit half-way
-            try:
-                # Imported only with a table: the advisor's code is not worth its RAM
-                # without one. Collecting first leaves whole free blocks for its arrays (up
-                # to 4.6 KB each).
-                gc.collect()
-                import strategy_dice  # the advisor's imports, a part each (as the two below)
-                import strategy_table
+            return
+        self._file = f  # close() closes it, also when the game is quit half-way
+        # Imported only with a table: the advisor's code is not worth its RAM without one.
+        # Collecting first leaves whole free blocks for its arrays (up to 4.6 KB each).
+        gc.collect()
+        try:
+            import advisor
+            import strategy_table
 
-                yield
-                import advisor
+            yield
+            import strategy_players
 
+            gc.collect()
+            yield
+            adv = advisor.Advisor(ruleset, strategy_table.StrategyTable(f, True), True)
+            while adv.step():  # the table's checks first, then the advisor's parts
                 yield
-                import strategy_players
-
-                gc.collect()
-                yield
-                table = strategy_table.StrategyTable(f, True)
-                while table.step():
-                    yield
-                adv = advisor.Advisor(ruleset, table, True)
-                while adv.step():
-                    yield
-            except Exception as exc:
-                # Another ruleset's table, a damaged one, or too little RAM: play without.
-                adv = table = None
-                self._file = None
-                f.close()
-                gc.collect()
-                print("strategy table not used:", exc)
-                # A plain ValueError: another ruleset's or format's table; anything else
-                # out of the table (strategy_table.TableDamaged, OSError, ...): a damaged one.
-                self.problem = NO_RAM if isinstance(exc, MemoryError) else NO_TABLE if type(exc) is ValueError else DAMAGED
-            else:
-                self.adv = adv
-                self.levels = strategy_players
-                self._tenths = advisor.tenths
-                self.rules_name = ruleset.name
-                if seats > 1 and self._spread() is not None:  # each refuses on its own
-                    yield
-                    try:
-                        import strategy_win  # noqa: F401 (win_level's, loaded as a part)
-                    except MemoryError:
-                        pass
-                    yield
-                    self.win_level()
-        self._opening = None
-        yield
+        except Exception as exc:
+            # Another ruleset's table, a damaged one, or too little RAM: play without.
+            adv = None
+            self._file = None
+            f.close()
+            gc.collect()
+            print("strategy table not used:", exc)
+            # A plain ValueError: another ruleset's or format's table; anything else out
+            # of the table (strategy_table.TableDamaged, OSError, ...): a damaged one.
+            self.problem = NO_RAM if isinstance(exc, MemoryError) else NO_TABLE if type(exc) is ValueError else DAMAGED
+            return
+        self.adv = adv
+        self.levels = strategy_players
+        self._tenths = advisor.tenths
+        self.rules_name = ruleset.name
 
     def _spread(self):
         """The spread table (spread-<rules>.bin) beside the advisor, opened on first use;
@@ -173,12 +135,9 @@ class Coach:
         except OSError:
             return None
         try:
-            import rules
             import spread_table
 
-            spread = spread_table.SpreadTable(f)
-            if not spread.matches(self.adv.rules, rules.JOKERS):
-                raise ValueError("spread table for other rules")
+            spread = spread_table.SpreadTable(f, self.adv.rules)
         except Exception as exc:
             # Damaged (strategy_table.TableDamaged, or anything else out of the file),
             # another format or rules: as without.
@@ -246,7 +205,6 @@ class Coach:
         return True
 
     def close(self):
-        self._opening = None  # an opening half-way: its file is closed below
         self.win = None
         self._spread_table = None
         self._spread_bad = False

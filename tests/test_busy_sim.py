@@ -130,7 +130,7 @@ def test_start_game_opens_the_table_over_many_frames_while_the_roll_off_tumbles(
     """Start game opens the strategy table (about 0.85 s on the chip in all) a part a frame:
     the roll-off screen shows at once, its dice tumble while the table opens (several
     faces on the dice before ``P? starts!``), and no stretch of the roll-off is the whole
-    opening (20-odd frames; the figures themselves are in ``bench busy``)."""
+    opening (about 20 frames; the figures themselves are in ``bench busy``)."""
     from host_tools import sim
     from host_tools.simulator.screen import device_text
 
@@ -154,7 +154,7 @@ def test_start_game_opens_the_table_over_many_frames_while_the_roll_off_tumbles(
     assert "starts!" in screen, screen
     assert len(seen) >= 3, seen  # tumbling faces, then the faces rolled
     roll_off = [busy_ms for at, busy_ms in device.stretches if released <= at < device.now]
-    assert len(roll_off) >= 20, roll_off
+    assert len(roll_off) >= 15, roll_off
     # The whole opening in one stretch was 850 ms and more; a part is a few tens of ms.
     assert max(roll_off) < busy.CHIP_ADVISOR_INIT_MS / 2, roll_off
 
