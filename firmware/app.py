@@ -225,10 +225,10 @@ class App:
     def tick(self, now, saving=False):
         """Animations and the screen's timers; ``saving``: this frame wrote a save, so the
         screen's timed work (a computer's move, a turn's start) waits for the next frame."""
-        if self.coach_pending and not saving:
-            self._coach_step()
         if self.rolling:
             self._tumble(now)
+        if self.coach_pending and not (saving or self.dirty):  # a part, or a redraw: not both
+            self._coach_step()
         tick = SCREENS[self.screen][_TICK]
         if tick is not None and not (saving or self.prepare_pending or self.coach_pending and self.screen == TURN):
             tick(self, now)
@@ -399,8 +399,8 @@ class App:
         the win meter."""
         if self.coach.adv is None:
             self.note = self.coach.problem
+            self.dirty = True
         self.refresh_totals()  # the win meter now that the tables are there
-        self.dirty = True
 
     def rolloff_round(self):
         self._roll_off()
