@@ -238,21 +238,20 @@ class App:
         coach = self.coach
         if pending > 1:
             self.coach_pending = 1
-            return
-        if pending < 0:  # a multi-player game's first turn needs the win level
+        elif pending < 0:  # a multi-player game's first turn needs the win level
             self.coach_pending = 0
             coach.win_level()
-            return
-        try:
-            next(self._coach_parts)
-            return
-        except StopIteration:
-            pass
-        self._coach_parts = None
-        self.coach_pending = -1 if coach.adv is not None and len(self.game.players) > 1 else 0
-        self._coach_opened()
-        if self.screen == TURN:  # a solo game's first turn: prepared next frame
-            self.prepare_pending = coach.adv is not None
+        else:
+            try:
+                next(self._coach_parts)
+                return
+            except StopIteration:
+                pass
+            self._coach_parts = None
+            self.coach_pending = -1 if coach.adv is not None and len(self.game.players) > 1 else 0
+            self._coach_opened()
+            if self.screen == TURN:  # a solo game's first turn: prepared next frame
+                self.prepare_pending = coach.adv is not None
 
     def start_timer(self, now, ms):
         self.timer_on = True

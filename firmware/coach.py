@@ -95,8 +95,10 @@ class Coach:
         # Collecting first leaves whole free blocks for its arrays (up to 4.6 KB each).
         gc.collect()
         try:
+            import strategy_table  # the advisor's imports first: a part each
+
+            yield
             import advisor
-            import strategy_table
 
             yield
             import strategy_players
