@@ -52,7 +52,10 @@ class PipeLink:
         self._buf = bytearray(_OUT_SIZE)
         self._pos = 0
         self._reply = bytearray(2)
-        self._reply_view = memoryview(self._reply)
+        # Busy mode's replies (an edge: 6 bytes; the ms slept: 4), made once: its frames
+        # allocate nothing, as the chip's do.
+        self._reply4 = bytearray(4)
+        self._reply6 = bytearray(6)
         self.buttons = 0
         self.pins = ()  # busy mode: the button pins whose interrupt handlers edges run
         self.meter = None  # busy mode: a full pipe's wait is no device work (BusyMeter.pause)
@@ -109,12 +112,11 @@ class PipeLink:
         self.flush()
 
     def read_exact(self, n):
-        """``n`` reply bytes (n <= 2 uses the buffer made once)."""
-        buf = self._reply if n == 2 else bytearray(n)
-        view = self._reply_view if n == 2 else memoryview(buf)
+        """``n`` reply bytes (2, 4 and 6 use buffers made once: read before the next)."""
+        buf = self._reply if n == 2 else self._reply4 if n == 4 else self._reply6 if n == 6 else bytearray(n)
         got = 0
         while got < n:
-            k = self._in.readinto(view[got:]) if got else self._in.readinto(buf)
+            k = self._in.readinto(memoryview(buf)[got:]) if got else self._in.readinto(buf)
             if not k:
                 raise SystemExit(0)  # the host closed the pipe: the simulator quit
             got += k
@@ -250,9 +252,10 @@ class SimPWM:
 class VirtualClock:
     """Milliseconds that pass only when the firmware sleeps (the host answers each wait).
 
-    With ``memprobe`` (config ``memprobe=MS``, for ``make bench``) it also collects garbage
-    every MS virtual ms and keeps the largest live heap seen, printed at exit as
-    ``heap-peak <bytes>``.
+    With ``memprobe`` (config ``memprobe=MS``, for ``make bench`` and tests) it also
+    collects garbage every MS virtual ms (busy mode too) and keeps the largest live heap
+    seen, the least free heap and the most garbage made between two probes after the
+    first two, printed at exit as ``heap-peak <bytes> free <bytes> garbage <bytes>``.
     """
 
     def __init__(self, link, memprobe=0, meter=None):
@@ -262,9 +265,17 @@ class VirtualClock:
         # (boards/sim_busy.BusyMeter); ``frozen`` while edge handlers stamp their time.
         self.meter = meter
         self.frozen = False
+        if meter is not None:  # imported once: an import statement allocates each time
+            from boards.sim_busy import wait_busy
+
+            self._wait_busy = wait_busy
         self._probe_every = memprobe
         self._probe_left = memprobe
         self.heap_peak = 0
+        self._free_low = 1 << 30
+        self._garbage = 0
+        self._probes = 0
+        self._after = 0  # mem_alloc after the last probe's collection
         if memprobe:
             import sys
 
@@ -277,37 +288,47 @@ class VirtualClock:
 
     def idle_ms(self, ms):
         """Busy mode's ``hw.idle``: sleep up to ``ms``, ended early by a button edge."""
-        from boards.sim_busy import wait_busy
-
-        wait_busy(self._link, self, ms, wake=True)
+        start = self.now
+        self._wait_busy(self._link, self, ms, True)
+        self._probe_due(time.ticks_diff(self.now, start))
 
     def sleep_ms(self, ms):
         if self.meter is not None:
-            from boards.sim_busy import wait_busy
-
-            wait_busy(self._link, self, ms if ms > 0 else 0)
+            start = self.now
+            self._wait_busy(self._link, self, ms if ms > 0 else 0)
+            self._probe_due(time.ticks_diff(self.now, start))
         elif ms > 0:
             self._link.wait(ms)
             self.now = time.ticks_add(self.now, ms)
-            if self._probe_every:
-                self._probe_left -= ms
-                if self._probe_left <= 0:
-                    self._probe_left = self._probe_every
-                    self._probe()
+            self._probe_due(ms)
+
+    def _probe_due(self, ms):
+        if self._probe_every:
+            self._probe_left -= ms
+            if self._probe_left <= 0:
+                self._probe_left = self._probe_every
+                self._probe()
 
     def _probe(self):
         import gc
 
+        garbage = gc.mem_alloc() - self._after  # a collection between: a lower bound
         gc.collect()
         used = gc.mem_alloc()
+        self._after = used
+        self._probes += 1
         if used > self.heap_peak:
             self.heap_peak = used
+        if gc.mem_free() < self._free_low:
+            self._free_low = gc.mem_free()
+        if self._probes > 2 and garbage > self._garbage:
+            self._garbage = garbage
 
     def _report(self):
         import sys
 
         self._probe()
-        print("heap-peak", self.heap_peak)
+        print("heap-peak", self.heap_peak, "free", self._free_low, "garbage", self._garbage)
         print("heap-modules", " ".join(sorted(sys.modules)))  # the bench's breakdown
 
 

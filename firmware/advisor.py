@@ -24,6 +24,7 @@ _N_KEEPS = const(462)
 _N_ROLLS = const(252)
 _FIRST_ROLL = const(210)
 _HALF6 = const(3)  # rounding for the exact-integer average of six outcomes
+_PART_ROLLS = const(36)  # rolls scored per part of the set-up (step; 252 / 7): ~40 ms on the chip
 _YZ_BIT = const(11)  # the table keeps a "Yahtzee box holds 50" flag for this box only
 
 
@@ -49,7 +50,28 @@ class Advisor:
       ``price`` and ``lower_into``); ``expect(k)`` and ``subset_max(k, m)``.
     """
 
-    def __init__(self, ruleset, table):
+    def __init__(self, ruleset, table, later=False):
+        """``later``: nothing is made yet; each ``step()`` call makes one part (the app
+        calls it once a frame, so the set-up is no single long stretch: about 850 ms on
+        the chip in all). Without it the advisor is made here, whole."""
+        self._parts = self._make(ruleset, table)
+        if not later:
+            while self.step():
+                pass
+
+    def step(self):
+        """Make the next part of a ``later`` advisor; False once it is whole (ready)."""
+        parts = self._parts
+        if parts is None:
+            return False
+        next(parts)
+        return self._parts is not None
+
+    def _make(self, ruleset, table):
+        """The set-up in parts, a yield after each (first those of a ``later`` table's
+        checks); the last one marks it whole."""
+        while table.step():
+            yield
         if not table.matches(ruleset, rules.JOKERS):
             raise ValueError("strategy table is for %s, not %s" % (table.ruleset_name, ruleset.name))
         self.rules = ruleset
@@ -67,8 +89,10 @@ class Advisor:
         self._per_die = bytearray(6)
         for b in range(6):
             self._per_die[b] = ruleset.boxes[b][4] or ruleset.boxes[b][3]
-        self.keeps = strategy_dice.Keeps()
+        self.keeps = strategy_dice.Keeps(True)
         keeps = self.keeps
+        yield
+        yield from keeps.fill()
         # Box points of every roll on an all-open card (joker rolls are redone per turn).
         self.roll_points = bytearray(_N_ROLLS * nb)
         faces = [0] * 5
@@ -76,14 +100,16 @@ class Advisor:
         card = rules.new_card(ruleset)
         self._yz_rolls = bytearray(6)
         n_yz = 0
-        for r in range(_N_ROLLS):
-            keeps.faces(_FIRST_ROLL + r, faces)
-            rules.score_options(ruleset, card, faces, out)
-            for b in range(nb):
-                self.roll_points[r * nb + b] = out[b]
-            if faces[0] == faces[4]:
-                self._yz_rolls[n_yz] = r
-                n_yz += 1
+        for part in range(0, _N_ROLLS, _PART_ROLLS):
+            for r in range(part, part + _PART_ROLLS):
+                keeps.faces(_FIRST_ROLL + r, faces)
+                rules.score_options(ruleset, card, faces, out)
+                for b in range(nb):
+                    self.roll_points[r * nb + b] = out[b]
+                if faces[0] == faces[4]:
+                    self._yz_rolls[n_yz] = r
+                    n_yz += 1
+            yield
         self._faces = faces
         self.out = out
         # Per box, the rolls where it scores points (on an all-open card), box-major.
@@ -94,6 +120,7 @@ class Advisor:
             for r in range(_N_ROLLS):
                 if self.roll_points[r * nb + b]:
                     n += 1
+        yield
         self.scoring_start[nb] = n
         self.scoring = bytearray(n)
         n = 0
@@ -102,6 +129,7 @@ class Advisor:
                 if self.roll_points[r * nb + b]:
                     self.scoring[n] = r
                     n += 1
+        yield
         keeps.key = None  # only needed while building; 1.8 KB back (keeps.faces unusable now)
         # Per-turn successor values (fixed point, points of the box included).
         self._lower_gain = array("i", bytes(4 * nb))  # box -> value of scoring 0 there
@@ -122,6 +150,8 @@ class Advisor:
         self.mask = self.up = self.yz = 0
         self.total = 0
         self._prepared = False
+        self._parts = None  # whole: step() says so
+        yield
 
     # -- per turn ---------------------------------------------------------------------
     def prepare(self, card):

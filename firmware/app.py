@@ -119,9 +119,11 @@ class App:
         self._steady = 0
         self._anim_state = 0x2545F491  # xorshift for the tumbling faces (not the dice source)
         self._pressed_once = False
-        # Start game: the strategy table is opened one drawn frame after the roll-off
-        # screen (2: draw first; 1: open now), so the screen reacts at once (tick).
+        # Start game: the strategy table is opened a part a frame (coach.opening) from the
+        # frame after the first screen is drawn (2: draw first; 1: opening; -1: the win
+        # level next, in a frame of its own), so the screen reacts at once (tick).
         self.coach_pending = 0
+        self._coach_parts = None
         # A turn's advisor preparation waits for a frame of its own after the turn screen
         # is drawn (and after a save the frame before): see start_turn, frame.
         self.prepare_pending = False
@@ -182,7 +184,9 @@ class App:
             self._refresh_meter()  # a frame of its own; the turn's preparation the next
         elif self.prepare_pending and not saving:
             self._prepare_turn()
-        event = buttons.get()
+        # A solo game's first turn takes no press before its table is open: they wait,
+        # latched, and come in order once it is.
+        event = -1 if self.coach_pending and self.screen == TURN else buttons.get()
         while event >= 0:
             if self.prepare_pending:
                 self._prepare_turn()  # a press before the preparation's own frame came
@@ -223,19 +227,37 @@ class App:
     def tick(self, now, saving=False):
         """Animations and the screen's timers; ``saving``: this frame wrote a save, so the
         screen's timed work (a computer's move, a turn's start) waits for the next frame."""
-        if self.coach_pending and not saving:
-            self.coach_pending -= 1
-            if not self.coach_pending:
-                self._open_coach()
         if self.rolling:
             self._tumble(now)
-        if saving or self.prepare_pending:
+        if self.coach_pending and not (saving or self.dirty):  # a part, or a redraw: not both
+            self._coach_step()
+        if saving or self.prepare_pending or self.coach_pending and self.screen == TURN:
             return
         tick = SCREENS[self.screen][_TICK]
         if tick is not None:
             tick(self, now)
         if self.screen == TURN and self.game is not None and self.computer_turn():
             players.play(self, now)  # the computer's turn: played here, the screen draws it
+
+    def _coach_step(self):
+        pending = self.coach_pending
+        coach = self.coach
+        if pending > 1:
+            self.coach_pending = 1
+        elif pending < 0:  # a multi-player game's first turn needs the win level
+            self.coach_pending = 0
+            coach.win_level()
+        else:
+            try:
+                next(self._coach_parts)
+                return
+            except StopIteration:
+                pass
+            self._coach_parts = None
+            self.coach_pending = -1 if coach.adv is not None and len(self.game.players) > 1 else 0
+            self._coach_opened()
+            if self.screen == TURN:  # a solo game's first turn: prepared next frame
+                self.prepare_pending = coach.adv is not None
 
     def start_timer(self, now, ms):
         self.timer_on = True
@@ -262,7 +284,10 @@ class App:
         self.screen = screen
         self.dirty = True
         if screen == MENU_SCREEN:
+            if self.coach.adv is not None or self.coach_pending:
+                self.coach.close()  # out of a game: its RAM goes back to the records pages
             self.coach_pending = 0  # a game quit before its table opened: none to open
+            self._coach_parts = None
             self.prepare_pending = False  # nor a turn to prepare
             faces = self.faces  # no game on the dice in the menu (quit, or after the end)
             for i in range(5):
@@ -271,8 +296,6 @@ class App:
             self.dice_dirty = True
             self.meter_pending = False
             menu.home(self.settings)
-            if self.coach.adv is not None:
-                self.coach.close()  # out of a game: its RAM goes back to the records pages
 
     def apply_settings(self):
         hw = self.hw
@@ -292,13 +315,14 @@ class App:
         settings = self.settings
         game = game_module.Game(settings.ruleset(), settings.player_list(), self.hw.dice_source)
         solo = game.phase == game_module.TURN  # nobody to roll off against
-        self._begin(game, defer=not solo)
+        self._begin(game, defer=True)
+        if not solo:
+            self._roll_off()  # before the save: one save, one flash write, for both
         self.changed()
         if solo:
-            self.start_turn()
+            self.start_turn()  # prepared once the table is open (tick)
             return
         self.show(ROLLOFF)
-        self.rolloff_round()
 
     def resume(self, game):
         """Continue ``game`` (e.g. rebuilt by the save layer) on the screen its phase needs."""
@@ -319,7 +343,8 @@ class App:
         """Take ``game`` on: its box names for the 8x8 screens (the standard card's short
         ones, else the ruleset's), animals on the dice for the Zoo card, its totals, and the strategy table when the coach or an
         advisor level needs it (about 23 KB while a game runs; without one, say so through
-        round 1: ``note``). ``defer``: open it one drawn frame later (``coach_pending``)."""
+        round 1: ``note``). ``defer``: open it a part a frame from the frame after the
+        next drawn one (``coach_pending``); the roll-off waits for it (ui/screens.py)."""
         self.game = game
         self.labels = screens.BOX_LABELS if game.rules.card == "yahtzee" else game.rules.labels
         self.hw.dice.animals(game.rules.faces is not None)  # the Zoo card's pictures
@@ -333,25 +358,26 @@ class App:
         if not wanted:
             self.coach.close()
         elif defer:
+            self._coach_parts = self.coach.opening(game.rules)
             self.coach_pending = 2
         else:
-            self._open_coach()
+            self.coach.open(game.rules)  # at once (a resumed game)
+            self._coach_opened()
 
-    def _open_coach(self):
-        """Open the strategy table for the game (the longest single piece of work: about
-        0.85 s on the chip). During a roll-off its tumble and timers start again after it,
-        so the players see the dice roll."""
-        if not self.coach.open(self.game.rules):
+    def _coach_opened(self):
+        """The strategy table's opening is over (about 0.85 s on the chip in all, spread
+        over frames while the roll-off tumbles): the note if there is no advisor, and
+        the win meter."""
+        if self.coach.adv is None:
             self.note = self.coach.problem
+            self.dirty = True
         self.refresh_totals()  # the win meter now that the tables are there
-        self.dirty = True
-        if self.screen == ROLLOFF and self.starter < 0:
-            now = self.hw.ticks_ms()
-            self.now = now
-            self._start_tumble(0)
-            self.start_timer(now, _ROLLOFF_SHOW_MS)
 
     def rolloff_round(self):
+        self._roll_off()
+        self.changed()
+
+    def _roll_off(self):
         rolled = self.game.rolloff()
         for seat in range(5):
             self.faces[seat] = 0
@@ -361,7 +387,6 @@ class App:
         self._start_tumble(0)
         self.tie = self.game.phase != game_module.TURN
         self.start_timer(self.now, _ROLLOFF_SHOW_MS)
-        self.changed()
         self.beep(660, 40)
 
     def start_turn(self, defer=False):

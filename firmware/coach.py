@@ -73,40 +73,56 @@ class Coach:
     # ----------------------------------------------------------------- table
     def open(self, ruleset, path=None):
         """Load the advisor for ``ruleset``; False (and no advisor) without a usable table.
-        The file stays open for the game: the advisor reads it every turn."""
+        The file stays open for the game: the advisor reads it every turn. All at once
+        (a resumed game, tools); the app opens a new game's table a part a frame."""
+        for _ in self.opening(ruleset, path):
+            pass
+        return self.adv is not None
+
+    def opening(self, ruleset, path=None):
+        """``open`` as a generator, a part a step (each a few tens of ms on the chip,
+        about 20 in all); when it is over ``adv`` is ready, or None and ``problem`` says why."""
         if self.adv is not None and self.rules_name == ruleset.name:
-            return True
+            return
         self.close()
         self.problem = NO_TABLE
         try:
             f = open(path or TABLE_PATH % ruleset.name, "rb")
         except OSError:
-            return False
+            return
+        self._file = f  # close() closes it, also when the game is quit half-way
         # Imported only with a table: the advisor's code is not worth its RAM without one.
         # Collecting first leaves whole free blocks for its arrays (up to 4.6 KB each).
         gc.collect()
         try:
+            import strategy_table  # the advisor's imports first: a part each
+
+            yield
             import advisor
+
+            yield
             import strategy_players
-            import strategy_table
 
             gc.collect()
-            self.adv = advisor.Advisor(ruleset, strategy_table.StrategyTable(f))
+            yield
+            adv = advisor.Advisor(ruleset, strategy_table.StrategyTable(f, True), True)
+            while adv.step():  # the table's checks first, then the advisor's parts
+                yield
         except Exception as exc:
             # Another ruleset's table, a damaged one, or too little RAM: play without.
-            self.adv = None
+            adv = None
+            self._file = None
             f.close()
             gc.collect()
             print("strategy table not used:", exc)
             # A plain ValueError: another ruleset's or format's table; anything else out
             # of the table (strategy_table.TableDamaged, OSError, ...): a damaged one.
             self.problem = NO_RAM if isinstance(exc, MemoryError) else NO_TABLE if type(exc) is ValueError else DAMAGED
-            return False
+            return
+        self.adv = adv
         self.levels = strategy_players
         self._tenths = advisor.tenths
-        self._file = f
         self.rules_name = ruleset.name
-        return True
 
     def _spread(self):
         """The spread table (spread-<rules>.bin) beside the advisor, opened on first use;
@@ -121,12 +137,9 @@ class Coach:
         except OSError:
             return None
         try:
-            import rules
             import spread_table
 
-            spread = spread_table.SpreadTable(f)
-            if not spread.matches(self.adv.rules, rules.JOKERS):
-                raise ValueError("spread table for other rules")
+            spread = spread_table.SpreadTable(f, self.adv.rules)
         except Exception as exc:
             # Damaged (strategy_table.TableDamaged, or anything else out of the file),
             # another format or rules: as without.

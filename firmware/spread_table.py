@@ -16,6 +16,7 @@ level off (coach.py).
 """
 from micropython import const
 
+import rules
 import strategy_table
 from strategy_table import TableDamaged, crc8
 
@@ -46,7 +47,8 @@ class SpreadTable:
     """One open spread file (binary, ``seek``/``readinto``). ValueError for a file that
     is no spread table of this format, TableDamaged for a damaged one."""
 
-    def __init__(self, f):
+    def __init__(self, f, ruleset=None):
+        """With ``ruleset``: also ValueError unless the table was built for it (matches)."""
         self._f = f
         head = strategy_table.read_header(f, MAGIC, FORMAT_VERSION, 11, "spread table", "spread table damaged: ")
         self.bands = head[5]
@@ -78,6 +80,8 @@ class SpreadTable:
         off = self._buf[self._at] - ((self.sd_empty * UNIT + 32768) >> 16)
         if off > 1 or off < -1:
             raise TableDamaged("spread table damaged: the empty card's spread")
+        if ruleset is not None and not self.matches(ruleset, rules.JOKERS):
+            raise ValueError("spread table for other rules")
 
     def matches(self, ruleset, jokers):
         """True when this table was built for ``ruleset`` (``jokers``: rules.JOKERS);

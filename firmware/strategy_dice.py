@@ -15,6 +15,8 @@ FIRST_ROLL = const(210)  # keeps of 0-4 dice come first: 1 + 6 + 21 + 56 + 126
 _SIZE_SHIFT = const(18)
 _FACE_BITS = const(3)
 _FACE_MASK = const(7)
+_PART_CHILD = const(30)  # keeps filled per part of fill(): a part of about 35 ms on the chip
+_PART_ROLL = const(84)
 
 # Index ranges of the keeps of each size: SIZE_START[n] .. SIZE_START[n + 1].
 SIZE_START = (0, 1, 7, 28, 84, 210, 462)
@@ -48,12 +50,29 @@ class Keeps:
     one per distinct face (``n_parents[k]`` of them), padded by repeating the first.
     """
 
-    def __init__(self):
+    def __init__(self, later=False):
+        """``later``: the tables are made but filled by ``fill()`` (a generator, one part
+        a step: the advisor's set-up spread over frames)."""
         self.key = array("i", _all_keys())
         self.child = array("H", bytes(2 * 6 * FIRST_ROLL))
         self.parent = array("H", bytes(2 * 5 * N_KEEPS))
         self.n_parents = bytearray(N_KEEPS)  # distinct faces: the real entries of parent
-        for k in range(N_KEEPS):
+        if not later:
+            for _ in self.fill():
+                pass
+
+    def fill(self):
+        """Fill the transition tables, yielding after each part (the keeps with a child
+        cost about twice the others: parts of _PART_CHILD and _PART_ROLL keeps)."""
+        k = 0
+        while k < N_KEEPS:
+            end = k + (_PART_CHILD if k < FIRST_ROLL else _PART_ROLL)
+            self._fill(k, end if end < N_KEEPS else N_KEEPS)
+            k = end
+            yield
+
+    def _fill(self, start, end):
+        for k in range(start, end):
             key = self.key[k]
             if k < FIRST_ROLL:
                 for face in range(1, 7):

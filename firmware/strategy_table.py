@@ -47,6 +47,7 @@ N_MASKS = const(8192)
 CHECKS_SIZE = const(8256)  # CRC-8 of each mask's values (8192), then of each rank row (64)
 ZOO_MASKS = const(2048)  # layout 1: masks 0..2047, one block each (no Yahtzee flag)
 _UNREACHABLE = const(255)
+_PART_ROWS = const(32)  # rank rows checked per part of a later opening (step)
 _YAHTZEE_LOWER_BIT = const(5)  # box 11 is bit 5 of the lower mask (boxes 6..12)
 _YAHTZEE_BIT = const(11)
 _COMPACT_STEP_FRAC = const(16)
@@ -158,7 +159,9 @@ class StrategyTable:
     ValueError for a file that is no table of this format; ``TableDamaged`` (also a
     ValueError) for a damaged one."""
 
-    def __init__(self, f):
+    def __init__(self, f, later=False):
+        """``later``: the header is checked here, the rank rows and the empty card's value
+        by ``step()`` calls, one part each (the app's frames); without it, all here."""
         self._f = f
         # The buffers that stay come first, and opening reuses them as its scratch: what
         # it frees then leaves no holes below them (the advisor next wants 4.6 KB blocks).
@@ -214,31 +217,49 @@ class StrategyTable:
         if (self._blocks_at != blocks_at or self._values_at != values_at
                 or self._checks_at != values_at + values_size or size != self._checks_at + n_masks + 64):
             raise TableDamaged("damaged: offsets")
+        self._parts = self._rows(lower_slots)
+        if not later:
+            while self.step():
+                pass
+
+    def step(self):
+        """The next part of a ``later`` opening; False once the table is checked (ready)."""
+        parts = self._parts
+        if parts is None:
+            return False
+        next(parts)
+        return self._parts is not None
+
+    def _rows(self, lower_slots):
+        """The rank rows' checks, _PART_ROWS a part, then the empty card's value."""
+        f = self._f
         # Per upper mask: number of reachable subtotals and the running sum before it. The
         # rank table itself stays in the file (4 KB of RAM saved; one more 1-byte read).
         row = self._rank_row
         row_checks = self._block
-        f.seek(self._checks_at + n_masks)
+        f.seek(self._checks_at + self.n_masks)
         f.readinto(row_checks)
         total = 0
-        for upper in range(64):
-            f.seek(HEADER_SIZE + upper * 64)
-            f.readinto(row)
-            if crc8(row, 0, 64, upper) != row_checks[upper]:
-                raise TableDamaged("damaged: rank row")
-            # As the writer ranks them: 0, 1, 2 ... over the reachable subtotals, 0 always
-            # reachable (zeros in the filled boxes), none above the threshold.
-            n = 0
-            for up in range(64):
-                if row[up] != _UNREACHABLE:
-                    if row[up] != n or up > self.upper_threshold:
-                        raise TableDamaged("damaged: rank %d at subtotal %d" % (row[up], up))
-                    n += 1
-                elif up == 0:
-                    raise TableDamaged("damaged: rank row %d" % upper)
-            self.count[upper] = n
-            self.before[upper] = total
-            total += n
+        for part in range(0, 64, _PART_ROWS):
+            for upper in range(part, part + _PART_ROWS):
+                f.seek(HEADER_SIZE + upper * 64)
+                f.readinto(row)
+                if crc8(row, 0, 64, upper) != row_checks[upper]:
+                    raise TableDamaged("damaged: rank row")
+                # As the writer ranks them: 0, 1, 2 ... over the reachable subtotals, 0
+                # always reachable (zeros in the filled boxes), none above the threshold.
+                n = 0
+                for up in range(64):
+                    if row[up] != _UNREACHABLE:
+                        if row[up] != n or up > self.upper_threshold:
+                            raise TableDamaged("damaged: rank %d at subtotal %d" % (row[up], up))
+                        n += 1
+                    elif up == 0:
+                        raise TableDamaged("damaged: rank row %d" % upper)
+                self.count[upper] = n
+                self.before[upper] = total
+                total += n
+            yield
         if total * lower_slots != self.n_states:
             raise TableDamaged("damaged: states")
         self._per_lower = total
@@ -255,6 +276,8 @@ class StrategyTable:
         limit = (1 << (_COMPACT_STEP_FRAC - self._frac)) + 2
         if off > limit or -off > limit:
             raise TableDamaged("damaged: the empty card's value")
+        self._parts = None  # checked: step() says so
+        yield
 
     def matches(self, ruleset, jokers):
         """True when this table was built for ``ruleset`` (``jokers``: rules.JOKERS);

@@ -376,3 +376,49 @@ def test_optimal_level_draws_no_randomness():
     assert P.level_index("casual") == 2
     with pytest.raises(ValueError):
         P.level_index("godlike")
+
+
+# -- the set-up in parts (Start game: the app makes a part a frame) --------------------------
+MP_PARTS = r"""
+import sys, json
+import coach, rules, strategy_table, advisor
+r = rules.make_ruleset()
+whole = advisor.Advisor(r, strategy_table.StrategyTable(open(sys.argv[1], "rb")))
+c = coach.Coach()
+steps = 0
+for _ in c.opening(r, sys.argv[1]):
+    steps += 1
+    if c.adv is not None:
+        raise ValueError("the advisor is out before its last part")
+adv = c.adv
+same = [list(getattr(adv, n)) == list(getattr(whole, n))
+        for n in ("roll_points", "scoring", "scoring_start", "upper_gain")]
+same += [list(getattr(adv.keeps, n)) == list(getattr(whole.keeps, n)) for n in ("child", "parent", "n_parents")]
+same += [list(adv.table.count) == list(whole.table.count), list(adv.table.before) == list(whole.table.before),
+         adv.table.empty_value == whole.table.empty_value]
+card = json.loads(sys.argv[2])
+codes, values = [0] * 32, [0] * 32
+out = []
+for a in (adv, whole):
+    a.prepare(card)
+    n = a.options([5, 5, 5, 2, 2], 2, codes, values)
+    out.append([a.expected_total(), codes[:n], values[:n]])
+print(json.dumps({"steps": steps, "same": same, "answers": out[0] == out[1]}))
+"""
+
+
+def test_the_advisor_made_a_part_a_step_equals_one_made_whole(table_path, tmp_path):
+    """Start game opens the table a part a frame (coach.opening): inside MicroPython the
+    parts make the very same tables and answers as Advisor() in one go, in 15 or more
+    steps (each a small share of the ~850 ms; the figures are in bench busy)."""
+    script = tmp_path / "mp_parts.py"
+    script.write_text(MP_PARTS)
+    card = card_with(aces=3, sixes=24, yahtzee=50, chance=23)
+    names = ("rules", "strategy_dice", "strategy_table", "advisor", "strategy_players", "coach")
+    compiled = _compiled(tmp_path, names)
+    proc = host_tools.run_micropython([str(script), table_path, json.dumps(card)], heap="192K", extra_path=[compiled])
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    got = json.loads(proc.stdout.splitlines()[-1])
+    assert got["same"] == [True] * len(got["same"])
+    assert got["answers"]
+    assert got["steps"] >= 15

@@ -26,6 +26,7 @@ a.settings.players = 1
 a.settings.coach = menu.COACH_TURN
 a.settings.rebuild()
 a.new_game()
+a.run(frames=60)  # the strategy table opens a part a frame (app.tick)
 print("ADVISOR", a.coach.adv is not None)
 press(ROLL, 20)
 a.run(frames=200)

@@ -131,6 +131,7 @@ def _attributes(tree, owner):
 # App attributes only one other module uses, kept on App for now, each with its reason.
 ONE_USER = {
     "tie": "the roll-off's, set by the app's roll-off round (issue 20: the roll-off's frames)",
+    "starter": "the roll-off's, set by the app's roll-off round with tie (issue 20: the roll-off's frames)",
     "turn_msg": "the turn screen's footer, beside the computer's turn in ui/turn_screen.py (issue 20)",
     "turn_msg_until": "the turn screen's footer (issue 20)",
 }

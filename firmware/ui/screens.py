@@ -125,10 +125,12 @@ def _rolloff_handle(app, button, long):
 
 
 def _rolloff_tick(app, now):
-    if app.rolling or not app.timer_due(now):
+    # The roll-off lasts until the strategy table is open (app.coach_pending): the first
+    # turn may need it.
+    if app.rolling or app.coach_pending or not app.timer_due(now):
         return
     if app.starter >= 0:
-        app.start_turn()
+        app.start_turn(True)  # its advisor prepared in a frame of its own
     elif app.game.phase == _PHASE_TURN:
         app.starter = app.game.current
         app.dirty = True

@@ -40,6 +40,10 @@ DEFAULT_FLASH = os.path.join(os.path.expanduser("~"), ".local", "share", "pico-y
 DEVICE_HEAP = "276K"
 SOURCES = "sources"  # code_dir for firmware/ and boards/ as .py, compiled at import
 SOURCE_HEAP = "256K"  # compiling at import: records.py needs ~46 KB free from .py, 11 KB as .mpy
+# Busy mode's own code and meter (boards/sim_busy.py) hold heap the chip does not have:
+# added to the heap, so the firmware meets the same free heap as in a plain run
+# (tests/test_busy_sim.py compares the two).
+BUSY_HEAP_KB = 6
 
 
 SEED_WRAP = 1 << 32
@@ -142,6 +146,9 @@ class SimDevice:
         self._wake = False
         to_dev_r, to_dev_w = os.pipe()
         from_dev_r, from_dev_w = os.pipe()
+        if heap is None and busy is not None:
+            base = SOURCE_HEAP if code_dir == SOURCES else DEVICE_HEAP
+            heap = "%dK" % (int(base[:-1]) + BUSY_HEAP_KB)
         if code_dir == SOURCES:
             heap = heap or SOURCE_HEAP
             path = os.pathsep.join((host_tools.FIRMWARE, host_tools.REPO))
