@@ -104,3 +104,6 @@ def pytest_collection_modifyitems(items):
         for marker, modules in (("chip", _CHIP), ("browser", _BROWSER), ("slow", _SLOW)):
             if name in modules:
                 item.add_marker(marker)
+        # make test's workers (--dist loadgroup) take a module whole, so its module-scoped
+        # fixtures are made once; the chip tier shares one session's flashed Pico (minutes).
+        item.add_marker(pytest.mark.xdist_group("chip" if name in _CHIP else name or item.nodeid))
