@@ -144,7 +144,20 @@ def _unit_seconds(unit):
     return _SECONDS.get(test.partition("[")[0] or os.path.splitext(os.path.basename(path))[0], 0)
 
 
-def pytest_xdist_make_scheduler(config, log):
+class _XdistHooks:
+    """Registered only where pytest-xdist runs (``-p no:xdist`` leaves its hooks unknown)."""
+
+    @staticmethod
+    def pytest_xdist_make_scheduler(config, log):
+        return _module_scheduling(config, log)
+
+
+def pytest_configure(config):
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(_XdistHooks(), "module-scheduling")
+
+
+def _module_scheduling(config, log):
     if config.getvalue("dist") != "loadfile":
         return None  # xdist's own scheduler for the mode asked for
     from xdist.scheduler import LoadScopeScheduling
