@@ -78,12 +78,20 @@ $(PTH): $(STAMP)
 
 venv: $(PTH)
 
+# The suite on TEST_WORKERS processes (pytest-xdist; auto: one per core, 0: none), each
+# test module whole on one worker (tests/conftest.py schedules them; the chip tier together).
+# The browser tier runs after, alone: its presses are real time, a busy second worker
+# made them miss (docs/development.md "Test tiers").
+TEST_WORKERS ?= auto
+XDIST = -n $(TEST_WORKERS) --dist loadfile
+
 test: lint $(NODE_STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest -m "not browser" $(XDIST)
+	$(PY) -m pytest -m browser
 
 # The contributor's tier: minutes, not a quarter hour (docs/development.md, figures.md).
 test-quick: lint
-	$(PY) -m pytest -m "not slow and not chip and not browser"
+	$(PY) -m pytest -m "not slow and not chip and not browser" $(XDIST)
 
 lint: $(PTH)
 	$(PY) -m ruff check .

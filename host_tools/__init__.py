@@ -7,6 +7,7 @@ CPython: it puts ``firmware/`` (the device's flash root) and the repository root
 for MicroPython-only names (``micropython.const``, ``time.ticks_ms`` ...).
 """
 
+import contextlib
 import os
 import sys
 
@@ -180,6 +181,25 @@ def write_file_atomic(path, data):
         except OSError:
             pass
         raise
+
+
+@contextlib.contextmanager
+def build_lock(target):
+    """Held while ``target`` (a file or folder the tools build, e.g. in build/) is checked
+    and built: an exclusive ``flock`` on ``.<name>.lock`` beside it, so two processes
+    building it at once (two test workers, two ``make sim``) take turns and the second
+    finds it built. The kernel drops the lock when its holder exits, even when killed."""
+    import fcntl
+
+    folder, name = os.path.split(os.path.abspath(target))
+    os.makedirs(folder, exist_ok=True)
+    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(os.path.join(folder, ".%s.lock" % name[:200]), flags, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
 
 
 def check_distinct_outputs(*pairs):

@@ -104,3 +104,71 @@ def pytest_collection_modifyitems(items):
         for marker, modules in (("chip", _CHIP), ("browser", _BROWSER), ("slow", _SLOW)):
             if name in modules:
                 item.add_marker(marker)
+
+
+# make test's workers (pytest-xdist, --dist loadfile) take a module whole, so its module-
+# scoped fixtures are made once, and the chip tier together (one flashed Pico a session);
+# the tests named in _ALONE share no module fixture and go one by one. The longest units
+# go first, so no long module starts last: the seconds are a --durations run's, on 2 workers.
+_ALONE = {"test_solver": ("test_other_rulesets_reproduce_the_published_expected_scores",)}
+_SECONDS = {
+    "test_cli_bad_input": 365,
+    "test_solver": 330,
+    "test_busy_sim": 156,
+    "test_resume_sim": 111,
+    "test_uf2": 99,
+    "test_win_meter": 97,
+    "test_sim_storms": 89,
+    "test_advise": 82,
+    "test_table_crafted": 81,
+    "test_on_micropython": 75,
+    "test_other_rulesets_reproduce_the_published_expected_scores": 70,
+    "test_sim_cli": 70,
+    "test_storage": 65,
+    "test_properties": 63,
+}
+
+
+def _work_unit(nodeid):
+    path, _sep, test = nodeid.partition("::")
+    module = os.path.splitext(os.path.basename(path))[0]
+    if module in _CHIP:
+        return "chip"
+    if test.partition("[")[0] in _ALONE.get(module, ()):
+        return nodeid
+    return path
+
+
+def _unit_seconds(unit):
+    path, _sep, test = unit.partition("::")
+    return _SECONDS.get(test.partition("[")[0] or os.path.splitext(os.path.basename(path))[0], 0)
+
+
+class _XdistHooks:
+    """Registered only where pytest-xdist runs (``-p no:xdist`` leaves its hooks unknown)."""
+
+    @staticmethod
+    def pytest_xdist_make_scheduler(config, log):
+        return _module_scheduling(config, log)
+
+
+def pytest_configure(config):
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(_XdistHooks(), "module-scheduling")
+
+
+def _module_scheduling(config, log):
+    if config.getvalue("dist") != "loadfile":
+        return None  # xdist's own scheduler for the mode asked for
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ModuleScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid):
+            return _work_unit(nodeid)
+
+        def _assign_work_unit(self, node):
+            longest = max(self.workqueue, key=lambda unit: (_unit_seconds(unit), len(self.workqueue[unit])))
+            self.workqueue.move_to_end(longest, last=False)
+            super()._assign_work_unit(node)
+
+    return ModuleScheduling(config, log)

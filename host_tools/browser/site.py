@@ -59,10 +59,14 @@ def install_port(node_dir=NODE_DIR):
     npm = shutil.which("npm")
     if npm is None:
         raise SiteError("npm not found: install Node.js 18 or newer, then run `make web`")
-    os.makedirs(node_dir, exist_ok=True)
-    for name in ("package.json", "package-lock.json"):
-        shutil.copyfile(os.path.join(HERE, name), os.path.join(node_dir, name))
-    subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--silent"], cwd=node_dir, check=True)
+    # npm ci empties node_modules first: a second install at once would break the first
+    with host_tools.build_lock(node_dir):
+        if installed(node_dir):
+            return  # another process installed it while this one waited
+        os.makedirs(node_dir, exist_ok=True)
+        for name in ("package.json", "package-lock.json"):
+            shutil.copyfile(os.path.join(HERE, name), os.path.join(node_dir, name))
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--silent"], cwd=node_dir, check=True)
 
 
 def port_folder(node_dir=NODE_DIR):

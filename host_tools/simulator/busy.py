@@ -84,12 +84,14 @@ def calibrate(refresh=False):
     from host_tools.solver import files as solver_files
 
     table = solver_files.ensure_table(rules.make_ruleset(), folder=solver_files.BUILD, prog="sim")
-    found = measure(os.path.abspath(table))
-    found["ratio"] = int(round(CHIP_ADVISOR_INIT_MS * 1000 * 100 / found["init_us"]))
-    found["turn_ratio"] = int(round(CHIP_ADVISOR_TURN_MS * 1000 * 100 / found["turn_us"]))
-    os.makedirs(os.path.dirname(CACHE), exist_ok=True)
-    with open(CACHE, "w") as f:
-        json.dump(found, f)
+    with host_tools.build_lock(CACHE):  # one measurement at a time: two would slow each other
+        if not refresh and os.path.exists(CACHE):
+            with open(CACHE) as f:
+                return json.load(f)
+        found = measure(os.path.abspath(table))
+        found["ratio"] = int(round(CHIP_ADVISOR_INIT_MS * 1000 * 100 / found["init_us"]))
+        found["turn_ratio"] = int(round(CHIP_ADVISOR_TURN_MS * 1000 * 100 / found["turn_us"]))
+        host_tools.write_file_atomic(CACHE, json.dumps(found).encode())  # never read half-written
     return found
 
 

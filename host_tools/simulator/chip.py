@@ -65,11 +65,15 @@ def install_node_modules():
     if npm is None:
         raise ChipError("npm not found: install Node.js 18 or newer, then " + INSTALL_HINT)
     folder = os.path.dirname(NODE_MODULES)
-    os.makedirs(folder, exist_ok=True)
-    here = os.path.dirname(NODE_SCRIPT)
-    for name in ("package.json", "package-lock.json"):
-        shutil.copyfile(os.path.join(here, name), os.path.join(folder, name))
-    subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--silent"], cwd=folder, check=True)
+    # npm ci empties node_modules first: a second install at once would break the first
+    with host_tools.build_lock(folder):
+        if os.path.isfile(os.path.join(NODE_MODULES, "rp2040js", "package.json")):
+            return  # another process installed it while this one waited
+        os.makedirs(folder, exist_ok=True)
+        here = os.path.dirname(NODE_SCRIPT)
+        for name in ("package.json", "package-lock.json"):
+            shutil.copyfile(os.path.join(here, name), os.path.join(folder, name))
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--silent"], cwd=folder, check=True)
 
 
 def battery_adc(mv):

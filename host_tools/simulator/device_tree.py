@@ -36,23 +36,26 @@ def write(folder, source_root=host_tools.REPO):
 
 def sync(folder=FOLDER):
     """Makes ``folder`` hold exactly the current tree: changed files are replaced
-    atomically (a second simulator may be booting from it), others removed; returns it."""
-    wanted = files()
-    for path, data in wanted.items():
-        target = os.path.join(folder, path)
-        try:
-            with open(target, "rb") as old:
-                if old.read() == data:
-                    continue
-        except OSError:
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-        temp = "%s.%d.tmp" % (target, os.getpid())
-        with open(temp, "wb") as out:
-            out.write(data)
-        os.replace(temp, target)
-    for top, _dirs, names in os.walk(folder):
-        for name in names:
-            path = os.path.relpath(os.path.join(top, name), folder)
-            if path not in wanted and not name.endswith(".tmp"):
-                os.remove(os.path.join(top, name))
+    atomically (a second simulator may be booting from it), others removed (a killed
+    sync's temp files too); returns it. Two syncs at once take turns
+    (host_tools.build_lock): the second finds the tree made, its .mpy in build/mpy-cache."""
+    with host_tools.build_lock(folder):
+        wanted = files()
+        for path, data in wanted.items():
+            target = os.path.join(folder, path)
+            try:
+                with open(target, "rb") as old:
+                    if old.read() == data:
+                        continue
+            except OSError:
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+            temp = "%s.%d.tmp" % (target, os.getpid())
+            with open(temp, "wb") as out:
+                out.write(data)
+            os.replace(temp, target)
+        for top, _dirs, names in os.walk(folder):
+            for name in names:
+                path = os.path.relpath(os.path.join(top, name), folder)
+                if path not in wanted:  # a .tmp here too: only the lock's holder writes them
+                    os.remove(os.path.join(top, name))
     return folder

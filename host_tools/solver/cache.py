@@ -44,46 +44,48 @@ def store(ruleset, dense):
     _save(_path(ruleset, ".npy"), dense)
 
 
+def _made(path, make):
+    """``path``, made by ``make(path)`` when missing; a process that finds another making
+    it waits for that one (host_tools.build_lock) instead of solving the same again."""
+    if not os.path.exists(path):
+        os.makedirs(CACHE, exist_ok=True)
+        with host_tools.build_lock(path):
+            if not os.path.exists(path):
+                make(path)
+    return path
+
+
 def dense(ruleset):
     """Optimal values of every state (solver_core layout), solved once per source hash."""
-    path = _path(ruleset, ".npy")
-    if os.path.exists(path):
-        return np.load(path)
-    values, _tables, _space = solver_core.solve(ruleset)
-    store(ruleset, values)
-    return values
+    return np.load(_made(_path(ruleset, ".npy"), lambda path: _save(path, solver_core.solve(ruleset)[0])))
 
 
 def table(ruleset, variant="exact"):
     """Path of a table file for ``ruleset`` built from the cached solve."""
-    path = _path(ruleset, "-%s.bin" % variant)
-    if not os.path.exists(path):
-        data = solver_table.encode(dense(ruleset), solver_core.StateSpace(ruleset), ruleset, variant)
-        _write(path, data)
-    return path
+
+    def make(path):
+        _write(path, solver_table.encode(dense(ruleset), solver_core.StateSpace(ruleset), ruleset, variant))
+
+    return _made(_path(ruleset, "-%s.bin" % variant), make)
 
 
 def variance(ruleset):
     """Variance of the remaining score of every state under optimal play (spread.py)."""
     from host_tools.solver import spread
 
-    path = _path(ruleset, "-var.npy")
-    if os.path.exists(path):
-        return np.load(path)
-    _v, var = spread.solve_spread(ruleset, V=dense(ruleset))
-    _save(path, var)
-    return var
+    return np.load(
+        _made(_path(ruleset, "-var.npy"), lambda path: _save(path, spread.solve_spread(ruleset, V=dense(ruleset))[1]))
+    )
 
 
 def spread_table(ruleset, bands):
     """Path of a spread table file with ``bands`` upper-subtotal bands per block."""
     from host_tools.solver import spread
 
-    path = _path(ruleset, "-spread%d.bin" % bands)
-    if not os.path.exists(path):
-        data = spread.encode(variance(ruleset), ruleset, bands)
-        _write(path, data)
-    return path
+    return _made(
+        _path(ruleset, "-spread%d.bin" % bands),
+        lambda path: _write(path, spread.encode(variance(ruleset), ruleset, bands)),
+    )
 
 
 def _write(path, data):

@@ -29,11 +29,14 @@ def ensure_table(ruleset, folder=BUILD, quiet=False, prog="advise"):
     """Path of the exact table for ``ruleset``, building it (seconds) if missing; the
     note says so under the name of the command the user ran (``prog``)."""
     path = table_path(ruleset, folder)
-    if not os.path.exists(path) or older_format(path) or not _exact(path):
-        if not quiet:
-            print("%s: building %s (once; cached) ..." % (prog, path), file=sys.stderr, flush=True)
-        data, _expected, _loss = build(ruleset, "exact")
-        write_atomic(path, data)
+    stale = lambda: not os.path.exists(path) or older_format(path) or not _exact(path)
+    if stale():
+        with host_tools.build_lock(path):  # another process may be building it: wait, look again
+            if stale():
+                if not quiet:
+                    print("%s: building %s (once; cached) ..." % (prog, path), file=sys.stderr, flush=True)
+                data, _expected, _loss = build(ruleset, "exact")
+                write_atomic(path, data)
     return path
 
 
@@ -84,14 +87,17 @@ def ensure_spread(ruleset, folder=BUILD, quiet=False, prog="advise"):
     import spread_table
 
     path = spread_path(ruleset, folder)
-    if not os.path.exists(path) or older_format(path, spread_table.MAGIC, spread_table.FORMAT_VERSION):
+    stale = lambda: not os.path.exists(path) or older_format(path, spread_table.MAGIC, spread_table.FORMAT_VERSION)
+    if stale():
         from host_tools.solver import cache as solver_cache
         from host_tools.solver import spread as solver_spread
 
-        if not quiet:
-            print("%s: building %s (once; cached) ..." % (prog, path), file=sys.stderr, flush=True)
-        var = solver_cache.variance(ruleset)
-        write_atomic(path, solver_spread.encode(var, ruleset, SPREAD_BANDS))
+        with host_tools.build_lock(path):
+            if stale():
+                if not quiet:
+                    print("%s: building %s (once; cached) ..." % (prog, path), file=sys.stderr, flush=True)
+                var = solver_cache.variance(ruleset)
+                write_atomic(path, solver_spread.encode(var, ruleset, SPREAD_BANDS))
     return path
 
 
