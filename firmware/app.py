@@ -184,9 +184,7 @@ class App:
             self._refresh_meter()  # a frame of its own; the turn's preparation the next
         elif self.prepare_pending and not saving:
             self._prepare_turn()
-        # A solo game's first turn takes no press before its table is open: they wait,
-        # latched, and come in order once it is.
-        event = -1 if self.coach_pending and self.screen == TURN else buttons.get()
+        event = self._next_event(buttons)
         while event >= 0:
             if self.prepare_pending:
                 self._prepare_turn()  # a press before the preparation's own frame came
@@ -199,7 +197,7 @@ class App:
                 # The screens that show the save layer's asks: imported only while it has
                 # some (the module releases itself once they are answered).
                 __import__("ui.records_screens", None, None, ("*",)).handle(self, event)
-            event = buttons.get()
+            event = self._next_event(buttons)
         self.tick(now, saving)
         if hw.buzzer is not None:
             hw.buzzer.update(now)
@@ -217,6 +215,11 @@ class App:
         if self.dice_dirty and not self.rolling:
             self.dice_dirty = False
             hw.dice.show(self.faces, self.held)
+
+    def _next_event(self, buttons):
+        # A game's first turn takes no press before its table is open (a solo Start game,
+        # Continue): they wait, latched, and come in order once it is.
+        return -1 if self.coach_pending and self.screen == TURN else buttons.get()
 
     def handle(self, event):
         """A button event for the screen on show."""
@@ -326,7 +329,9 @@ class App:
 
     def resume(self, game):
         """Continue ``game`` (e.g. rebuilt by the save layer) on the screen its phase needs."""
-        self._begin(game)
+        # The table opens a part a frame as at Start game (coach_pending): the turn screen
+        # first, presses held till it is open; an ended game needs none.
+        self._begin(game, defer=game.phase != game_module.OVER)
         if game.phase == game_module.OVER:
             self.finish()
         elif game.phase == game_module.ROLLOFF:
@@ -360,8 +365,10 @@ class App:
         elif defer:
             self._coach_parts = self.coach.opening(game.rules)
             self.coach_pending = 2
+            self.win_known = False
+            self._totals()  # a resumed game's totals on its first screen; the meter once open
         else:
-            self.coach.open(game.rules)  # at once (a resumed game)
+            self.coach.open(game.rules)  # at once
             self._coach_opened()
 
     def _coach_opened(self):
@@ -466,14 +473,18 @@ class App:
     def refresh_totals(self, later=False):
         """Every seat's totals; the win meter now, or with ``later`` in a frame of its
         own (meter_pending: about 40 ms on the chip, kept out of the score's redraw)."""
-        game = self.game
-        for seat in range(len(game.players)):
-            self.breakdowns[seat] = rules.totals(game.rules, game.players[seat].card)
+        game = self._totals()
         if later and len(game.players) > 1 and self.coach.adv is not None:
             self.win_known = False  # no chance shown until it is the one after this score
             self.meter_pending = True
         else:
             self._refresh_meter()
+
+    def _totals(self):
+        game = self.game
+        for seat in range(len(game.players)):
+            self.breakdowns[seat] = rules.totals(game.rules, game.players[seat].card)
+        return game
 
     def _refresh_meter(self):
         # The win meter (coach.meter): every seat's chance to win after this turn, shown
