@@ -250,6 +250,7 @@ class App:
         elif pending < 0:  # a multi-player game's first turn needs the win level
             self.coach_pending = 0
             coach.win_level()
+            self.prepare_pending = self.screen == TURN  # its turn next frame, the level loaded
         else:
             try:
                 next(self._coach_parts)
@@ -259,7 +260,7 @@ class App:
             self._coach_parts = None
             self.coach_pending = -1 if coach.adv is not None and len(self.game.players) > 1 else 0
             self._coach_opened()
-            if self.screen == TURN:  # a solo game's first turn: prepared next frame
+            if self.screen == TURN and not self.coach_pending:  # solo: the turn next frame
                 self.prepare_pending = coach.adv is not None
 
     def start_timer(self, now, ms):
