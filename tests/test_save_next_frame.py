@@ -203,3 +203,49 @@ def test_the_win_meter_after_a_score_gets_a_frame_of_its_own():
     out = dict(line.split(" ", 1) for line in proc.stdout.splitlines() if " " in line)
     assert out["LOG"] == str([("show", 1), ("write", 2), ("meter", 3), ("show", 3), ("prepare", 4)])
     assert out["ROUND"] == "0 SCREEN True"  # the second player's turn of round 1
+
+
+SETUP_SCRIPT = """
+import app as app_module
+import session as session_module
+from boards import sim
+from fake_fs import FakeFs
+
+log = []
+frame_no = [0]
+
+
+class LoggingFs(FakeFs):
+    def open(self, path, mode):
+        if "w" in mode and path.startswith("data/"):
+            log.append((path[5:path.index(".")], frame_no[0]))
+        return FakeFs.open(self, path, mode)
+
+
+fs = LoggingFs(dirs=["", "data"])
+hw = sim.build({"link": sim.Loopback(), "seed": "3"})
+app = app_module.App(hw, {})
+session = session_module.Session(hw, "data", fs).attach(app)
+app.run(frames=2)
+app.show(app_module.MENU_SCREEN)
+log.clear()
+app.new_game()  # Start game on a fresh flash: the set-up is not saved yet
+print("IN_OK_FRAME", log)
+for n in range(1, 6):
+    frame_no[0] = n
+    app.frame(hw.ticks_ms())
+print("LOG", log)
+print("DUE", session.save_due())
+"""
+
+
+def test_start_games_set_up_save_is_a_frame_of_its_own():
+    """Start game with a set-up not on flash yet (a fresh flash): the OK's frame writes
+    nothing; the game's save is packed, then written, then the set-up is written, a
+    frame each (the set-up was written in the OK's frame: 45 ms of erase on top)."""
+    proc = host_tools.run_micropython(["-c", SETUP_SCRIPT], heap="512K", extra_path=(SHARED,))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    out = dict(line.split(" ", 1) for line in proc.stdout.splitlines() if " " in line)
+    assert out["IN_OK_FRAME"] == "[]"
+    assert out["LOG"] == str([("game", 2), ("setup", 3)])
+    assert out["DUE"] == "False"
