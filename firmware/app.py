@@ -17,8 +17,9 @@ an object with this interface (docs/architecture.md, App):
 - ``on_change(app)``: after every action that changes the game or the settings (game
   start, roll-off roll, roll, hold change, score, settings change, quitting a game);
 - ``frame(app, now)``: once per frame before the button events; True drops them (a press
-  that woke the device); it writes the save ``on_change`` left for the next frame;
-- ``save_due()``: True while that save waits (the frame loop does not sleep then);
+  that woke the device); it packs the save ``on_change`` left in the next frame and writes
+  it in the one after (the menu's set-up in a frame of its own);
+- ``save_due()``: True while those wait (the frame loop does not sleep then);
 - ``asks``: what it asks the UI to show, as plain data (session.py: a message, a question,
   initials for a seat, the records pages); while it is not empty, ui/records_screens.py
   shows the first over the app's screen and takes the keys, and hands each answer back
