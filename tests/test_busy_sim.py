@@ -255,13 +255,18 @@ def _saved_game(flash):
 
     device = SimDevice(seed=3, flash_dir=str(flash), tables=sim.device_tables(), busy=busy.ratio())
     try:
-        _menu_up(device)
-        t = device.now
-        device.run_until(t + 6000, sim_keys.levels([(t + 100, t + 160, OK)]))
-        assert "Roll 0/3" in _screen(device), _screen(device)
+        _first_turn(device)
     finally:
         device.close()
     assert saved(flash) is not None
+
+
+def _first_turn(device):
+    """From power-on to the human's first turn (Start game, the roll-off: seed 3)."""
+    _menu_up(device)
+    t = device.now
+    device.run_until(t + 6000, sim_keys.levels([(t + 100, t + 160, OK)]))
+    assert "Roll 0/3" in _screen(device), _screen(device)
 
 
 def _offered(flash, extra=()):
@@ -334,9 +339,7 @@ def test_a_saves_packing_and_its_write_are_frames_of_their_own(tmp_path):
 
     device = SimDevice(seed=3, flash_dir=str(tmp_path), tables=sim.device_tables(), busy=busy.ratio())
     try:
-        _menu_up(device)
-        t = device.now
-        device.run_until(t + 6000, sim_keys.levels([(t + 100, t + 160, OK)]))
+        _first_turn(device)
         t = device.now
         device.run_until(t + 1500, sim_keys.levels([(t + 100, t + 160, ROLL)]))
         assert saved(tmp_path)["game"]["held"] == 0
