@@ -17,8 +17,9 @@ an object with this interface (docs/architecture.md, App):
 - ``on_change(app)``: after every action that changes the game or the settings (game
   start, roll-off roll, roll, hold change, score, settings change, quitting a game);
 - ``frame(app, now)``: once per frame before the button events; True drops them (a press
-  that woke the device); it writes the save ``on_change`` left for the next frame;
-- ``save_due()``: True while that save waits (the frame loop does not sleep then);
+  that woke the device); it packs the save ``on_change`` left in the next frame and writes
+  it in the one after (the menu's set-up in a frame of its own);
+- ``save_due()``: True while those wait (the frame loop does not sleep then);
 - ``asks``: what it asks the UI to show, as plain data (session.py: a message, a question,
   initials for a seat, the records pages); while it is not empty, ui/records_screens.py
   shows the first over the app's screen and takes the keys, and hands each answer back
@@ -184,9 +185,7 @@ class App:
             self._refresh_meter()  # a frame of its own; the turn's preparation the next
         elif self.prepare_pending and not saving:
             self._prepare_turn()
-        # A solo game's first turn takes no press before its table is open: they wait,
-        # latched, and come in order once it is.
-        event = -1 if self.coach_pending and self.screen == TURN else buttons.get()
+        event = self._next_event(buttons)
         while event >= 0:
             if self.prepare_pending:
                 self._prepare_turn()  # a press before the preparation's own frame came
@@ -199,7 +198,7 @@ class App:
                 # The screens that show the save layer's asks: imported only while it has
                 # some (the module releases itself once they are answered).
                 __import__("ui.records_screens", None, None, ("*",)).handle(self, event)
-            event = buttons.get()
+            event = self._next_event(buttons)
         self.tick(now, saving)
         if hw.buzzer is not None:
             hw.buzzer.update(now)
@@ -217,6 +216,11 @@ class App:
         if self.dice_dirty and not self.rolling:
             self.dice_dirty = False
             hw.dice.show(self.faces, self.held)
+
+    def _next_event(self, buttons):
+        # A game's first turn takes no press before its table is open (a solo Start game,
+        # Continue): they wait, latched, and come in order once it is.
+        return -1 if self.coach_pending and self.screen == TURN else buttons.get()
 
     def handle(self, event):
         """A button event for the screen on show."""
@@ -247,6 +251,7 @@ class App:
         elif pending < 0:  # a multi-player game's first turn needs the win level
             self.coach_pending = 0
             coach.win_level()
+            self.prepare_pending = self.screen == TURN  # its turn next frame, the level loaded
         else:
             try:
                 next(self._coach_parts)
@@ -256,7 +261,7 @@ class App:
             self._coach_parts = None
             self.coach_pending = -1 if coach.adv is not None and len(self.game.players) > 1 else 0
             self._coach_opened()
-            if self.screen == TURN:  # a solo game's first turn: prepared next frame
+            if self.screen == TURN and not self.coach_pending:  # solo: the turn next frame
                 self.prepare_pending = coach.adv is not None
 
     def start_timer(self, now, ms):
@@ -326,7 +331,9 @@ class App:
 
     def resume(self, game):
         """Continue ``game`` (e.g. rebuilt by the save layer) on the screen its phase needs."""
-        self._begin(game)
+        # The table opens a part a frame as at Start game (coach_pending): the turn screen
+        # first, presses held till it is open; an ended game needs none.
+        self._begin(game, defer=game.phase != game_module.OVER)
         if game.phase == game_module.OVER:
             self.finish()
         elif game.phase == game_module.ROLLOFF:
@@ -360,8 +367,10 @@ class App:
         elif defer:
             self._coach_parts = self.coach.opening(game.rules)
             self.coach_pending = 2
+            self.win_known = False
+            self._totals()  # a resumed game's totals on its first screen; the meter once open
         else:
-            self.coach.open(game.rules)  # at once (a resumed game)
+            self.coach.open(game.rules)  # at once
             self._coach_opened()
 
     def _coach_opened(self):
@@ -466,14 +475,18 @@ class App:
     def refresh_totals(self, later=False):
         """Every seat's totals; the win meter now, or with ``later`` in a frame of its
         own (meter_pending: about 40 ms on the chip, kept out of the score's redraw)."""
-        game = self.game
-        for seat in range(len(game.players)):
-            self.breakdowns[seat] = rules.totals(game.rules, game.players[seat].card)
+        game = self._totals()
         if later and len(game.players) > 1 and self.coach.adv is not None:
             self.win_known = False  # no chance shown until it is the one after this score
             self.meter_pending = True
         else:
             self._refresh_meter()
+
+    def _totals(self):
+        game = self.game
+        for seat in range(len(game.players)):
+            self.breakdowns[seat] = rules.totals(game.rules, game.players[seat].card)
+        return game
 
     def _refresh_meter(self):
         # The win meter (coach.meter): every seat's chance to win after this turn, shown

@@ -118,6 +118,8 @@ class Session:
         # The game's save of the last action, written at the next frame (write_due) so the
         # screen shows the action first: a save and a frame each stay one short stretch.
         self._due = None
+        self._packed = None  # its file (storage.Store.prepare), packed a frame before the write
+        self._setup_due = None  # the menu's changed set-up, written in a frame of its own
         self._warned_full = False
         self._started = False
         self._pending = []  # seats still to enter the high scores: [(seat, place), ...]
@@ -136,21 +138,37 @@ class Session:
         if not self._started:
             self._started = True
             self.boot(app)
-        if self._due is not None:
-            self.write_due(app)
-            return False  # the write was this frame's work; power's timers wait a frame
-        return self.power.frame(app, now)
+        # The save's packing, its write and the set-up's write: a frame each, so no
+        # stretch holds two of them; power's timers wait for a frame with none.
+        if self._due is not None and self._packed is None:
+            try:
+                self._packed = self.store.prepare(self._due)
+            except storage.SaveError:
+                self._packed = b""  # the write's frame packs it again and says why it failed
+        elif self._due is not None or self._setup_due is not None:
+            self._write_one(app)
+        else:
+            return self.power.frame(app, now)
+        return False
 
     def save_due(self):
-        """True while the last action's save waits for the next frame (app.still)."""
-        return self._due is not None
+        """True while the last action's save (or the set-up's) waits for a frame (app.still)."""
+        return self._due is not None or self._setup_due is not None
 
     def write_due(self, app):
-        """Write the save the last action left for the next frame, if any."""
+        """Write the saves the last action left for the next frames, if any, in order."""
+        while self.save_due():
+            self._write_one(app)
+
+    def _write_one(self, app):
         value = self._due
-        if value is not None:
-            self._due = None
-            self._write(app, value)
+        if value is None:
+            self._keep_setup(app)
+            return
+        data = self._packed
+        self._due = None
+        self._packed = None
+        self._write(app, value, data)
 
     def news(self):
         """True once after ``asks`` changed (something queued or answered) or a game's end
@@ -239,7 +257,9 @@ class Session:
         one still waiting is written first, so saves stay in order."""
         self.write_due(app)
         if app.in_menu():  # the set-up changes only there
-            self._keep_setup(app)
+            value = app.settings.saved()
+            if value != self.setup_saved:
+                self._setup_due = value  # written in a frame of its own (frame)
         game = app.game
         if game is None:
             if self.game is not None:
@@ -271,10 +291,9 @@ class Session:
         return storage.Store(self.folder + "/setup", self.fs)
 
     def _keep_setup(self, app):
-        """Saves the menu's set-up when it changed: the next power-on starts from it."""
-        value = app.settings.saved()
-        if value == self.setup_saved:
-            return
+        """Saves the menu's changed set-up (``_setup_due``): the next power-on starts from it."""
+        value = self._setup_due
+        self._setup_due = None
         store = self.setup_store()
         try:
             store.save(value)
@@ -294,6 +313,7 @@ class Session:
     def save(self, app):
         """Saves the game now; any failure to save shows a note once, play goes on."""
         self._due = None  # the game as it is now replaces a save still waiting
+        self._packed = None
         self._write(app, self._value(app))
 
     def _value(self, app):
@@ -302,13 +322,13 @@ class Session:
         return {"id": self.game_id, "seed": self._position, "counts": list(self.counts),
                 "game": self.game.to_state(), "coach": app.settings.coach}
 
-    def _write(self, app, value):
+    def _write(self, app, value, data=None):
         try:
             if self._kept is not None and self._kept[0] is not self.game:
                 use(_BOOT).settle(self, app)  # the last game's records first: its save is still needed
                 if self._kept is not None:
                     raise storage.SaveError(storage.FULL)  # this save would replace it
-            self.bytes_saved += self.store.save(value)
+            self.bytes_saved += self.store.save(value, data)
             self.saves += 1
             self.unsaved = False
             self._warned_full = False

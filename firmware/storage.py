@@ -338,6 +338,7 @@ class Store:
         self.seq = 0  # sequence number of the newest valid slot, 0 when none
         self._newest = -1  # index of that slot, -1 when none
         self._scanned = False
+        self._ready = -1  # the sequence number the last ``prepare`` packed
 
     def _read(self, path):
         # Header first, then exactly the length it declares (+1 to notice trailing bytes):
@@ -401,11 +402,9 @@ class Store:
             raise SaveError(reason, path)
         return best
 
-    def save(self, value):
-        """Saves ``value``; returns the bytes written. Every failure is a SaveError (FULL,
-        IO, UNSAVABLE or NO_MEMORY) that leaves the previous save valid and the temp file
-        removed, so the caller may always go on unsaved. A write that fails for another
-        reason than a full disk repairs the store's paths (``repair``) and tries once more."""
+    def prepare(self, value):
+        """The file ``save`` writes for ``value`` next: packed in one frame, written in
+        another. SaveError(UNSAVABLE or NO_MEMORY) when it cannot be packed."""
         if not self._scanned:
             try:
                 self.load()
@@ -417,6 +416,17 @@ class Store:
             raise SaveError(UNSAVABLE, self.base)
         except MemoryError:
             raise SaveError(NO_MEMORY, self.base)
+        self._ready = self.seq + 1
+        return data
+
+    def save(self, value, data=None):
+        """Saves ``value``; returns the bytes written. Every failure is a SaveError (FULL,
+        IO, UNSAVABLE or NO_MEMORY) that leaves the previous save valid and the temp file
+        removed, so the caller may always go on unsaved. A write that fails for another
+        reason than a full disk repairs the store's paths (``repair``) and tries once more.
+        ``data``: ``prepare(value)``'s file, if no save came between (else packed again)."""
+        if not data or self._ready != self.seq + 1:
+            data = self.prepare(value)
         try:
             target = self._write(data)
         except OSError as exc:

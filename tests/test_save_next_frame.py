@@ -1,6 +1,6 @@
-"""An action's save is written in the frame after the one that shows it (issue 20 item 3:
-a save and a screen update are two short stretches, not one long one), before that
-frame's events, and in order: inside MicroPython, the real app and save layer on the sim
+"""An action's save is packed in the frame after the one that shows it and written in the
+frame after that (issue 20 item 3: a screen update, the packing and the write are three
+short stretches, not one long one), before those frames' events, and in order: inside MicroPython, the real app and save layer on the sim
 board's loopback link with a scripted HOLD1 press, saving to FakeFs (tests/shared)."""
 
 import os
@@ -46,12 +46,23 @@ def logged_show():
 
 
 hw.oled.show = logged_show
+prepare = session.store.prepare
+
+
+def logged_prepare(value):
+    log.append(("pack", frame_no[0]))
+    return prepare(value)
+
+
+session.store.prepare = logged_prepare
 app.new_game()
 app.start_turn()
 app.roll()
 print("DUE_AFTER_ROLL", session.save_due(), "STILL", app.still())
 app.frame(hw.ticks_ms())
 print("DUE_AFTER_FRAME", session.save_due())
+app.frame(hw.ticks_ms())
+print("DUE_AFTER_2_FRAMES", session.save_due())
 rolled = storage.Store("data/game", fs.reboot()).load()["game"]
 print("SAVED_ROLLS", rolled["rolls"], "HELD", rolled["held"])
 log.clear()
@@ -65,7 +76,7 @@ for n in range(1, 200):
     hw.sleep_ms(5)
     link.wait(5)
 print("HELD_AT", held_at)
-print("LOG", [entry for entry in log if held_at <= entry[1] <= held_at + 1])
+print("LOG", [entry for entry in log if held_at <= entry[1] <= held_at + 2])
 print("SAVED_HELD", storage.Store("data/game", fs.reboot()).load()["game"]["held"])
 # Two actions before a frame: the first one's save is written before the second's is taken.
 log.clear()
@@ -73,6 +84,7 @@ frame_no[0] = 500
 app.set_holds(3)
 app.set_holds(7)
 print("ORDER", log, storage.Store("data/game", fs.reboot()).load()["game"]["held"])
+app.frame(hw.ticks_ms())
 app.frame(hw.ticks_ms())
 print("LAST", storage.Store("data/game", fs.reboot()).load()["game"]["held"])
 """
@@ -88,19 +100,22 @@ def test_the_frame_that_shows_an_action_does_not_write_its_save_the_next_frame_d
     out = _run()
     # the roll's save waits, and the loop does not sleep while it does
     assert out["DUE_AFTER_ROLL"] == "True STILL False"
-    assert out["DUE_AFTER_FRAME"] == "False"
+    assert out["DUE_AFTER_FRAME"] == "True"  # packed; written the frame after
+    assert out["DUE_AFTER_2_FRAMES"] == "False"
     assert out["SAVED_ROLLS"] == "1 HELD 0"
     held_at = int(out["HELD_AT"])
     assert held_at > 0
     assert out["HELD_FRAME_SAVED"] == "0"  # the flash still has the roll when the hold shows
-    # the frame of the press draws; the next one writes first, then draws nothing more
-    assert out["LOG"] == str([("show", held_at), ("write", held_at + 1)])
+    # the frame of the press draws; the next one packs the save, the one after writes it
+    # (issue 20 item 3: the packing and the sector erase are two stretches, not one)
+    assert out["LOG"] == str([("show", held_at), ("pack", held_at + 1), ("write", held_at + 2)])
     assert out["SAVED_HELD"] == "1"
 
 
 def test_a_second_action_writes_the_first_ones_save_first():
     out = _run()
-    assert out["ORDER"] == "[('write', 500)] 3"  # set_holds(7) first wrote set_holds(3)'s save
+    # set_holds(7) first packed and wrote set_holds(3)'s save
+    assert out["ORDER"] == "[('pack', 500), ('write', 500)] 3"
     assert out["LAST"] == "7"
 
 
@@ -131,7 +146,7 @@ app.run(frames=2)
 app.new_game()
 app.run(frames=4)  # its table's opening (none here) is over: a part a frame (app.tick)
 app.roll()
-app.frame(hw.ticks_ms())
+app.run(frames=2)  # the roll's save: packed, then written
 log.clear()
 # An advisor that logs when the turn is prepared (the real one needs the strategy table).
 app.coach.adv = object()
@@ -154,8 +169,9 @@ def test_a_turns_advisor_is_prepared_in_a_frame_after_the_save_and_the_screen():
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     out = dict(line.split(" ", 1) for line in proc.stdout.splitlines() if " " in line)
     assert out["PENDING"] == "True STILL False"
-    # frame 1 writes the score's save and draws the new turn; frame 2 prepares its advisor
-    assert out["LOG"] == str([("write", 1), ("show", 1), ("prepare", 2)])
+    # frame 1 packs the score's save and draws the new turn, frame 2 writes the save,
+    # frame 3 prepares the turn's advisor
+    assert out["LOG"] == str([("show", 1), ("write", 2), ("prepare", 3)])
     assert out["ROUND"] == "1 SCREEN True"
 
 
@@ -178,12 +194,58 @@ METER_SCRIPT = (
 
 
 def test_the_win_meter_after_a_score_gets_a_frame_of_its_own():
-    """The score's frame draws the next turn (its chances not shown yet), the next one
-    writes the save, then the meter (and the chances redrawn), then the turn's advisor."""
+    """The score's frame draws the next turn (its chances not shown yet) and packs the
+    save (the script scores outside a frame), the next one writes it, then the meter (and the chances redrawn), then the turn's advisor."""
     assert "meter" in METER_SCRIPT
     assert "players = 2" in METER_SCRIPT
     proc = host_tools.run_micropython(["-c", METER_SCRIPT], heap="512K", extra_path=(SHARED,))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     out = dict(line.split(" ", 1) for line in proc.stdout.splitlines() if " " in line)
-    assert out["LOG"] == str([("write", 1), ("show", 1), ("meter", 2), ("show", 2), ("prepare", 3)])
+    assert out["LOG"] == str([("show", 1), ("write", 2), ("meter", 3), ("show", 3), ("prepare", 4)])
     assert out["ROUND"] == "0 SCREEN True"  # the second player's turn of round 1
+
+
+SETUP_SCRIPT = """
+import app as app_module
+import session as session_module
+from boards import sim
+from fake_fs import FakeFs
+
+log = []
+frame_no = [0]
+
+
+class LoggingFs(FakeFs):
+    def open(self, path, mode):
+        if "w" in mode and path.startswith("data/"):
+            log.append((path[5:path.index(".")], frame_no[0]))
+        return FakeFs.open(self, path, mode)
+
+
+fs = LoggingFs(dirs=["", "data"])
+hw = sim.build({"link": sim.Loopback(), "seed": "3"})
+app = app_module.App(hw, {})
+session = session_module.Session(hw, "data", fs).attach(app)
+app.run(frames=2)
+app.show(app_module.MENU_SCREEN)
+log.clear()
+app.new_game()  # Start game on a fresh flash: the set-up is not saved yet
+print("IN_OK_FRAME", log)
+for n in range(1, 6):
+    frame_no[0] = n
+    app.frame(hw.ticks_ms())
+print("LOG", log)
+print("DUE", session.save_due())
+"""
+
+
+def test_start_games_set_up_save_is_a_frame_of_its_own():
+    """Start game with a set-up not on flash yet (a fresh flash): the OK's frame writes
+    nothing; the game's save is packed, then written, then the set-up is written, a
+    frame each (the set-up was written in the OK's frame: 45 ms of erase on top)."""
+    proc = host_tools.run_micropython(["-c", SETUP_SCRIPT], heap="512K", extra_path=(SHARED,))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    out = dict(line.split(" ", 1) for line in proc.stdout.splitlines() if " " in line)
+    assert out["IN_OK_FRAME"] == "[]"
+    assert out["LOG"] == str([("game", 2), ("setup", 3)])
+    assert out["DUE"] == "False"

@@ -84,6 +84,14 @@ import strategy_win
 rig = Rig({"seed": "5"})
 a = rig.app
 a.run(frames=400)  # splash, then the menu
+kinds = ("optimal", "win", "good", "casual")
+g = game.Game(a.settings.ruleset(), [("P%d" % (i + 1), kinds[i]) for i in range(4)], a.hw.dice_source)
+while g.phase == game.ROLLOFF:
+    g.rolloff()
+a.resume(g)
+while a.coach_pending:  # its table opens a part a frame (app.tick), then the win level
+    a.run(frames=1)
+print("LEVELS", a.coach.adv is not None, a.coach.win_level() is not None)
 log = []
 frame = [0]
 
@@ -105,12 +113,6 @@ strategy_win.WinLevel._programme = logged("programme", strategy_win.WinLevel._pr
 for name in ("roll", "set_holds", "point_at", "score"):
     setattr(a, name, logged("move", getattr(a, name)))
 
-kinds = ("optimal", "win", "good", "casual")
-g = game.Game(a.settings.ruleset(), [("P%d" % (i + 1), kinds[i]) for i in range(4)], a.hw.dice_source)
-while g.phase == game.ROLLOFF:
-    g.rolloff()
-a.resume(g)
-print("LEVELS", a.coach.adv is not None, a.coach.win_level() is not None)
 hw = a.hw
 while g.round < 2 and frame[0] < 20000:
     frame[0] += 1

@@ -29,8 +29,12 @@ def _boot(fs, folder="data", seats=1):
 
 
 def _frame(app):
-    """One frame: it writes the save the last action left for it (session.on_change)."""
-    app.frame(app.hw.ticks_ms())
+    """The frames that pack and write the saves the last action left (session.on_change):
+    a frame each, at most three (the game's packing, its write, the set-up's write)."""
+    for _ in range(3):
+        app.frame(app.hw.ticks_ms())
+        if not app.session.save_due():
+            break
 
 
 def _play(app, turns):

@@ -98,6 +98,41 @@ def test_first_save_makes_the_folder():
     equal(storage.Store("data/game", fs.reboot()).load(), [1, 2])
 
 
+def test_a_prepared_file_is_the_one_saved_and_a_cut_keeps_last_or_previous():
+    """``prepare`` packs in one frame what ``save`` writes in another (issue 20 item 3);
+    the write is the same one, so a cut during it leaves the last or the previous save."""
+    values = states_after(0, 3)
+    fs = saved_fs(values[:2])
+    store = storage.Store("data/game", fs.reboot())
+    data = store.prepare(values[2])
+    total = steps_of_save(fs, values[2])
+    for cut in range(0, total + 1, 7):
+        trial = fs.reboot()
+        trial.cut_at = cut
+        store = storage.Store("data/game", trial)
+        prepared = store.prepare(values[2])
+        equal(prepared, data)  # packing writes nothing: the same file each time
+        try:
+            store.save(values[2], prepared)
+        except PowerCut:
+            pass
+        loaded = storage.Store("data/game", trial.reboot()).load()
+        assert loaded == values[2] or loaded == values[1], cut
+
+
+def test_a_prepared_file_made_stale_by_another_save_is_packed_again():
+    values = states_after(0, 3)
+    fs = saved_fs(values[:1])
+    store = storage.Store("data/game", fs)
+    stale = store.prepare(values[1])
+    store.save(values[2])  # a save between the packing and its write (session.save)
+    store.save(values[1], stale)  # its sequence number is taken: packed again
+    equal(storage.Store("data/game", fs.reboot()).load(), values[1])
+    equal(store.seq, 3)
+    store.save(values[2], b"")  # no file (its packing failed): packed now
+    equal(storage.Store("data/game", fs.reboot()).load(), values[2])
+
+
 def test_power_cut_at_every_step_of_a_save_keeps_last_or_previous():
     values = states_after(0, 3)
     fs = saved_fs(values[:2])
