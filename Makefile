@@ -142,7 +142,7 @@ $(TABLE_FILE): firmware/strategy_table.py host_tools/solver/table.py | $(PTH)
 
 # The spread table (win meter, CPU win level) on its own when only it is missing or old.
 ifneq ($(SPREAD_FILE),)
-$(SPREAD_FILE): firmware/spread_table.py host_tools/solver/spread.py | $(PTH)
+$(SPREAD_FILE): firmware/strategy_spread.py host_tools/solver/spread.py | $(PTH)
 	mkdir -p build
 	$(PY) -m host_tools solve --rules $(TABLE_RULES) $(if $(COMPACT),--compact) --out $(TABLE_FILE) --spread $@
 endif

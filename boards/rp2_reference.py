@@ -70,7 +70,7 @@ def build(config, oled, dice, machine_name=None):
     from boards.hardware import Hardware, NoDice, NoOLED
     from drivers.buttons import Buttons
     from drivers.buzzer import Buzzer
-    from dice_source import DiceSource
+    from game_dice import DiceSource
 
     hw = Hardware()
     # Big buffers first, while the heap is still unfragmented: OLED frame, dice rows.

@@ -32,7 +32,7 @@ from micropython import const
 import time
 
 from boards.hardware import Hardware, NoDice, NoOLED
-from dice_source import DiceSource
+from game_dice import DiceSource
 
 _OUT_SIZE = const(1040)  # one OLED frame (1024 bytes) and its message header fit; sim-only RAM
 _N_BUTTONS = const(10)

@@ -19,7 +19,7 @@ import framebuf
 import time
 
 from boards.hardware import Hardware
-from dice_source import DiceSource
+from game_dice import DiceSource
 
 _OUT_SIZE = const(1100)  # one OLED frame (1024 bytes) and its header fit, with room for the dice
 _N_BUTTONS = const(10)

@@ -11,7 +11,7 @@ confirmation's figures, whose card) lives in its module, set by its way in
 knows the game only through its documented API and the hardware only through the board's
 hardware object.
 
-The save layer (session.py) plugs in as ``app.session`` (None without one: tests, probes),
+The save layer (save_session.py) plugs in as ``app.session`` (None without one: tests, probes),
 an object with this interface (docs/architecture.md, App):
 
 - ``on_change(app)``: after every action that changes the game or the settings (game
@@ -20,7 +20,7 @@ an object with this interface (docs/architecture.md, App):
   that woke the device); it packs the save ``on_change`` left in the next frame and writes
   it in the one after (the menu's set-up in a frame of its own);
 - ``save_due()``: True while those wait (the frame loop does not sleep then);
-- ``asks``: what it asks the UI to show, as plain data (session.py: a message, a question,
+- ``asks``: what it asks the UI to show, as plain data (save_session.py: a message, a question,
   initials for a seat, the records pages); while it is not empty, ui/records_screens.py
   shows the first over the app's screen and takes the keys, and hands each answer back
   with ``answer(app, value)``; ``news()`` is True once after ``asks`` changed or a game's
@@ -34,7 +34,7 @@ an object with this interface (docs/architecture.md, App):
 It asks the app ``in_menu()`` (the set-up changes only there), calls ``ended()`` once
 a game's end is complete (its high scores entered: the menu), and reads ``settings``.
 
-Advice (coach.py: hints, turn reviews) and the computer levels (players.py) come from the
+Advice (coach.py: hints, turn reviews) and the computer levels (seats.py) come from the
 optional strategy table; without it the game plays on with the simple computer.
 
 Frame loop: every 5 ms the buttons are polled; latched events are handled, timers advance
@@ -47,7 +47,7 @@ import time
 from drivers.buttons import LONG
 import coach as coach_module
 import game as game_module
-import players
+import seats
 import rules
 from ui import coach_screens
 from ui import draw
@@ -88,7 +88,7 @@ class App:
         self.hw = hw
         self.fb = hw.oled
         self.settings = menu.Settings(cfg)
-        self.session = None  # the save layer (see above): session.Session(hw).attach(app)
+        self.session = None  # the save layer (see above): save_session.Session(hw).attach(app)
         self.screen = SPLASH
         self.running = True
         self.dirty = True
@@ -241,7 +241,7 @@ class App:
         if tick is not None:
             tick(self, now)
         if self.screen == TURN and self.game is not None and self.computer_turn():
-            players.play(self, now)  # the computer's turn: played here, the screen draws it
+            seats.play(self, now)  # the computer's turn: played here, the screen draws it
 
     def _coach_step(self):
         pending = self.coach_pending
@@ -403,14 +403,14 @@ class App:
         its own after the turn screen shows (prepare_pending), before any press or timer."""
         self.cursor = 0
         self.top = 0
-        players.new_turn()
+        seats.new_turn()
         self.prepare_pending = defer and self.coach.adv is not None
         if not self.prepare_pending:
             self._prepare_turn()
         self.sync_dice()
         self.show(TURN)
         if self.computer_turn():
-            self.start_timer(self.now, players.CPU_STEP_MS)
+            self.start_timer(self.now, seats.CPU_STEP_MS)
         else:
             self.timer_on = False
 

@@ -1,6 +1,6 @@
 """Advice from the strategy table during a game: hints, turn reviews, the advisor's life.
 
-``Coach`` owns the optional advisor (advisor.py over ``strategy-<rules>.bin``) for the
+``Coach`` owns the optional advisor (strategy_advisor.py over ``strategy-<rules>.bin``) for the
 game being played: ``open(ruleset)`` at game start (no table, or a table for other rules:
 ``adv`` stays None and hints, reviews and the advisor levels are off), ``start_turn(card)``
 at each turn start (the one expensive call, ``adv.ensure``), then lookups only.
@@ -11,7 +11,7 @@ with the held dice against the best hold, the box against the best option of tha
 ``cost`` is the turn's sum, ``worst_*`` remember the decision that cost the most, so the
 review can say what the best move there was. Solo games: what the player's own expected
 final score lost. Multi-player games with the spread table: the chance to win lost (the
-win level's model, strategy_win.py), and the hint also shows the move that maximises the
+win level's model, seat_win.py), and the hint also shows the move that maximises the
 chance to win when it differs from the max-score move.
 """
 import gc
@@ -25,7 +25,7 @@ _N_OPTIONS = const(32)
 # The device's flash root is the firmware's working directory at boot (and the flash
 # folder in the simulator), so the table is opened relative to it.
 TABLE_PATH = "strategy-%s.bin"
-SPREAD_PATH = "spread-%s.bin"  # the spread table: the win level (strategy_win.py) needs it
+SPREAD_PATH = "spread-%s.bin"  # the spread table: the win level (seat_win.py) needs it
 # Why open() gave no advisor, one OLED line each (the advisor levels then play simply).
 NO_TABLE = "No strat. table"
 NO_RAM = "No RAM: simple"
@@ -35,20 +35,20 @@ DAMAGED = "Table damaged"  # refused: cut short, flipped bytes (strategy_table.T
 class Coach:
     def __init__(self):
         self.adv = None
-        self.levels = None  # strategy_players, loaded with the advisor (players.py)
+        self.levels = None  # seat_levels, loaded with the advisor (seats.py)
         self.rules_name = None
         self.problem = ""  # why there is no advisor (NO_TABLE, NO_RAM, DAMAGED), for the OLED
         self._file = None
         self._spread_file = None
-        self._spread_table = None  # spread_table.SpreadTable, opened on first use (_spread())
+        self._spread_table = None  # strategy_spread.SpreadTable, opened on first use (_spread())
         self._spread_bad = False  # refused (damaged, other rules): not tried again this game
-        self.win = None  # strategy_win.WinLevel once a "win" seat asked (win_level())
+        self.win = None  # seat_win.WinLevel once a "win" seat asked (win_level())
         # The meter's inputs per seat (meter()): made once.
         self._m_total = [0] * 4
         self._m_mean = [0] * 4
         self._m_sd = [0] * 4
         self._m_used = [0] * 4
-        self._tenths = None  # advisor.tenths
+        self._tenths = None  # strategy_advisor.tenths
         self.codes = [0] * _N_OPTIONS
         self.values = [0] * _N_OPTIONS
         # The last hint: the best option with the rolls left it was asked for; in
@@ -98,14 +98,14 @@ class Coach:
             import strategy_table  # the advisor's imports first: a part each
 
             yield
-            import advisor
+            import strategy_advisor
 
             yield
-            import strategy_players
+            import seat_levels
 
             gc.collect()
             yield
-            adv = advisor.Advisor(ruleset, strategy_table.StrategyTable(f, True), True)
+            adv = strategy_advisor.Advisor(ruleset, strategy_table.StrategyTable(f, True), True)
             while adv.step():  # the table's checks first, then the advisor's parts
                 yield
         except Exception as exc:
@@ -120,8 +120,8 @@ class Coach:
             self.problem = NO_RAM if isinstance(exc, MemoryError) else NO_TABLE if type(exc) is ValueError else DAMAGED
             return
         self.adv = adv
-        self.levels = strategy_players
-        self._tenths = advisor.tenths
+        self.levels = seat_levels
+        self._tenths = strategy_advisor.tenths
         self.rules_name = ruleset.name
 
     def _spread(self):
@@ -137,9 +137,9 @@ class Coach:
         except OSError:
             return None
         try:
-            import spread_table
+            import strategy_spread
 
-            spread = spread_table.SpreadTable(f, self.adv.rules)
+            spread = strategy_spread.SpreadTable(f, self.adv.rules)
         except Exception as exc:
             # Damaged (strategy_table.TableDamaged, or anything else out of the file),
             # another format or rules: as without.
@@ -165,7 +165,7 @@ class Coach:
         self.in_chance = False
 
     def win_level(self):
-        """The ``win`` level (strategy_win.WinLevel) on the advisor and the spread table,
+        """The ``win`` level (seat_win.WinLevel) on the advisor and the spread table,
         loaded on first use; None without them (the seat then plays as CPU optimal)."""
         if self.win is not None:
             return self.win
@@ -174,9 +174,9 @@ class Coach:
             return None
         gc.collect()
         try:
-            import strategy_win
+            import seat_win
 
-            self.win = strategy_win.WinLevel(self.adv, spread)
+            self.win = seat_win.WinLevel(self.adv, spread)
         except MemoryError:
             return None
         return self.win
@@ -192,18 +192,18 @@ class Coach:
         spread = self._spread()
         if spread is None:
             return False
-        import win_meter
+        import strategy_win_meter
 
         table = self.adv.table
         try:
             for seat in range(n):
                 card = game.players[seat].card
                 self._m_total[seat] = breakdowns[seat][4]
-                self._m_used[seat] = win_meter.outlook(table, spread, card, self._m_mean, self._m_sd, seat)
+                self._m_used[seat] = strategy_win_meter.outlook(table, spread, card, self._m_mean, self._m_sd, seat)
         except Exception as exc:  # any failure out of a table: off, never a wrong figure
             self.drop_spread(exc)
             return False
-        win_meter.chances(n, self._m_total, self._m_mean, self._m_sd, self._m_used, out)
+        strategy_win_meter.chances(n, self._m_total, self._m_mean, self._m_sd, self._m_used, out)
         return True
 
     def close(self):
@@ -288,7 +288,7 @@ class Coach:
 
     def _hint_to_win(self, win, dice, rolls_left, held):
         """Multi-player: the option with the best chance to win, and the chance of each of
-        the two hints (``hint_chance``, ``win_chance``: units of win_meter.ONE)."""
+        the two hints (``hint_chance``, ``win_chance``: units of strategy_win_meter.ONE)."""
         if rolls_left == 0:
             code = box = win.box(dice)
         else:
@@ -387,14 +387,14 @@ class Coach:
                 self.worst_dice[i] = dice[i]
 
     def tenths(self, value):
-        """A fixed-point value in whole tenths of a point (advisor.tenths; no floats)."""
+        """A fixed-point value in whole tenths of a point (strategy_advisor.tenths; no floats)."""
         return self._tenths(value)
 
     def lost_tenths(self):
         """The turn's cost in tenths of a point of expected final score, or (multi-player,
         ``in_chance``) in tenths of a percentage point of the chance to win."""
         if self.in_chance:
-            return (self.cost * 1000 + 8192) >> 14  # win_meter.ONE = 16384
+            return (self.cost * 1000 + 8192) >> 14  # strategy_win_meter.ONE = 16384
         return self._tenths(self.cost)
 
 

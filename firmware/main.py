@@ -107,9 +107,9 @@ def main():
 
         application = app.App(hw, cfg)
         gc.collect()  # the App's set-up garbage too, before session's code loads
-        import session  # saves, records, power saving: loads its files in the first frame
+        import save_session  # saves, records, power saving: loads its files in the first frame
 
-        session.Session(hw).attach(application)
+        save_session.Session(hw).attach(application)
         application.run()
     except ImportError as exc:
         show_message(hw, "Reflash needed", "firmware incomplete: %s" % exc)

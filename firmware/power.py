@@ -1,7 +1,7 @@
 """Power saving and the battery: dim, then blank the OLED and dice after inactivity, sleep
 in timed lightsleeps until a button is pressed, and watch VSYS for a low battery.
 
-``Power.frame(app, now)`` runs once per frame (session.py calls it from the app's frame
+``Power.frame(app, now)`` runs once per frame (save_session.py calls it from the app's frame
 hook). Activity is a queued button event, or the game moving by itself (``app.moving()``:
 a roll's tumble, the roll-off, a computer's turn). After a minute (``_DIM_MS``) the OLED
 contrast and the LED brightness drop; after three (``_BLANK_MS``) ``on_sleep(app)`` runs

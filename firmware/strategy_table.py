@@ -90,7 +90,7 @@ def crc8(data, start, end, crc):
 
 
 def read_header(f, magic, version, crc_at, kind, damaged):
-    """The 64-byte header of table file ``f`` (this module's and spread_table's), checked:
+    """The 64-byte header of table file ``f`` (this module's and strategy_spread's), checked:
     ``magic`` (else ValueError "not a <kind>"), all 64 bytes there, format ``version``
     (else ValueError naming the rebuild), and the CRC-8 at byte ``crc_at`` of the other
     bytes 0..59 (TableDamaged, its message starting with ``damaged``)."""

@@ -4,14 +4,14 @@
                                 [--card CARD] [--dice D1 D2 D3 D4 D5 --rolls-left N] [--json]
                                 [--opponents CARD [CARD ...] [--to-win]]
 
-Runs firmware/advisor.py under CPython on the exact value table for the ruleset (found in
+Runs firmware/strategy_advisor.py under CPython on the exact value table for the ruleset (found in
 build/strategy-<rules>.bin, built there by the solver when missing). Without dice: the
 expected final score at the start of the turn. With dice: every option (the dice to keep
 before a re-roll, or the box on the last roll), best first, with its expected final score.
 CARD as in ``score``: a JSON object or file of filled boxes -> points (+ "yahtzee_bonus").
 With ``--opponents`` (1-3 cards): every player's chance to win from the win meter
-(firmware/win_meter.py; you first); with ``--to-win`` as well, the options are ranked by
-the CPU win level (firmware/strategy_win.py): the chance to win against those cards. The
+(firmware/strategy_win_meter.py; you first); with ``--to-win`` as well, the options are ranked by
+the CPU win level (firmware/seat_win.py): the chance to win against those cards. The
 win meter and the win level are for the 13-box cards (not ``--rules zoo``).
 ``--rules zoo`` (the kids' card): dice are animal numbers 1-6, kept dice are named.
 """
@@ -86,14 +86,14 @@ def check_table_files(args, ruleset):
     refused first."""
     import io
 
-    import spread_table
+    import strategy_spread
 
     from host_tools.solver import spread as solver_spread
     from host_tools.solver import table as solver_table
 
     for option, value, verify, reader in (
         ("--table", args.table, solver_table.verify, strategy_table.StrategyTable),
-        ("--spread", args.spread, solver_spread.verify, spread_table.SpreadTable),
+        ("--spread", args.spread, solver_spread.verify, strategy_spread.SpreadTable),
     ):
         if value is not None:
             data = host_tools.read_input_file(option, value, _MAX_TABLE, "table file")
@@ -161,7 +161,7 @@ def main(argv):
     spread_file = None
     try:
         if others:
-            import spread_table
+            import strategy_spread
 
             from host_tools.solver import spread as solver_spread
 
@@ -169,7 +169,7 @@ def main(argv):
             with open(spread_file, "rb") as f:
                 try:  # the whole file checked first (CRC-32s, size), then the device's reader
                     solver_spread.verify(f.read(_MAX_TABLE + 1))
-                    spread = spread_table.SpreadTable(f)
+                    spread = strategy_spread.SpreadTable(f)
                 except Exception as exc:
                     print("advise: %s: %s" % (spread_file, exc), file=sys.stderr)
                     return 2

@@ -23,9 +23,9 @@ from host_tools.flashing import untrusted
 
 host_tools.use_firmware()
 
-import records_view  # noqa: E402  (firmware modules, importable after use_firmware)
+import save_records_view  # noqa: E402  (firmware modules, importable after use_firmware)
 import rules  # noqa: E402
-import storage  # noqa: E402
+import save_store  # noqa: E402
 from host_tools import records_json  # noqa: E402  (imports storage: after use_firmware)
 
 # The simulator keeps its flash in .../pico-yahtzee/flash; pulled copies go beside it.
@@ -64,7 +64,7 @@ def copy_from_port(port):
     device = Device(port)
     try:
         device.connect()
-        return untrusted.read_device(device, storage.DATA_DIR)
+        return untrusted.read_device(device, save_store.DATA_DIR)
     except DeviceError as exc:
         raise PullError(str(exc)) from None
     finally:
@@ -75,7 +75,7 @@ def copy_from_port(port):
 
 
 def copy_from_dir(folder):
-    return untrusted.read_folder(folder, storage.DATA_DIR)
+    return untrusted.read_folder(folder, save_store.DATA_DIR)
 
 
 def replace_copy(out, copy):
@@ -83,15 +83,17 @@ def replace_copy(out, copy):
     so a failure or a cut leaves the previous copy (or the new one), never neither."""
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, MARKER), "w") as marker:
-        marker.write("python -m host_tools pull replaces %s/ here with a fresh copy at every run\n" % storage.DATA_DIR)
-    target = os.path.join(out, storage.DATA_DIR)
-    fresh = tempfile.mkdtemp(prefix=".%s.new-" % storage.DATA_DIR, dir=out)
+        marker.write(
+            "python -m host_tools pull replaces %s/ here with a fresh copy at every run\n" % save_store.DATA_DIR
+        )
+    target = os.path.join(out, save_store.DATA_DIR)
+    fresh = tempfile.mkdtemp(prefix=".%s.new-" % save_store.DATA_DIR, dir=out)
     try:
         copy.write(fresh)
         old = None
         if os.path.isdir(target):
-            old = tempfile.mkdtemp(prefix=".%s.old-" % storage.DATA_DIR, dir=out)
-            os.rename(target, os.path.join(old, storage.DATA_DIR))
+            old = tempfile.mkdtemp(prefix=".%s.old-" % save_store.DATA_DIR, dir=out)
+            os.rename(target, os.path.join(old, save_store.DATA_DIR))
         os.rename(fresh, target)  # files deleted on the device do not linger
     finally:
         if os.path.isdir(fresh):
@@ -103,7 +105,7 @@ def replace_copy(out, copy):
 def _bases(names):
     bases = set()
     for name in names:
-        for suffix in storage.SUFFIXES:
+        for suffix in save_store.SUFFIXES:
             if name.endswith(suffix):
                 bases.add(name[: -len(suffix)])
                 break
@@ -159,7 +161,7 @@ def _scores_lines(scores):
 
 
 def _stats_line(label, entry, unit="game"):
-    count, avg_x10, best, yahtzees, bonus_pct = records_view.summary(entry)
+    count, avg_x10, best, yahtzees, bonus_pct = save_records_view.summary(entry)
     return "  %-8s %-9s average %4d.%d  best %4d  %-13s upper bonus in %d%%" % (
         label,
         _plural(count, unit),
@@ -174,7 +176,7 @@ def _stats_line(label, entry, unit="game"):
 def _stats_lines(stats):
     # Games apart from the players' results they hold (a 2-player game is 2 results).
     lines = [
-        "  %s played" % _plural(records_view.games_played(stats), "game"),
+        "  %s played" % _plural(save_records_view.games_played(stats), "game"),
         _stats_line("all", stats["all"], "result"),
     ]
     for name in sorted(stats["names"]):
@@ -188,10 +190,10 @@ def _rolls_lines(rolls):
     lines = ["  face   " + "  ".join("%6d" % f for f in range(1, 7)), "  rolls  " + "  ".join("%6d" % n for n in faces)]
     if total:
         lines.append("  share  " + "  ".join("%5.1f%%" % (100.0 * n / total) for n in faces))
-    stat, verdict = records_view.chi_square(faces)
+    stat, verdict = save_records_view.chi_square(faces)
     lines.append(
         "  %d dice rolled, chi-square %s (5 d.f.; 11.07 at 5%%, 15.09 at 1%%): %s"
-        % (total, records_view.thousandths(stat), records_view.VERDICTS[verdict])
+        % (total, save_records_view.thousandths(stat), save_records_view.VERDICTS[verdict])
     )
     return lines
 
@@ -246,13 +248,13 @@ def check_out(out, folder):
         here = os.path.realpath(out)
         if here == flash or here.startswith(flash + os.sep):
             return "--out must be outside the flash folder %s" % untrusted.shown(folder)
-    target = os.path.join(out, storage.DATA_DIR)
+    target = os.path.join(out, save_store.DATA_DIR)
     if os.path.lexists(target) and (os.path.islink(target) or not os.path.isdir(target)):
         return "--out %s: %s is in the way (not a folder)" % (untrusted.shown(out), untrusted.shown(target))
     if os.path.isdir(target) and not os.path.isfile(os.path.join(out, MARKER)):
         return "--out %s already holds a %s folder that pull did not make; pick another --out" % (
             untrusted.shown(out),
-            storage.DATA_DIR,
+            save_store.DATA_DIR,
         )
     return None
 
@@ -284,7 +286,7 @@ def main(argv):
         return 1
     for name, why in copy.skipped:
         print("pull: skipped %s: %s" % (untrusted.printable(name), why), file=sys.stderr)
-    target = os.path.join(args.out, storage.DATA_DIR)
+    target = os.path.join(args.out, save_store.DATA_DIR)
     if not copy.files:  # nothing to copy: an earlier copy (maybe the only backup) stays
         if args.json:
             print(json.dumps({}))

@@ -11,7 +11,7 @@ so it runs on MicroPython too.
 import binascii
 import os
 
-import storage
+import save_store
 
 KNOWN = (
     "game",
@@ -49,7 +49,7 @@ def _is_file(path):
 def base_names(folder):
     bases = set()
     for name in os.listdir(folder):
-        for suffix in storage.SUFFIXES:
+        for suffix in save_store.SUFFIXES:
             if name.endswith(suffix):
                 bases.add(name[: -len(suffix)])
                 break
@@ -62,11 +62,11 @@ def read_folder(folder):
     ``folder`` holds only plain-named regular files (the copy pull made)."""
     found = {}
     for base in base_names(folder):
-        store = storage.Store(folder + "/" + base)
+        store = save_store.Store(folder + "/" + base)
         entry = {"value": None, "error": None, "kept_aside": []}
         try:
             entry["value"] = store.load()
-        except storage.SaveError as err:
+        except save_store.SaveError as err:
             entry["error"] = err.reason
         except UNREADABLE:
             entry["error"] = "unreadable"  # a frame the firmware's decoder cannot take apart
@@ -79,9 +79,9 @@ def read_folder(folder):
                 with open(path, "rb") as f:
                     data = f.read()
                 try:
-                    storage.unpack(data)
+                    save_store.unpack(data)
                     reason = "readable"
-                except storage.SaveError as err:
+                except save_store.SaveError as err:
                     reason = err.reason
                 except UNREADABLE:
                     reason = "unreadable"
@@ -134,4 +134,4 @@ def write_folder(folder, values):
     """Save each ``{base: value}`` in ``folder`` with the firmware's storage (the folder is
     made when missing)."""
     for base, value in values.items():
-        storage.Store(folder + "/" + base).save(value)
+        save_store.Store(folder + "/" + base).save(value)

@@ -23,7 +23,7 @@
 import os
 
 import host_tools
-import storage
+import save_store
 from host_tools import sim
 from host_tools.simulator import device_tree
 from host_tools.simulator.unix_port import DEVICE_HEAP, SimDevice
@@ -55,7 +55,7 @@ def play(flash, keys, **options):
 
 
 def saved(flash, name="game"):
-    return storage.Store(os.path.join(str(flash), "data", name)).load()
+    return save_store.Store(os.path.join(str(flash), "data", name)).load()
 
 
 def forget_setup(flash):

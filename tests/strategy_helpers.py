@@ -4,7 +4,7 @@
   rolls of five. The brute-force references enumerate with them.
 - ``card_state(card)``: a standard card's (mask, capped upper subtotal, Yahtzee-at-50
   flag), the solver's state of it (core.dense_index), worked out independently here.
-- ``open_advisor(ruleset)``: for a module fixture, an ``advisor.Advisor`` on the solver's
+- ``open_advisor(ruleset)``: for a module fixture, an ``strategy_advisor.Advisor`` on the solver's
   exact table of ``ruleset`` (the file closed after the module).
 - ``assert_refused(reader, path, data)``: a table reader refuses a file holding ``data``.
 - ``crafted(data, change)``: a value or spread table file with one change made by
@@ -18,9 +18,9 @@ import zlib
 
 import pytest
 
-import advisor
+import strategy_advisor
 import rules
-import spread_table
+import strategy_spread
 import strategy_table
 from host_tools.solver import cache as solver_cache
 
@@ -48,7 +48,7 @@ def card_state(card):
 
 def open_advisor(ruleset):
     with open(solver_cache.table(ruleset, "exact"), "rb") as f:
-        yield advisor.Advisor(ruleset, strategy_table.StrategyTable(f))
+        yield strategy_advisor.Advisor(ruleset, strategy_table.StrategyTable(f))
 
 
 def assert_refused(reader, path, data):
@@ -104,7 +104,7 @@ def _recrc_values(out):
 def _recrc_spread(out):
     """A spread table's checks as the writer makes them: each group's CRC-8 (with the
     header's bands), the data's CRC-32, the header's CRC-8 and CRC-32."""
-    sp = spread_table
+    sp = strategy_spread
     bands = out[5]
     at = _u32(out, 16)
     for group in range(sp.N_GROUPS):
@@ -120,7 +120,7 @@ def _recrc_spread(out):
 def recrc(data):
     """``data`` (a value table or a spread table file) with every checksum recomputed."""
     out = bytearray(data)
-    if bytes(out[:4]) == spread_table.MAGIC:
+    if bytes(out[:4]) == strategy_spread.MAGIC:
         _recrc_spread(out)
     else:
         _recrc_values(out)

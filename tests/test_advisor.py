@@ -12,10 +12,10 @@ import random
 import numpy as np
 import pytest
 
-import advisor as A
+import strategy_advisor as A
 import host_tools
 import rules
-import strategy_players as P
+import seat_levels as P
 from host_tools.solver import cache as solver_cache
 from host_tools.solver import core as solver_core
 from host_tools.solver import simulate as solver_sim
@@ -288,14 +288,14 @@ def test_box_choice_equals_host_values_exactly(adv, table_path):
 # -- real MicroPython --------------------------------------------------------------------
 MP_SCRIPT = """
 import gc, sys, json
-import rules, advisor, strategy_table
+import rules, strategy_advisor, strategy_table
 R = rules.make_ruleset()
 codes = [0] * 32
 values = [0] * 32
 f = open(sys.argv[1], "rb")
 gc.collect()
 before = gc.mem_alloc()
-adv = advisor.Advisor(R, strategy_table.StrategyTable(f))
+adv = strategy_advisor.Advisor(R, strategy_table.StrategyTable(f))
 gc.collect()
 kept = gc.mem_alloc() - before
 card = json.loads(sys.argv[2])
@@ -340,7 +340,7 @@ def test_advisor_runs_in_micropython_with_a_small_heap(adv, table_path, tmp_path
     script = tmp_path / "mp_advisor.py"
     script.write_text(MP_SCRIPT)
     card = card_with(aces=3, sixes=24, yahtzee=50, chance=23)
-    compiled = _compiled(tmp_path, ("rules", "strategy_dice", "strategy_table", "advisor"))
+    compiled = _compiled(tmp_path, ("rules", "strategy_dice", "strategy_table", "strategy_advisor"))
     proc = host_tools.run_micropython([str(script), table_path, json.dumps(card)], heap="96K", extra_path=[compiled])
     assert proc.returncode == 0, proc.stderr
     got = json.loads(proc.stdout)
@@ -381,9 +381,9 @@ def test_optimal_level_draws_no_randomness():
 # -- the set-up in parts (Start game: the app makes a part a frame) --------------------------
 MP_PARTS = r"""
 import sys, json
-import coach, rules, strategy_table, advisor
+import coach, rules, strategy_table, strategy_advisor
 r = rules.make_ruleset()
-whole = advisor.Advisor(r, strategy_table.StrategyTable(open(sys.argv[1], "rb")))
+whole = strategy_advisor.Advisor(r, strategy_table.StrategyTable(open(sys.argv[1], "rb")))
 c = coach.Coach()
 steps = 0
 for _ in c.opening(r, sys.argv[1]):
@@ -414,7 +414,7 @@ def test_the_advisor_made_a_part_a_step_equals_one_made_whole(table_path, tmp_pa
     script = tmp_path / "mp_parts.py"
     script.write_text(MP_PARTS)
     card = card_with(aces=3, sixes=24, yahtzee=50, chance=23)
-    names = ("rules", "strategy_dice", "strategy_table", "advisor", "strategy_players", "coach")
+    names = ("rules", "strategy_dice", "strategy_table", "strategy_advisor", "seat_levels", "coach")
     compiled = _compiled(tmp_path, names)
     proc = host_tools.run_micropython([str(script), table_path, json.dumps(card)], heap="192K", extra_path=[compiled])
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-import advisor as A
+import strategy_advisor as A
 import rules
 import strategy_table
 from host_tools.solver import cache as solver_cache

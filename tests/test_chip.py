@@ -95,17 +95,17 @@ def test_reflash_copies_nothing_then_only_the_changed_module(chip_flashed, tmp_p
     with chip_session.serving(image) as (_device, port):
         again = chip_session.run_host_tool("flash", "--port", port, "--board", "pico", "--source", src)
         assert summary(again)[0] == 0
-        with open(os.path.join(src, "firmware", "records_view.py"), "a") as f:
+        with open(os.path.join(src, "firmware", "save_records_view.py"), "a") as f:
             f.write("\nCHIP_TEST = 1\n")
         one = chip_session.run_host_tool("flash", "--port", port, "--board", "pico", "--source", src)
     assert summary(one)[0] == 1
-    assert copied(one) == ["/records_view.mpy"]
+    assert copied(one) == ["/save_records_view.mpy"]
 
 
 def test_a_flash_cut_off_half_way_still_boots_the_previous_game(chip_flashed, tmp_path):
     image = copy_of(chip_flashed[0], tmp_path)
     src = source_tree(tmp_path / "src")
-    for name in ("rules.py", "game.py", "records.py", "storage.py"):
+    for name in ("rules.py", "game.py", "save_records.py", "save_store.py"):
         with open(os.path.join(src, "firmware", name), "a") as f:
             f.write("\nCHIP_CUT = 1\n")
     device = ChipDevice(image)

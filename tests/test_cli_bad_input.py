@@ -21,7 +21,7 @@ import host_tools
 from checkout import fresh_checkout
 
 host_tools.use_firmware()
-import storage  # noqa: E402  (the firmware's own save frame, for a copy push accepts)
+import save_store  # noqa: E402  (the firmware's own save frame, for a copy push accepts)
 
 KINDS = (
     "empty",
@@ -544,7 +544,7 @@ class Paths:
         self.pulled = os.path.join(root, "pulled")  # what pull --out makes, for push
         os.makedirs(os.path.join(self.pulled, "data"))
         with open(os.path.join(self.pulled, "data", "scores.a"), "wb") as f:
-            f.write(storage.pack([], 1))  # an intact record: push accepts no other
+            f.write(save_store.pack([], 1))  # an intact record: push accepts no other
         self.port_fifo = os.path.join(root, "port-fifo")
         os.mkfifo(self.port_fifo)
         self.old_site = os.path.join(root, "old-site")  # as web leaves it: --out may replace it

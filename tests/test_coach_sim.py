@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-import advisor as A
+import strategy_advisor as A
 import rules
 from host_tools.simulator import golden as sim_golden
 from host_tools import advise

@@ -12,9 +12,9 @@ import os
 
 FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware")
 
-# session_boot.py is the boot half of session.py, moved out so its code leaves RAM after
-# the first frame (its docstring): it works on the session's internals as session.py does.
-SAME_MODULE = {"session_boot.py": "session.py"}
+# save_boot.py is the boot half of save_session.py, moved out so its code leaves RAM after
+# the first frame (its docstring): it works on the session's internals as save_session.py does.
+SAME_MODULE = {"save_boot.py": "save_session.py"}
 
 
 def _modules():
@@ -84,20 +84,20 @@ def test_no_firmware_module_reads_another_modules_private_names():
 
 
 def test_the_scan_sees_a_private_read_of_the_advisor():
-    # The scan itself, on strategy_win and coach as they were: the advisor's kernel read
+    # The scan itself, on seat_win and coach as they were: the advisor's kernel read
     # under private names (its own _k3 passes; self._k3 is not a read of another object).
     modules = _modules()
-    modules["strategy_win.py"] = ast.parse(
+    modules["seat_win.py"] = ast.parse(
         "class W:\n"
         "    def __init__(self, adv):\n"
         "        self._k3 = adv._score\n"
         "        adv._best_rolls(self._k3, adv.keeps)\n"
     )
-    modules["coach.py"] = ast.parse("from advisor import _NEG\nx = coach.adv._card\n")
+    modules["coach.py"] = ast.parse("from strategy_advisor import _NEG\nx = coach.adv._card\n")
     found = foreign_private_reads(modules)
     assert found == {
-        "strategy_win.py": [(3, "adv._score"), (4, "adv._best_rolls")],
-        "coach.py": [(1, "from advisor import _NEG"), (2, "coach.adv._card")],
+        "seat_win.py": [(3, "adv._score"), (4, "adv._best_rolls")],
+        "coach.py": [(1, "from strategy_advisor import _NEG"), (2, "coach.adv._card")],
     }
 
 
@@ -116,7 +116,7 @@ def test_the_computers_pace_is_defined_once():
         for node in ast.walk(tree)
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id.endswith("CPU_STEP_MS")
     ]
-    assert [module for module, _line in defined] == ["players.py"], defined
+    assert [module for module, _line in defined] == ["seats.py"], defined
 
 
 def _attributes(tree, owner):
@@ -191,7 +191,7 @@ def test_the_scan_sees_a_write_to_a_screens_state():
 def _imported(tree):
     """Every module a tree imports, at any level: ``import a.b``, ``from a import b``
     (as ``a.b`` too, for a package's submodule) and the names handed to ``use``/``__import__``
-    (the save layer's imports for a while, session.use)."""
+    (the save layer's imports for a while, save_session.use)."""
     names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -211,16 +211,16 @@ def _from_ui(names):
 
 def test_the_save_layer_imports_nothing_of_the_ui():
     # It returns what to show (session.asks) and the UI shows it: no drawing, no screens,
-    # no menu tables in session.py or its boot half.
+    # no menu tables in save_session.py or its boot half.
     modules = _modules()
-    for name in ("session.py", "session_boot.py", "power.py"):
+    for name in ("save_session.py", "save_boot.py", "power.py"):
         assert _from_ui(_imported(modules[name])) == [], name
 
 
 def test_the_save_layer_writes_no_app_state_and_names_no_screen():
     # It asks the app (in_menu, ended) instead of reading app.screen or calling app.show,
     # and the app redraws on session.news() instead of the save layer writing app.dirty.
-    for name in ("session.py", "session_boot.py"):
+    for name in ("save_session.py", "save_boot.py"):
         tree = _modules()[name]
         written = [
             ast.unparse(node)
@@ -228,7 +228,7 @@ def test_the_save_layer_writes_no_app_state_and_names_no_screen():
             if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
         ]
         assert [text for text in written if text.startswith("app.")] == (
-            ["app.session"] if name == "session.py" else []
+            ["app.session"] if name == "save_session.py" else []
         ), (
             name  # attach() plugs it in; nothing else of the app is written
         )
@@ -239,8 +239,8 @@ def test_the_save_layer_writes_no_app_state_and_names_no_screen():
 
 
 def test_the_import_scan_sees_the_uis_modules():
-    # The scan itself, on session.py as it was: ui.draw at the top, ui.menu in a function,
-    # the overlays' module by name for session.use.
+    # The scan itself, on save_session.py as it was: ui.draw at the top, ui.menu in a function,
+    # the overlays' module by name for save_session.use.
     tree = ast.parse(
         "from ui import draw\n"
         "_SCREENS = 'ui.records_screens'\n"

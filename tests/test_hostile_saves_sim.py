@@ -8,8 +8,8 @@ import pytest
 
 import game as G
 import rules as R
-import storage
-from dice_source import DiceSource
+import save_store
+from game_dice import DiceSource
 from host_tools.simulator import golden as sim_golden
 from host_tools.simulator.screen import screen_lines
 from sim_helpers import play, saved
@@ -34,7 +34,7 @@ def _game(players=1, finished=False):
 
 
 def _write(flash, name, value):
-    storage.Store(str(flash / "data" / name)).save(value)
+    save_store.Store(str(flash / "data" / name)).save(value)
 
 
 def _boot(flash, keys=""):

@@ -149,7 +149,7 @@ def test_make_flash_compact_builds_and_copies_the_compact_table_under_its_own_na
     for name in (
         "firmware/strategy_table.py",
         "host_tools/solver/table.py",
-        "firmware/spread_table.py",
+        "firmware/strategy_spread.py",
         "host_tools/solver/spread.py",
     ):
         os.makedirs(os.path.dirname(str(folder / name)), exist_ok=True)

@@ -49,6 +49,6 @@ def test_native_modules_become_bytecode_for_a_device_without_a_native_emitter():
     mpy_cross = flash_build.find_mpy_cross()
     for arch, expected in ((None, 0), ("armv6m", flash_build.ARCH_NAMES.index("armv6m"))):
         files = {f.path: f for f in flash_build.build(REPO, mpy_cross, arch, "pico", "forced")}
-        advisor = files["/advisor.mpy"].data
+        advisor = files["/strategy_advisor.mpy"].data
         assert advisor[:2] == b"M\x06"
         assert advisor[2] >> 2 == expected  # the arch field of the .mpy header

@@ -8,7 +8,7 @@ before sleeping, and safe mode (ROLL held at power-on) still skipping everything
 import os
 
 
-import storage
+import save_store
 from host_tools.simulator import golden as sim_golden
 from host_tools.simulator import keys as sim_keys
 from host_tools import sim
@@ -41,7 +41,7 @@ class Session:
 
 def newest_seq(flash):
     seqs = [
-        storage.check((flash / "data" / name).read_bytes())
+        save_store.check((flash / "data" / name).read_bytes())
         for name in ("game.a", "game.b")
         if (flash / "data" / name).exists()
     ]
@@ -94,7 +94,7 @@ def test_computer_turns_keep_the_device_awake(tmp_path):
         assert s.device.oled.contrast != DIM_CONTRAST  # 65 s without a press, but busy
         assert lines[0].startswith("P")
         assert "Roll" in lines[0]
-        assert storage.Store(str(tmp_path / "data" / "game")).load()["game"]["round"] >= 5
+        assert save_store.Store(str(tmp_path / "data" / "game")).load()["game"]["round"] >= 5
     finally:
         s.close()
 
@@ -139,7 +139,7 @@ def test_low_battery_warns_once_and_saves_the_game(tmp_path):
     finally:
         ok.close()
         low.close()
-    saved = storage.Store(str(falling / "data" / "game")).load()
+    saved = save_store.Store(str(falling / "data" / "game")).load()
     assert saved["game"]["rolls"] == 1
     assert saved["game"]["held"] == 0b00010
 
@@ -151,12 +151,12 @@ def test_an_unsaved_change_is_saved_before_sleeping(tmp_path):
         temp = tmp_path / "data" / "game.tmp"
         os.symlink("/dev/full", str(temp))  # the next save fails with ENOSPC
         assert s.keys("3")[0] == "Flash full"
-        assert storage.Store(str(tmp_path / "data" / "game")).load()["game"]["held"] == 0
+        assert save_store.Store(str(tmp_path / "data" / "game")).load()["game"]["held"] == 0
         s.keys("enter wait:185000")  # dismiss; 3 minutes idle: sleep, saving first
         assert not s.device.oled.display_on
     finally:
         s.close()
-    assert storage.Store(str(tmp_path / "data" / "game")).load()["game"]["held"] == 0b00100
+    assert save_store.Store(str(tmp_path / "data" / "game")).load()["game"]["held"] == 0b00100
 
 
 def test_safe_mode_still_skips_the_game_and_its_files(tmp_path):
@@ -207,13 +207,13 @@ def test_safe_mode_still_skips_the_game_and_its_files(tmp_path):
 
 
 ALLOC_PROBE = r"""
-import session
+import save_session
 from loopback_rig import Rig
 from drivers.buttons import ROLL
 
 rig = Rig({"seed": "5", "battery": "3900"})
 a, hw, link, presses = rig.app, rig.hw, rig.link, rig.presses
-s = session.Session(hw).attach(a)
+s = save_session.Session(hw).attach(a)
 
 def measure(label, frames):
     print("ALLOC", label, rig.allocated(frames), s.power.state)

@@ -17,16 +17,16 @@ from host_tools.flashing import virtual_pico
 WRITER = r"""
 import os, sys
 os.chdir(sys.argv[1])
-import game, records, rules, storage
-from dice_source import DiceSource
+import game, save_records, rules, save_store
+from game_dice import DiceSource
 dice = DiceSource(seed=5)
 g = game.Game(rules.make_ruleset(), [("ANN", "human"), ("CPU", "hard")], dice)
 while g.phase == game.ROLLOFF:
     g.rolloff()
 g.roll()
 g.toggle_hold(1)
-storage.Store("data/game").save({"id": 99, "seed": dice.position(), "counts": [0, 1, 0, 0, 0, 1], "game": g.to_state()})
-r = records.Records()
+save_store.Store("data/game").save({"id": 99, "seed": dice.position(), "counts": [0, 1, 0, 0, 0, 1], "game": g.to_state()})
+r = save_records.Records()
 r.load()
 card = rules.new_card()
 for i, p in enumerate((3, 6, 9, 12, 15, 18, 20, 0, 25, 30, 40, 50, 22)):
@@ -301,16 +301,16 @@ def test_the_whole_copy_is_capped_too(tmp_path):
 ZOO_WRITER = r"""
 import os, sys
 os.chdir(sys.argv[1])
-import game, records, rules, storage
-from dice_source import DiceSource
+import game, save_records, rules, save_store
+from game_dice import DiceSource
 zoo = rules.make_ruleset("zoo")
 dice = DiceSource(seed=8)
 g = game.Game(zoo, [("KID", "human")], dice)
 g.roll()
 g.score(10)
 g.roll()
-storage.Store("data/game").save({"id": 7, "seed": dice.position(), "counts": [0, 0, 1, 1, 0, 0], "game": g.to_state()})
-r = records.Records(ruleset=zoo)
+save_store.Store("data/game").save({"id": 7, "seed": dice.position(), "counts": [0, 0, 1, 1, 0, 0], "game": g.to_state()})
+r = save_records.Records(ruleset=zoo)
 r.load()
 card = [5, 3, 3, 3, 3, 1, 10, 15, 15, 20, 30, 0]
 r.finish_game(3, [("KID", 128, card)], [10, 10, 10, 10, 10, 10])

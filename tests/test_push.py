@@ -21,7 +21,7 @@ from host_tools.flashing.build import DeviceFile
 from test_pull import _device_folder
 
 host_tools.use_firmware()
-import storage  # noqa: E402  (the firmware's own frames)
+import save_store  # noqa: E402  (the firmware's own frames)
 
 README = os.path.join(host_tools.REPO, "README.md")
 FLASHING = os.path.join(host_tools.REPO, "docs", "flashing.md")
@@ -123,7 +123,7 @@ def _junk_game(data):
 
 def _link_to_a_host_file(data):
     secret = data.parent.parent / "secret.txt"
-    secret.write_bytes(storage.pack([], 1))  # even an intact frame: never through a link
+    secret.write_bytes(save_store.pack([], 1))  # even an intact frame: never through a link
     os.remove(data / "scores.a")
     os.symlink(secret, data / "scores.a")
 
@@ -144,28 +144,28 @@ def _fifo(data):
 
 
 def _newline_name(data):
-    (data / "game\n.b").write_bytes(storage.pack([], 1))
+    (data / "game\n.b").write_bytes(save_store.pack([], 1))
 
 
 def _escape_name(data):
-    (data / hostile.ESCAPE_NAMES[1]).write_bytes(storage.pack([], 1))
+    (data / hostile.ESCAPE_NAMES[1]).write_bytes(save_store.pack([], 1))
 
 
 def _not_utf8_name(data):
     with open(os.path.join(os.fsencode(data), b"sc\xffores.b"), "wb") as f:
-        f.write(storage.pack([], 1))
+        f.write(save_store.pack([], 1))
 
 
 def _wrong_shape(data):
-    (data / "scores.b").write_bytes(storage.pack("not a list of scores", 9))
+    (data / "scores.b").write_bytes(save_store.pack("not a list of scores", 9))
 
 
 def _game_that_cannot_resume(data):
-    (data / "game.b").write_bytes(storage.pack({"id": 5, "seed": [1, 0], "counts": [0] * 6, "game": {}}, 9))
+    (data / "game.b").write_bytes(save_store.pack({"id": 5, "seed": [1, 0], "counts": [0] * 6, "game": {}}, 9))
 
 
 def _too_big_for_the_firmware(data):
-    (data / "stats.b").write_bytes(storage.pack("x", 1)[:12] + b"x" * 17000)
+    (data / "stats.b").write_bytes(save_store.pack("x", 1)[:12] + b"x" * 17000)
 
 
 def _unknown_file(data):
@@ -271,7 +271,7 @@ def test_a_full_device_is_one_line_and_keeps_its_data(tmp_path):
     device = _device_folder(tmp_path)
     copy = tmp_path / "copy"
     shutil.copytree(device / "data", copy / "data")
-    (copy / "data" / "scores.a").write_bytes(storage.pack([[200, "BOB", 3, 0]], 4))
+    (copy / "data" / "scores.a").write_bytes(save_store.pack([[200, "BOB", 3, 0]], 4))
     hostile.lying_device(str(device), quota=300)
     before = files_of(device / "data")
     with virtual_pico.running(device) as port:
@@ -287,11 +287,11 @@ def test_a_full_device_is_one_line_and_keeps_its_data(tmp_path):
 # --- power cuts during the switch ---------------------------------------------------------
 # Runs inside MicroPython: the push's device-side scripts, in order, on tests/shared's
 # FakeFs (every change is a step; the power goes at step N), then the firmware's boot
-# (session_boot.finish_push) on what the cut left, then a second push without a cut.
+# (save_boot.finish_push) on what the cut left, then a second push without a cut.
 CUTS = r"""
 import binascii, json, sys
 from test_storage_cases import FakeFs, PowerCut
-import session_boot
+import save_boot
 
 
 class _File:
@@ -374,7 +374,7 @@ while True:
     fs.cut_at = cut
     done = run(fs, plan["steps"])
     booted = fs.reboot()
-    session_boot.finish_push("data", booted)  # the firmware's first act at power-on
+    save_boot.finish_push("data", booted)  # the firmware's first act at power-on
     after = outcome(booted)
     again = booted.reboot()
     run(again, plan["steps"])  # the next push, from whatever was left
@@ -446,7 +446,7 @@ def test_the_firmware_finishes_a_switch_a_cut_stopped_between_its_renames(tmp_pa
     (flash / "data.pushed").mkdir()
     (flash / "data.pushed" / "game.a").write_bytes(b"new")
     code = (
-        "import os, session_boot\nos.chdir(%r)\nprint(session_boot.finish_push('data'))\nprint(session_boot.finish_push('data'))\n"
+        "import os, save_boot\nos.chdir(%r)\nprint(save_boot.finish_push('data'))\nprint(save_boot.finish_push('data'))\n"
         "print(open('data/game.a').read())" % str(flash)
     )
     proc = host_tools.run_micropython(["-c", code])
@@ -476,13 +476,13 @@ def test_the_game_boots_with_the_copy_a_cut_left_waiting(tmp_path):
 def test_the_menus_set_up_goes_back_with_the_saves_and_a_damaged_one_does_not(tmp_path):
     """Every store the firmware keeps in data/ is one push takes: the menu's set-up too
     (checked by the menu's own shape check)."""
-    import storage
+    import save_store
     from ui import menu
 
     from host_tools.flashing import restore
 
     settings = menu.Settings({})
-    good = storage.pack(settings.saved(), 1)
+    good = save_store.pack(settings.saved(), 1)
     assert restore.save_problem("setup.a", good, restore.store_checks()) is None
-    bad = storage.pack({"kinds": ["robot"]}, 1)
+    bad = save_store.pack({"kinds": ["robot"]}, 1)
     assert "bad contents" in restore.save_problem("setup.a", bad, restore.store_checks())

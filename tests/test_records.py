@@ -1,47 +1,47 @@
-"""records.py: high-score order and ties, statistics, the roll histogram and chi-square."""
+"""save_records.py: high-score order and ties, statistics, the roll histogram and chi-square."""
 
 import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import bounds
-import records
-import records_view
+import save_bounds
+import save_records
+import save_records_view
 import rules as R
-import storage
+import save_store
 from test_storage_cases import FakeFs, card_with
 
 
 # --- high scores ----------------------------------------------------------------------
 def test_ties_keep_both_with_the_earlier_entry_first():
     scores = []
-    assert records.add_score(scores, 200, "AAA", 1, 0) == 0
-    assert records.add_score(scores, 250, "BBB", 2, 0) == 0
-    assert records.add_score(scores, 200, "CCC", 3, 0) == 2
-    assert records.add_score(scores, 200, "DDD", 3, 1) == 3
+    assert save_records.add_score(scores, 200, "AAA", 1, 0) == 0
+    assert save_records.add_score(scores, 250, "BBB", 2, 0) == 0
+    assert save_records.add_score(scores, 200, "CCC", 3, 0) == 2
+    assert save_records.add_score(scores, 200, "DDD", 3, 1) == 3
     assert [e[1] for e in scores] == ["BBB", "AAA", "CCC", "DDD"]
 
 
 def test_table_holds_ten_and_a_tie_with_the_tenth_does_not_enter():
     scores = []
     for n in range(10):
-        records.add_score(scores, 100 + 10 * n, "P%02d" % n, n + 1, 0)
+        save_records.add_score(scores, 100 + 10 * n, "P%02d" % n, n + 1, 0)
     assert len(scores) == 10
     assert scores[-1][0] == 100
-    assert records.score_place(scores, 100) == -1
-    assert records.add_score(scores, 100, "TIE", 50, 0) == -1
-    assert records.add_score(scores, 101, "NEW", 51, 0) == 9
+    assert save_records.score_place(scores, 100) == -1
+    assert save_records.add_score(scores, 100, "TIE", 50, 0) == -1
+    assert save_records.add_score(scores, 101, "NEW", 51, 0) == 9
     assert len(scores) == 10
     assert scores[-1][1] == "NEW"
-    assert records.add_score(scores, 999, "TOP", 52, 0) == 0
+    assert save_records.add_score(scores, 999, "TOP", 52, 0) == 0
     assert [e[0] for e in scores] == sorted((e[0] for e in scores), reverse=True)
 
 
 def test_the_same_game_and_seat_enters_once():
     scores = []
-    assert records.add_score(scores, 300, "ANN", 9, 0) == 0
-    assert records.add_score(scores, 300, "ANN", 9, 0) == -1
+    assert save_records.add_score(scores, 300, "ANN", 9, 0) == 0
+    assert save_records.add_score(scores, 300, "ANN", 9, 0) == -1
     assert len(scores) == 1
 
 
@@ -52,10 +52,10 @@ def test_game_places_are_where_each_seat_ends(table, totals):
     # of the game at once, and entering them in the order given lands each exactly there.
     scores = []
     for n in range(len(table)):
-        records.add_score(scores, table[n], "OLD", 100 + n, 0)
-    places = records.game_places(scores, totals, 7)
+        save_records.add_score(scores, table[n], "OLD", 100 + n, 0)
+    places = save_records.game_places(scores, totals, 7)
     for seat, _place in places:
-        records.add_score(scores, totals[seat], "S%02d" % seat, 7, seat)
+        save_records.add_score(scores, totals[seat], "S%02d" % seat, 7, seat)
     for seat, place in places:
         assert scores[place][1:] == ["S%02d" % seat, 7, seat]
     entered = {e[3] for e in scores if e[2] == 7}
@@ -65,21 +65,21 @@ def test_game_places_are_where_each_seat_ends(table, totals):
 def test_a_better_later_seat_does_not_move_an_earlier_seats_place():
     # The reported case: P1 was shown "Place 2" and ended 3rd behind P2's better score.
     scores = [[300, "OLD", 1, 0], [150, "OLD", 2, 0]]
-    assert records.game_places(scores, [200, 250], 9) == [(1, 1), (0, 2)]
+    assert save_records.game_places(scores, [200, 250], 9) == [(1, 1), (0, 2)]
     full = [[300 - n, "OLD", 100 + n, 0] for n in range(9)] + [[100, "OLD", 120, 0]]
-    assert records.game_places(full, [150, 120, 50], 9) == [(0, 9)]  # 120 pushed out by 150
+    assert save_records.game_places(full, [150, 120, 50], 9) == [(0, 9)]  # 120 pushed out by 150
 
 
 def test_games_and_player_results_are_counted_apart_and_computer_levels_kept_apart():
     # Issue 9.5: "Games 3" after 2 games (a solo game and a 2-seat game).
     from ui import menu
 
-    stats = records.new_stats()
+    stats = save_records.new_stats()
     card = R.new_card()
     assert menu.computer_name("casual") == "CPU casual"
     assert menu.computer_name("cpu") == "CPU"
-    records.add_game(stats, 1, [("P1", 200, card)])
-    records.add_game(
+    save_records.add_game(stats, 1, [("P1", 200, card)])
+    save_records.add_game(
         stats,
         2,
         [
@@ -88,21 +88,21 @@ def test_games_and_player_results_are_counted_apart_and_computer_levels_kept_apa
             (menu.computer_name("casual"), 190, card),
         ],
     )
-    assert records.games_played(stats) == 2
-    assert stats["all"][records.GAMES] == 4
-    assert records_view.games_played(stats) == 2
+    assert save_records.games_played(stats) == 2
+    assert stats["all"][save_records.GAMES] == 4
+    assert save_records_view.games_played(stats) == 2
     assert sorted(stats["names"]) == ["CPU casual", "CPU optimal", "P1"]
-    assert stats["names"]["CPU optimal"][records.BEST] == 250
+    assert stats["names"]["CPU optimal"][save_records.BEST] == 250
     old = {"last": 5, "all": [3, 600, 250, 0, 0], "names": {"P1": [2, 400, 250, 0, 0], "CPU": [1, 200, 200, 0, 0]}}
-    assert records.games_played(old) == 2  # a file from before "games": a lower bound
-    records.add_game(old, 6, [("P1", 100, card)])
+    assert save_records.games_played(old) == 2  # a file from before "games": a lower bound
+    save_records.add_game(old, 6, [("P1", 100, card)])
     assert old["games"] == 3
 
 
 def test_initials_must_be_three_letters():
     for bad in ("", "AB", "ABCD"):
         try:
-            records.add_score([], 10, bad, 1, 0)
+            save_records.add_score([], 10, bad, 1, 0)
         except ValueError:
             continue
         raise AssertionError(bad)
@@ -113,7 +113,7 @@ def test_initials_must_be_three_letters():
 def test_table_is_the_stable_top_ten(totals):
     scores = []
     for n, total in enumerate(totals):
-        records.add_score(scores, total, "X%02d" % (n % 100), n + 1, 0)
+        save_records.add_score(scores, total, "X%02d" % (n % 100), n + 1, 0)
     # a stable sort of all entries (earlier first among equals), cut at ten
     expected = sorted(enumerate(totals), key=lambda item: -item[1])[:10]
     assert [(e[2] - 1, e[0]) for e in scores] == expected
@@ -124,51 +124,51 @@ FULL_UPPER = [3, 6, 9, 12, 15, 18]  # exactly 63
 
 
 def test_stats_count_games_average_best_yahtzees_and_bonus_rate():
-    stats = records.new_stats()
+    stats = save_records.new_stats()
     yahtzee_card = card_with(FULL_UPPER + [20, 0, 25, 30, 40, 50, 22])
     yahtzee_card[R.BONUS] = 200  # two more Yahtzees
     plain_card = card_with([1, 2, 3, 4, 5, 6, 0, 0, 0, 0, 0, 0, 10])
-    assert records.add_game(stats, 5, [("ANN", 500, yahtzee_card), ("BOB", 31, plain_card)])
-    assert records.add_game(stats, 6, [("ANN", 200, plain_card)])
-    assert not records.add_game(stats, 6, [("ANN", 200, plain_card)])  # counted once
-    assert records_view.summary(stats["names"]["ANN"]) == (2, 3500, 500, 3, 50)
-    assert records_view.summary(stats["names"]["BOB"]) == (1, 310, 31, 0, 0)
-    assert records_view.summary(stats["all"]) == (3, 2437, 500, 3, 33)
-    assert records_view.summary(records.new_stats()["all"]) == (0, 0, 0, 0, 0)
+    assert save_records.add_game(stats, 5, [("ANN", 500, yahtzee_card), ("BOB", 31, plain_card)])
+    assert save_records.add_game(stats, 6, [("ANN", 200, plain_card)])
+    assert not save_records.add_game(stats, 6, [("ANN", 200, plain_card)])  # counted once
+    assert save_records_view.summary(stats["names"]["ANN"]) == (2, 3500, 500, 3, 50)
+    assert save_records_view.summary(stats["names"]["BOB"]) == (1, 310, 31, 0, 0)
+    assert save_records_view.summary(stats["all"]) == (3, 2437, 500, 3, 33)
+    assert save_records_view.summary(save_records.new_stats()["all"]) == (0, 0, 0, 0, 0)
 
 
 def test_stats_best_can_be_zero_and_names_are_capped():
-    stats = records.new_stats()
-    records.add_game(stats, 1, [("ZED", 0, card_with([]))])
-    assert stats["names"]["ZED"][records.BEST] == 0
-    for n in range(records.MAX_NAMES + 3):
-        records.add_game(stats, 100 + n, [("N%d" % n, 10, card_with([])), ("ZED", 5, card_with([]))])
-    assert len(stats["names"]) == records.MAX_NAMES
+    stats = save_records.new_stats()
+    save_records.add_game(stats, 1, [("ZED", 0, card_with([]))])
+    assert stats["names"]["ZED"][save_records.BEST] == 0
+    for n in range(save_records.MAX_NAMES + 3):
+        save_records.add_game(stats, 100 + n, [("N%d" % n, 10, card_with([])), ("ZED", 5, card_with([]))])
+    assert len(stats["names"]) == save_records.MAX_NAMES
     assert "ZED" in stats["names"]  # the most played name stays
 
 
 def test_yahtzee_box_zero_counts_no_yahtzee():
     card = card_with([0] * 13)
-    assert records.yahtzees_in(card) == 0
-    assert not records.upper_bonus_in(card_with([3, 6, 9, 12, 15, 17]))
-    assert records.upper_bonus_in(card_with(FULL_UPPER))
+    assert save_records.yahtzees_in(card) == 0
+    assert not save_records.upper_bonus_in(card_with([3, 6, 9, 12, 15, 17]))
+    assert save_records.upper_bonus_in(card_with(FULL_UPPER))
 
 
 # --- roll histogram and fairness ------------------------------------------------------
 def test_only_rolled_dice_are_counted():
-    import session  # count_roll lives there: it runs during play, records.py does not
+    import save_session  # count_roll lives there: it runs during play, save_records.py does not
 
     counts = [0] * 6
-    session.count_roll(counts, [1, 2, 3, 4, 5], 0)
-    session.count_roll(counts, [6, 6, 3, 4, 5], 0b11100)  # dice 2..4 held
+    save_session.count_roll(counts, [1, 2, 3, 4, 5], 0)
+    save_session.count_roll(counts, [6, 6, 3, 4, 5], 0b11100)  # dice 2..4 held
     assert counts == [1, 1, 1, 1, 1, 2]
 
 
 def test_histogram_merges_each_game_once():
-    hist = records.new_rolls()
-    assert records.add_rolls(hist, 3, [1, 2, 3, 4, 5, 6])
-    assert not records.add_rolls(hist, 3, [1, 2, 3, 4, 5, 6])
-    assert records.add_rolls(hist, 4, [1, 1, 1, 1, 1, 1])
+    hist = save_records.new_rolls()
+    assert save_records.add_rolls(hist, 3, [1, 2, 3, 4, 5, 6])
+    assert not save_records.add_rolls(hist, 3, [1, 2, 3, 4, 5, 6])
+    assert save_records.add_rolls(hist, 4, [1, 1, 1, 1, 1, 1])
     assert hist["faces"] == [2, 3, 4, 5, 6, 7]
 
 
@@ -181,22 +181,22 @@ def _chi_square_float(faces):
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.integers(0, 100000), min_size=6, max_size=6).filter(lambda f: sum(f) > 0))
 def test_integer_chi_square_matches_the_float_formula(faces):
-    stat, _verdict = records_view.chi_square(faces)
+    stat, _verdict = save_records_view.chi_square(faces)
     assert abs(stat - 1000 * _chi_square_float(faces)) <= 1
 
 
 def test_verdicts_follow_the_five_degrees_of_freedom_critical_values():
-    assert records_view.chi_square([0] * 6) == (0, records_view.TOO_FEW)
-    assert records_view.chi_square([5, 5, 5, 5, 5, 4])[1] == records_view.TOO_FEW  # 29 rolls
-    assert records_view.chi_square([100] * 6) == (0, records_view.FAIR)
+    assert save_records_view.chi_square([0] * 6) == (0, save_records_view.TOO_FEW)
+    assert save_records_view.chi_square([5, 5, 5, 5, 5, 4])[1] == save_records_view.TOO_FEW  # 29 rolls
+    assert save_records_view.chi_square([100] * 6) == (0, save_records_view.FAIR)
     # 600 rolls: chi-square = (a**2 + b**2) / 100 for faces 100+a, 100-b
-    assert records_view.chi_square([123, 77, 100, 100, 100, 100]) == (10580, records_view.FAIR)
-    assert records_view.chi_square([124, 76, 100, 100, 100, 100]) == (11520, records_view.DOUBTFUL)
-    assert records_view.chi_square([127, 73, 100, 100, 100, 100]) == (14580, records_view.DOUBTFUL)
-    assert records_view.chi_square([128, 72, 100, 100, 100, 100]) == (15680, records_view.UNFAIR)
-    assert records_view.VERDICTS[records_view.UNFAIR] == "unfair (1%)"
-    assert records_view.thousandths(11070) == "11.07"
-    assert records_view.thousandths(15086) == "15.09"
+    assert save_records_view.chi_square([123, 77, 100, 100, 100, 100]) == (10580, save_records_view.FAIR)
+    assert save_records_view.chi_square([124, 76, 100, 100, 100, 100]) == (11520, save_records_view.DOUBTFUL)
+    assert save_records_view.chi_square([127, 73, 100, 100, 100, 100]) == (14580, save_records_view.DOUBTFUL)
+    assert save_records_view.chi_square([128, 72, 100, 100, 100, 100]) == (15680, save_records_view.UNFAIR)
+    assert save_records_view.VERDICTS[save_records_view.UNFAIR] == "unfair (1%)"
+    assert save_records_view.thousandths(11070) == "11.07"
+    assert save_records_view.thousandths(15086) == "15.09"
 
 
 def test_fair_dice_mostly_look_fair_and_loaded_dice_do_not():
@@ -206,70 +206,70 @@ def test_fair_dice_mostly_look_fair_and_loaded_dice_do_not():
         faces = [0] * 6
         for _roll in range(600):
             faces[rng.randint(0, 5)] += 1
-        fair_verdicts.append(records_view.chi_square(faces)[1])
+        fair_verdicts.append(save_records_view.chi_square(faces)[1])
     # about 95% of fair samples pass at 5%; allow plenty of room either way
-    assert fair_verdicts.count(records_view.FAIR) >= 175
-    assert fair_verdicts.count(records_view.UNFAIR) <= 10
+    assert fair_verdicts.count(save_records_view.FAIR) >= 175
+    assert fair_verdicts.count(save_records_view.UNFAIR) <= 10
     loaded = [0] * 6
     for _roll in range(600):
         loaded[5 if rng.random() < 0.25 else rng.randint(0, 5)] += 1
-    assert records_view.chi_square(loaded)[1] == records_view.UNFAIR
+    assert save_records_view.chi_square(loaded)[1] == save_records_view.UNFAIR
 
 
 # --- the Records files ----------------------------------------------------------------
 def test_records_round_trip_and_wrong_shapes_start_fresh():
     fs = FakeFs()
-    recs = records.Records("data", fs)
+    recs = save_records.Records("data", fs)
     recs.load()
     assert recs.problems == []
     assert recs.scores == []
     assert recs.finish_game(7, [("ANN", 250, card_with(FULL_UPPER))], [3, 3, 3, 3, 3, 3]) == []
     assert recs.add_high_score(250, "ANN", 7, 0) == 0
-    again = records.Records("data", fs.reboot())
+    again = save_records.Records("data", fs.reboot())
     again.load()
     assert (again.scores, again.stats, again.rolls) == (recs.scores, recs.stats, recs.rolls)
-    storage.Store("data/stats", fs).save(["not", "stats"])  # a valid frame, the wrong shape
+    save_store.Store("data/stats", fs).save(["not", "stats"])  # a valid frame, the wrong shape
     fs = fs.reboot()
-    third = records.Records("data", fs)
+    third = save_records.Records("data", fs)
     third.load()
-    assert third.problems == [("stats", storage.SHAPE)]
+    assert third.problems == [("stats", save_store.SHAPE)]
     assert third.older == ["stats"]
     assert third.stats == recs.stats
     assert third.scores == recs.scores  # the older copy
     assert "data/stats.b.bad" in fs.files
-    bad = storage.Store("data/stats", fs)
+    bad = save_store.Store("data/stats", fs)
     bad.save({"last": 1})  # both slots the wrong shape: no intact copy left, a fresh start
     bad.save({"last": 2})
-    fourth = records.Records("data", fs.reboot())
+    fourth = save_records.Records("data", fs.reboot())
     fourth.load()
-    assert fourth.problems == [("stats", storage.SHAPE)]
+    assert fourth.problems == [("stats", save_store.SHAPE)]
     assert fourth.older == []
-    assert fourth.stats == records.new_stats()
+    assert fourth.stats == save_records.new_stats()
 
 
 def test_full_disk_keeps_play_going_and_reports_the_files():
     fs = FakeFs()
-    recs = records.Records("data", fs)
+    recs = save_records.Records("data", fs)
     recs.load()
     recs.finish_game(1, [("ANN", 100, card_with([]))], [1] * 6)
     fs.capacity = fs.used()
     assert recs.finish_game(2, [("ANN", 120, card_with([]))], [2] * 6) == ["stats", "rolls"]
-    after = records.Records("data", fs.reboot())
+    after = save_records.Records("data", fs.reboot())
     after.load()
-    assert after.stats["all"][records.GAMES] == 1
+    assert after.stats["all"][save_records.GAMES] == 1
     assert after.rolls["faces"] == [1] * 6
 
 
 def test_a_seat_already_entered_is_not_asked_again():
     scores = []
-    records.add_score(scores, 300, "ANN", 9, 0)
-    assert records.score_place(scores, 300, 9, 0) == -1
-    assert records.score_place(scores, 300, 9, 1) == 1
-    assert records.score_place(scores, 300) == 1
+    save_records.add_score(scores, 300, "ANN", 9, 0)
+    assert save_records.score_place(scores, 300, 9, 0) == -1
+    assert save_records.score_place(scores, 300, 9, 1) == 1
+    assert save_records.score_place(scores, 300) == 1
 
 
 _GAME = st.tuples(
-    st.integers(1, bounds.MAX_ID),  # the ids session._new_game_id makes
+    st.integers(1, save_bounds.MAX_ID),  # the ids save_session._new_game_id makes
     st.lists(
         st.tuples(
             st.sampled_from(["ANN", "BOB", "CPU"] + ["P%d" % i for i in range(20)]),
@@ -286,14 +286,14 @@ _GAME = st.tuples(
 @given(st.lists(_GAME, max_size=25))
 def test_records_the_code_writes_always_pass_their_shape_checks(games):
     # The load-time checks must never call a real records file damaged.
-    recs = records.Records("data", FakeFs())
+    recs = save_records.Records("data", FakeFs())
     recs.load()
     for game_id, players in games:
         results = [(name, total, card_with([5 * fives] + [-1] * 10 + [50, 0])) for name, total, fives in players]
         recs.finish_game(game_id, results, [len(players)] * 6)
         for seat in range(len(players)):
-            if records.score_place(recs.scores, players[seat][1], game_id, seat) >= 0:
+            if save_records.score_place(recs.scores, players[seat][1], game_id, seat) >= 0:
                 recs.add_high_score(players[seat][1], "ABC", game_id, seat)
-    assert records.scores_ok(recs.scores)
-    assert records.stats_ok(recs.stats)
-    assert records.rolls_ok(recs.rolls)
+    assert save_records.scores_ok(recs.scores)
+    assert save_records.stats_ok(recs.stats)
+    assert save_records.rolls_ok(recs.rolls)

@@ -7,9 +7,9 @@ Figures on the screens are checked against the records files the firmware wrote,
 back in CPython with the same storage/records modules.
 """
 
-import records
-import records_view
-import storage
+import save_records
+import save_records_view
+import save_store
 from host_tools.simulator import golden as sim_golden
 from host_tools.simulator.screen import screen_lines
 from sim_helpers import forget_setup, play, saved
@@ -31,8 +31,8 @@ def end_total(lines):
 def test_initials_then_the_records_pages(tmp_path):
     total = end_total(run(tmp_path / "end", GAME))
     stats = saved(tmp_path / "end", "stats")
-    assert stats["all"][records.GAMES] == 1
-    assert stats["names"]["P1"][records.POINTS] == total
+    assert stats["all"][save_records.GAMES] == 1
+    assert stats["names"]["P1"][save_records.POINTS] == total
     assert saved(tmp_path / "end", "scores") is None  # initials come after the end screen
 
     entry = run(tmp_path / "entry", GAME + " enter up enter down down")
@@ -49,7 +49,7 @@ def test_initials_then_the_records_pages(tmp_path):
     pages = "enter up enter"  # next boot: splash, "Records" (the last line: UP from "Start game"), OK
     assert run(flash, pages)[:3] == ["High scores", " 1  ZCA" + str(total).rjust(9), ""]
     assert run(flash, pages)[7] == "OK next MENU end"
-    summary = records_view.summary(saved(flash, "stats")["all"])
+    summary = save_records_view.summary(saved(flash, "stats")["all"])
     shown = run(flash, pages + " enter")
     assert shown[0] == "All players    v"  # v: DOWN shows the next name
     assert shown[1].split() == ["Games", "played", "1"]
@@ -64,13 +64,13 @@ def test_initials_then_the_records_pages(tmp_path):
 
     faces = saved(flash, "rolls")["faces"]
     assert sum(faces) == 13 * 5
-    stat, verdict = records_view.chi_square(faces)
+    stat, verdict = save_records_view.chi_square(faces)
     fair = run(flash, pages + " enter enter")
-    assert fair[0] == "Dice  chi2" + records_view.thousandths(stat).rjust(6)
+    assert fair[0] == "Dice  chi2" + save_records_view.thousandths(stat).rjust(6)
     for face in range(6):
         assert fair[face + 1].startswith(str(face + 1))
         assert fair[face + 1].endswith(" %d" % faces[face])
-    assert fair[7] == records_view.VERDICTS[verdict]
+    assert fair[7] == save_records_view.VERDICTS[verdict]
     assert run(flash, pages + " enter enter enter")[0].startswith("Setup")  # OK on the last page
 
 
@@ -97,7 +97,7 @@ def test_equal_scores_keep_both_entries(tmp_path):
     scores = saved(tmp_path, "scores")
     assert [(s[0], s[1]) for s in scores] == [(total, "ZCA"), (total, "BAA")]
     assert scores[0][2] != scores[1][2]  # two games
-    assert saved(tmp_path, "stats")["all"][records.GAMES] == 2
+    assert saved(tmp_path, "stats")["all"][save_records.GAMES] == 2
 
 
 def test_a_cut_after_the_initials_but_before_the_clear_asks_nothing_again(tmp_path):
@@ -112,7 +112,7 @@ def test_a_cut_after_the_initials_but_before_the_clear_asks_nothing_again(tmp_pa
     assert run(tmp_path, "enter")[0].startswith("Setup")  # OK: no initials asked twice
     assert saved(tmp_path, "scores") == scores
     assert saved(tmp_path, "game") is None
-    assert saved(tmp_path, "stats")["all"][records.GAMES] == 1
+    assert saved(tmp_path, "stats")["all"][save_records.GAMES] == 1
 
 
 def test_a_damaged_records_file_costs_only_itself(tmp_path):
@@ -149,7 +149,7 @@ def test_scores_with_a_valid_frame_but_wrong_contents_use_the_older_copy_once(tm
     run(tmp_path, GAME + INITIALS_ZCA)
     data = tmp_path / "data"
     scores = saved(tmp_path, "scores")
-    store = storage.Store(str(data / "scores"))
+    store = save_store.Store(str(data / "scores"))
     store.load()
     store.save({"weird": [1, 2, 3]})  # correct CRC, newer sequence number: issue 10 item 7
     lines = run(tmp_path, "")
@@ -169,7 +169,7 @@ def test_the_place_shown_for_initials_is_where_each_player_ends(tmp_path):
     # asked first and each sees the place it really ends in.
     import game
     import rules
-    import storage
+    import save_store
 
     def card(chance):
         return [0] * 12 + [chance, 0]
@@ -191,10 +191,10 @@ def test_the_place_shown_for_initials_is_where_each_player_ends(tmp_path):
     def flash(name):
         folder = tmp_path / name
         (folder / "data").mkdir(parents=True)
-        storage.Store(str(folder / "data" / "game")).save(
+        save_store.Store(str(folder / "data" / "game")).save(
             {"id": 4242, "seed": [5, 0], "counts": [0] * 6, "game": state, "coach": 1}
         )
-        storage.Store(str(folder / "data" / "scores")).save([[25, "OLD", 1, 0]])
+        save_store.Store(str(folder / "data" / "scores")).save([[25, "OLD", 1, 0]])
         return folder
 
     first = run(flash("first"), "enter")  # the end screen is up again; OK: the high scores

@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-import storage
+import save_store
 from host_tools.simulator import golden as sim_golden
 from host_tools.simulator.screen import device_text, screen_lines
 from sim_helpers import play, saved
@@ -68,25 +68,25 @@ def test_new_game_instead_of_continue_forgets_the_save_but_keeps_its_dice(tmp_pa
 
 
 def damaged(kind):
-    good = storage.pack({"id": 1}, 1)
-    if kind == storage.CORRUPT:
+    good = save_store.pack({"id": 1}, 1)
+    if kind == save_store.CORRUPT:
         return good[:-1] + bytes([good[-1] ^ 0xFF])
-    if kind == storage.TRUNCATED:
+    if kind == save_store.TRUNCATED:
         return good[: len(good) // 2]
-    return good[:2] + bytes([storage.VERSION + 7]) + good[3:]
+    return good[:2] + bytes([save_store.VERSION + 7]) + good[3:]
 
 
-@pytest.mark.parametrize("kind", [storage.CORRUPT, storage.TRUNCATED, storage.UNKNOWN_VERSION])
+@pytest.mark.parametrize("kind", [save_store.CORRUPT, save_store.TRUNCATED, save_store.UNKNOWN_VERSION])
 def test_a_damaged_save_is_set_aside_with_a_message_and_a_new_game_starts(tmp_path, kind):
     data = tmp_path / "data"
     data.mkdir()
-    scores = storage.Store(str(data / "scores"))
+    scores = save_store.Store(str(data / "scores"))
     scores.save([[250, "ABC", 7, 0]])
     kept = (data / "scores.a").read_bytes()
     (data / "game.a").write_bytes(damaged(kind))
     device = run(tmp_path, "")
     lines = screen_lines(device.oled_pixels())
-    reason = "unknown version" if kind == storage.UNKNOWN_VERSION else kind
+    reason = "unknown version" if kind == save_store.UNKNOWN_VERSION else kind
     assert lines[:5] == ["Save damaged", "Saved game:", reason + ".", "Kept as .bad.", "New game."]
     assert (data / "game.a.bad").read_bytes() == damaged(kind)
     assert not (data / "game.a").exists()
@@ -96,11 +96,11 @@ def test_a_damaged_save_is_set_aside_with_a_message_and_a_new_game_starts(tmp_pa
     assert screen_lines(device.oled_pixels())[0].startswith("P")
     assert saved(tmp_path)["game"]["rolls"] == 1
     assert (data / "game.a.bad").read_bytes() == damaged(kind)
-    assert storage.Store(str(data / "scores")).load() == [[250, "ABC", 7, 0]]
+    assert save_store.Store(str(data / "scores")).load() == [[250, "ABC", 7, 0]]
 
 
 def test_an_inconsistent_game_in_a_valid_file_is_set_aside_too(tmp_path):
-    store = storage.Store(str(tmp_path / "data" / "game"))
+    store = save_store.Store(str(tmp_path / "data" / "game"))
     store.save({"id": 5, "seed": [1, 0], "counts": [0] * 6, "game": {"v": 1, "rules": "forced"}})
     device = run(tmp_path, "")
     assert screen_lines(device.oled_pixels())[:5] == [
@@ -118,8 +118,8 @@ def test_a_newer_save_with_wrong_contents_resumes_the_older_one(tmp_path):
     run(tmp_path, PART1)
     data = tmp_path / "data"
     before = saved(tmp_path)
-    newest = max(("game.a", "game.b"), key=lambda name: storage.check((data / name).read_bytes()))
-    store = storage.Store(str(data / "game"))
+    newest = max(("game.a", "game.b"), key=lambda name: save_store.check((data / name).read_bytes()))
+    store = save_store.Store(str(data / "game"))
     store.load()
     store.save({"weird": [1, 2, 3]})  # a correct frame (CRC, next sequence) around nonsense
     weird = (data / ("game.b" if newest == "game.a" else "game.a")).read_bytes()

@@ -11,8 +11,8 @@ SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shared")
 
 SCRIPT = """
 import app as app_module
-import session as session_module
-import storage
+import save_session as session_module
+import save_store
 from boards import sim
 from fake_fs import FakeFs
 
@@ -63,7 +63,7 @@ app.frame(hw.ticks_ms())
 print("DUE_AFTER_FRAME", session.save_due())
 app.frame(hw.ticks_ms())
 print("DUE_AFTER_2_FRAMES", session.save_due())
-rolled = storage.Store("data/game", fs.reboot()).load()["game"]
+rolled = save_store.Store("data/game", fs.reboot()).load()["game"]
 print("SAVED_ROLLS", rolled["rolls"], "HELD", rolled["held"])
 log.clear()
 held_at = -1
@@ -72,21 +72,21 @@ for n in range(1, 200):
     app.frame(hw.ticks_ms())
     if held_at < 0 and app.game.held:
         held_at = n
-        print("HELD_FRAME_SAVED", storage.Store("data/game", fs.reboot()).load()["game"]["held"])
+        print("HELD_FRAME_SAVED", save_store.Store("data/game", fs.reboot()).load()["game"]["held"])
     hw.sleep_ms(5)
     link.wait(5)
 print("HELD_AT", held_at)
 print("LOG", [entry for entry in log if held_at <= entry[1] <= held_at + 2])
-print("SAVED_HELD", storage.Store("data/game", fs.reboot()).load()["game"]["held"])
+print("SAVED_HELD", save_store.Store("data/game", fs.reboot()).load()["game"]["held"])
 # Two actions before a frame: the first one's save is written before the second's is taken.
 log.clear()
 frame_no[0] = 500
 app.set_holds(3)
 app.set_holds(7)
-print("ORDER", log, storage.Store("data/game", fs.reboot()).load()["game"]["held"])
+print("ORDER", log, save_store.Store("data/game", fs.reboot()).load()["game"]["held"])
 app.frame(hw.ticks_ms())
 app.frame(hw.ticks_ms())
-print("LAST", storage.Store("data/game", fs.reboot()).load()["game"]["held"])
+print("LAST", save_store.Store("data/game", fs.reboot()).load()["game"]["held"])
 """
 
 
@@ -121,7 +121,7 @@ def test_a_second_action_writes_the_first_ones_save_first():
 
 PREPARE_SCRIPT = """
 import app as app_module
-import session as session_module
+import save_session as session_module
 from boards import sim
 from fake_fs import FakeFs
 
@@ -207,7 +207,7 @@ def test_the_win_meter_after_a_score_gets_a_frame_of_its_own():
 
 SETUP_SCRIPT = """
 import app as app_module
-import session as session_module
+import save_session as session_module
 from boards import sim
 from fake_fs import FakeFs
 

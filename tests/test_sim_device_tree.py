@@ -28,7 +28,7 @@ def test_default_sim_boots_the_compiled_tree_with_the_picos_heap(tmp_path, monke
     for top, _dirs, files in os.walk(device_tree.FOLDER):
         names |= {os.path.relpath(os.path.join(top, name), device_tree.FOLDER) for name in files}
     assert names == set(device_tree.files())
-    assert "session.mpy" in names
+    assert "save_session.mpy" in names
     assert "boards/sim.mpy" in names
     assert "main.py" in names
     assert [name for name in names if name.endswith(".py")] == ["main.py"]  # as on a flashed Pico
@@ -95,7 +95,7 @@ def test_the_sim_heap_leaves_the_firmware_what_the_pico_leaves_it():
     """DEVICE_HEAP is calibrated on the chip's figure: after the firmware's imports the
     Pico had 177,728 bytes free (MicroPython 1.28.0, docs/figures.md); the simulator's
     compiled tree at DEVICE_HEAP leaves as much, within 3 %, on the 64-bit unix port."""
-    code = "import gc\nimport rules, game, app, session\ngc.collect()\nprint('FREE', gc.mem_free())\n"
+    code = "import gc\nimport rules, game, app, save_session\ngc.collect()\nprint('FREE', gc.mem_free())\n"
     proc = run_probe(code)
     assert proc.returncode == 0, proc.stderr
     free = int(proc.stdout.split("FREE")[1].split()[0])

@@ -5,14 +5,14 @@ The replay draws the same dice: the seeded dice stream is taken from MicroPython
 ``random`` (the firmware's dice_source with the same seed), and the moves follow the UI's
 documented defaults: after one roll OK scores the box under the cursor, which starts on
 the legal box with the most points (a zero asks for a second OK); the computer plays
-computer.py. The final totals shown on the OLED must equal the engine's.
+seat_simple.py. The final totals shown on the OLED must equal the engine's.
 """
 
 import re
 
 import pytest
 
-import computer
+import seat_simple
 import game
 import host_tools
 import rules
@@ -32,9 +32,9 @@ GAMES = [("forced", seed, KEYS) for seed in SEEDS] + [("zoo", 5, ZOO_KEYS)]
 
 
 def micropython_dice(seed, n=3000):
-    code = (
-        "import dice_source\nd = dice_source.DiceSource(%d)\nfor _ in range(%d):\n print(d.randint(1, 6), end='')"
-        % (mix_seed(seed), n)
+    code = "import game_dice\nd = game_dice.DiceSource(%d)\nfor _ in range(%d):\n print(d.randint(1, 6), end='')" % (
+        mix_seed(seed),
+        n,
     )
     proc = host_tools.run_micropython(["-c", code])
     assert proc.returncode == 0, proc.stderr
@@ -57,9 +57,9 @@ def replay(seed, choice="forced"):
             g.score(best)
             continue
         while True:
-            mask = computer.choose_hold(ruleset, card, g.dice, g.rolls)
+            mask = seat_simple.choose_hold(ruleset, card, g.dice, g.rolls)
             if mask < 0:
-                g.score(computer.choose_box(ruleset, card, g.dice, g.options(options)))
+                g.score(seat_simple.choose_box(ruleset, card, g.dice, g.options(options)))
                 break
             g.set_held(mask)
             g.roll()

@@ -1,4 +1,4 @@
-"""storage.py under CPython: property tests, parser fuzzing, exhaustive power cuts and
+"""save_store.py under CPython: property tests, parser fuzzing, exhaustive power cuts and
 full disks. The fake filesystem is the one from the shared cases (tests/shared)."""
 
 import binascii
@@ -7,7 +7,7 @@ import os
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import storage
+import save_store
 from test_storage_cases import FakeFs, PowerCut, steps_of_save
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -59,23 +59,23 @@ plain = st.recursive(
 @given(game_states)
 def test_save_then_load_is_the_identity_for_game_states(state):
     fs = FakeFs()
-    storage.Store("data/game", fs).save(state)
-    assert storage.Store("data/game", fs.reboot()).load() == state
+    save_store.Store("data/game", fs).save(state)
+    assert save_store.Store("data/game", fs.reboot()).load() == state
 
 
 @settings(max_examples=80, deadline=None)
 @given(plain)
 def test_encode_decode_is_the_identity_for_plain_structures(value):
-    assert storage.decode(storage.encode(value)) == value
-    seq, back = storage.unpack(storage.pack(value, 7))
+    assert save_store.decode(save_store.encode(value)) == value
+    seq, back = save_store.unpack(save_store.pack(value, 7))
     assert (seq, back) == (7, value)
 
 
 def test_tuples_come_back_as_lists_and_floats_are_refused():
-    assert storage.decode(storage.encode((1, (2, 3)))) == [1, [2, 3]]
+    assert save_store.decode(save_store.encode((1, (2, 3)))) == [1, [2, 3]]
     for bad in (1.5, {1.5: 1}, {(1,): 2}, object(), 2**63, -(2**63) - 1):
         try:
-            storage.encode(bad)
+            save_store.encode(bad)
         except (TypeError, ValueError):
             continue
         raise AssertionError("encoded %r" % (bad,))
@@ -84,7 +84,7 @@ def test_tuples_come_back_as_lists_and_floats_are_refused():
 @FAST
 @given(st.binary(max_size=300))
 def test_crc32_equals_zlib_crc32(data):
-    assert storage.crc32(data) == (binascii.crc32(data) & 0xFFFFFFFF).to_bytes(4, "little")
+    assert save_store.crc32(data) == (binascii.crc32(data) & 0xFFFFFFFF).to_bytes(4, "little")
 
 
 # --- fuzzing the parser ---------------------------------------------------------------
@@ -92,18 +92,18 @@ def test_crc32_equals_zlib_crc32(data):
 @given(st.binary(max_size=200))
 def test_decoder_on_random_bytes_returns_a_value_or_the_named_error(data):
     try:
-        storage.decode(data)
-    except storage.SaveError as err:
-        assert err.reason == storage.CORRUPT
+        save_store.decode(data)
+    except save_store.SaveError as err:
+        assert err.reason == save_store.CORRUPT
 
 
 @settings(max_examples=600, deadline=None)
 @given(st.binary(max_size=200))
 def test_unpack_on_random_bytes_raises_only_the_named_error(data):
     try:
-        storage.unpack(data)
-    except storage.SaveError as err:
-        assert err.reason in (storage.CORRUPT, storage.TRUNCATED, storage.UNKNOWN_VERSION)
+        save_store.unpack(data)
+    except save_store.SaveError as err:
+        assert err.reason in (save_store.CORRUPT, save_store.TRUNCATED, save_store.UNKNOWN_VERSION)
     else:
         raise AssertionError("random bytes passed the checksum")
 
@@ -111,7 +111,7 @@ def test_unpack_on_random_bytes_raises_only_the_named_error(data):
 @settings(max_examples=250, deadline=None)
 @given(game_states, st.data())
 def test_mutated_files_always_give_the_named_error(state, data):
-    good = bytearray(storage.pack(state, 3))
+    good = bytearray(save_store.pack(state, 3))
     bad = bytearray(good)
     how = data.draw(st.sampled_from(["flip", "set", "cut", "insert", "drop", "append"]))
     at = data.draw(st.integers(0, len(good) - 1))
@@ -128,8 +128,8 @@ def test_mutated_files_always_give_the_named_error(state, data):
     else:
         bad += data.draw(st.binary(min_size=1, max_size=8))
     try:
-        storage.unpack(bytes(bad))
-    except storage.SaveError:
+        save_store.unpack(bytes(bad))
+    except save_store.SaveError:
         return
     raise AssertionError("%s at %d went unnoticed" % (how, at))
 
@@ -140,9 +140,9 @@ def test_hostile_nesting_and_counts_are_corrupt_not_crashes():
     long_varint = b"\xf3" + b"\xff" * 20 + b"\x01"
     for data in (deep, huge, long_varint, b"\xf8", b"\x71\x61\x00\x00", b"\xf4\x02\xff\xfe"):
         try:
-            storage.decode(data)
-        except storage.SaveError as err:
-            assert err.reason == storage.CORRUPT
+            save_store.decode(data)
+        except save_store.SaveError as err:
+            assert err.reason == save_store.CORRUPT
         else:
             raise AssertionError(data)
 
@@ -155,47 +155,47 @@ def test_first_save_cut_anywhere_leaves_nothing_or_the_new_value():
         fs = FakeFs()
         fs.cut_at = cut
         try:
-            storage.Store("data/game", fs).save(value)
+            save_store.Store("data/game", fs).save(value)
         except PowerCut:
             pass
-        assert storage.Store("data/game", fs.reboot()).load() in (None, value)
+        assert save_store.Store("data/game", fs.reboot()).load() in (None, value)
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(game_states, min_size=2, max_size=4), st.data())
 def test_power_cut_anywhere_in_a_series_of_saves(states, data):
     fs = FakeFs()
-    store = storage.Store("data/game", fs)
+    store = save_store.Store("data/game", fs)
     for state in states[:-1]:
         store.save(state)
     total = steps_of_save(fs, states[-1])
     fs = fs.reboot()
     fs.cut_at = data.draw(st.integers(0, total))
     try:
-        storage.Store("data/game", fs).save(states[-1])
+        save_store.Store("data/game", fs).save(states[-1])
     except PowerCut:
         pass
-    assert storage.Store("data/game", fs.reboot()).load() in (states[-2], states[-1])
+    assert save_store.Store("data/game", fs.reboot()).load() in (states[-2], states[-1])
 
 
 def test_disk_full_at_every_size_keeps_the_previous_save():
     old, new = {"n": 1, "pad": "a" * 30}, {"n": 2, "pad": "b" * 60}
     base = FakeFs()
-    storage.Store("data/game", base).save(old)
-    size = len(storage.pack(new, 2))
+    save_store.Store("data/game", base).save(old)
+    size = len(save_store.pack(new, 2))
     outcomes = set()
     for room in range(0, size + 2):
         fs = base.reboot()
         fs.capacity = fs.used() + room
-        store = storage.Store("data/game", fs)
+        store = save_store.Store("data/game", fs)
         try:
             store.save(new)
             outcomes.add("saved")
-        except storage.SaveError as err:
-            assert err.reason == storage.FULL
+        except save_store.SaveError as err:
+            assert err.reason == save_store.FULL
             assert "data/game.tmp" not in fs.files
             outcomes.add("full")
-        assert storage.Store("data/game", fs.reboot()).load() in (old, new)
+        assert save_store.Store("data/game", fs.reboot()).load() in (old, new)
     assert outcomes == {"saved", "full"}
 
 
@@ -227,50 +227,50 @@ class _FailingFs(FakeFs):
 
 def test_errors_at_close_or_rename_are_named_and_harmless():
     for where in ("close", "rename"):
-        for errno, reason in ((28, storage.FULL), (5, storage.IO)):
+        for errno, reason in ((28, save_store.FULL), (5, save_store.IO)):
             fs = _FailingFs(None, errno)
-            store = storage.Store("data/game", fs)
+            store = save_store.Store("data/game", fs)
             store.save([1])
             fs.fail_at = where
             try:
                 store.save([2])
-            except storage.SaveError as err:
+            except save_store.SaveError as err:
                 assert err.reason == reason
             else:
                 raise AssertionError(where)
             assert "data/game.tmp" not in fs.files
-            assert storage.Store("data/game", fs.reboot()).load() == [1]
+            assert save_store.Store("data/game", fs.reboot()).load() == [1]
 
 
 def test_real_filesystem_round_trip(tmp_path):
     base = os.path.join(str(tmp_path), "data", "game")
-    store = storage.Store(base)
+    store = save_store.Store(base)
     assert store.load() is None
     for n in range(5):
         store.save({"n": n})
     assert sorted(os.listdir(os.path.dirname(base))) == ["game.a", "game.b"]
-    assert storage.Store(base).load() == {"n": 4}
+    assert save_store.Store(base).load() == {"n": 4}
     with open(base + ".a", "r+b") as f:  # slots alternate from a: n=0 a, 1 b, 2 a, 3 b, 4 a
         f.seek(14)
         f.write(b"\x7f")
-    again = storage.Store(base)
+    again = save_store.Store(base)
     assert again.load() == {"n": 3}
-    assert again.damaged == [(base + ".a", storage.CORRUPT)]
+    assert again.damaged == [(base + ".a", save_store.CORRUPT)]
 
 
 def test_a_value_too_big_to_load_is_refused_when_saving():
     fs = FakeFs()
-    store = storage.Store("data/game", fs)
+    store = save_store.Store("data/game", fs)
     store.save("small")
     try:
         store.save(b"x" * 16384)
-    except storage.SaveError as err:  # a SaveError like a full disk: every caller goes on
-        assert err.reason == storage.UNSAVABLE
+    except save_store.SaveError as err:  # a SaveError like a full disk: every caller goes on
+        assert err.reason == save_store.UNSAVABLE
     else:
         raise AssertionError("a file over 16 KiB was written")
-    assert storage.Store("data/game", fs.reboot()).load() == "small"
+    assert save_store.Store("data/game", fs.reboot()).load() == "small"
     store.save(b"x" * (16384 - 20))
-    assert storage.Store("data/game", fs.reboot()).load() == b"x" * (16384 - 20)
+    assert save_store.Store("data/game", fs.reboot()).load() == b"x" * (16384 - 20)
 
 
 def test_real_filesystem_obstacles_are_moved_aside(tmp_path):
@@ -278,13 +278,13 @@ def test_real_filesystem_obstacles_are_moved_aside(tmp_path):
     # folder for the temp file (FakeFs in tests/shared has no links).
     folder = tmp_path / "data"
     os.symlink(str(tmp_path / "gone"), str(folder))
-    store = storage.Store(str(folder / "game"))
+    store = save_store.Store(str(folder / "game"))
     assert store.load() is None
     store.save({"n": 1})
     assert store.repaired == [str(folder)]
     assert os.path.islink(str(folder) + ".bad")
     os.mkdir(str(folder / "game.tmp"))
-    again = storage.Store(str(folder / "game"))
+    again = save_store.Store(str(folder / "game"))
     again.save({"n": 2})
     assert again.repaired == [str(folder / "game.tmp")]
-    assert storage.Store(str(folder / "game")).load() == {"n": 2}
+    assert save_store.Store(str(folder / "game")).load() == {"n": 2}

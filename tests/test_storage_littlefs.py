@@ -12,7 +12,7 @@ import host_tools
 
 SCRIPT = r"""
 import os
-import storage
+import save_store
 
 
 class PowerCut(Exception):
@@ -90,35 +90,35 @@ data = bytearray(b"\xff" * (64 * 4096))
 flash = RamFlash(data)
 os.VfsLfs2.mkfs(flash, progsize=256)
 mount(data)
-store = storage.Store("/flash/data/game")
+store = save_store.Store("/flash/data/game")
 store.save(value(0))
 checked = cuts = erases = 0
 for n in range(1, 41):
     before = bytearray(data)
     probe = mount(bytearray(before))
-    storage.Store("/flash/data/game").save(value(n))
+    save_store.Store("/flash/data/game").save(value(n))
     total = probe.ops
     erases += probe.erases
     for cut in range(total):
         trial = bytearray(before)
         mount(trial, cut)
         try:
-            storage.Store("/flash/data/game").save(value(n))
+            save_store.Store("/flash/data/game").save(value(n))
             print("FAIL no cut at", n, cut)
         except PowerCut:
             pass
-        except storage.SaveError:
+        except save_store.SaveError:
             pass  # the cut surfaced as an I/O error first; it is still a cut
         mount(trial)
-        loaded = storage.Store("/flash/data/game").load()
+        loaded = save_store.Store("/flash/data/game").load()
         if loaded != value(n) and loaded != value(n - 1):
             print("FAIL lost", n, cut, loaded)
         cuts += 1
     mount(data)
-    storage.Store("/flash/data/game").save(value(n))
+    save_store.Store("/flash/data/game").save(value(n))
     checked += 1
 mount(data)
-print("final", storage.Store("/flash/data/game").load() == value(40))
+print("final", save_store.Store("/flash/data/game").load() == value(40))
 print("saves", checked, "cuts", cuts, "erases", erases)
 """
 

@@ -14,7 +14,7 @@ import zlib
 
 import pytest
 
-import advisor as A
+import strategy_advisor as A
 import host_tools
 import rules
 import strategy_table
@@ -163,14 +163,14 @@ def test_the_reader_checks_the_layout_against_the_rest_of_the_file(intact, varia
 
 
 MP_SCRIPT = """
-import gc, sys, rules, advisor, strategy_table
+import gc, sys, rules, strategy_advisor, strategy_table
 R = rules.make_ruleset(sys.argv[1])
 for path in sys.argv[2:]:
     adv = None
     gc.collect()  # as the coach does before it builds an advisor
     f = open(path, "rb")
     try:
-        adv = advisor.Advisor(R, strategy_table.StrategyTable(f))
+        adv = strategy_advisor.Advisor(R, strategy_table.StrategyTable(f))
         adv.prepare(rules.new_card(R))
         print("used", adv.expected_total())
     except strategy_table.TableDamaged as exc:

@@ -14,10 +14,10 @@ import struct
 
 import pytest
 
-import advisor as A
+import strategy_advisor as A
 import host_tools
 import rules
-import spread_table
+import strategy_spread
 import strategy_table as st
 from host_tools import advise
 from host_tools.benches import win_meter as bench
@@ -199,14 +199,14 @@ def test_advise_refuses_a_crafted_value_table_with_one_line(intact, tmp_path, ca
 
 
 MP_VALUES = """
-import gc, sys, rules, advisor, strategy_table
+import gc, sys, rules, strategy_advisor, strategy_table
 R = rules.make_ruleset(sys.argv[1])
 for path in sys.argv[2:]:
     adv = None
     gc.collect()  # as the coach does before it builds an advisor
     f = open(path, "rb")
     try:
-        adv = advisor.Advisor(R, strategy_table.StrategyTable(f))
+        adv = strategy_advisor.Advisor(R, strategy_table.StrategyTable(f))
         adv.prepare(rules.new_card(R))
         print("used", adv.expected_total())
     except strategy_table.TableDamaged as exc:
@@ -242,8 +242,8 @@ def _spread_group_bytes(group, value):
 
     def change(out):
         bands = out[5]
-        at = spread_table.HEADER_SIZE + spread_table.group_start(group) * bands + group + 1
-        n = (spread_table.group_start(group + 1) - spread_table.group_start(group)) * bands
+        at = strategy_spread.HEADER_SIZE + strategy_spread.group_start(group) * bands + group + 1
+        n = (strategy_spread.group_start(group + 1) - strategy_spread.group_start(group)) * bands
         out[at : at + n] = bytes([value]) * n
 
     return change
@@ -251,7 +251,7 @@ def _spread_group_bytes(group, value):
 
 def _all_data(value):
     def change(out):
-        for group in range(spread_table.N_GROUPS):
+        for group in range(strategy_spread.N_GROUPS):
             _spread_group_bytes(group, value)(out)
 
     return change
@@ -259,7 +259,7 @@ def _all_data(value):
 
 def _one_byte(group, value):
     def change(out):
-        at = spread_table.HEADER_SIZE + spread_table.group_start(group) * out[5] + group + 1
+        at = strategy_spread.HEADER_SIZE + strategy_spread.group_start(group) * out[5] + group + 1
         out[at] = value
 
     return change
@@ -288,7 +288,7 @@ SPREAD_CASES = {
     "a reserved byte set": _set(52, 1),
     "all-0xFF data": _all_data(0xFF),
     "a group of 0xFF": _spread_group_bytes(1, 0xFF),  # masks 8..15: fours filled
-    "an sd byte one above the largest": _one_byte(1, spread_table.MAX_SD_BYTE + 1),
+    "an sd byte one above the largest": _one_byte(1, strategy_spread.MAX_SD_BYTE + 1),
 }
 
 
@@ -303,7 +303,7 @@ def _read_spread(data):
     (fours filled: the block a crafted group holds)."""
     import io
 
-    table = spread_table.SpreadTable(io.BytesIO(data))
+    table = strategy_spread.SpreadTable(io.BytesIO(data))
     if not table.matches(FORCED, rules.JOKERS):
         raise ValueError("for other rules")
     return [table.sd(8, up, 0) for up in range(0, 64, 4)]
@@ -361,12 +361,12 @@ def test_advise_refuses_a_crafted_spread_table_with_one_line(intact, tmp_path, c
 
 
 MP_SPREAD = """
-import sys, rules, spread_table, strategy_table
+import sys, rules, strategy_spread, strategy_table
 R = rules.make_ruleset()
 for path in sys.argv[1:]:
     f = open(path, "rb")
     try:
-        t = spread_table.SpreadTable(f)
+        t = strategy_spread.SpreadTable(f)
         print("used", t.matches(R, rules.JOKERS), [t.sd(8, up, 0) for up in range(0, 64, 4)])
     except strategy_table.TableDamaged as exc:
         print("refused", exc)
@@ -431,7 +431,7 @@ def test_the_coach_says_table_damaged_for_a_crafted_value_table(intact, tmp_path
 def test_the_first_multi_player_turn_plays_on_without_a_crafted_spread_table(intact, tmp_path, monkeypatch, case):
     """The meter and the win level are off, the value table's hints and the CPU win
     seat (as optimal) go on."""
-    import players
+    import seats
 
     coach = _coach_with(tmp_path, monkeypatch, intact["forced", "exact"], _crafted_spread(intact, case))
     assert coach.open(FORCED)
@@ -442,7 +442,7 @@ def test_the_first_multi_player_turn_plays_on_without_a_crafted_spread_table(int
     assert not coach.meter(g, [rules.totals(FORCED, p.card) for p in g.players], out)
     assert coach.start_turn(g.players[1].card, g)
     assert not coach.in_chance
-    assert players.choose_hold(coach, g) >= -1
+    assert seats.choose_hold(coach, g) >= -1
     assert coach.win_level() is None
     assert coach.hint(g.dice, 3 - g.rolls) >= 0
 
@@ -451,7 +451,7 @@ def test_any_exception_out_of_a_table_is_table_damaged(intact, tmp_path, monkeyp
     """Whatever a table's code raises (here an IndexError, as the old reader's joker
     lookup did) is damage: the coach says so and plays on; advise prints one line."""
     import coach as coach_module
-    import win_meter
+    import strategy_win_meter
 
     def broken(*_args):
         raise IndexError("index out of range")
@@ -464,7 +464,7 @@ def test_any_exception_out_of_a_table_is_table_damaged(intact, tmp_path, monkeyp
     coach = _coach_with(tmp_path, monkeypatch, intact["forced", "exact"], intact["spread"])
     assert coach.open(FORCED)
     g = _two_player_game()
-    monkeypatch.setattr(win_meter, "outlook", broken)  # the meter's reads, at the roll-off too
+    monkeypatch.setattr(strategy_win_meter, "outlook", broken)  # the meter's reads, at the roll-off too
     assert not coach.meter(g, [rules.totals(FORCED, p.card) for p in g.players], [0] * 4)
     monkeypatch.setattr(coach.adv, "ensure", broken)  # a turn's reads
     assert not coach.start_turn(g.players[0].card, g)

@@ -399,9 +399,9 @@ def test_push_refuses_a_folder_that_is_not_a_pull_copy(tmp_path, capsys):
     assert "holds no saves or records" in err
     assert push.main(["--from", str(tmp_path)]) == 2
     assert "--port" in capsys.readouterr().err
-    import storage  # the firmware's own frame: an intact (empty) high-score list
+    import save_store  # the firmware's own frame: an intact (empty) high-score list
 
-    write(tmp_path, "data/scores.a", storage.pack([], 1))
+    write(tmp_path, "data/scores.a", save_store.pack([], 1))
     assert push.main(["--port", str(tmp_path / "no-such-port"), "--from", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1

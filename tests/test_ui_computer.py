@@ -1,4 +1,4 @@
-"""The computer player (firmware/computer.py): legal moves only, and a reasonable score.
+"""The computer player (firmware/seat_simple.py): legal moves only, and a reasonable score.
 
 Plays whole solo games through the game engine with seeded dice. The strategy is simple
 (keep the most common face or a straight draw, score the box furthest above its par), so
@@ -9,7 +9,7 @@ the bar is modest: an average well above random play (about 45) and above the ~1
 import os
 import random
 
-import computer
+import seat_simple
 import game
 import rules
 
@@ -22,10 +22,10 @@ def play_solo(seed, ruleset):
         card = g.players[0].card
         g.roll()
         while True:
-            mask = computer.choose_hold(ruleset, card, g.dice, g.rolls)
+            mask = seat_simple.choose_hold(ruleset, card, g.dice, g.rolls)
             if mask < 0:
                 g.options(options)
-                box = computer.choose_box(ruleset, card, g.dice, options)
+                box = seat_simple.choose_box(ruleset, card, g.dice, options)
                 assert options[box] >= 0  # legal
                 g.score(box)
                 break
@@ -47,11 +47,11 @@ def test_computer_plays_legal_reasonable_games():
 def test_choose_box_prefers_the_obvious():
     ruleset = rules.make_ruleset()
     card = rules.new_card()
-    assert computer.choose_box(ruleset, card, [4, 4, 4, 4, 4]) == 11  # Yahtzee
-    assert computer.choose_box(ruleset, card, [1, 2, 3, 4, 5]) == 10  # large straight
-    assert computer.choose_hold(ruleset, card, [2, 3, 3, 4, 5], 1) == 0b11011  # small straight: go for large
-    assert computer.choose_hold(ruleset, card, [6, 6, 1, 6, 2], 1) == 0b01011  # keep the sixes
-    assert computer.choose_hold(ruleset, card, [3, 3, 2, 3, 3], 3) == -1  # no rolls left
+    assert seat_simple.choose_box(ruleset, card, [4, 4, 4, 4, 4]) == 11  # Yahtzee
+    assert seat_simple.choose_box(ruleset, card, [1, 2, 3, 4, 5]) == 10  # large straight
+    assert seat_simple.choose_hold(ruleset, card, [2, 3, 3, 4, 5], 1) == 0b11011  # small straight: go for large
+    assert seat_simple.choose_hold(ruleset, card, [6, 6, 1, 6, 2], 1) == 0b01011  # keep the sixes
+    assert seat_simple.choose_hold(ruleset, card, [3, 3, 2, 3, 3], 3) == -1  # no rolls left
 
 
 def test_computer_plays_the_zoo_card_by_its_table():
@@ -62,24 +62,24 @@ def test_computer_plays_the_zoo_card_by_its_table():
     assert sum(scores) / len(scores) > 70
     assert max(scores) <= 130  # the best Zoo card: 30 + 10 + 90
     card = rules.new_card(ruleset)
-    assert computer.choose_box(ruleset, card, [4, 4, 4, 4, 4]) == 10  # Zoo Yahtzy
-    assert computer.choose_box(ruleset, card, [6, 1, 3, 2, 5]) == 9  # all different
-    assert computer.choose_hold(ruleset, card, [6, 1, 3, 2, 5], 1) == -1
-    assert computer.choose_hold(ruleset, card, [6, 1, 3, 2, 2], 1) == 0b01111  # one of each
-    assert computer.choose_hold(ruleset, card, [6, 6, 1, 6, 2], 1) == 0b01011
+    assert seat_simple.choose_box(ruleset, card, [4, 4, 4, 4, 4]) == 10  # Zoo Yahtzy
+    assert seat_simple.choose_box(ruleset, card, [6, 1, 3, 2, 5]) == 9  # all different
+    assert seat_simple.choose_hold(ruleset, card, [6, 1, 3, 2, 5], 1) == -1
+    assert seat_simple.choose_hold(ruleset, card, [6, 1, 3, 2, 2], 1) == 0b01111  # one of each
+    assert seat_simple.choose_hold(ruleset, card, [6, 6, 1, 6, 2], 1) == 0b01011
 
 
 # -- the computer's turn on the device: driven by the app, not by the turn screen ------
 # The real app on the sim board's loopback link, four computer seats (every level), the
-# turn screen's tick taken out of the app's table: the turns still play (players.play
+# turn screen's tick taken out of the app's table: the turns still play (seats.play
 # from App.tick). Each frame logs what it did: a decision step (the win level's set-up
 # and programme, the hold, the box), a visible move, an OLED draw.
 COMPUTER_TURNS_PROBE = r"""
 from loopback_rig import Rig
 import app as app_module
 import game
-import players
-import strategy_win
+import seats
+import seat_win
 
 rig = Rig({"seed": "5"})
 a = rig.app
@@ -106,10 +106,10 @@ for i in range(len(app_module.SCREENS)):
     draw, handle, tick = app_module.SCREENS[i]
     screens.append((logged("draw", draw), handle, None if i == app_module.TURN else tick))
 app_module.SCREENS = tuple(screens)  # the turn screen's own tick never runs
-players.choose_hold = logged("hold", players.choose_hold)
-players.choose_box = logged("box", players.choose_box)
-strategy_win.WinLevel._setup = logged("setup", strategy_win.WinLevel._setup)
-strategy_win.WinLevel._programme = logged("programme", strategy_win.WinLevel._programme)
+seats.choose_hold = logged("hold", seats.choose_hold)
+seats.choose_box = logged("box", seats.choose_box)
+seat_win.WinLevel._setup = logged("setup", seat_win.WinLevel._setup)
+seat_win.WinLevel._programme = logged("programme", seat_win.WinLevel._programme)
 for name in ("roll", "set_holds", "point_at", "score"):
     setattr(a, name, logged("move", getattr(a, name)))
 
@@ -161,7 +161,7 @@ def test_the_app_plays_computer_turns_a_decision_step_a_frame(tmp_path):
 
 def test_the_turn_screen_does_not_play_the_computer():
     """ui/turn_screen.py imports no strategy module and calls no game action of a
-    computer's turn: players.py (through App.tick) plays it."""
+    computer's turn: seats.py (through App.tick) plays it."""
     import ast
 
     import host_tools
@@ -171,7 +171,7 @@ def test_the_turn_screen_does_not_play_the_computer():
         tree = ast.parse(f.read())
     imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
     imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-    assert not imported & {"players", "computer", "strategy_players", "strategy_win", "advisor"}, imported
+    assert not imported & {"seats", "seat_simple", "seat_levels", "seat_win", "strategy_advisor"}, imported
     called = {
         node.func.attr
         for node in ast.walk(tree)

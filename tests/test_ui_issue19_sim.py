@@ -392,7 +392,7 @@ def test_the_menu_set_up_is_kept_between_power_ons(tmp_path):
 def test_a_damaged_set_up_gives_the_defaults_and_one_message(tmp_path, damage):
     import os
 
-    import storage
+    import save_store
 
     play(tmp_path, SETUP_KEYS, seed=1)
     data = tmp_path / "data"
@@ -404,7 +404,7 @@ def test_a_damaged_set_up_gives_the_defaults_and_one_message(tmp_path, damage):
         for name in os.listdir(data):
             if name.startswith("setup."):
                 os.remove(data / name)
-        storage.Store(str(data / "setup")).save(
+        save_store.Store(str(data / "setup")).save(
             {"players": 9, "kinds": ["human"] * 4, "rules": "forced", "ybonus": 1, "coach": 1, "sound": 1, "leds": 8}
         )
     told = screen_lines(play(tmp_path, "wait:1600", seed=1).oled_pixels())

@@ -93,9 +93,9 @@ def test_web_port_matches_the_unix_port_press_by_press(seed, web_site, device_ta
 
 
 def saved_web(folder, name="game"):
-    import storage
+    import save_store
 
-    return storage.Store(os.path.join(str(folder), name)).load()
+    return save_store.Store(os.path.join(str(folder), name)).load()
 
 
 def test_a_whole_game_to_game_over_on_the_web_port(web_site, tmp_path):
@@ -240,7 +240,7 @@ def test_the_site_holds_the_tree_flash_builds_for_arch_0(web_site):
     assert "/strategy-forced.bin" in paths
     with open(os.path.join(web_site, "tree.bin"), "rb") as f:
         blob = f.read()
-    at, n = next((a, n) for p, a, n in info["tree"] if p == "/advisor.mpy")
+    at, n = next((a, n) for p, a, n in info["tree"] if p == "/strategy_advisor.mpy")
     assert blob[at : at + 2] == b"M\x06"
     assert blob[at + 2] & 0xFC == 0  # .mpy v6, arch 0 (no native code)
     at, n = next((a, n) for p, a, n in info["tree"] if p == "/device.cfg")

@@ -1,4 +1,4 @@
-"""The ``win`` computer level (firmware/strategy_win.py) and its numpy twin
+"""The ``win`` computer level (firmware/seat_win.py) and its numpy twin
 (host_tools/solver/fast_win.py), which the head-to-head figures in the README use.
 
 The twin must make the device's decisions one for one; the level itself must play
@@ -11,11 +11,11 @@ import random
 import numpy as np
 import pytest
 
-import advisor as A
+import strategy_advisor as A
 import rules
-import spread_table
+import strategy_spread
 import strategy_table
-import strategy_win
+import seat_win
 import host_tools
 from host_tools.benches import win_meter as bench
 from host_tools.solver import cache as solver_cache
@@ -36,7 +36,7 @@ def device():
     ):
         adv = A.Advisor(FORCED, strategy_table.StrategyTable(f))
         opt = A.Advisor(FORCED, strategy_table.StrategyTable(f))
-        yield strategy_win.WinLevel(adv, spread_table.SpreadTable(g)), opt
+        yield seat_win.WinLevel(adv, strategy_spread.SpreadTable(g)), opt
 
 
 @pytest.fixture(scope="module")
@@ -159,10 +159,10 @@ def test_host_twin_agrees_on_lopsided_positions(device, host):
 
 
 MP_LOPSIDED = """
-import sys, json, rules, advisor, strategy_table, spread_table, strategy_win
+import sys, json, rules, strategy_advisor, strategy_table, strategy_spread, seat_win
 R = rules.make_ruleset()
-adv = advisor.Advisor(R, strategy_table.StrategyTable(open(sys.argv[1], "rb")))
-level = strategy_win.WinLevel(adv, spread_table.SpreadTable(open(sys.argv[2], "rb")))
+adv = strategy_advisor.Advisor(R, strategy_table.StrategyTable(open(sys.argv[1], "rb")))
+level = seat_win.WinLevel(adv, strategy_spread.SpreadTable(open(sys.argv[2], "rb")))
 for card, other in json.loads(open(sys.argv[3]).read()):
     level.prepare(card, [other])
     for face in range(1, 7):
@@ -340,23 +340,23 @@ def _game(ruleset, seats, seed, far_behind=False):
 
 
 def _play_out(g, coach, each_turn, each_move=None):
-    """Play ``g`` to its end with the app's own calls (players.choose_hold/choose_box);
+    """Play ``g`` to its end with the app's own calls (seats.choose_hold/choose_box);
     ``each_turn(g)`` starts the coach's turn, ``each_move(g)`` runs after every hold
     decision."""
     import game as game_module
-    import players
+    import seats
 
     options = [0] * rules.N_BOXES
     while g.phase != game_module.OVER:
         each_turn(g)
         g.roll()
         while True:
-            hold = players.choose_hold(coach, g)
+            hold = seats.choose_hold(coach, g)
             if each_move is not None:
                 each_move(g)
             if hold < 0:
                 g.options(options)
-                box = players.choose_box(coach, g, options)
+                box = seats.choose_box(coach, g, options)
                 assert options[box] >= 0
                 g.score(box)
                 break
@@ -421,14 +421,14 @@ def test_advise_to_win_bad_input(capsys, args, message):
     assert message in err
 
 
-# -- the seat on the device: players.py and coach.py ----------------------------------
+# -- the seat on the device: seats.py and coach.py ----------------------------------
 def test_cpu_win_seat_plays_through_players_and_coach(monkeypatch, tmp_path, host):
     """A two-player game, CPU win against CPU optimal, through the app's own calls
-    (players.choose_hold / choose_box with coach.Coach): every move of the win seat is
+    (seats.choose_hold / choose_box with coach.Coach): every move of the win seat is
     the win level's, the game ends, and without the spread table the seat plays optimal."""
     import os
 
-    import players
+    import seats
 
     _link_tables(tmp_path, monkeypatch, FORCED)
     coach = _open_coach(FORCED)
@@ -442,13 +442,13 @@ def test_cpu_win_seat_plays_through_players_and_coach(monkeypatch, tmp_path, hos
 
     _play_out(g, coach, lambda g: coach.start_turn(g.players[g.current].card), each_move)
     assert len(win_moves) >= 13
-    # the level's choice in the far-behind position, through players.py
+    # the level's choice in the far-behind position, through seats.py
     g2 = _game(FORCED, [("W", "win"), ("O", "optimal")], 1, far_behind=True)
-    assert players.choose_hold(coach, g2) == 0b00011
+    assert seats.choose_hold(coach, g2) == 0b00011
     coach.close()
     os.remove(tmp_path / "spread-forced.bin")
     assert coach.open(FORCED)
-    assert players.choose_hold(coach, g2) == 0b10000  # no spread table: plays optimal
+    assert seats.choose_hold(coach, g2) == 0b10000  # no spread table: plays optimal
 
 
 def test_coach_shows_the_to_win_move_and_reviews_in_chance(monkeypatch, tmp_path):
@@ -489,7 +489,7 @@ def test_card_view_shows_the_meter_in_the_simulator(tmp_path, variant):
     with the compact table a Pico W holds (6-bit values: the meter's means come from it)."""
     import re
 
-    import spread_table as spread_module
+    import strategy_spread as spread_module
     from host_tools import advise
     from host_tools.simulator import golden as sim_golden
     from host_tools.simulator.screen import screen_lines
@@ -515,9 +515,9 @@ def test_card_view_shows_the_meter_in_the_simulator(tmp_path, variant):
 
 
 def W_percent(fraction):
-    import win_meter
+    import strategy_win_meter
 
-    return win_meter.percent(int(round(fraction * win_meter.ONE)))
+    return strategy_win_meter.percent(int(round(fraction * strategy_win_meter.ONE)))
 
 
 METER_PROBE = r"""
@@ -565,7 +565,7 @@ def test_damaged_spread_table_turns_the_meter_and_the_win_level_off(monkeypatch,
     """A spread table with a flipped byte in a group the game reads: the coach drops it
     (meter off, hints and CPU win play on without it) instead of using a wrong figure;
     a header flip is refused at open. The value table and the game go on."""
-    import players
+    import seats
 
     with open(solver_cache.spread_table(FORCED, bench.DEVICE_BANDS), "rb") as f:
         good = f.read()
@@ -587,7 +587,7 @@ def test_damaged_spread_table_turns_the_meter_and_the_win_level_off(monkeypatch,
     mask = sum(1 << b for b in range(13) if g.players[0].card[b] != rules.OPEN)
     bad = bytearray(good)
     for group in {mask >> 3, (mask | 1 << rules.BOX_IDS.index("three_kind")) >> 3}:
-        bad[spread_table.HEADER_SIZE + spread_table.group_start(group) * good[5] + group + 1] ^= 0x40
+        bad[strategy_spread.HEADER_SIZE + strategy_spread.group_start(group) * good[5] + group + 1] ^= 0x40
     coach = fresh_coach(bytes(bad))
     assert coach.start_turn(g.players[0].card, g)
     assert coach.in_chance  # the value table is fine
@@ -597,7 +597,7 @@ def test_damaged_spread_table_turns_the_meter_and_the_win_level_off(monkeypatch,
     assert coach.win is None  # dropped
     assert not coach.meter(g, breakdowns, out)
     assert coach.win_level() is None
-    assert players.choose_hold(coach, g) == 0b10000  # plays optimal, as without the table
+    assert seats.choose_hold(coach, g) == 0b10000  # plays optimal, as without the table
     coach.close()
     coach = fresh_coach(bytes(bad))
     assert not coach.meter(g, breakdowns, out)  # the meter meets it first: off as well
@@ -615,8 +615,8 @@ def test_zoo_card_has_no_meter_and_cpu_win_plays_optimal(monkeypatch, tmp_path):
     """The spread table, the meter and the win level are for the 13-box cards: in a Zoo
     game (even with a file named spread-zoo.bin) the coach offers neither, a CPU win
     seat plays the Zoo table's optimal moves and the game ends normally."""
-    import players
-    import strategy_players
+    import seats
+    import seat_levels
 
     zoo = rules.make_ruleset(rules.ZOO)
     _link_tables(tmp_path, monkeypatch, zoo)  # spread-zoo.bin: the standard card's
@@ -625,7 +625,7 @@ def test_zoo_card_has_no_meter_and_cpu_win_plays_optimal(monkeypatch, tmp_path):
     breakdowns = [rules.totals(zoo, p.card) for p in g.players]
     assert not coach.meter(g, breakdowns, [0] * 4)
     assert coach.win_level() is None
-    assert players.level(coach, "win") == strategy_players.level_index("optimal")
+    assert seats.level(coach, "win") == seat_levels.level_index("optimal")
 
     def each_turn(g):
         assert coach.start_turn(g.players[g.current].card, g)

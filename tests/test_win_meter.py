@@ -3,8 +3,8 @@ device code they are measured with (host_tools/solver/spread.py, fast_play.py, m
 
 The spread recursion is checked against an independent brute force (distributions over
 dictionaries, scoring through rules.py only) on late cards and against Monte Carlo play
-from the empty card; the vectorised advisor and meter against firmware/advisor.py and
-firmware/win_meter.py decision by decision and number by number.
+from the empty card; the vectorised advisor and meter against firmware/strategy_advisor.py and
+firmware/strategy_win_meter.py decision by decision and number by number.
 """
 
 import io
@@ -14,11 +14,11 @@ import random
 import numpy as np
 import pytest
 
-import advisor as A
+import strategy_advisor as A
 import rules
-import spread_table
+import strategy_spread
 import strategy_table
-import win_meter as W
+import strategy_win_meter as W
 from host_tools.benches import win_meter as bench
 from host_tools.solver import cache as solver_cache
 from host_tools.solver import core as solver_core
@@ -188,7 +188,7 @@ def test_spread_from_late_state_matches_monte_carlo(solved):
 
 # -- the vectorised advisor and meter against the device code ------------------------
 def test_fast_advisor_makes_the_device_advisors_decisions(solved):
-    """Decisions along games played by firmware/advisor.py: >= 2,000 holds and boxes."""
+    """Decisions along games played by firmware/strategy_advisor.py: >= 2,000 holds and boxes."""
     fa, _fixed, _var = solved
     rng = random.Random(7)
     positions = []
@@ -227,7 +227,7 @@ def test_fast_advisor_makes_the_device_advisors_decisions(solved):
 
 
 def test_host_meter_equals_device_meter():
-    """firmware/win_meter.py and its numpy twin on 3 x 1,000 positions (2-4 players),
+    """firmware/strategy_win_meter.py and its numpy twin on 3 x 1,000 positions (2-4 players),
     including finished cards and decided games."""
     rnd = random.Random(3)
     out = [0] * 4
@@ -247,7 +247,7 @@ def test_host_meter_equals_device_meter():
 def test_spread_table_reader_equals_host_decoder(spread_path):
     with open(spread_path, "rb") as f:
         data = f.read()
-        table = spread_table.SpreadTable(f)
+        table = strategy_spread.SpreadTable(f)
         assert table.matches(FORCED, rules.JOKERS)
         dense = spread.decode_sixteenths(data)
         rng = random.Random(2)
@@ -261,7 +261,7 @@ def test_spread_table_reader_equals_host_decoder(spread_path):
 
 
 def test_spread_table_rejects_other_files(tmp_path):
-    assert_refused(spread_table.SpreadTable, tmp_path / "x.bin", b"YZOT" + bytes(60))
+    assert_refused(strategy_spread.SpreadTable, tmp_path / "x.bin", b"YZOT" + bytes(60))
 
 
 # -- what a player sees ------------------------------------------------------------
@@ -305,7 +305,7 @@ def test_meter_beats_lead_only_baseline_small_sample(solved):
 
 def test_the_screens_percent_is_the_meters():
     """ui.draw.percent (the screens' copy, so the meter is not loaded at boot) rounds
-    every chance exactly as win_meter.percent."""
+    every chance exactly as strategy_win_meter.percent."""
     from ui import draw
 
     assert [draw.percent(c) for c in range(W.ONE + 1)] == [W.percent(c) for c in range(W.ONE + 1)]
@@ -317,7 +317,7 @@ def _damaged_variants(data):
     flipped_header = bytearray(data)
     flipped_header[8] ^= 0x01  # the upper threshold: caught by the header's CRC-8
     flipped_data = bytearray(data)
-    flipped_data[spread_table.HEADER_SIZE + 5000] ^= 0x10
+    flipped_data[strategy_spread.HEADER_SIZE + 5000] ^= 0x10
     return {"header": bytes(flipped_header), "cut": data[:-100], "grown": data + b"\x00", "data": bytes(flipped_data)}
 
 
@@ -330,7 +330,7 @@ def test_spread_table_refuses_damage_at_open_and_per_group(spread_path):
             spread.verify(bad)  # the host's whole-file check (advise)
         table = None
         try:
-            table = spread_table.SpreadTable(io.BytesIO(bad))
+            table = strategy_spread.SpreadTable(io.BytesIO(bad))
         except strategy_table.TableDamaged:
             assert kind != "data"  # header, size: refused at open
             continue
@@ -346,4 +346,4 @@ def test_spread_table_refuses_damage_at_open_and_per_group(spread_path):
     older = bytearray(data)
     older[4] = 1
     with pytest.raises(ValueError, match="format 1"):
-        spread_table.SpreadTable(io.BytesIO(bytes(older)))
+        strategy_spread.SpreadTable(io.BytesIO(bytes(older)))

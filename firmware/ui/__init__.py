@@ -15,7 +15,7 @@ Plain functions in a table, not classes: on the unix port a class per screen cos
   ``long`` True for a long press); changes happen through the app's transitions and game
   actions (app.py), never by writing another screen's state;
 - ``tick(app, now)``: once per frame (``now`` in ms): timers, animations (a computer's
-  turn is played by the app's frame loop, players.play, not by a screen).
+  turn is played by the app's frame loop, seats.play, not by a screen).
 
 To add a screen: docs/architecture.md, "How to add a screen".
 """

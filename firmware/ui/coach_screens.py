@@ -3,7 +3,7 @@ the review after a turn.
 
 Drawing reads the app's coach (coach.py) and game; the numbers were computed when the
 hint was asked or the turn was scored, so a redraw allocates nothing. Expected totals
-and costs show in tenths of a point without floats (advisor.tenths); in multi-player
+and costs show in tenths of a point without floats (strategy_advisor.tenths); in multi-player
 games the hint shows the max-score and the to-win move with their chances to win when
 they differ (OK takes the picked one, the to-win move first), and the review's cost is
 in percentage points of the chance to win. While a hint is up the dice to re-roll blink

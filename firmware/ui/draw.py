@@ -96,8 +96,8 @@ def hbar(fb, row, value, full):
 
 
 def percent(chance):
-    """A chance to win in the win meter's units (win_meter.ONE = 16384) as a whole
-    percent, rounded: win_meter.percent, here so the screens need not import the meter
+    """A chance to win in the win meter's units (strategy_win_meter.ONE = 16384) as a whole
+    percent, rounded: strategy_win_meter.percent, here so the screens need not import the meter
     at boot (its module is loaded with the first multi-player game's meter)."""
     return (chance * 100 + 8192) >> 14
 

@@ -24,15 +24,15 @@ YBONUS = const(6)
 SOUND = const(7)
 LEDS = const(8)
 START = const(9)
-RECORDS = const(10)  # high scores, statistics, dice fairness (session.py shows them)
+RECORDS = const(10)  # high scores, statistics, dice fairness (save_session.py shows them)
 COACH = const(11)  # hints and turn reviews from the strategy table (coach.py)
 
 MAX_PLAYERS = const(4)
 HUMAN = const(0)
 CASUAL = const(4)
-# The kind strings handed to game.Game: "human", then strategy_players.LEVELS (without a
-# strategy table on the device every computer kind plays computer.py's simple strategy)
-# and "win" (strategy_win.py: plays for the win; needs the spread table too, else optimal).
+# The kind strings handed to game.Game: "human", then seat_levels.LEVELS (without a
+# strategy table on the device every computer kind plays seat_simple.py's simple strategy)
+# and "win" (seat_win.py: plays for the win; needs the spread table too, else optimal).
 KIND_NAMES = ("human", "optimal", "win", "good", "casual")
 KIND_LABELS = ("Human", "CPU optimal", "CPU win", "CPU good", "CPU casual")
 # Coach modes: no advice; hints on request (short MENU in a turn); a review after each turn.

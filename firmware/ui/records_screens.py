@@ -1,5 +1,5 @@
 """Screens that sit on top of the app's own, showing what the save layer asks
-(session.py ``asks``): messages, the "Continue?" choice at boot, high-score initials, and
+(save_session.py ``asks``): messages, the "Continue?" choice at boot, high-score initials, and
 the records pages (high scores, statistics, dice fairness).
 
 The app calls ``handle(app, event)`` and ``paint(app, fb)`` while ``app.session.asks`` is not
@@ -12,16 +12,16 @@ never per frame, so the little formatting they do costs nothing in the frame loo
 from micropython import const
 
 from drivers.buttons import ROLL, UP, DOWN, OK, MENU
-from session import release
+from save_session import release
 from ui import draw
 
 _BUTTON_MASK = const(0x0F)
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _ROWS = const(7)  # text rows below the header
 _SCORE_ROWS = const(6)  # high scores shown at once (the last row says the keys)
-_MESSAGE = const(0)  # session.MESSAGE
-_CHOICE = const(1)  # session.CHOICE
-_INITIALS = const(2)  # session.INITIALS
+_MESSAGE = const(0)  # save_session.MESSAGE
+_CHOICE = const(1)  # save_session.CHOICE
+_INITIALS = const(2)  # save_session.INITIALS
 _shown = None  # the overlay made for the save layer's first request (_shown_for)
 _shown_for = None
 
@@ -226,7 +226,7 @@ class RecordsView:
             draw.text(fb, "v", 15, 0, True)
 
     def _draw_stats(self, fb):
-        import records_view  # only while this view is drawn (session releases it)
+        import save_records_view  # only while this view is drawn (session releases it)
 
         name = self.names[self.who]
         stats = self.recs.stats
@@ -237,11 +237,11 @@ class RecordsView:
             draw.text(fb, "UP/DOWN who  OK>", 0, 7)
         else:
             draw.text(fb, "OK next MENU end", 0, 7)
-        values = records_view.summary(entry)  # in _STAT_LABELS order
+        values = save_records_view.summary(entry)  # in _STAT_LABELS order
         row = 1
         if self.who == 0:  # games; each game holds a result per seat
             draw.text(fb, "Games played", 0, row)
-            draw.number(fb, records_view.games_played(stats), 15, row)
+            draw.number(fb, save_records_view.games_played(stats), 15, row)
             row += 1
         ruleset = self.recs.ruleset
         for i in range(5):
@@ -259,12 +259,12 @@ class RecordsView:
             row += 1
 
     def _draw_fairness(self, fb):
-        import records_view
+        import save_records_view
 
         faces = self.recs.rolls["faces"]
-        stat, verdict = records_view.chi_square(faces)
+        stat, verdict = save_records_view.chi_square(faces)
         _header(fb, "Dice  chi2")
-        figure = records_view.thousandths(stat)
+        figure = save_records_view.thousandths(stat)
         draw.text(fb, figure, 16 - len(figure), 0, True)
         most = 1
         for n in faces:
@@ -277,4 +277,4 @@ class RecordsView:
             if width:
                 fb.fill_rect(16, row * 8 + 1, width, 6, 1)
             draw.number(fb, faces[face], 15, row)
-        draw.text(fb, records_view.VERDICTS[verdict], 0, 7)
+        draw.text(fb, save_records_view.VERDICTS[verdict], 0, 7)

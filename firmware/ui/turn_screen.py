@@ -6,7 +6,7 @@ upper progress, or the round-1 note; for a moment, why ROLL did nothing). ROLL r
 hold, UP/DOWN move the cursor, OK asks to score the box (ConfirmScore: OK again scores),
 short MENU gives a hint (coach on) or the card, long MENU asks to quit. While the LED dice
 tumble the list shows no points (a press that needs them ends the tumble). A computer's
-turn is played by players.play from the app's frame loop: this screen only draws it. The
+turn is played by seats.play from the app's frame loop: this screen only draws it. The
 confirmation's state is module-level here, set by ``ask_score`` (its way in).
 """
 from micropython import const

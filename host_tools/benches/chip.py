@@ -69,16 +69,16 @@ def met(ok):
     return "target met" if ok else "target MISSED"
 
 
-_HEAP = "import gc\ngc.collect()\nprint('BOOT', gc.mem_free())\nimport rules, game, app, session\ngc.collect()\nprint('IMPORTS', gc.mem_free())"
+_HEAP = "import gc\ngc.collect()\nprint('BOOT', gc.mem_free())\nimport rules, game, app, save_session\ngc.collect()\nprint('IMPORTS', gc.mem_free())"
 _STATVFS = (
     "import os\ns = os.statvfs('/')\nprint('FLASH', s[0] * s[2], s[0] * s[3])\n"
     "print('FILES', ' '.join(n for n in os.listdir('/') if n.endswith('.bin')))"
 )
 _NO_SPREAD = "import os\nos.remove('spread-forced.bin')\n" + _STATVFS
 _ADVISOR = """
-import gc, time, rules, advisor, strategy_table
+import gc, time, rules, strategy_advisor, strategy_table
 r = rules.make_ruleset()
-adv = advisor.Advisor(r, strategy_table.StrategyTable(open('strategy-%s.bin' % r.name, 'rb')))
+adv = strategy_advisor.Advisor(r, strategy_table.StrategyTable(open('strategy-%s.bin' % r.name, 'rb')))
 codes = [0] * 32
 values = [0] * 32
 card = rules.new_card()
@@ -93,19 +93,19 @@ print('ADVISOR', ' '.join(str(t) for t in times))
 """
 # Whole games of win-level players (2, 3, 4 seats, seeded dice): at each turn's first
 # decision ensure() prepares the turn against the opponents' cards as they stand, as
-# players._win does; the rest of the turn is lookups (hold, box).
+# seats._win does; the rest of the turn is lookups (hold, box).
 _WIN = """
-import gc, random, time, rules, advisor, strategy_table, spread_table
+import gc, random, time, rules, strategy_advisor, strategy_table, strategy_spread
 R = rules.make_ruleset()
-adv = advisor.Advisor(R, strategy_table.StrategyTable(open('strategy-%s.bin' % R.name, 'rb')))
-sp = spread_table.SpreadTable(open('spread-%s.bin' % R.name, 'rb'))
+adv = strategy_advisor.Advisor(R, strategy_table.StrategyTable(open('strategy-%s.bin' % R.name, 'rb')))
+sp = strategy_spread.SpreadTable(open('spread-%s.bin' % R.name, 'rb'))
 gc.collect()
 before = gc.mem_alloc()
-import strategy_win
+import seat_win
 gc.collect()
 print('WINCODE', gc.mem_alloc() - before)
 before = gc.mem_alloc()
-level = strategy_win.WinLevel(adv, sp)
+level = seat_win.WinLevel(adv, sp)
 gc.collect()
 print('WINKEPT', gc.mem_alloc() - before)
 random.seed(2026)
@@ -275,7 +275,7 @@ def run():
             out = chip_session.device_exec(port, _HEAP)
             boot, imports = _number(r"BOOT (\d+)", out)[0], _number(r"IMPORTS (\d+)", out)[0]
             say(
-                "heap free after boot %d bytes; after import rules, game, app, session %d (-%d)"
+                "heap free after boot %d bytes; after import rules, game, app, save_session %d (-%d)"
                 % (boot, imports, boot - imports)
             )
             found = re.search(r"ADVISOR ([\d ]+)", chip_session.device_exec(port, _ADVISOR))
@@ -354,7 +354,7 @@ def win_decisions(out, say):
     )
     code = _number(r"WINCODE (\d+)", out)
     if code:
-        say("CPU win code: importing strategy_win takes %d bytes of heap (its bytecode and native code)" % code[0])
+        say("CPU win code: importing seat_win takes %d bytes of heap (its bytecode and native code)" % code[0])
     memory = kept[0] + worst_alloc
     say(
         "CPU win working memory: %d bytes kept by the level (beside the advisor's) + at most %d allocated by "

@@ -1,7 +1,7 @@
 """Saves as the device UI makes them (flash writes per game), and the power budget.
 
 Plays whole games in the headless simulator (the real firmware under MicroPython, with
-session.py saving after every action) and watches the flash folder after every frame:
+save_session.py saving after every action) and watches the flash folder after every frame:
 each new save of ``data/game`` raises its slot's sequence number, so the count is exact
 and the bytes are each new slot file's size. The records files written at the end of the
 game (stats, rolls, high scores) are counted the same way. The solo game is a human who

@@ -63,8 +63,8 @@ def smallest_heap(code_dir=None):
     return bisect_heap(lambda heap_kb: play(heap_kb, code_dir=code_dir)[0])
 
 
-# Loaded by session.py only while needed, then released (not in the game's module list).
-TRANSIENT = ("records", "records_view", "session_boot", "storage_repair", "ui.records_screens", "bounds")
+# Loaded by save_session.py only while needed, then released (not in the game's module list).
+TRANSIENT = ("save_records", "save_records_view", "save_boot", "save_repair", "ui.records_screens", "save_bounds")
 _BREAKDOWN = """
 import gc, sys
 gc.collect()

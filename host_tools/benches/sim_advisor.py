@@ -57,16 +57,16 @@ def smallest_heap(tables, code_dir=None):
 # What coach.open adds, step by step, on a heap where the game's modules (rules) are in.
 _RAM_PROBE = r"""
 import gc
-import rules, coach, players  # loaded with the app in every game
+import rules, coach, seats  # loaded with the app in every game
 def used():
     gc.collect()
     return gc.mem_alloc()
 a = used()
-import strategy_dice, strategy_table, advisor, strategy_players
+import strategy_dice, strategy_table, strategy_advisor, seat_levels
 b = used()
 f = open("strategy-forced.bin", "rb")
 t = strategy_table.StrategyTable(f)
-adv = advisor.Advisor(rules.make_ruleset(), t)
+adv = strategy_advisor.Advisor(rules.make_ruleset(), t)
 c = used()
 adv.prepare(rules.new_card())
 d = used()

@@ -17,7 +17,7 @@ import host_tools
 SCRIPT = r"""
 import os, time
 import game as G, records, rules as R, session, storage
-from dice_source import DiceSource
+from game_dice import DiceSource
 
 
 class RamFlash:
@@ -48,7 +48,7 @@ class RamFlash:
 flash = RamFlash(352)
 os.VfsLfs2.mkfs(flash, progsize=256)
 os.mount(os.VfsLfs2(flash, progsize=256), "/flash")
-recs = records.Records("/flash/data")
+recs = save_records.Records("/flash/data")
 recs.load()
 out = [0] * R.N_BOXES
 times = []
@@ -60,7 +60,7 @@ def median(values):
 
 
 def play(n_players, seed, game_id):
-    store = storage.Store("/flash/data/game")
+    store = save_store.Store("/flash/data/game")
     dice = DiceSource(seed=seed)
     g = G.Game(R.make_ruleset(), [("P%d" % i, "human") for i in range(n_players)], dice)
     counts = [0] * 6
@@ -82,7 +82,7 @@ def play(n_players, seed, game_id):
     while g.phase != G.OVER:
         while True:
             g.roll()
-            session.count_roll(counts, g.dice, g.held)
+            save_session.count_roll(counts, g.dice, g.held)
             save()
             if g.rolls == 3:
                 break
@@ -121,7 +121,7 @@ for players in (1, 2, 4):
     print("game", players, stats["saves"], stats["bytes"], stats["max"], flash.progs - p0,
           flash.prog_bytes - b0, flash.erases - e0, end_bytes)
 print("save_us", median(times))
-store = storage.Store("/flash/data/stats")
+store = save_store.Store("/flash/data/stats")
 t = time.ticks_us()
 for _ in range(20):
     store.load()
@@ -129,7 +129,7 @@ print("load_us", time.ticks_diff(time.ticks_us(), t) // 20)
 import gc
 sample = {"id": 7, "seed": 12345, "counts": [3] * 6, "game": G.Game(R.make_ruleset(), [("A", "human")] * 4, DiceSource(seed=1)).to_state()}
 import sys
-store = storage.Store(sys.argv[1] + "/heap")  # the host filesystem: the RAM flash's Python reads would count too
+store = save_store.Store(sys.argv[1] + "/heap")  # the host filesystem: the RAM flash's Python reads would count too
 store.save(sample)
 for name, action in (("heap_save", lambda: store.save(sample)), ("heap_load", store.load)):
     gc.collect()
@@ -141,7 +141,7 @@ for name, action in (("heap_save", lambda: store.save(sample)), ("heap_load", st
 data = bytes(range(200))
 t = time.ticks_us()
 for _ in range(50):
-    storage.crc32(data)
+    save_store.crc32(data)
 print("crc200_us", time.ticks_diff(time.ticks_us(), t) // 50)
 """
 
@@ -161,8 +161,8 @@ def _encoding_sizes():
     host_tools.use_firmware()
     import game as G
     import rules as R
-    import storage
-    from dice_source import DiceSource
+    import save_store
+    from game_dice import DiceSource
 
     dice = DiceSource(seed=7)
     g = G.Game(R.make_ruleset(), [("ANN", "human"), ("BOB", "human"), ("CPU", "hard"), ("DAN", "human")], dice)
@@ -175,7 +175,7 @@ def _encoding_sizes():
         g.score(max(range(R.N_BOXES), key=lambda b: out[b]))
     g.roll()
     value = {"id": 123456789, "seed": dice.checkpoint(), "counts": [30, 31, 29, 33, 28, 30], "game": g.to_state()}
-    packed = len(storage.pack(value, 1))
+    packed = len(save_store.pack(value, 1))
     as_json = len(json.dumps(value, separators=(",", ":")))
     return packed, as_json
 

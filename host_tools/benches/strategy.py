@@ -28,7 +28,7 @@ import host_tools
 
 host_tools.use_firmware()
 import rules  # noqa: E402
-import strategy_players as P  # noqa: E402
+import seat_levels as P  # noqa: E402
 
 from host_tools.solver import core as solver_core  # noqa: E402
 from host_tools.solver import simulate as solver_sim  # noqa: E402
@@ -42,9 +42,9 @@ PUBLISHED_LOOP_N = 1_000_000
 LEVEL_GAMES = int(os.environ.get("BENCH_STRATEGY_GAMES", "1000"))
 
 _TURNS_SCRIPT = """
-import sys, rules, advisor, strategy_table
+import sys, rules, strategy_advisor, strategy_table
 R = rules.make_ruleset()
-adv = advisor.Advisor(R, strategy_table.StrategyTable(open(sys.argv[1], "rb")))
+adv = strategy_advisor.Advisor(R, strategy_table.StrategyTable(open(sys.argv[1], "rb")))
 codes = [0] * 32
 values = [0] * 32
 card = rules.new_card()
@@ -65,12 +65,12 @@ sums(int(sys.argv[2]), [0, 12345678, 56781234])
 """
 
 _MEMORY_SCRIPT = """
-import gc, sys, rules, advisor, strategy_table
+import gc, sys, rules, strategy_advisor, strategy_table
 R = rules.make_ruleset()
 f = open(sys.argv[1], "rb")
 gc.collect()
 before = gc.mem_alloc()
-adv = advisor.Advisor(R, strategy_table.StrategyTable(f))
+adv = strategy_advisor.Advisor(R, strategy_table.StrategyTable(f))
 gc.collect()
 kept = gc.mem_alloc() - before
 codes = [0] * 32
@@ -84,7 +84,7 @@ print(kept, gc.mem_alloc() - start)
 
 
 _CHECKS_SCRIPT = """
-import sys, time, rules, advisor, strategy_table
+import sys, time, rules, strategy_advisor, strategy_table
 def median(xs):
     xs.sort()
     return xs[len(xs) // 2]
@@ -112,7 +112,7 @@ for mask in range(1, 8191, 29):  # consecutive masks differ: every call reads an
     reads.append(time.ticks_diff(time.ticks_us(), t))
 full = bytearray(256)
 crc = timed(lambda: strategy_table.crc8(full, 0, 256, 0), 101)
-adv = advisor.Advisor(rules.make_ruleset(), table)
+adv = strategy_advisor.Advisor(rules.make_ruleset(), table)
 card = rules.new_card()
 def turn():
     card[13] = 0

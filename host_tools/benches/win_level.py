@@ -35,10 +35,10 @@ from host_tools.solver import spread  # noqa: E402
 SEED = 2026  # (a first 100,000-game run used seed 1512; the README quotes both)
 
 _TURNS_SCRIPT = """
-import sys, rules, advisor, strategy_table, spread_table, strategy_win
+import sys, rules, strategy_advisor, strategy_table, strategy_spread, seat_win
 R = rules.make_ruleset()
-adv = advisor.Advisor(R, strategy_table.StrategyTable(open(sys.argv[1], "rb")))
-level = strategy_win.WinLevel(adv, spread_table.SpreadTable(open(sys.argv[3], "rb")))
+adv = strategy_advisor.Advisor(R, strategy_table.StrategyTable(open(sys.argv[1], "rb")))
+level = seat_win.WinLevel(adv, strategy_spread.SpreadTable(open(sys.argv[3], "rb")))
 card = rules.new_card()
 card[0] = 3
 card[8] = 25
@@ -52,13 +52,13 @@ for i in range(int(sys.argv[2])):
 """
 
 _MEMORY_SCRIPT = """
-import gc, sys, rules, advisor, strategy_table, spread_table, strategy_win
+import gc, sys, rules, strategy_advisor, strategy_table, strategy_spread, seat_win
 R = rules.make_ruleset()
-adv = advisor.Advisor(R, strategy_table.StrategyTable(open(sys.argv[1], "rb")))
+adv = strategy_advisor.Advisor(R, strategy_table.StrategyTable(open(sys.argv[1], "rb")))
 f = open(sys.argv[2], "rb")
 gc.collect()
 before = gc.mem_alloc()
-level = strategy_win.WinLevel(adv, spread_table.SpreadTable(f))
+level = seat_win.WinLevel(adv, strategy_spread.SpreadTable(f))
 gc.collect()
 kept = gc.mem_alloc() - before
 card = rules.new_card()

@@ -107,7 +107,7 @@ def build_site(out, source=None, rules="forced", node_dir=NODE_DIR, mpy_cross=No
     from host_tools.simulator.backend import BUTTONS, BUTTON_NAMES
     from host_tools.simulator import keys as sim_keys
 
-    import storage
+    import save_store
 
     source = source or flash_build.default_source()
     port = port_folder(node_dir)
@@ -140,7 +140,7 @@ def build_site(out, source=None, rules="forced", node_dir=NODE_DIR, mpy_cross=No
         "rules": rules,
         "tree": index,
         "extras": extras,
-        "dataDir": storage.DATA_DIR,
+        "dataDir": save_store.DATA_DIR,
         "buttons": list(BUTTONS),
         "buttonNames": list(BUTTON_NAMES),
         "pressMs": sim_keys.PRESS_MS,

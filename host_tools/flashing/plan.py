@@ -12,7 +12,7 @@ from host_tools.flashing.build import BuildError
 from host_tools.flashing.device import MANIFEST, STAGED
 
 host_tools.use_firmware()
-import storage  # noqa: E402  (the firmware's own name for the folder of saves: never touched)
+import save_store  # noqa: E402  (the firmware's own name for the folder of saves: never touched)
 
 RESERVE_BYTES = 16 * 1024  # left free after flashing, for saves and records
 # A table for the menu's other card (the Zoo table) is a bonus: it goes only when this
@@ -100,7 +100,7 @@ class Plan:
     def _could_be_ours(self, path):
         if path == MANIFEST or untrusted.device_path_problem(path):
             return False
-        if path.strip("/").split("/")[0] == storage.DATA_DIR:
+        if path.strip("/").split("/")[0] == save_store.DATA_DIR:
             return False  # the game's saves and records: never flash's
         folders = {posixpath.dirname(f.path) for f in self.files} | {"/"}
         suffixes = {posixpath.splitext(f.path)[1] for f in self.files} | {".mpy", ".py", ".cfg", ".bin"}

@@ -7,14 +7,14 @@ tool's port logic (``Device``: raw REPL, bounded output).
 The copy on the host is untrusted input, read by pull's rules in the other direction
 (``local_files``): only regular files, never through a link, the same size limits and
 name rule, and each save an intact frame of a store the firmware keeps, whose value
-passes that store's own shape check (the firmware's ``storage.Store`` and checks, run
+passes that store's own shape check (the firmware's ``save_store.Store`` and checks, run
 here). Anything else refuses the whole push before the device is touched.
 
 The switch is whole-folder, so a power cut at any moment leaves the old ``data/`` or the
 new one (``program``): the copy is written into ``data.pushing/``, renamed to
 ``data.pushed/`` once complete, then ``data/`` -> ``data.pushold/`` and ``data.pushed/``
 -> ``data/``. A cut between those two renames leaves no ``data/``: the firmware's boot
-(``session_boot.finish_push``) and the next push both put ``data.pushed/`` in then. Leftovers
+(``save_boot.finish_push``) and the next push both put ``data.pushed/`` in then. Leftovers
 are removed by the next push.
 """
 
@@ -29,15 +29,15 @@ from host_tools.flashing.device import Device, DeviceError, DeviceFull, write_co
 
 host_tools.use_firmware()
 
-import records  # noqa: E402  (firmware modules: their own checks decide what is a save)
+import save_records  # noqa: E402  (firmware modules: their own checks decide what is a save)
 import rules  # noqa: E402
-import session_boot  # noqa: E402
-import storage  # noqa: E402
+import save_boot  # noqa: E402
+import save_store  # noqa: E402
 from ui import menu  # noqa: E402
 
-DATA = storage.DATA_DIR  # the game's folder at the flash root (relative: the REPL's cwd is /)
+DATA = save_store.DATA_DIR  # the game's folder at the flash root (relative: the REPL's cwd is /)
 PUSHING = DATA + ".pushing"  # the copy while it is written: never used unless complete
-PUSHED = DATA + session_boot.PUSHED  # the complete copy, waiting to be switched in
+PUSHED = DATA + save_boot.PUSHED  # the complete copy, waiting to be switched in
 REPLACED = DATA + ".pushold"  # the device's own data/ during the switch
 _SLOTS = (".a", ".b")
 _ASIDE = (".a.bad", ".b.bad")  # damaged copies the firmware kept aside: pushed as they are
@@ -74,7 +74,7 @@ def _exists(p):
         return False
 """
 
-# First: finish a switch a cut stopped (as session_boot.finish_push does at boot), then clear
+# First: finish a switch a cut stopped (as save_boot.finish_push does at boot), then clear
 # what earlier pushes left, and make the folder the copy is written into.
 _CLEAN = (
     _HELPERS
@@ -122,16 +122,16 @@ def store_checks():
     """{store name: its shape check} for every store the firmware keeps in data/: the
     saved game's, the menu's set-up and the records' of every card, taken from the
     firmware itself."""
-    checks = {"game": session_boot.save_ok, "setup": menu.setup_ok}
+    checks = {"game": save_boot.save_ok, "setup": menu.setup_ok}
     for choice in rules.CHOICES:
-        recs = records.Records(DATA, _OneFile("", b""), rules.make_ruleset(choice))
+        recs = save_records.Records(DATA, _OneFile("", b""), rules.make_ruleset(choice))
         for store in recs.stores.values():
             checks[store.base.rsplit("/", 1)[-1]] = store.check
     return checks
 
 
 class _OneFile:
-    """A filesystem holding one file, for ``storage.Store`` to load it from memory."""
+    """A filesystem holding one file, for ``save_store.Store`` to load it from memory."""
 
     def __init__(self, path, data):
         self.path = path
@@ -153,10 +153,10 @@ def save_problem(name, data, checks):
     if suffix not in _SLOTS:
         return None
     base = name[: -len(suffix)]
-    store = storage.Store(DATA + "/" + base, _OneFile(DATA + "/" + name, data), checks[base])
+    store = save_store.Store(DATA + "/" + base, _OneFile(DATA + "/" + name, data), checks[base])
     try:
         store.load()
-    except storage.SaveError as err:
+    except save_store.SaveError as err:
         return "not an intact save of the game (%s)" % err.reason
     except (ValueError, TypeError, KeyError, IndexError, RecursionError, MemoryError, UnicodeError):
         return "not an intact save of the game (unreadable)"

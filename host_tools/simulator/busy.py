@@ -28,7 +28,7 @@ CHIP_ADVISOR_INIT_MS = 853.0
 CACHE = os.path.join(host_tools.REPO, "build", "busy-ratio.json")
 
 _WORKLOAD = """
-import gc, rules, advisor, strategy_table
+import gc, rules, strategy_advisor, strategy_table
 from boards.sim_busy import BusyMeter
 meter = BusyMeter("100")
 print('REF', meter.reference())
@@ -38,7 +38,7 @@ for rep in range(5):
     adv = None
     gc.collect()
     meter.restart()
-    adv = advisor.Advisor(r, table)
+    adv = strategy_advisor.Advisor(r, table)
     print('INIT', meter.host_us())
 codes = [0] * 32
 values = [0] * 32

@@ -48,7 +48,7 @@ SCENES = {
     "end_solo": (2, SOLO_GAME),
     "end": (4, TWO_HUMANS + " wait:4500" + HUMAN_TURN * 26),
 }
-# Records (session.py): a solo game, OK after the end screen, initials Z-C-A, then the
+# Records (save_session.py): a solo game, OK after the end screen, initials Z-C-A, then the
 # menu's "Records" line (the last: UP from "Start game", the first) and its pages.
 RECORDS = SOLO_GAME + " enter up enter down down enter enter up enter"
 SCENES.update(

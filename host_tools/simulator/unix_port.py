@@ -39,7 +39,7 @@ DEFAULT_FLASH = os.path.join(os.path.expanduser("~"), ".local", "share", "pico-y
 # app, session` as the chip measured (docs/figures.md); 64-bit objects make the imports dearer.
 DEVICE_HEAP = "276K"
 SOURCES = "sources"  # code_dir for firmware/ and boards/ as .py, compiled at import
-SOURCE_HEAP = "256K"  # compiling at import: records.py needs ~46 KB free from .py, 11 KB as .mpy
+SOURCE_HEAP = "256K"  # compiling at import: save_records.py needs ~46 KB free from .py, 11 KB as .mpy
 # Busy mode's own code and meter (boards/sim_busy.py) hold heap the chip does not have:
 # added to the heap, so the firmware meets the same free heap as in a plain run
 # (tests/test_busy_sim.py compares the two).

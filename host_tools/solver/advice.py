@@ -5,7 +5,7 @@ win meter (``chances``) and the options ranked by the CPU win level (``advise_to
 import host_tools
 
 host_tools.use_firmware()
-import advisor as A  # noqa: E402
+import strategy_advisor as A  # noqa: E402
 import rules as R  # noqa: E402
 
 
@@ -38,7 +38,7 @@ def advise(adv, card, dice=None, rolls_left=None):
 
 def standing(adv, spread, card):
     """(total, expected remaining in sixteenths, sd in sixteenths, used boxes) of a card."""
-    import win_meter
+    import strategy_win_meter
 
     mask = up = used = 0
     for b in range(R.N_BOXES):
@@ -51,30 +51,30 @@ def standing(adv, spread, card):
     total = R.totals(adv.rules, card)[4]
     if mask == 8191:
         return total, 0, 0, used
-    return total, win_meter.from_fixed(adv.table.value(mask, up, yz)), spread.sd(mask, up, yz), used
+    return total, strategy_win_meter.from_fixed(adv.table.value(mask, up, yz)), spread.sd(mask, up, yz), used
 
 
 def chances(adv, spread, cards):
     """Each card's chance to win (fractions), the win meter's model, cards[0] = you."""
-    import win_meter
+    import strategy_win_meter
 
     rows = [standing(adv, spread, c) for c in cards]
     out = [0] * 4
-    win_meter.chances(
+    strategy_win_meter.chances(
         len(cards), [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], [r[3] for r in rows], out
     )
-    return [out[i] / win_meter.ONE for i in range(len(cards))]
+    return [out[i] / strategy_win_meter.ONE for i in range(len(cards))]
 
 
 def advise_to_win(adv, spread, card, others, dice=None, rolls_left=None):
     """The JSON-ready answer ranked by the chance to win against ``others``."""
-    import strategy_win
-    import win_meter
+    import seat_win
+    import strategy_win_meter
 
     result = {"chances": chances(adv, spread, [card] + list(others))}
     if dice is None:
         return result
-    level = strategy_win.WinLevel(adv, spread)
+    level = seat_win.WinLevel(adv, spread)
     level.prepare(card, others)
     options = []
     if rolls_left == 0:
@@ -94,7 +94,7 @@ def advise_to_win(adv, spread, card, others, dice=None, rolls_left=None):
     options.sort(key=lambda o: (o[0], o[1]), reverse=True)
     ranked = []
     for key, _order, option in options:
-        option["chance"] = level.chance(key) / win_meter.ONE
+        option["chance"] = level.chance(key) / strategy_win_meter.ONE
         ranked.append(option)
     result.update(best=ranked[0], options=ranked)
     return result

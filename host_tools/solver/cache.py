@@ -21,7 +21,7 @@ _SOURCES = (
     "firmware/rules.py",
     "firmware/strategy_dice.py",
     "firmware/strategy_table.py",
-    "firmware/spread_table.py",
+    "firmware/strategy_spread.py",
     "host_tools/solver/core.py",
     "host_tools/solver/table.py",
     "host_tools/solver/spread.py",

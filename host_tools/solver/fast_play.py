@@ -1,6 +1,6 @@
 """The device advisor's optimal play, vectorised over many games at once (host, numpy).
 
-``firmware/advisor.py`` plays one game in fixed point (units of 2**-18 points) from the
+``firmware/strategy_advisor.py`` plays one game in fixed point (units of 2**-18 points) from the
 strategy table. Simulating 100,000s of games through it on CPython takes hours, so this
 module runs the same arithmetic on numpy int64 arrays with one column per game: the same
 table values (decoded from the file the device reads), the same successor values, the
@@ -38,7 +38,7 @@ def dice_code(dice):
 
 
 class FastAdvisor:
-    """Per-turn dynamic programme of firmware/advisor.py for arrays of states."""
+    """Per-turn dynamic programme of firmware/strategy_advisor.py for arrays of states."""
 
     def __init__(self, ruleset, fixed, tables=None):
         self.rules = ruleset

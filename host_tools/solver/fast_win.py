@@ -1,4 +1,4 @@
-"""firmware/strategy_win.py (the ``win`` computer level) vectorised over games (numpy).
+"""firmware/seat_win.py (the ``win`` computer level) vectorised over games (numpy).
 
 The same integer keys (chance << 11 | tie) from the same table values, spreads and
 meter arithmetic, then fast_play.FastAdvisor's integer averages and sub-keep maxima
@@ -13,7 +13,7 @@ from host_tools.solver import fast_play
 from host_tools.solver import meter
 
 import strategy_dice  # noqa: E402  (firmware modules, on the path through core)
-import win_meter as W  # noqa: E402
+import strategy_win_meter as W  # noqa: E402
 
 FRAC = fast_play.FRAC
 NEG = -1

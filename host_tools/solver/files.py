@@ -10,7 +10,7 @@ import sys
 import host_tools
 
 host_tools.use_firmware()
-import advisor as A  # noqa: E402
+import strategy_advisor as A  # noqa: E402
 import strategy_table  # noqa: E402
 
 from host_tools.solver import core as solver_core  # noqa: E402
@@ -84,10 +84,12 @@ def spread_path(ruleset, folder=BUILD):
 def ensure_spread(ruleset, folder=BUILD, quiet=False, prog="advise"):
     """Path of the spread table for ``ruleset``, building it (seconds) if missing or of
     an older format."""
-    import spread_table
+    import strategy_spread
 
     path = spread_path(ruleset, folder)
-    stale = lambda: not os.path.exists(path) or older_format(path, spread_table.MAGIC, spread_table.FORMAT_VERSION)
+    stale = lambda: (
+        not os.path.exists(path) or older_format(path, strategy_spread.MAGIC, strategy_spread.FORMAT_VERSION)
+    )
     if stale():
         from host_tools.solver import cache as solver_cache
         from host_tools.solver import spread as solver_spread

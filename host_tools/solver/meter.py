@@ -1,4 +1,4 @@
-"""firmware/win_meter.py's chances, vectorised over games (host, numpy int64).
+"""firmware/strategy_win_meter.py's chances, vectorised over games (host, numpy int64).
 
 The same integer arithmetic as the device (table lookups, shifts, floor divisions), one
 column per game, so a calibration over 100,000s of games measures the device's own
@@ -10,7 +10,7 @@ import numpy as np
 import host_tools
 
 host_tools.use_firmware()
-import win_meter as W  # noqa: E402
+import strategy_win_meter as W  # noqa: E402
 
 ONE = W.ONE
 _PHI = np.array(W._PHI, dtype=np.int64)

@@ -11,9 +11,9 @@ import random
 import host_tools
 
 host_tools.use_firmware()
-import advisor as A  # noqa: E402
+import strategy_advisor as A  # noqa: E402
 import rules  # noqa: E402
-import strategy_players as P  # noqa: E402
+import seat_levels as P  # noqa: E402
 
 
 def play_game(adv, level, source):

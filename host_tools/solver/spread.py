@@ -86,11 +86,11 @@ def solve_spread(ruleset, V=None, workers=None, progress=None):
 def encode(var, ruleset, bands):
     """File bytes of the spread table: per (mask, yz) block and upper-subtotal band
     (band = up * bands // 64) the root mean variance of its reachable states, one byte
-    in units of 1/spread_table.UNIT point (rounded, at most spread_table.MAX_SD_BYTE:
+    in units of 1/strategy_spread.UNIT point (rounded, at most strategy_spread.MAX_SD_BYTE:
     the reader's ranges are its constants). The 13-box cards only (the device's win
     meter reads 13-box masks and the 63-point subtotal): ValueError for the Zoo card."""
     import rules
-    import spread_table as sp
+    import strategy_spread as sp
     import strategy_table as st
 
     from host_tools.solver import table as solver_table
@@ -141,8 +141,8 @@ def encode(var, ruleset, bands):
 
 def _groups(blocks, bands):
     """The data part: per group of 8 masks its CRC-8 (seeded with the group number's low
-    byte) and then its blocks (spread_table.SpreadTable.load_block)."""
-    import spread_table as sp
+    byte) and then its blocks (strategy_spread.SpreadTable.load_block)."""
+    import strategy_spread as sp
     import strategy_table as st
 
     for group in range(sp.N_GROUPS):
@@ -152,7 +152,7 @@ def _groups(blocks, bands):
 
 def _block_bytes(data):
     """(bands, unit, the blocks' bytes without the groups' CRC-8s) of a spread file."""
-    import spread_table as sp
+    import strategy_spread as sp
 
     bands, unit = data[5], data[10]
     (data_at,) = struct.unpack_from("<I", data, 16)
@@ -169,7 +169,7 @@ def verify(data):
     """Checks a whole spread file on the host (magic, version, header CRC-32, size, the
     CRC-32 of the data), then what the device's reader checks (a file whose checksums
     were recomputed after a change fails there); ValueError naming the first damage."""
-    import spread_table as sp
+    import strategy_spread as sp
 
     if len(data) < 4 or data[:4] != sp.MAGIC:
         raise ValueError("not a spread table (bad magic)")
@@ -194,7 +194,7 @@ def verify(data):
 
 def decode_sixteenths(data):
     """Dense int64 sd array (core.dense_index layout) in sixteenths of a point, by the
-    device's arithmetic (spread_table.SpreadTable.block_sd)."""
+    device's arithmetic (strategy_spread.SpreadTable.block_sd)."""
     from host_tools.solver import table as solver_table
 
     bands, unit, blocks = _block_bytes(data)

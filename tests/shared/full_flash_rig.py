@@ -1,15 +1,15 @@
 """The end of a game on a nearly full flash (issue 22 item 5): the finished game's records
 are never dropped while the game that rebuilds them is gone. Cases for MicroPython only
 (the sim board needs ``framebuf``): tests/test_full_flash_sim.py runs each ``case_*`` in
-the unix port. The real app and save layer (session.py) run on the sim board's loopback
+the unix port. The real app and save layer (save_session.py) run on the sim board's loopback
 link, saving to FakeFs (fake_fs.py) with a capacity, which answers ENOSPC like littlefs.
 """
 
 import app as app_module
 import game as G
-import records
-import session as session_module
-import storage
+import save_records
+import save_session as session_module
+import save_store
 from boards import sim
 from fake_fs import FakeFs
 from check import equal, true
@@ -106,7 +106,7 @@ def _finish(app, session):
 
 
 def _records(fs):
-    recs = records.Records("data", fs)
+    recs = save_records.Records("data", fs)
     recs.load()
     return recs
 
@@ -118,29 +118,29 @@ def case_the_finished_games_older_slot_makes_room_for_its_records():
     total = _finish(app, session)
     recs = _records(fs.reboot())
     equal(recs.problems, [])
-    equal(recs.stats["all"][records.GAMES], 1)
-    equal(recs.stats["all"][records.POINTS], total)
+    equal(recs.stats["all"][save_records.GAMES], 1)
+    equal(recs.stats["all"][save_records.POINTS], total)
     equal(recs.rolls["faces"], counts)
     true(sum(counts) > 0, sum(counts))
     equal(recs.scores[0][0], total)
     equal(recs.scores[0][1], "CPU")
-    assert storage.Store("data/game", fs.reboot()).load() is None  # all written: the game may go
+    assert save_store.Store("data/game", fs.reboot()).load() is None  # all written: the game may go
 
 
 def case_records_that_do_not_fit_keep_the_game_for_the_next_boot():
     fs, app, session = _no_room_for_records_at_the_last_turn()
     counts = list(session.counts)
     total = _finish(app, session)
-    kept = storage.Store("data/game", fs.reboot()).load()
+    kept = save_store.Store("data/game", fs.reboot()).load()
     true(kept is not None, kept)
     equal(kept["counts"], counts)
     equal(kept["game"]["phase"], G.OVER)
-    equal(_records(fs.reboot()).stats["all"][records.GAMES], 0)
+    equal(_records(fs.reboot()).stats["all"][save_records.GAMES], 0)
     # A new game on the same full flash must not replace the kept save.
     app.show(app_module.MENU_SCREEN)
     app.new_game()
     app.roll()
-    equal(storage.Store("data/game", fs.reboot()).load(), kept)
+    equal(save_store.Store("data/game", fs.reboot()).load(), kept)
     # The next boot with room (a file deleted, say) finishes the kept game.
     roomy = fs.reboot()
     later, again = _boot(roomy)
@@ -148,25 +148,25 @@ def case_records_that_do_not_fit_keep_the_game_for_the_next_boot():
     equal(later.game.phase, G.OVER)
     assert again.end_ok(later)
     recs = _records(roomy.reboot())
-    equal(recs.stats["all"][records.GAMES], 1)
-    equal(recs.stats["all"][records.POINTS], total)
+    equal(recs.stats["all"][save_records.GAMES], 1)
+    equal(recs.stats["all"][save_records.POINTS], total)
     equal(recs.rolls["faces"], kept["counts"])
     equal(recs.scores[0][0], total)
-    assert storage.Store("data/game", roomy.reboot()).load() is None
+    assert save_store.Store("data/game", roomy.reboot()).load() is None
 
 
 def case_a_kept_game_is_finished_before_a_new_game_saves_once_there_is_room():
     fs, app, session = _no_room_for_records_at_the_last_turn()
     total = _finish(app, session)
-    equal(_records(fs.reboot()).stats["all"][records.GAMES], 0)
+    equal(_records(fs.reboot()).stats["all"][save_records.GAMES], 0)
     fs.full = False  # room again (a file deleted)
     app.show(app_module.MENU_SCREEN)
     app.new_game()
     _frame(app)
     recs = _records(fs.reboot())
-    equal(recs.stats["all"][records.POINTS], total)
+    equal(recs.stats["all"][save_records.POINTS], total)
     equal(recs.scores[0][0], total)
-    equal(storage.Store("data/game", fs.reboot()).load()["game"]["round"], 0)  # the new game
+    equal(save_store.Store("data/game", fs.reboot()).load()["game"]["round"], 0)  # the new game
 
 
 def case_a_save_that_cannot_be_encoded_is_a_message_and_play_goes_on():
@@ -175,7 +175,7 @@ def case_a_save_that_cannot_be_encoded_is_a_message_and_play_goes_on():
     app.new_game()
     app.roll()
     _frame(app)
-    before = storage.Store("data/game", fs.reboot()).load()
+    before = save_store.Store("data/game", fs.reboot()).load()
     session.counts[0] = 1 << 63  # beyond the encoding (a bug, or a count no check bounds)
     app.set_holds(1)
     _frame(app)
@@ -183,12 +183,12 @@ def case_a_save_that_cannot_be_encoded_is_a_message_and_play_goes_on():
     equal(top.title, "Save failed")
     equal(top.lines[:2], ["Game not saved", "(unsavable)."])
     assert session.unsaved
-    equal(storage.Store("data/game", fs.reboot()).load(), before)
+    equal(save_store.Store("data/game", fs.reboot()).load(), before)
     session.counts[0] = 1
     app.roll()  # play goes on, and the next action saves again
     _frame(app)
     true(not session.unsaved, session.unsaved)
-    equal(storage.Store("data/game", fs.reboot()).load()["game"]["rolls"], 2)
+    equal(save_store.Store("data/game", fs.reboot()).load()["game"]["rolls"], 2)
 
 
 def case_a_finished_game_whose_records_cannot_be_completed_is_set_aside_at_boot():
@@ -199,14 +199,14 @@ def case_a_finished_game_whose_records_cannot_be_completed_is_set_aside_at_boot(
     app.roll()
     _frame(app)
     fs = fs.reboot()  # cut at the last roll; then the last score is saved by hand
-    saved = storage.Store("data/game", fs).load()
+    saved = save_store.Store("data/game", fs).load()
     game = G.Game.from_state(saved["game"], None)
     box = 0
     while game.players[0].card[box] != -1:
         box += 1
     game.score(box)
     saved["game"] = game.to_state()
-    storage.Store("data/game", fs).save(saved)
+    save_store.Store("data/game", fs).save(saved)
 
     def refuses(kind):  # anything the records raise while finishing, every boot alike
         raise ValueError("cannot count " + kind)
@@ -221,7 +221,7 @@ def case_a_finished_game_whose_records_cannot_be_completed_is_set_aside_at_boot(
     assert "data/game.a.bad" in fs.files or "data/game.b.bad" in fs.files
     app, session = _boot(fs.reboot())  # not retried: the next boot starts clean
     equal(session.asks, [])
-    assert storage.Store("data/game", fs).load() is None
+    assert save_store.Store("data/game", fs).load() is None
 
 
 class _RamFlash:
@@ -279,9 +279,9 @@ def case_on_a_full_littlefs_the_finished_game_waits_for_room_for_its_records():
     os.mount(os.VfsLfs2(flash, progsize=256), "/flash")
     try:
         os.mkdir("/flash/data")
-        before = records.Records("/flash/data")
+        before = save_records.Records("/flash/data")
         before.load()
-        for i in range(records.MAX_NAMES):
+        for i in range(save_records.MAX_NAMES):
             before.stats["names"]["\u4e00" * 14 + "%02d" % i] = [1, 200, 200, 0, 1]
         # littlefs keeps a file of up to an eighth of a block inline in its folder's
         # metadata; these statistics are bigger, so each save needs a free block
@@ -296,24 +296,24 @@ def case_on_a_full_littlefs_the_finished_game_waits_for_room_for_its_records():
         fillers = _fill("/flash")
         assert fillers
         _finish(app, session)
-        kept = storage.Store("/flash/data/game").load()
+        kept = save_store.Store("/flash/data/game").load()
         true(kept is not None, kept)
         equal(kept["game"]["phase"], G.OVER)
-        recs = records.Records("/flash/data")
+        recs = save_records.Records("/flash/data")
         recs.load()
-        equal(recs.stats["all"][records.GAMES], 0)  # not written: the flash is full
+        equal(recs.stats["all"][save_records.GAMES], 0)  # not written: the flash is full
         for path in fillers[:2]:  # room again
             os.remove(path)
         later, again = _boot(None, "/flash/data", 4)  # the next boot finishes the game
         true(later.game is not None, later.game)
         equal(later.game.phase, G.OVER)
         again.end_ok(later)  # the high scores fitted (inline) the first time: none left
-        recs = records.Records("/flash/data")
+        recs = save_records.Records("/flash/data")
         recs.load()
         equal(recs.problems, [])
-        equal(recs.stats["all"][records.GAMES], 4)
+        equal(recs.stats["all"][save_records.GAMES], 4)
         equal(recs.rolls["faces"], kept["counts"])
         equal(len(recs.scores), 4)
-        assert storage.Store("/flash/data/game").load() is None
+        assert save_store.Store("/flash/data/game").load() is None
     finally:
         os.umount("/flash")

@@ -1,9 +1,9 @@
-"""The dice path (firmware/dice_source.py): fairness and resumable streams.
+"""The dice path (firmware/game_dice.py): fairness and resumable streams.
 
 Runs under CPython and inside MicroPython (tests/test_on_micropython.py).
 """
 
-from dice_source import DiceSource
+from game_dice import DiceSource
 from check import equal, true
 
 N_DICE = 60000

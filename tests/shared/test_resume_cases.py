@@ -1,8 +1,8 @@
-"""Resuming the dice stream (firmware/dice_source.py ``position``/``seek``), the part of a
+"""Resuming the dice stream (firmware/game_dice.py ``position``/``seek``), the part of a
 game save that decides the next dice. Runs under CPython and inside MicroPython.
 """
 
-from dice_source import DiceSource
+from game_dice import DiceSource
 from check import equal, true
 
 

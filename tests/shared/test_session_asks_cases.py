@@ -1,4 +1,4 @@
-"""The save layer's asks (session.py) and the UI that shows them (ui/records_screens.py),
+"""The save layer's asks (save_session.py) and the UI that shows them (ui/records_screens.py),
 run by pytest AND inside MicroPython (issue 23 item 4): the save layer returns what to
 show as plain data, the UI draws it, takes the keys and hands the answer back through
 ``session.answer``. The app is a stand-in with only what the save layer may use of it
@@ -8,8 +8,8 @@ show as plain data, the UI draws it, takes the keys and hands the answer back th
 import sys
 
 import game as G
-import records
-import session as session_module
+import save_records
+import save_session as session_module
 from check import equal
 from drivers.buttons import OK, ROLL
 from fake_fs import FakeFs
@@ -151,7 +151,7 @@ def test_initials_are_asked_for_a_seat_and_the_answer_goes_into_the_records():
             records_screens.handle(app, OK)  # A, A, A
         equal(session.asks, [])
         equal(app.menus, 1)  # the end is complete: the menu
-        recs = records.Records("data", fs, game.rules)
+        recs = save_records.Records("data", fs, game.rules)
         recs.load()
         equal(recs.scores[0][:2], [total, "AAA"])
 

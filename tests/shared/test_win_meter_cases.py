@@ -1,10 +1,10 @@
-"""The win meter's pure arithmetic (firmware/win_meter.py): the normal model's known
+"""The win meter's pure arithmetic (firmware/strategy_win_meter.py): the normal model's known
 values, symmetry, order, shared wins, and never 0 % or 100 % before the end.
 
 Runs under pytest and inside the real MicroPython (tests/test_on_micropython.py).
 """
 
-import win_meter as W
+import strategy_win_meter as W
 from check import equal, true
 
 FULL = 13  # used boxes of a full card: the spread factor there is 1 (256/256)

@@ -9,12 +9,12 @@ It knows nothing of pixels or screens: what it has to show is queued as plain da
 ``asks`` (a message, a question, initials for a seat, the records pages; the kinds below),
 which the UI shows over the app's screen (ui/records_screens.py) and answers through
 ``answer``.
-Saves go through ``storage.Store`` (two slots, atomic rename), so a power cut at any
+Saves go through ``save_store.Store`` (two slots, atomic rename), so a power cut at any
 moment leaves the last or the previous action on flash. The dice position is saved with
 ``dice_source.position()``: saving never changes which dice come next.
 
 RAM: during play only the save itself, power saving and this module stay loaded. The
-records (records.py) are imported when needed - at boot, at the end of a game, when a
+records (save_records.py) are imported when needed - at boot, at the end of a game, when a
 game is quit, for the records pages and for a message - and released (``release``) as soon
 as nothing is asked any more, so their bytecode is garbage again (make bench: the 4-player
 game's heap); the UI releases its screens for ``asks`` the same way.
@@ -34,24 +34,24 @@ from micropython import const
 
 import game as game_module
 import power as power_module
-import storage
+import save_store
 
 # What the save layer asks the UI to show (``asks``): tuples whose first item is the kind.
 MESSAGE = const(0)  # (MESSAGE, title, text): any key closes it; answer None
 CHOICE = const(1)  # (CHOICE, title, text, answers): answer the index picked
 INITIALS = const(2)  # (INITIALS, name, total, place): a high score; answer three letters
-RECORDS = const(3)  # (RECORDS, recs): the records pages of records.Records; answer None
+RECORDS = const(3)  # (RECORDS, recs): the records pages of save_records.Records; answer None
 
 _COMPUTER_INITIALS = "CPU"
-_RECORDS = "records"
-_VIEW = "records_view"  # the records pages' summaries (ui/records_screens.py imports it)
-_BOOT = "session_boot"  # the saved game at power-on, repairs: needed once per boot
-_REPAIR = "storage_repair"  # loaded by storage only when damage is found
-_BOUNDS = "bounds"  # the shape checks' table: records and session_boot import it
+_RECORDS = "save_records"
+_VIEW = "save_records_view"  # the records pages' summaries (ui/records_screens.py imports it)
+_BOOT = "save_boot"  # the saved game at power-on, repairs: needed once per boot
+_REPAIR = "save_repair"  # loaded by storage only when damage is found
+_BOUNDS = "save_bounds"  # the shape checks' table: records and save_boot import it
 # The strategy code a game imports (coach.py): released once the app has closed the coach,
 # so the records pages and the high-score entry find its room.
-_STRATEGY = ("strategy_win", "strategy_players", "advisor", "strategy_dice", "spread_table", "strategy_table",
-             "win_meter")
+_STRATEGY = ("seat_win", "seat_levels", "strategy_advisor", "strategy_dice", "strategy_spread", "strategy_table",
+             "strategy_win_meter")
 
 
 def use(name):
@@ -90,13 +90,13 @@ def _new_game_id(avoid):
 
 
 class Session:
-    def __init__(self, hw, folder=storage.DATA_DIR, fs=None, power=None):
+    def __init__(self, hw, folder=save_store.DATA_DIR, fs=None, power=None):
         self.hw = hw
         self.folder = folder
         self.fs = fs
-        self.store = storage.Store(folder + "/game", fs)
-        self.setup_saved = None  # the menu's set-up on flash (session_boot): only changes are written
-        self.recs = None  # records.Records while the records are in use (see _records)
+        self.store = save_store.Store(folder + "/game", fs)
+        self.setup_saved = None  # the menu's set-up on flash (save_boot): only changes are written
+        self.recs = None  # save_records.Records while the records are in use (see _records)
         self.last_id = 0  # the last game counted in the statistics: a new id avoids it
         self.power = power if power is not None else power_module.Power(hw)
         self.power.on_sleep = self._before_sleep
@@ -112,13 +112,13 @@ class Session:
         # A finished game whose records could not all be saved: [game, id, counts,
         # [(seat, initials), ...] high scores not saved]. Its save stays on flash (the next
         # boot finishes it) until they are written; a new game's saves wait for that
-        # (session_boot.settle).
+        # (save_boot.settle).
         self._kept = None
         self.unsaved = False  # the last save failed: the flash holds an older action
         # The game's save of the last action, written at the next frame (write_due) so the
         # screen shows the action first: a save and a frame each stay one short stretch.
         self._due = None
-        self._packed = None  # its file (storage.Store.prepare), packed a frame before the write
+        self._packed = None  # its file (save_store.Store.prepare), packed a frame before the write
         self._setup_due = None  # the menu's changed set-up, written in a frame of its own
         self._warned_full = False
         self._started = False
@@ -143,7 +143,7 @@ class Session:
         if self._due is not None and self._packed is None:
             try:
                 self._packed = self.store.prepare(self._due)
-            except storage.SaveError:
+            except save_store.SaveError:
                 self._packed = b""  # the write's frame packs it again and says why it failed
         elif self._due is not None or self._setup_due is not None:
             self._write_one(app)
@@ -277,7 +277,7 @@ class Session:
         self._rolls_seen = game.rolls
         if not held_only or self._position is None:
             # A hold change keeps the position of its roll: a computer's noisy decision
-            # (strategy_players) drew from the stream since, and a resumed computer decides
+            # (seat_levels) drew from the stream since, and a resumed computer decides
             # again from the roll, drawing the same noise, so the dice that follow are the same.
             self._position = self.hw.dice_source.position()
         if game.phase == game_module.OVER:
@@ -288,7 +288,7 @@ class Session:
 
     def setup_store(self):
         """The menu's set-up store, made when used (not kept through a game's heap)."""
-        return storage.Store(self.folder + "/setup", self.fs)
+        return save_store.Store(self.folder + "/setup", self.fs)
 
     def _keep_setup(self, app):
         """Saves the menu's changed set-up (``_setup_due``): the next power-on starts from it."""
@@ -298,7 +298,7 @@ class Session:
         try:
             store.save(value)
             self.setup_saved = value
-        except storage.SaveError:
+        except save_store.SaveError:
             pass  # a full flash: the game's save says so; tried again at the next change
         if store.repaired:  # the first save after damage (``data`` a dangling link...)
             use(_BOOT).tell_repairs(self, app, store)
@@ -327,20 +327,20 @@ class Session:
             if self._kept is not None and self._kept[0] is not self.game:
                 use(_BOOT).settle(self, app)  # the last game's records first: its save is still needed
                 if self._kept is not None:
-                    raise storage.SaveError(storage.FULL)  # this save would replace it
+                    raise save_store.SaveError(save_store.FULL)  # this save would replace it
             self.bytes_saved += self.store.save(value, data)
             self.saves += 1
             self.unsaved = False
             self._warned_full = False
-        except storage.SaveError as err:
+        except save_store.SaveError as err:
             self.store.repaired = []  # a repair that did not help: no "Saving works"
             self.unsaved = True
             if not self._warned_full:
                 self._warned_full = True
-                if err.reason == storage.FULL:
+                if err.reason == save_store.FULL:
                     self.message("Flash full",
                                  "Game not saved.\nPlay goes on; it\nsaves again when\nthere is room.")
-                elif err.reason == storage.IO:  # even the repair (storage.Store.repair) failed
+                elif err.reason == save_store.IO:  # even the repair (save_store.Store.repair) failed
                     self.message("Save failed", "Game not saved\n(%s).\nPlay goes on.\nSee README:\nDamaged flash." % err.reason)
                 else:
                     self.message("Save failed", "Game not saved\n(%s).\nPlay goes on." % err.reason)
@@ -353,7 +353,7 @@ class Session:
         if use(_RECORDS).add_rolls(recs.rolls, self.game_id, self.counts):
             try:
                 recs.save("rolls")
-            except storage.SaveError:
+            except save_store.SaveError:
                 pass  # the histogram misses one game; nothing else is at stake
         if self._kept is None:  # else the store holds the kept game, not this one
             self.store.clear()
@@ -463,13 +463,13 @@ class Session:
             store = recs.stores["scores"]
             if store.repaired:
                 use(_BOOT).tell_repairs(self, app, store)
-        except storage.SaveError as err:
+        except save_store.SaveError as err:
             self._keep(self.game)
             self._kept[3].append((seat, initials))
             self.message("Flash full", "High score not\nsaved (%s).\nThe game stays\nsaved; the next\nboot asks again." % err.reason)
 
     def _keep(self, game):
-        """Keeps ``game``'s save on flash until all its records are written (session_boot.settle)."""
+        """Keeps ``game``'s save on flash until all its records are written (save_boot.settle)."""
         if self._kept is None or self._kept[0] is not game:
             self._kept = [game, self.game_id, self.counts, []]
 
@@ -488,7 +488,7 @@ def game_results(game, computer_name):
 def count_roll(counts, dice, held):
     """Adds the faces of the dice that were just rolled (not held) to ``counts`` (6 ints);
     held dice did not roll, so counting them would bias the fairness figure. Here, not in
-    records.py, because it runs during play, when the records are not loaded."""
+    save_records.py, because it runs during play, when the records are not loaded."""
     for i in range(len(dice)):
         if not (held >> i) & 1 and 1 <= dice[i] <= 6:
             counts[dice[i] - 1] += 1

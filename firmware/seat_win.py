@@ -3,7 +3,7 @@
 Pure apart from the two tables (value table through the advisor, spread table). Once
 per turn ``prepare(card, others)`` prices every way the turn can end: scoring points p
 in open box b leads to a known total and a known next state, whose expected remaining
-score (value table) and spread (spread table) give, through win_meter's model, the
+score (value table) and spread (spread table) give, through strategy_win_meter's model, the
 chance that this player finishes ahead of every opponent as they stand now (their
 totals, expected remaining scores and spreads). With one opponent that is the meter's
 own two-player chance; with two or three it is the product of the chances of beating
@@ -23,10 +23,10 @@ import micropython
 from micropython import const
 
 import rules
-import win_meter
+import strategy_win_meter
 
 _FRAC = const(18)
-_ONE = const(16384)  # win_meter.ONE: a chance of 1
+_ONE = const(16384)  # strategy_win_meter.ONE: a chance of 1
 _N_KEEPS = const(462)
 _FIRST_ROLL = const(210)
 _N_ROLLS = const(252)
@@ -37,8 +37,8 @@ _NEG = const(-1)
 
 
 class WinLevel:
-    """Plays for the win for one ruleset, from an ``advisor.Advisor`` (its value table
-    and keep tables) and a ``spread_table.SpreadTable``."""
+    """Plays for the win for one ruleset, from an ``strategy_advisor.Advisor`` (its value table
+    and keep tables) and a ``strategy_spread.SpreadTable``."""
 
     def __init__(self, adv, spread):
         self.adv = adv
@@ -56,7 +56,7 @@ class WinLevel:
         self._n_opp = 0
         self._sigma = array("i", bytes(4 * 3))  # per opponent: sqrt(mine^2 + theirs^2)
         self._sigma_of = -1  # the spread ``_sigma`` was computed for
-        self._factors = win_meter.FACTORS[0]
+        self._factors = strategy_win_meter.FACTORS[0]
         self._used = 0
         self._seen = array("h", bytes(2 * 14 * 4))  # the cards of the prepared turn
         self._seen_n = 0
@@ -100,7 +100,7 @@ class WinLevel:
     # player games): median 124.4 -> 92.6 ms, slowest 178.5 -> 138.2 ms; the loops alone
     # (the final-roll pricing, expect, subset_max) gave 106.2 ms. With the native code on
     # the folded turn code (lower_into, advisor.best_rolls): 91.8 ms, slowest 130.8 ms;
-    # with win_meter.phi/isqrt native and _key's lookups hoisted: 85.6 ms, slowest 119.3 ms.
+    # with strategy_win_meter.phi/isqrt native and _key's lookups hoisted: 85.6 ms, slowest 119.3 ms.
     # Cost: the .mpy grows from 3.2 to 6.7 KB (native code is loaded into RAM when the level
     # is first used).
     def prepare(self, card, others):
@@ -123,11 +123,11 @@ class WinLevel:
             raise ValueError("1 to 3 opponents, not %d" % n_opp)
         self._n_opp = n_opp
         self._sigma_of = -1
-        factors = win_meter.FACTORS[n_opp - 1]
+        factors = strategy_win_meter.FACTORS[n_opp - 1]
         self._factors = factors
         for j in range(n_opp):
             other = others[j]
-            used = win_meter.outlook(table, spread, other, self._opp_c, self._opp_s, j)
+            used = strategy_win_meter.outlook(table, spread, other, self._opp_c, self._opp_s, j)
             self._opp_c[j] += rules.totals(adv.rules, other)[4] << 4
             self._opp_s[j] = (self._opp_s[j] * factors[used] + 128) >> 8
         adv.load(card)
@@ -179,15 +179,15 @@ class WinLevel:
         """Key of ending the turn with fixed-point ``value`` (points this turn plus the
         expected remaining score after it) and spread ``sd`` (sixteenths) afterwards."""
         adv = self.adv
-        centre = (adv.total << 4) + ((value + (1 << (_FRAC - 5))) >> (_FRAC - 4))  # win_meter.from_fixed, inline: one call less per key
+        centre = (adv.total << 4) + ((value + (1 << (_FRAC - 5))) >> (_FRAC - 4))  # strategy_win_meter.from_fixed, inline: one call less per key
         mine = (sd * self._factors[self._used + 1] + 128) >> 8
         chance = _ONE
-        phi = win_meter.phi  # one lookup, not one per opponent
+        phi = strategy_win_meter.phi  # one lookup, not one per opponent
         sig = self._sigma
         if mine != self._sigma_of:  # a box's keys share one spread: one square root
             for j in range(self._n_opp):
                 s = self._opp_s[j]
-                sig[j] = win_meter.isqrt(mine * mine + s * s)
+                sig[j] = strategy_win_meter.isqrt(mine * mine + s * s)
             self._sigma_of = mine
         opp_c = self._opp_c
         for j in range(self._n_opp):
@@ -285,7 +285,7 @@ class WinLevel:
         return best_box
 
     def chance(self, key):
-        """The chance to win (units of win_meter.ONE) inside a key."""
+        """The chance to win (units of strategy_win_meter.ONE) inside a key."""
         return key >> _TIE_BITS
 
     def hold_key(self, dice, rolls_left, hold):

@@ -1,11 +1,11 @@
 """Views of the records for the records pages and ``host_tools pull``: a statistics
 entry's summary and the chi-square fairness test of the roll histogram. Apart from
-records.py so that the end of a game, which only updates the records, loads less code.
+save_records.py so that the end of a game, which only updates the records, loads less code.
 Integer math only.
 """
 from micropython import const
 
-from records import GAMES, POINTS, BEST, YAHTZEES, BONUSES, games_played  # noqa: F401 (re-exported)
+from save_records import GAMES, POINTS, BEST, YAHTZEES, BONUSES, games_played  # noqa: F401 (re-exported)
 
 MIN_ROLLS = const(30)  # below this the chi-square figure means nothing (expected < 5 each)
 # Chi-square critical values for 5 degrees of freedom, times 1000 (published tables).

@@ -1,8 +1,8 @@
 """The simple strategy: a computer seat's two decisions when there is no strategy table.
 
-Pure (no I/O, no randomness), decisions only: players.py plays the turn and picks this
+Pure (no I/O, no randomness), decisions only: seats.py plays the turn and picks this
 strategy when no strategy table is loaded, and for kinds that are not advisor levels
-(older saves' "cpu"); with a table the levels in strategy_players.py make the same two
+(older saves' "cpu"); with a table the levels in seat_levels.py make the same two
 decisions, ``choose_hold`` and ``choose_box``.
 It reads the boxes from the ruleset's table (kinds, not positions), so it plays the
 standard card and the Zoo card alike; only the par values are per card.

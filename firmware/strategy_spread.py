@@ -3,7 +3,7 @@
 Next to the value table (expected remaining score per state) the spread table holds the
 standard deviation of the remaining score under the same optimal play, per block
 (used-box mask, Yahtzee box holds 50) and upper-subtotal band: one byte each. The win
-meter (win_meter.py) needs it for every player after each turn. The blocks of 8
+meter (strategy_win_meter.py) needs it for every player after each turn. The blocks of 8
 consecutive masks form a group with one CRC-8 in front; one group is read at a time with
 ``seek`` + ``readinto`` into a buffer made once and checked on every read.
 

@@ -1,18 +1,18 @@
 """Records: high scores, player statistics and the dice fairness histogram.
 
 Pure functions update plain structures (lists, dicts, ints, strings) from a finished
-game; ``Records`` keeps each structure in its own ``storage.Store`` under a folder, so a
+game; ``Records`` keeps each structure in its own ``save_store.Store`` under a folder, so a
 damaged file costs only itself. Every update carries the game's id and is skipped when
 that game was already counted, which makes the end-of-game sequence safe to repeat after
 a power cut (see docs/architecture.md, Persistence). Integer math only. What only the
-records pages need (summaries, the fairness test) is in records_view.py, so the end of a
+records pages need (summaries, the fairness test) is in save_records_view.py, so the end of a
 game loads less code.
 """
 from micropython import const
 
-from bounds import MAX_ID, MAX_NAME, MAX_PLAYERS, MAX_TALLY, tally, within
+from save_bounds import MAX_ID, MAX_NAME, MAX_PLAYERS, MAX_TALLY, tally, within
 import rules
-import storage
+import save_store
 
 MAX_SCORES = const(10)
 MAX_NAMES = const(16)  # statistics kept per name; the least played name makes room
@@ -113,7 +113,7 @@ def upper_bonus_in(card, ruleset=_STANDARD):
 
 
 def _count(entry, total, card, ruleset):
-    # Every count saturates (bounds.tally): what this writes always passes entry_ok again.
+    # Every count saturates (save_bounds.tally): what this writes always passes entry_ok again.
     first = entry[GAMES] == 0
     entry[GAMES] = tally(entry[GAMES], 1)
     entry[POINTS] = tally(entry[POINTS], total)
@@ -178,7 +178,7 @@ class Records:
     ``stats``, the Zoo card's ``zoo_scores`` and ``zoo_stats``. The joker options share
     the standard card's records; ``rolls`` (dice fairness) is shared by every card."""
 
-    def __init__(self, folder=storage.DATA_DIR, fs=None, ruleset=_STANDARD):
+    def __init__(self, folder=save_store.DATA_DIR, fs=None, ruleset=_STANDARD):
         self.ruleset = ruleset
         prefix = "" if ruleset.card == _STANDARD.card else ruleset.card + "_"
         # The card's own bounds (its box table): a Zoo file cannot hold a standard score.
@@ -186,7 +186,7 @@ class Records:
         checks = {"scores": self._scores_ok, "stats": self._stats_ok, "rolls": rolls_ok}
         self.stores = {}
         for name in ("scores", "stats", "rolls"):
-            self.stores[name] = storage.Store(folder + "/" + ("" if name == "rolls" else prefix) + name, fs, checks[name])
+            self.stores[name] = save_store.Store(folder + "/" + ("" if name == "rolls" else prefix) + name, fs, checks[name])
         self.scores = []
         self.stats = new_stats()
         self.rolls = new_rolls()
@@ -207,7 +207,7 @@ class Records:
             value = None
             try:
                 value = store.load()
-            except storage.SaveError as err:
+            except save_store.SaveError as err:
                 self.problems.append((name, err.reason))
             else:
                 if store.damaged:
@@ -223,7 +223,7 @@ class Records:
                 self.unkept.append(name)
                 try:
                     store.save(value)
-                except storage.SaveError:
+                except save_store.SaveError:
                     pass  # the flash refuses: the next save of this file tries again
             setattr(self, name, value)
 
@@ -234,10 +234,10 @@ class Records:
         store = self.stores[name]
         try:
             return store.save(getattr(self, name))
-        except storage.SaveError:
+        except save_store.SaveError:
             try:
                 value = store.load()
-            except storage.SaveError:
+            except save_store.SaveError:
                 value = None  # no intact copy: what the load at boot starts with
             setattr(self, name, value if value is not None else _fresh(name))
             raise
@@ -268,15 +268,15 @@ class Records:
     def _try_save(self, name, failed):
         try:
             self.save(name)
-        except storage.SaveError:
+        except save_store.SaveError:
             failed.append(name)
 
 
 # --- shapes: what every reader above relies on, checked at load like the frame -------
 # A file with an intact frame but other contents (written by another version, by hand or
-# by a bug) is damage: the store falls back to the older slot (storage.Store ``check``).
+# by a bug) is damage: the store falls back to the older slot (save_store.Store ``check``).
 # Unknown extra keys in a dict are allowed (a later version may add some); every key and
-# item the code reads is checked here, against bounds.py and the card's own bounds
+# item the code reads is checked here, against save_bounds.py and the card's own bounds
 # (rules.card_bounds; the defaults are the standard card's), so whatever loads can be
 # counted into and saved again.
 _TOP, _YAHTZEES = rules.card_bounds(_STANDARD.card)

@@ -1,19 +1,19 @@
-"""The boot half of the save layer (session.py): the saved game at power-on, repairs.
+"""The boot half of the save layer (save_session.py): the saved game at power-on, repairs.
 
 ``finish_push``, ``repair_flash`` and ``load_game`` run once, in the session's first frame; the session
-releases this module afterwards (session.release), so its code is not in RAM during play.
+releases this module afterwards (save_session.release), so its code is not in RAM during play.
 ``tell_repairs`` is loaded the same way when a save had to move something aside. It is a
-part of session.py moved out for that reason, so it uses the session's private helpers.
+part of save_session.py moved out for that reason, so it uses the session's private helpers.
 """
 import os
 
 from micropython import const
 
-from bounds import MAX_GAME_DICE, MAX_ID, MAX_NAME, MAX_PLAYERS, within
+from save_bounds import MAX_GAME_DICE, MAX_ID, MAX_NAME, MAX_PLAYERS, within
 import game as game_module
-import storage
+import save_store
 
-_CHOICE = const(1)  # session.CHOICE
+_CHOICE = const(1)  # save_session.CHOICE
 _SEED_LIMIT = 1 << 32  # seeds are 30 bits (dice_source); a seeded simulator's may be wider
 PUSHED = ".pushed"  # folder + PUSHED: a complete copy host_tools push switches in (restore.py)
 _MAX_DRAWS = const(1 << 22)  # dice since the last reseed (seek() draws them all again): a damaged
@@ -49,7 +49,7 @@ def repair_flash(session, app):
 
 def tell_problems(session, app, recs):
     """A message per damaged records file: its reason, whether it was kept, which copy
-    is used now (records.Records.load)."""
+    is used now (save_records.Records.load)."""
     for name, reason in recs.problems:
         kept = "not moved aside" if name in recs.unkept else "kept as .bad"
         then = "older copy used." if name in recs.older else "started afresh."
@@ -59,8 +59,8 @@ def tell_problems(session, app, recs):
 def settle(session, app):
     """Writes a kept finished game's records again (each counts once, keyed by its id);
     when they all are, its save goes. Else a new game stays unsaved (session.save), the
-    kept save on flash, and the next boot tries again. Rare: here, not in session.py."""
-    from session import game_results  # loaded already: session.py imports this module
+    kept save on flash, and the next boot tries again. Rare: here, not in save_session.py."""
+    from save_session import game_results  # loaded already: save_session.py imports this module
 
     game, game_id, counts, entries = session._kept
     recs = session._records(app, game.rules)
@@ -68,7 +68,7 @@ def settle(session, app):
     for seat, initials in entries:
         try:
             recs.add_high_score(game.total(seat), initials, game_id, seat)
-        except storage.SaveError:
+        except save_store.SaveError:
             failed.append("scores")
     if not failed:
         session._kept = None
@@ -93,7 +93,7 @@ def load_setup(session, app):
         value = store.load()
         if store.damaged:  # an older good slot was used: keep the bad one aside
             store.set_aside()
-    except storage.SaveError as err:
+    except save_store.SaveError as err:
         store.set_aside()
         session.message("Set-up damaged", "Menu set-up:\n%s.\nDefaults used." % err.reason)
     if value is not None:
@@ -112,9 +112,9 @@ def load_game(session, app):
         saved = store.load()
         if store.damaged:  # an older good slot was used: keep the bad one aside
             store.set_aside()
-    except storage.SaveError as err:
+    except save_store.SaveError as err:
         kept = "Kept as .bad." if store.set_aside() else "Not moved aside."
-        reason = "unknown version" if err.reason == storage.UNKNOWN_VERSION else err.reason
+        reason = "unknown version" if err.reason == save_store.UNKNOWN_VERSION else err.reason
         session.message("Save damaged", "Saved game:\n%s.\n%s\nNew game." % (reason, kept))
     store.check = None  # this module is released after boot; saves need no check
     if saved is None:
@@ -154,7 +154,7 @@ def save_ok(saved):
         if type(counts) is not list or len(counts) != 6 or type(seed) is not list or len(seed) != 2:
             return False
         dice = 0
-        for n in counts:  # one game's dice (bounds.py): a save that loads can be saved again
+        for n in counts:  # one game's dice (save_bounds.py): a save that loads can be saved again
             if not within(n, MAX_GAME_DICE):
                 return False
             dice += n
@@ -189,7 +189,7 @@ def _restore(session, saved):
 def _discard_bad(session, app, exc):
     # A valid file holding a game this firmware cannot rebuild: kept for inspection.
     store = session.store
-    store.damaged = [(store.slots[0], storage.CORRUPT), (store.slots[1], storage.CORRUPT)]
+    store.damaged = [(store.slots[0], save_store.CORRUPT), (store.slots[1], save_store.CORRUPT)]
     store.set_aside()
     print("saved game unusable:", exc)
     session.message("Save damaged", "Saved game is\ninconsistent.\nKept as .bad.\nNew game.")

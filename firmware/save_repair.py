@@ -1,6 +1,6 @@
 """Clearing the way for saves: damage on the flash moved aside as ``*.bad``.
 
-Part of storage.py (``Store.repair``, ``Store.set_aside``) kept apart because it runs only
+Part of save_store.py (``Store.repair``, ``Store.set_aside``) kept apart because it runs only
 when something is wrong: at boot (session) and after a failed save. Obstacles are things
 a save cannot get past: the store's folder being a file or a dangling link, a folder at
 the temp file's or a slot's path, a folder where a damaged file should be kept aside. They

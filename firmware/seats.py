@@ -7,22 +7,22 @@ app's game actions (roll, set_holds, point_at, score) at the computer's pace
 visible moves (a frame that draws the OLED or writes a save does none), so no single
 stretch holds both the decision and a redraw.
 
-Which strategy decides: a seat's kind is one of strategy_players.LEVELS (optimal, good,
-casual), "win" or an older kind such as "cpu". The advisor levels (strategy_players.py)
+Which strategy decides: a seat's kind is one of seat_levels.LEVELS (optimal, good,
+casual), "win" or an older kind such as "cpu". The advisor levels (seat_levels.py)
 need the strategy table (coach.Coach.adv); without it, and for any other kind,
-computer.py's simple strategy plays. "win" plays for the win (strategy_win.py through
+seat_simple.py's simple strategy plays. "win" plays for the win (seat_win.py through
 coach.win_level(): also needs the spread table); without the spread table, or alone at
-the table, it plays as optimal. computer.py and strategy_players.py make the same two
+the table, it plays as optimal. seat_simple.py and seat_levels.py make the same two
 decisions, ``choose_hold`` and ``choose_box``, which are also this module's.
 """
 from micropython import const
 
-import computer
+import seat_simple
 
 WIN = "win"
 CPU_STEP_MS = const(600)  # a computer's pace: its roll, its holds, the box it points at, its score
 # The decision's steps, one per frame: the win level's programme in two halves
-# (strategy_win.ensure_step), the hold, the box when the hold is "score now".
+# (seat_win.ensure_step), the hold, the box when the hold is "score now".
 _PREPARE = const(0)
 _HOLD = const(1)
 _BOX = const(2)
@@ -94,7 +94,7 @@ def _move(app, game):
 
 def _win(coach, game, step=False):
     """The win level prepared for the current seat's turn, or None (play as optimal).
-    With ``step`` only one step of its preparation (players.play): False while it did work."""
+    With ``step`` only one step of its preparation (seats.play): False while it did work."""
     if coach.adv is None or game.players[game.current].kind != WIN or len(game.players) < 2:
         return None
     level = coach.win_level()
@@ -112,7 +112,7 @@ def _win(coach, game, step=False):
 
 
 def level(coach, kind):
-    """Index into strategy_players.LEVELS for ``kind``, or -1: the simple strategy."""
+    """Index into seat_levels.LEVELS for ``kind``, or -1: the simple strategy."""
     if coach.adv is None:
         return -1
     if kind == WIN:
@@ -127,7 +127,7 @@ def choose_hold(coach, game):
     card = game.players[game.current].card
     lvl = level(coach, game.players[game.current].kind)
     if lvl < 0:
-        return computer.choose_hold(game.rules, card, game.dice, game.rolls)
+        return seat_simple.choose_hold(game.rules, card, game.dice, game.rolls)
     rolls_left = 3 - game.rolls
     if rolls_left <= 0:
         return -1
@@ -144,7 +144,7 @@ def choose_box(coach, game, options):
     card = game.players[game.current].card
     lvl = level(coach, game.players[game.current].kind)
     if lvl < 0:
-        return computer.choose_box(game.rules, card, game.dice, options)
+        return seat_simple.choose_box(game.rules, card, game.dice, options)
     win = _win(coach, game)
     if win is not None:
         return win.box(game.dice)

@@ -35,7 +35,7 @@ UNKNOWN_VERSION = "version"
 SHAPE = "bad contents"  # an intact frame holding a value of the wrong shape
 FULL = "full"
 IO = "io error"
-UNSAVABLE = "unsavable"  # a value beyond the encoding or the 16 KiB frame (bounds.py keeps saves within)
+UNSAVABLE = "unsavable"  # a value beyond the encoding or the 16 KiB frame (save_bounds.py keeps saves within)
 NO_MEMORY = "no memory"  # too little RAM to encode it now
 
 
@@ -482,23 +482,23 @@ class Store:
             pass  # never created, or the disk refuses even this: the next save truncates it
 
     def repair(self, create=False):
-        """Moves what stops this store from saving aside as ``*.bad`` (storage_repair)."""
-        import storage_repair  # rare (damage found): loaded only then
+        """Moves what stops this store from saving aside as ``*.bad`` (save_repair)."""
+        import save_repair  # rare (damage found): loaded only then
 
-        return storage_repair.repair(self, create)
+        return save_repair.repair(self, create)
 
     def set_aside(self, path=None):
         """Renames every damaged slot to ``<slot>.bad`` (kept for inspection); returns
         the new paths. After this the store starts fresh. With ``path``: that one only,
         an OSError when it cannot be moved."""
-        import storage_repair  # rare (damage found): loaded only then
+        import save_repair  # rare (damage found): loaded only then
 
         if path is not None:
-            return storage_repair.aside(self.fs, path)
+            return save_repair.aside(self.fs, path)
         moved = []
         for path, _reason in self.damaged:
             try:
-                moved.append(storage_repair.aside(self.fs, path))
+                moved.append(save_repair.aside(self.fs, path))
             except OSError:
                 pass  # unreadable and unmovable: the next save overwrites it instead
         self.damaged = []

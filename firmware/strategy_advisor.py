@@ -34,7 +34,7 @@ class Advisor:
     After ``prepare(card)``: ``options(dice, rolls_left, codes, values)`` fills the option
     list best first; ``expected_total()`` gives the expected final total at the turn start.
 
-    The turn kernel, shared with the to-win level (strategy_win.py) and the coach; these
+    The turn kernel, shared with the to-win level (seat_win.py) and the coach; these
     public names are its whole interface (everything with a leading ``_`` is internal):
 
     - made once: ``keeps`` (strategy_dice.Keeps); ``roll_points[roll * n_boxes + box]``,
@@ -167,7 +167,7 @@ class Advisor:
 
     def load(self, card):
         """Read the turn's successor values for ``card`` (no dynamic programming; the
-        to-win level, strategy_win.py, runs its own on them). Forgets a prepared turn on
+        to-win level, seat_win.py, runs its own on them). Forgets a prepared turn on
         another card (the same card's stays valid: its successors are the same)."""
         nb = self._nb
         keep = self._prepared
@@ -303,7 +303,7 @@ class Advisor:
         """k3[roll] := the best price of each of the 252 rolls, for the turn ``load`` read.
 
         One computation for two pricings: values here, chance-to-win keys in the to-win
-        level (strategy_win.py). ``upper[b * 31 + points]`` prices the upper boxes and
+        level (seat_win.py). ``upper[b * 31 + points]`` prices the upper boxes and
         ``lower0[b]`` a 0 in lower box ``b``; ``pricer.price(b, points, extra)`` any box
         (the Yahtzee box's 50, the joker rolls) and ``pricer.lower_into(k3, yz_box)`` the
         rolls where the other open lower boxes score (one call: calls cost).
@@ -389,7 +389,7 @@ class Advisor:
             k3[_FIRST_ROLL + self._yz_rolls[i]] = best
 
     # Native code (same integer results): the two loops of every turn's programme, shared
-    # with the win level (strategy_win.py has the measurement on the emulated RP2040).
+    # with the win level (seat_win.py has the measurement on the emulated RP2040).
     @micropython.native
     def expect(self, k):
         """k[keep] for keeps of 0-4 dice := the average over one more die (exact ints)."""
