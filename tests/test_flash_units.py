@@ -268,7 +268,6 @@ def test_a_flash_copies_only_its_boards_modules_and_drivers():
     common = {
         "/boards/hardware.mpy",
         "/boards/rp2_reference.mpy",
-        "/drivers/__init__.mpy",
         "/drivers/buttons.mpy",
         "/drivers/buzzer.mpy",
         "/drivers/oled.mpy",
