@@ -274,3 +274,51 @@ def test_the_zoo_table_goes_along_for_the_menus_kids_card(tmp_path):
     assert summary(done) == (TINY_FILES + 2, 0, 0)
     assert (device / "strategy-forced.bin").read_bytes() == main
     assert (device / "strategy-zoo.bin").read_bytes() == zoo
+
+
+# Module names the firmware had before the layer names (issue 23 item 5), some of each layer.
+EARLIER = ("players", "computer", "session", "storage", "records", "win_meter")  # earlier versions' names
+
+
+def test_a_reflash_removes_the_earlier_module_names_and_the_saved_game_plays_on(tmp_path, sim_tables):
+    """A device flashed with an earlier version (its module names in flash_manifest.txt)
+    and a game saved in data/: flashing this tree removes every earlier module, .mpy and
+    a stale .py beside it, and touches neither data/ nor files flash never wrote (a
+    hand-copied module of an earlier name at the root, a folder of the user's own); the
+    saved game is offered and continues with the new code."""
+    old = copy_checkout(tmp_path / "old")
+    for name in EARLIER:
+        write(old, "firmware/%s.py" % name, '"""An earlier version\'s module."""\nNAME = %r\n' % name)
+    write(old, "firmware/ui/old_screen.py", "GONE = 1\n")
+    new = copy_checkout(tmp_path / "new")
+    device = tmp_path / "flash"
+    device.mkdir()
+    with virtual_pico.running(device) as port:
+        summary(run_flash("--port", port, "--board", "sim", "--source", old))
+        assert all((device / (name + ".mpy")).exists() for name in EARLIER)
+        played = sim_screen(ONE_TURN, device, code_dir=device)  # the game saves as it goes
+        assert "dice:" in played and (device / "data" / "game.a").exists()
+        saves = tree_hashes(device / "data")
+        write(device, EARLIER[0] + ".py", "NAME = 'a stale source'\n")  # not in the manifest: stays
+        write(device, "lib/%s.py" % EARLIER[4], "MINE = 1\n")  # a folder flash never wrote
+        write(device, "notes.txt", "my own file")
+        again = run_flash("--port", port, "--board", "sim", "--source", new)
+        assert summary(again)[2] == len(EARLIER) + 1
+        for name in EARLIER:
+            assert "  remove /%s.mpy" % name in again.stdout and not (device / (name + ".mpy")).exists()
+        assert "  remove /ui/old_screen.mpy" in again.stdout
+        manifest = (device / "flash_manifest.txt").read_text()
+        assert not any("/%s.mpy\t" % name in manifest for name in EARLIER)
+        assert summary(run_flash("--port", port, "--board", "sim", "--source", new)) == (
+            0,
+            len(manifest.splitlines()) - 1,
+            0,
+        )
+    assert tree_hashes(device / "data") == saves
+    assert (device / (EARLIER[0] + ".py")).exists() and (device / "lib" / (EARLIER[4] + ".py")).exists()
+    assert (device / "notes.txt").read_text() == "my own file"
+    offered = sim_screen("", device, code_dir=device)
+    assert "Continue" in offered and "Saved game" in offered
+    shutil.copytree(str(device / "data"), str(tmp_path / "checkout-flash" / "data"))
+    resumed = sim_screen("enter wait:300 space", device, code_dir=device)  # Continue, roll
+    assert "dice:" in resumed and resumed == sim_screen("enter wait:300 space", tmp_path / "checkout-flash")
