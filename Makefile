@@ -35,7 +35,7 @@ PY_PROBLEM = $(strip \
 # `make` alone lists the targets; nothing is installed or built.
 .DEFAULT_GOAL := help
 
-# One line per target: `make help` prints them (tests/test_makefile_python.py checks every
+# One line per target: `make help` prints them (tests/host/test_makefile_python.py checks every
 # .PHONY target is listed).
 HELP_LINES = \
   "help       this list (the default goal)" \

@@ -39,7 +39,7 @@ optional strategy table; without it the game plays on with the simple computer.
 
 Frame loop: every 5 ms the buttons are polled; latched events are handled, timers advance
 (animations, computer moves), and the OLED / dice are redrawn only when something changed.
-After warm-up a frame allocates nothing (tests/test_ui_alloc.py measures it).
+After warm-up a frame allocates nothing (tests/firmware/test_ui_alloc.py measures it).
 """
 from micropython import const
 import time

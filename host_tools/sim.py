@@ -29,7 +29,7 @@ the keys in virtual time (as fast as the pipes allow; the same ``--seed`` on an 
 ``--print-screen`` prints the dice and the OLED as text. ``--busy-time``: the firmware's
 work costs the chip's time (host_tools/simulator/busy.py) and key presses arrive during
 it, as on the device (without it the clock stands still while the firmware works). ``--regen-golden`` rewrites
-tests/golden/ and ``--regen-images`` the README's pictures in docs/img/.
+tests/sim/golden/ and ``--regen-images`` the README's pictures in docs/img/.
 """
 
 import host_tools
@@ -114,7 +114,7 @@ def parse_args(argv):
     p.add_argument("--keys", default="", help="headless key script")
     p.add_argument("--screenshot", help="headless: write a PNG of the device here")
     p.add_argument("--print-screen", action="store_true", help="headless: print dice and OLED as text")
-    p.add_argument("--regen-golden", action="store_true", help="rewrite tests/golden/ and exit")
+    p.add_argument("--regen-golden", action="store_true", help="rewrite tests/sim/golden/ and exit")
     p.add_argument("--regen-images", action="store_true", help="rewrite docs/img/ and exit")
     args = p.parse_args(argv)
     if args.hold_at_boot == "":

@@ -1,8 +1,9 @@
 """Test setup: the one place that arranges ``sys.path`` for tests.
 
 Tests import firmware modules the way the device does (``import rules``), host tools as
-the ``host_tools`` package, and the shared test cases in ``tests/shared`` (which also run
-inside real MicroPython, see ``test_on_micropython.py``).
+the ``host_tools`` package, what tests share as the ``helpers`` package (``tests/helpers``),
+and the shared test cases in ``tests/shared`` (which also run inside real MicroPython,
+see ``firmware/test_on_micropython.py``).
 """
 
 import os
@@ -12,7 +13,10 @@ TESTS = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(TESTS)
 SHARED = os.path.join(TESTS, "shared")
 
-for _path in (REPO, SHARED):
+# tests/<group>/ (docs/development.md): on the path too, so a test module imports another
+# by its name (as pytest names it) whichever of them runs first.
+_GROUPS = ("chip", "firmware", "host", "sim", "strategy", "web")
+for _path in (REPO, TESTS, SHARED) + tuple(os.path.join(TESTS, group) for group in _GROUPS):
     if _path not in sys.path:
         sys.path.insert(0, _path)
 
@@ -46,64 +50,23 @@ def sim_tables():
     return sim.device_tables()
 
 
-from chip_fixtures import chip_flashed, chip_seeded  # noqa: E402,F401  (the chip tier's shared images)
+from helpers.chip_fixtures import chip_flashed, chip_seeded  # noqa: E402,F401  (the chip tier's shared images)
 
 
-# The tiers, by module (make test-quick runs what is neither slow, chip nor browser):
-# slow = solving tables, whole games, hundreds of CLI runs or property searches.
-_CHIP = {"test_chip", "test_chip_images", "test_uf2_chip"}
-_BROWSER = {"test_web_node", "test_web_browser"}
-_SLOW = {
-    "test_advise",
-    "test_advisor",
-    "test_advisor_zoo",
-    "test_bench_figures",
-    "test_busy_sim",
-    "test_cli_bad_input",
-    "test_coach_sim",
-    "test_flash_damage_sim",
-    "test_flash_dev",
-    "test_flash_e2e",
-    "test_flash_errors",
-    "test_flash_hostile",
-    "test_full_flash_sim",
-    "test_host_tools_cli",
-    "test_hostile_saves_sim",
-    "test_how_to_add",
-    "test_power_sim",
-    "test_properties",
-    "test_pull",
-    "test_push",
-    "test_readme_examples",
-    "test_records_ui_sim",
-    "test_resume_sim",
-    "test_score_cli",
-    "test_sim_cli",
-    "test_sim_game",
-    "test_sim_golden",
-    "test_sim_storms",
-    "test_sim_whole_games",
-    "test_solver",
-    "test_solver_zoo",
-    "test_storage",
-    "test_strategy_table_damage",
-    "test_table_crafted",
-    "test_uf2",
-    "test_ui_fixes_sim",
-    "test_ui_issue19_sim",
-    "test_virtual_pico",
-    "test_web_flash",
-    "test_win_level",
-    "test_win_meter",
-}
+# The tiers (make test-quick runs what is neither slow, chip nor browser) follow the layout
+# (docs/development.md): tests/chip/ is the chip tier and tests/web/ the browser tier, by
+# folder; a slow module (solving tables, whole games, hundreds of CLI runs or property
+# searches) says so itself with ``pytestmark = pytest.mark.slow``.
+_FOLDER_TIERS = {"chip": "chip", "web": "browser"}
 
 
 def pytest_collection_modifyitems(items):
     for item in items:
-        name = item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
-        for marker, modules in (("chip", _CHIP), ("browser", _BROWSER), ("slow", _SLOW)):
-            if name in modules:
-                item.add_marker(marker)
+        folder = os.path.relpath(str(item.path), TESTS).split(os.sep)[0]
+        if folder not in _GROUPS and folder != "shared":
+            raise pytest.UsageError("%s: not in a group folder of tests/ (_GROUPS, docs/development.md)" % item.path)
+        if folder in _FOLDER_TIERS:
+            item.add_marker(_FOLDER_TIERS[folder])
 
 
 # make test's workers (pytest-xdist, --dist loadfile) take a module whole, so its module-
@@ -132,8 +95,8 @@ _SECONDS = {
 def _work_unit(nodeid):
     path, _sep, test = nodeid.partition("::")
     module = os.path.splitext(os.path.basename(path))[0]
-    if module in _CHIP:
-        return "chip"
+    if os.path.basename(os.path.dirname(path)) == "chip":
+        return "chip"  # the chip tier's folder: one flashed Pico for all of it
     if test.partition("[")[0] in _ALONE.get(module, ()):
         return nodeid
     return path

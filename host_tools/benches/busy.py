@@ -31,7 +31,7 @@ from host_tools.simulator.unix_port import SimDevice
 
 RUNS = 5
 HOLD1, ROLL, OK = 0, 5, 8
-# (label, button, wait after it): the game of tests/test_busy_sim.py without its taps
+# (label, button, wait after it): the game of tests/sim/test_busy_sim.py without its taps
 SCRIPT = (
     ("Start game: longest stretch of the roll-off (its table opening)", OK, 6000),  # over by then
     ("ROLL until the dice show", ROLL, 800),

@@ -1,7 +1,7 @@
 """CPU win against CPU optimal head to head; the win level's cost per turn on the RP2040.
 
 Games: host_tools/solver/fast_win.py and fast_play.py (the device's win level and
-advisor, vectorised; tests/test_win_level.py checks them decision by decision), seats
+advisor, vectorised; tests/strategy/test_win_level.py checks them decision by decision), seats
 alternated (the win level moves first in half of the games). A shared win counts 1/2.
 95 % interval: mean +- 1.96 standard errors of the per-game outcome.
 

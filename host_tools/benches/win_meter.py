@@ -1,7 +1,7 @@
 """Win meter calibration: predicted vs observed win rates of optimal computers, Brier scores.
 
 Games are played by host_tools/solver/fast_play.py (the device advisor's arithmetic,
-vectorised; checked against firmware/strategy_advisor.py in tests/test_win_meter.py) and the
+vectorised; checked against firmware/strategy_advisor.py in tests/strategy/test_win_meter.py) and the
 meter's predictions are firmware/strategy_win_meter.py's integer arithmetic vectorised
 (host_tools/solver/meter.py, checked the same way), fed the device's tables: the exact
 value table and a spread table. Optimal play does not look at the opponents, so a

@@ -1,8 +1,8 @@
 """Golden screens and README pictures from fixed headless runs of the simulator.
 
-``SCENES`` are key scripts with a seed; each renders to a text file in tests/golden/
+``SCENES`` are key scripts with a seed; each renders to a text file in tests/sim/golden/
 (the dice line, the OLED as text and the OLED's pixels in half blocks), which
-tests/test_sim_golden.py compares. Regenerate after an intended UI change with
+tests/sim/test_sim_golden.py compares. Regenerate after an intended UI change with
 ``python -m host_tools sim --regen-golden``. The README's pictures (docs/img/) come from
 the chip back-end, the official MicroPython on an emulated RP2040 (``python -m host_tools
 chip --regen-images``): the same scenes, the game installed from the one-file UF2 (``uf2``,
@@ -19,7 +19,7 @@ from host_tools.emulators.oled import half_blocks
 from host_tools.simulator.unix_port import SimDevice
 from host_tools.simulator.screen import device_text
 
-GOLDEN_DIR = os.path.join(host_tools.REPO, "tests", "golden")
+GOLDEN_DIR = os.path.join(host_tools.REPO, "tests", "sim", "golden")
 IMAGE_DIR = os.path.join(host_tools.REPO, "docs", "img")
 
 # Menu items from "Start game": down = Players, P1, P2 ...; enter changes the value.

@@ -42,7 +42,7 @@ SOURCES = "sources"  # code_dir for firmware/ and boards/ as .py, compiled at im
 SOURCE_HEAP = "256K"  # compiling at import: save_records.py needs ~46 KB free from .py, 11 KB as .mpy
 # Busy mode's own code and meter (boards/sim_busy.py) hold heap the chip does not have:
 # added to the heap, so the firmware meets the same free heap as in a plain run
-# (tests/test_busy_sim.py compares the two).
+# (tests/sim/test_busy_sim.py compares the two).
 BUSY_HEAP_KB = 6
 
 

@@ -6,7 +6,7 @@ module runs the same arithmetic on numpy int64 arrays with one column per game: 
 table values (decoded from the file the device reads), the same successor values, the
 same integer averages ``(sum + 3) // 6``, the same sub-keep maxima and the same tie
 rule (the first best hold mask, the first best box). Every point still comes from
-firmware/rules.py (through ``core.Tables``). tests/test_win_meter.py checks decisions
+firmware/rules.py (through ``core.Tables``). tests/strategy/test_win_meter.py checks decisions
 against the device code position by position.
 """
 

@@ -3,7 +3,7 @@
 The same integer keys (chance << 11 | tie) from the same table values, spreads and
 meter arithmetic, then fast_play.FastAdvisor's integer averages and sub-keep maxima
 (the advisor's), so decisions match the device's one for one
-(tests/test_win_level.py). Used to measure the level head to head in many games.
+(tests/strategy/test_win_level.py). Used to measure the level head to head in many games.
 """
 
 import numpy as np

@@ -2,7 +2,7 @@
 
 The same integer arithmetic as the device (table lookups, shifts, floor divisions), one
 column per game, so a calibration over 100,000s of games measures the device's own
-predictions. tests/test_win_meter.py compares the two on thousands of positions.
+predictions. tests/strategy/test_win_meter.py compares the two on thousands of positions.
 """
 
 import numpy as np

@@ -2,7 +2,7 @@
 
 MicroPython does not rewrite ``assert`` the way pytest does: a failing ``assert got == want``
 there says only ``AssertionError``. ``equal`` and ``true`` fail with the values in the
-message, which tests/mp_runner.py prints with the case name and the failing line.
+message, which tests/helpers/mp_runner.py prints with the case name and the failing line.
 """
 
 

@@ -1,6 +1,6 @@
 """The end of a game on a nearly full flash (issue 22 item 5): the finished game's records
 are never dropped while the game that rebuilds them is gone. Cases for MicroPython only
-(the sim board needs ``framebuf``): tests/test_full_flash_sim.py runs each ``case_*`` in
+(the sim board needs ``framebuf``): tests/sim/test_full_flash_sim.py runs each ``case_*`` in
 the unix port. The real app and save layer (save_session.py) run on the sim board's loopback
 link, saving to FakeFs (fake_fs.py) with a capacity, which answers ENOSPC like littlefs.
 """

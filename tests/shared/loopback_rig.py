@@ -4,7 +4,7 @@ For probes that run inside MicroPython and measure the app itself, with no host 
 ``rig = Rig({"seed": "5"})``, ``rig.press(ROLL, after_ms)``, ``rig.app.run(frames=n)`` and
 ``rig.allocated(frames, redraw)`` (bytes allocated by that many frames after a warm-up;
 ``rig.measure(label, frames, redraw)`` prints it as ``ALLOC label bytes`` for the pytest
-side, tests/sim_helpers.alloc_probe).
+side, tests/helpers/sim_helpers.alloc_probe).
 """
 
 import gc

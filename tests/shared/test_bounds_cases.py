@@ -118,7 +118,7 @@ def test_the_largest_records_the_checks_accept_save_again():
 
 def test_a_stats_file_of_long_names_is_damage_not_a_crash():
     # The file is 16 names of ~1,000 characters (16,376 bytes: booted at the
-    # simulator's heap in tests/test_hostile_saves_sim.py); names of 100 are as wrong.
+    # simulator's heap in tests/sim/test_hostile_saves_sim.py); names of 100 are as wrong.
     names = {}
     for i in range(16):
         names["N%02d" % i + "x" * 100] = [1, 250, 250, 1, 1]

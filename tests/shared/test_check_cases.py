@@ -1,6 +1,6 @@
 """check.py's asserts: quiet when the fact holds, else an AssertionError naming the values.
 
-Runs under pytest and inside the real MicroPython (tests/test_on_micropython.py), where
+Runs under pytest and inside the real MicroPython (tests/firmware/test_on_micropython.py), where
 these messages are all a failing shared case has to show.
 """
 

@@ -1,6 +1,6 @@
 """The dice path (firmware/game_dice.py): fairness and resumable streams.
 
-Runs under CPython and inside MicroPython (tests/test_on_micropython.py).
+Runs under CPython and inside MicroPython (tests/firmware/test_on_micropython.py).
 """
 
 from game_dice import DiceSource

@@ -1,6 +1,6 @@
 """The game engine: roll-off, turns, holds, illegal actions, bonuses, ranking, state.
 
-Runs under pytest and inside the real MicroPython (tests/test_on_micropython.py).
+Runs under pytest and inside the real MicroPython (tests/firmware/test_on_micropython.py).
 """
 
 import game as G

@@ -1,6 +1,6 @@
 """Every rule and worked example of RULES.md, against firmware/rules.py.
 
-Runs under pytest and inside the real MicroPython (tests/test_on_micropython.py).
+Runs under pytest and inside the real MicroPython (tests/firmware/test_on_micropython.py).
 """
 
 import rules as R

@@ -1,7 +1,7 @@
 """Save/resume cases run by pytest AND inside real MicroPython (plain asserts only).
 
 ``FakeFs`` (fake_fs.py) is a tiny in-memory filesystem with power cuts and a capacity;
-the pytest-only tests in tests/test_storage.py import it from here.
+the pytest-only tests in tests/firmware/test_storage.py import it from here.
 """
 
 import game as G
@@ -9,7 +9,7 @@ import save_records
 import rules as R
 import save_store
 from game_dice import DiceSource
-from fake_fs import FakeFs, PowerCut  # noqa: F401  (PowerCut: tests/test_storage.py)
+from fake_fs import FakeFs, PowerCut  # noqa: F401  (PowerCut: tests/firmware/test_storage.py)
 from check import equal, true
 
 

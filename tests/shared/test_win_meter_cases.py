@@ -1,7 +1,7 @@
 """The win meter's pure arithmetic (firmware/strategy_win_meter.py): the normal model's known
 values, symmetry, order, shared wins, and never 0 % or 100 % before the end.
 
-Runs under pytest and inside the real MicroPython (tests/test_on_micropython.py).
+Runs under pytest and inside the real MicroPython (tests/firmware/test_on_micropython.py).
 """
 
 import strategy_win_meter as W

@@ -1,0 +1,81 @@
+"""Pytest-side helpers for the tests that run the firmware on the sim board (no test cases).
+
+- ``play(flash, keys, **options)``: boot main.py in a headless ``SimDevice`` whose flash
+  folder is ``flash`` (``options``: its ``seed``, ``heap``, ``tables``, ``extra``), play
+  the key script in virtual time, shut it down and return the device (its emulated OLED
+  and dice keep the last picture).
+- ``saved(flash, name="game")``: the value the firmware last saved in ``data/<name>``
+  there, read with the firmware's own ``storage`` module (None when nothing is saved).
+- ``forget_setup(flash)``: removes the menu's saved set-up (``data/setup.*``), so the
+  next boot starts from the menu's defaults again, as a replayed key script expects.
+- ``run_probe(code, heap=DEVICE_HEAP, **run_options)``: run MicroPython ``code`` on what
+  a Pico runs (the .mpy tree ``flash`` builds, device_tree.py, at the Pico's heap, as
+  ``SimDevice`` does) with tests/shared on the path; returns the CompletedProcess.
+- ``alloc_probe(probe, heap=DEVICE_HEAP, **run_options)``: ``run_probe`` an allocation
+  probe built on tests/shared/loopback_rig.py (``rig.measure`` prints ``ALLOC label
+  bytes``); returns its output lines and ``{label: bytes}``.
+- ``APP_ON_LOOPBACK``: MicroPython source that builds the sim board on a loopback link
+  (seed 3) and the real app, runs two frames and defines ``dump()``, which draws a frame
+  and prints the frame buffer as ``FB <hex>`` (for screens the key scripts cannot reach
+  easily: tests add their own state and read the dump back).
+"""
+
+import os
+
+import host_tools
+import save_store
+from host_tools import sim
+from host_tools.simulator import device_tree
+from host_tools.simulator.unix_port import DEVICE_HEAP, SimDevice
+
+SHARED = os.path.join(host_tools.REPO, "tests", "shared")
+
+APP_ON_LOOPBACK = r"""
+import game, rules
+from boards import sim
+import app
+link = sim.Loopback()
+hw = sim.build({"link": link, "seed": "3"})
+a = app.App(hw, {})
+a.run(frames=2)
+
+def dump():
+    a.frame(hw.ticks_ms())
+    print("FB", bytes(hw.oled.buffer).hex())
+"""
+
+
+def play(flash, keys, **options):
+    device = SimDevice(flash_dir=str(flash), **options)
+    try:
+        sim.run_headless(device, keys)
+    finally:
+        device.close()
+    return device
+
+
+def saved(flash, name="game"):
+    return save_store.Store(os.path.join(str(flash), "data", name)).load()
+
+
+def forget_setup(flash):
+    folder = os.path.join(str(flash), "data")
+    for name in os.listdir(folder) if os.path.isdir(folder) else ():
+        if name.startswith("setup."):
+            os.remove(os.path.join(folder, name))
+
+
+def run_probe(code, heap=DEVICE_HEAP, **run_options):
+    return host_tools.run_micropython(["-c", code], heap=heap, extra_path=(SHARED, device_tree.sync()), **run_options)
+
+
+def alloc_probe(probe, heap=DEVICE_HEAP, **run_options):
+    proc = run_probe(probe, heap, **run_options)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    allocs = {}
+    for line in lines:
+        words = line.split()
+        if words and words[0] == "ALLOC":
+            allocs[words[1]] = int(words[2])
+    return lines, allocs

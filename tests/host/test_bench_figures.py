@@ -1,0 +1,82 @@
+"""docs/figures.md, the one page of measured figures: ``make bench`` writes it.
+
+A run rewrites the rows of the subjects it ran, with the commit and date, and keeps the
+rows of subjects that did not run (the chip's, measured where the MicroPython UF2 was).
+"""
+
+import os
+import pytest
+
+from host_tools import bench, benches
+
+pytestmark = pytest.mark.slow
+
+
+def test_a_run_rewrites_its_subjects_rows_and_keeps_the_others(tmp_path):
+    page = str(tmp_path / "figures.md")
+    benches.write_page({"chip": ["heap 177,728 bytes", "advisor turn 63.1 ms"]}, "aaaaaaa", "2026-12-01", page)
+    benches.write_page(
+        {"rules": ["scoring 3.2 us", "  with details", "import 1,234 bytes | net"]}, "bbbbbbb", "2026-12-02", page
+    )
+    rows = benches.read_page(page)
+    assert ("chip", "heap 177,728 bytes", "aaaaaaa", "2026-12-01") in rows
+    assert ("rules", "scoring 3.2 us; with details", "bbbbbbb", "2026-12-02") in rows  # indented: same figure
+    assert ("rules", "import 1,234 bytes \\| net", "bbbbbbb", "2026-12-02") in rows  # a | stays in its cell
+    benches.write_page({"rules": ["scoring 3.0 us"]}, "ccccccc", "2026-12-03", page)
+    rows = benches.read_page(page)
+    assert [r for r in rows if r[0] == "rules"] == [("rules", "scoring 3.0 us", "ccccccc", "2026-12-03")]
+    assert len([r for r in rows if r[0] == "chip"]) == 2
+
+
+def test_bench_writes_what_a_subject_printed(tmp_path, capsys):
+    page = tmp_path / "figures.md"
+    assert bench.main(["rules", "--figures", str(page)]) == 0
+    printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("full-card scoring")]
+    rows = benches.read_page(str(page))
+    assert printed
+    assert [r[1] for r in rows if r[1].startswith("full-card scoring")] == printed
+    assert {r[0] for r in rows} == {"rules"}
+    assert all(r[3] for r in rows)
+
+
+def test_a_subject_that_cannot_run_keeps_its_figures(tmp_path, monkeypatch):
+    page = str(tmp_path / "figures.md")
+    benches.write_page({"chip": ["heap 177,728 bytes"]}, "aaaaaaa", "2026-12-01", page)
+    from host_tools.benches import chip
+
+    monkeypatch.setattr(chip.chip_session, "fixture_files", lambda: (None, None, "no UF2 in build/rp2/"))
+    assert bench.main(["chip", "--figures", page]) == 0
+    assert benches.read_page(page) == [("chip", "heap 177,728 bytes", "aaaaaaa", "2026-12-01")]
+
+
+def test_the_committed_page_holds_the_device_figures_with_their_date():
+    rows = benches.read_page(benches.PAGE)
+    chip = [r for r in rows if r[0] == "chip"]
+    assert any("MicroPython 1.28.0" in r[1] for r in chip)
+    assert any("177,728" in r[1] for r in chip)
+    assert all(r[3] for r in chip)
+    assert os.path.dirname(benches.PAGE).endswith("docs")
+
+
+def test_the_commit_a_figure_names_ignores_the_page_the_bench_rewrites(tmp_path, monkeypatch):
+    import subprocess
+
+    import host_tools
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "figures.md").write_text("old\n")
+    (tmp_path / "game.py").write_text("x = 1\n")
+    git("init", "-q")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one")
+    monkeypatch.setattr(host_tools, "REPO", str(tmp_path))
+    head = bench.commit()
+    assert len(head) >= 7
+    assert "+" not in head
+    (tmp_path / "docs" / "figures.md").write_text("new rows\n")  # an earlier subject's run
+    assert bench.commit() == head
+    (tmp_path / "game.py").write_text("x = 2\n")
+    assert bench.commit() == head + "+changes"
