@@ -9,6 +9,7 @@ object is the public interface that object's module documents; a leading ``_`` i
 
 import ast
 import os
+import re
 
 import host_tools
 
@@ -252,3 +253,34 @@ def test_the_import_scan_sees_the_uis_modules():
         "    app.dirty = True\n"
     )
     assert _from_ui(_imported(tree)) == ["ui", "ui.draw", "ui.menu", "ui.records_screens"]
+
+
+def _layer_rows():
+    """``[(layer, prefix, modules)]`` from docs/architecture.md's layer list (its first table)."""
+    with open(os.path.join(os.path.dirname(FIRMWARE), "docs", "architecture.md")) as f:
+        text = f.read()
+    rows = []
+    for line in text.split("\n## ", 2)[1].splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and cells[0] not in ("layer", "---"):
+            prefix = cells[1].strip("`")
+            rows.append((cells[0], prefix, [m[:-3] for m in re.findall(r"`([a-z_0-9]+\.py)`", cells[2])]))
+    return rows
+
+
+def test_each_root_module_is_in_the_layer_its_prefix_names():
+    """Issue 23 item 5: the flash root lists as layers. Every module at firmware/'s root is
+    in architecture.md's layer list exactly once, in the row whose prefix it carries (rows
+    without a prefix: the app and start layers); the list names no module that is gone."""
+    rows = _layer_rows()
+    root = sorted(name[:-3] for name in os.listdir(FIRMWARE) if name.endswith(".py"))
+    listed = [module for _layer, _prefix, modules in rows for module in modules]
+    assert sorted(listed) == root
+    prefixes = [prefix for _layer, prefix, _modules in rows if prefix not in ("none", "folder")]
+    for layer, prefix, modules in rows:
+        for module in modules:
+            carried = [p for p in prefixes if module.startswith(p)]
+            if prefix in ("none", "folder"):
+                assert carried == [], (module, layer, carried)
+            else:
+                assert carried == [prefix], (module, layer, carried)
