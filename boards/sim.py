@@ -330,6 +330,10 @@ class VirtualClock:
         self._probe()
         print("heap-peak", self.heap_peak, "free", self._free_low, "garbage", self._garbage)
         print("heap-modules", " ".join(sorted(sys.modules)))  # the bench's breakdown
+        # The interned names' pools are live heap too, and grow a whole pool at a time.
+        import micropython
+
+        micropython.qstr_info()
 
 
 def make_link(config):

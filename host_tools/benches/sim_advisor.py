@@ -86,6 +86,16 @@ def advisor_ram(tables, code_dir):
     raise RuntimeError("advisor RAM probe failed: " + proc.stdout + proc.stderr)
 
 
+def qstr_pools(console):
+    """(pools, names, bytes) of the interned names at the end of a probed run: live heap
+    that grows a whole pool at a time (the unix port's pools; the chip's are smaller)."""
+    for line in console:
+        if line.startswith("qstr pool:"):
+            fields = dict(part.strip().split("=") for part in line.split(":", 1)[1].split(","))
+            return int(fields["n_pool"]), int(fields["n_qstr"]), int(fields["n_total_bytes"])
+    return 0, 0, 0
+
+
 def _peak(console):
     peak = [int(line.split()[1]) for line in console if line.startswith("heap-peak")]
     return peak[-1] if peak else 0
@@ -114,6 +124,11 @@ def run():
         print(
             "peak live heap: advisor players %d bytes (%.1f KB), simple players %d bytes (%.1f KB):"
             " advisor +%.1f KB (budget 24 KB)" % (peak, peak / 1024, simple, simple / 1024, (peak - simple) / 1024)
+        )
+        pools, names, pool_bytes = qstr_pools(console)
+        print(
+            "  of the advisor game's peak, interned names: %d pools, %d names, %d bytes (a new pool"
+            " is allocated whole when the names cross a pool's end)" % (pools, names, pool_bytes)
         )
         if finished:
             small = smallest_heap(tables, code)

@@ -80,3 +80,20 @@ def test_the_commit_a_figure_names_ignores_the_page_the_bench_rewrites(tmp_path,
     assert bench.commit() == head
     (tmp_path / "game.py").write_text("x = 2\n")
     assert bench.commit() == head + "+changes"
+
+
+def test_the_heap_probe_reports_the_interned_names_pools(tmp_path):
+    # The advisor game's peak live heap includes the qstr pools, which grow a whole pool at
+    # a time: bench sim_advisor prints them beside the peak, so a step is not read as a leak.
+    from host_tools.benches import sim_advisor
+    from host_tools.simulator.unix_port import SimDevice
+
+    device = SimDevice(seed=3, flash_dir=str(tmp_path), extra=("memprobe=250",))
+    try:
+        device.run_until(2000)
+    finally:
+        device.close()
+    pools, names, pool_bytes = sim_advisor.qstr_pools(device.console)
+    assert pools >= 1, device.console[-5:]
+    assert names > 500
+    assert pool_bytes > names  # at least a byte a name
