@@ -42,6 +42,7 @@ Frame loop: every 5 ms the buttons are polled; latched events are handled, timer
 After warm-up a frame allocates nothing (tests/firmware/test_ui_alloc.py measures it).
 """
 from micropython import const
+import gc
 import time
 
 from drivers.buttons import LONG
@@ -144,10 +145,17 @@ class App:
         # _SPLASH_MS after the boot's own work: with its drawing the menu is up by 1.5 s.
         left = time.ticks_diff(_MENU_BY_MS, deadline)
         self.start_timer(deadline, left if 0 < left <= _SPLASH_MS else 0)
+        behind = False
         while self.running and frames != 0:
             self.frame(hw.ticks_ms())
             deadline = time.ticks_add(deadline, FRAME_MS)
             wait = time.ticks_diff(deadline, hw.ticks_ms())
+            if wait > 0 and behind:
+                # Long work leaves its garbage: collect it now, in a frame with time to
+                # spare, so the heap's automatic collection does not land in the next one.
+                gc.collect()
+                behind = False
+                wait = time.ticks_diff(deadline, hw.ticks_ms())
             if wait > 0 and hw.idle is not None and self.still():
                 hw.idle(_IDLE_MS)  # nothing moves: sleep until a press (or the power timers)
                 deadline = hw.ticks_ms()
@@ -158,6 +166,7 @@ class App:
                 # so a frame's drawing and the next frame's save are two stretches, not one.
                 hw.sleep_ms(0)
                 deadline = hw.ticks_ms()
+                behind = True
             if frames > 0:
                 frames -= 1
 

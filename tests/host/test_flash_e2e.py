@@ -7,7 +7,6 @@ and plays a turn exactly like the checkout does.
 """
 
 import os
-import re
 import shutil
 import signal
 import subprocess
@@ -29,18 +28,9 @@ from host_tools.flashing.testing import (
     write,
 )
 
+from helpers.flash_output import summary
+
 pytestmark = pytest.mark.slow
-
-SUMMARY = re.compile(r"(\d+) copied, (\d+) skipped, (\d+) removed, (\d+) bytes")
-
-
-def summary(proc):
-    """(copied, skipped, removed) from the tool's last line."""
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    last = proc.stdout.strip().splitlines()[-1]
-    found = SUMMARY.search(last)
-    assert found, last
-    return tuple(int(n) for n in found.groups()[:3])
 
 
 def copied_paths(proc):

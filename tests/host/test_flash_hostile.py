@@ -13,7 +13,7 @@ from host_tools.flashing import build as flash_build
 from host_tools.flashing.build import DeviceFile
 from host_tools.flashing.testing import TINY_FILES, boot, run_flash, tiny_tree, tree_hashes, write
 
-from test_flash_e2e import summary
+from helpers.flash_output import summary
 
 pytestmark = pytest.mark.slow
 

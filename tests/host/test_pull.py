@@ -10,48 +10,16 @@ import sys
 import pytest
 
 from helpers import hostile
+from helpers.device_data import device_folder
 import host_tools
 from host_tools import pull
 from host_tools.flashing import virtual_pico
 
 pytestmark = pytest.mark.slow
 
-# Runs inside MicroPython with the flash folder as its working directory, like the device.
-WRITER = r"""
-import os, sys
-os.chdir(sys.argv[1])
-import game, save_records, rules, save_store
-from game_dice import DiceSource
-dice = DiceSource(seed=5)
-g = game.Game(rules.make_ruleset(), [("ANN", "human"), ("CPU", "hard")], dice)
-while g.phase == game.ROLLOFF:
-    g.rolloff()
-g.roll()
-g.toggle_hold(1)
-save_store.Store("data/game").save({"id": 99, "seed": dice.position(), "counts": [0, 1, 0, 0, 0, 1], "game": g.to_state()})
-r = save_records.Records()
-r.load()
-card = rules.new_card()
-for i, p in enumerate((3, 6, 9, 12, 15, 18, 20, 0, 25, 30, 40, 50, 22)):
-    card[i] = p
-r.finish_game(5, [("ANN", 285, card), ("CPU", 120, rules.new_card())], [130, 70, 100, 100, 100, 100])
-r.add_high_score(285, "ANN", 5, 0)
-print("written")
-"""
-
-
-def _device_folder(tmp_path):
-    flash = tmp_path / "flash"
-    flash.mkdir(parents=True)
-    script = tmp_path / "writer.py"
-    script.write_text(WRITER)
-    proc = host_tools.run_micropython([str(script), str(flash)])
-    assert proc.stdout.strip() == "written", proc.stderr
-    return flash
-
 
 def test_pull_from_a_flash_folder_prints_everything(tmp_path, capsys):
-    flash = _device_folder(tmp_path)
+    flash = device_folder(tmp_path)
     (flash / "data" / "stats.b.bad").write_bytes(b"YZ\x01junk")
     out = tmp_path / "copy"
     assert pull.main(["--dir", str(flash), "--out", str(out)]) == 0
@@ -70,7 +38,7 @@ def test_pull_from_a_flash_folder_prints_everything(tmp_path, capsys):
 
 
 def test_pull_json_has_the_values(tmp_path, capsys):
-    flash = _device_folder(tmp_path)
+    flash = device_folder(tmp_path)
     assert pull.main(["--dir", str(flash), "--out", str(tmp_path / "copy"), "--json"]) == 0
     found = json.loads(capsys.readouterr().out)
     assert found["scores"]["value"] == [[285, "ANN", 5, 0]]
@@ -80,7 +48,7 @@ def test_pull_json_has_the_values(tmp_path, capsys):
 
 
 def test_a_corrupt_save_is_reported_not_fatal(tmp_path, capsys):
-    flash = _device_folder(tmp_path)
+    flash = device_folder(tmp_path)
     data = bytearray((flash / "data" / "game.a").read_bytes())
     data[20] ^= 0xFF
     (flash / "data" / "game.a").write_bytes(bytes(data))
@@ -115,7 +83,7 @@ def test_unreachable_port_exits_1(tmp_path, capsys):
 
 
 def test_pull_through_mpremote_from_the_virtual_pico(tmp_path, capsys):
-    flash = _device_folder(tmp_path)
+    flash = device_folder(tmp_path)
     out = tmp_path / "copy"
     with virtual_pico.running(flash) as port:
         assert pull.main(["--port", port, "--out", str(out)]) == 0
@@ -128,7 +96,7 @@ def test_pull_through_mpremote_from_the_virtual_pico(tmp_path, capsys):
 
 
 def test_the_report_reads_like_the_game_not_like_its_internals(tmp_path, capsys):
-    flash = _device_folder(tmp_path)
+    flash = device_folder(tmp_path)
     assert pull.main(["--dir", str(flash), "--out", str(tmp_path / "copy")]) == 0
     text = capsys.readouterr().out
     for internal in ("seed:", "counts:", "id:", "coach:", "1 games", "(game)", "(scores)"):
@@ -141,7 +109,7 @@ def test_the_report_reads_like_the_game_not_like_its_internals(tmp_path, capsys)
 def test_the_default_copy_goes_to_the_data_folder_and_says_where(tmp_path):
     """The README's command, run as shown: the copy lands beside the simulator's flash."""
     home = tmp_path / "home"
-    flash = _device_folder(home / ".local" / "share" / "pico-yahtzee")
+    flash = device_folder(home / ".local" / "share" / "pico-yahtzee")
     work = tmp_path / "work"
     work.mkdir()
     env = dict(os.environ, HOME=str(home), PYTHONPATH=host_tools.REPO)
@@ -166,7 +134,7 @@ def _no_escape_characters(text):
 
 def test_a_lying_device_gets_only_plain_names_copied_and_printed_escaped(tmp_path):
     """Issue 10 items 1 and 3: names with paths, links or escape sequences; sizes that lie."""
-    flash = _device_folder(tmp_path)
+    flash = device_folder(tmp_path)
     scores = (flash / "data" / "scores.a").read_bytes()
     outside = tmp_path / "pwned_abs.txt"
     entries = hostile.traversal_entries(str(outside)) + [
@@ -211,7 +179,7 @@ def test_a_crafted_flash_folder_is_copied_without_following_links(tmp_path):
     secret = tmp_path / "secret.txt"
     secret.write_text("the host's secret")
     flash = hostile.links_folder(str(tmp_path / "flash"), str(secret))
-    good = _device_folder(tmp_path / "good")
+    good = device_folder(tmp_path / "good")
     (tmp_path / "flash" / "data" / "scores.a").write_bytes((good / "data" / "scores.a").read_bytes())
     out = tmp_path / "copy"
     proc = hostile.run_limited(["pull", "--dir", flash, "--out", out])
@@ -237,7 +205,7 @@ def test_a_damaged_flash_folder_is_reported_not_a_traceback(tmp_path):
         "pull: skipped data: not a folder\n",
         "nothing saved on the device yet\n",
     )
-    flash = hostile.folders_where_files_go(str(_device_folder(tmp_path / "folders")))
+    flash = hostile.folders_where_files_go(str(device_folder(tmp_path / "folders")))
     proc = hostile.run_limited(["pull", "--dir", flash, "--out", tmp_path / "copy"])
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.splitlines() == ["pull: skipped game.a.bad: a folder", "pull: skipped game.tmp: a folder"]
@@ -245,7 +213,7 @@ def test_a_damaged_flash_folder_is_reported_not_a_traceback(tmp_path):
 
 
 def test_out_is_checked_before_anything_is_read(tmp_path, capsys):
-    flash = _device_folder(tmp_path)
+    flash = device_folder(tmp_path)
     (tmp_path / "file").write_text("x")
     for out, words in (
         (tmp_path / "file", "is not a folder"),
@@ -273,7 +241,7 @@ def test_a_device_whose_data_is_a_file_says_so(tmp_path):
 
 def test_a_data_folder_pull_did_not_make_is_never_replaced(tmp_path, capsys):
     """``--out ~`` must not delete ~/data: only a copy pull made is replaced."""
-    flash = _device_folder(tmp_path)
+    flash = device_folder(tmp_path)
     home = tmp_path / "home"
     (home / "data").mkdir(parents=True)
     (home / "data" / "thesis.txt").write_text("mine")
@@ -346,7 +314,7 @@ def _files(folder):
 def test_a_pull_from_a_device_with_nothing_saved_keeps_the_previous_copy(tmp_path, capsys):
     """Issue 22 item 8: the second pull (from the freshly erased device) must not delete
     the only backup."""
-    flash = _device_folder(tmp_path)
+    flash = device_folder(tmp_path)
     copy = tmp_path / "copy"
     assert pull.main(["--dir", str(flash), "--out", str(copy)]) == 0
     backup = _files(copy / "data")
@@ -365,7 +333,7 @@ def test_a_pull_from_a_device_with_nothing_saved_keeps_the_previous_copy(tmp_pat
 
 
 def test_a_copy_is_replaced_by_one_lacking_some_of_its_files_only_when_told(tmp_path, capsys):
-    flash = _device_folder(tmp_path)
+    flash = device_folder(tmp_path)
     copy = tmp_path / "copy"
     assert pull.main(["--dir", str(flash), "--out", str(copy)]) == 0
     backup = _files(copy / "data")

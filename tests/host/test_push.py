@@ -18,7 +18,7 @@ from host_tools import push, uf2 as uf2_command
 from host_tools.flashing import virtual_pico
 from host_tools.flashing import restore
 from host_tools.flashing.build import DeviceFile
-from test_pull import _device_folder
+from helpers.device_data import device_folder
 
 host_tools.use_firmware()
 import save_store  # noqa: E402  (the firmware's own frames)
@@ -65,7 +65,7 @@ def test_pull_then_push_as_written_restores_what_was_pulled(tmp_path, where):
     assert "host_tools push" in lines[1], lines
     port_word = "/dev/ttyACM0" if where == "README" else "PORT"
     assert all(port_word in line for line in lines)
-    device = _device_folder(tmp_path)
+    device = device_folder(tmp_path)
     before = files_of(device / "data")
     home, work = tmp_path / "home", tmp_path / "work"
     home.mkdir()
@@ -207,7 +207,7 @@ BAD_COPIES = [
 def pulled(tmp_path_factory):
     """A device with a game under way and records, its port, and a good pull copy."""
     root = tmp_path_factory.mktemp("push")
-    device = _device_folder(root)
+    device = device_folder(root)
     good = root / "good"
     shutil.copytree(device / "data", good / "data")
     with virtual_pico.running(device) as port:
@@ -234,7 +234,7 @@ def test_a_bad_copy_is_refused_whole_before_the_device_is_touched(pulled, tmp_pa
 
 
 def test_an_unreadable_file_is_refused(tmp_path, monkeypatch, capsys):
-    copy = _device_folder(tmp_path)
+    copy = device_folder(tmp_path)
     real_open = os.open
 
     def denied(path, flags, *args):
@@ -252,7 +252,7 @@ def test_an_unreadable_file_is_refused(tmp_path, monkeypatch, capsys):
 def test_a_save_cut_short_is_left_out_and_damaged_copies_kept_aside_go_back(tmp_path):
     """game.tmp (a save a cut stopped) is never read by the game; *.bad files are what the
     firmware kept aside for inspection: they go back as they are."""
-    device = _device_folder(tmp_path)
+    device = device_folder(tmp_path)
     copy = tmp_path / "copy"
     shutil.copytree(device / "data", copy / "data")
     (copy / "data" / "game.tmp").write_bytes(b"YZ\x01half")
@@ -270,7 +270,7 @@ def test_a_save_cut_short_is_left_out_and_damaged_copies_kept_aside_go_back(tmp_
 def test_a_full_device_is_one_line_and_keeps_its_data(tmp_path):
     """ENOSPC while the copy is written (the device reported room): exit 1, one line, the
     device's own data/ untouched and the half-written copy removed."""
-    device = _device_folder(tmp_path)
+    device = device_folder(tmp_path)
     copy = tmp_path / "copy"
     shutil.copytree(device / "data", copy / "data")
     (copy / "data" / "scores.a").write_bytes(save_store.pack([[200, "BOB", 3, 0]], 4))

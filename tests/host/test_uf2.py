@@ -359,9 +359,9 @@ def test_bad_options_and_unwritable_output_are_one_line_and_exit_2(tmp_path, sou
 
 def test_push_puts_back_what_pull_copied_before_the_uf2_replaced_it(tmp_path, source, capsys):
     from host_tools import pull
-    from test_pull import _device_folder  # a data/ folder written by the firmware in MicroPython
+    from helpers.device_data import device_folder  # a data/ folder written by the firmware in MicroPython
 
-    old = _device_folder(tmp_path)  # the Pico before the install: a game under way, records
+    old = device_folder(tmp_path)  # the Pico before the install: a game under way, records
     with virtual_pico.running(old) as port:
         assert pull.main(["--port", port, "--out", str(tmp_path / "copy")]) == 0
     before = capsys.readouterr().out
