@@ -358,7 +358,7 @@ class App:
     def _begin(self, game, defer=False):
         """Take ``game`` on: its box names for the 8x8 screens (the standard card's short
         ones, else the ruleset's), animals on the dice for the Zoo card, its totals, and the strategy table when the coach or an
-        advisor level needs it (about 23 KB while a game runs; without one, say so through
+        advisor level needs it (its RAM is held while a game runs; without one, say so through
         round 1: ``note``). ``defer``: open it a part a frame from the frame after the
         next drawn one (``coach_pending``); the roll-off waits for it (ui/screens.py)."""
         self.game = game
@@ -383,7 +383,7 @@ class App:
             self._coach_opened()
 
     def _coach_opened(self):
-        """The strategy table's opening is over (about 0.85 s on the chip in all, spread
+        """The strategy table's opening is over (the longest work the game does, spread
         over frames while the roll-off tumbles): the note if there is no advisor, and
         the win meter."""
         if self.coach.adv is None:
@@ -483,7 +483,7 @@ class App:
 
     def refresh_totals(self, later=False):
         """Every seat's totals; the win meter now, or with ``later`` in a frame of its
-        own (meter_pending: about 40 ms on the chip, kept out of the score's redraw)."""
+        own (meter_pending), kept out of the score's redraw."""
         game = self._totals()
         if later and len(game.players) > 1 and self.coach.adv is not None:
             self.win_known = False  # no chance shown until it is the one after this score

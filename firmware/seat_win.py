@@ -95,14 +95,9 @@ class WinLevel:
 
     # -- per turn ---------------------------------------------------------------------
     # prepare, _key, box_key and lower_into (with the advisor's best_rolls, expect and
-    # subset_max) are native code: the same integer arithmetic, compiled for the device by flash.
-    # Measured on the emulated RP2040 (bench chip, 117 first decisions of seeded 2-4
-    # player games): median 124.4 -> 92.6 ms, slowest 178.5 -> 138.2 ms; the loops alone
-    # (the final-roll pricing, expect, subset_max) gave 106.2 ms. With the native code on
-    # the folded turn code (lower_into, advisor.best_rolls): 91.8 ms, slowest 130.8 ms;
-    # with strategy_win_meter.phi/isqrt native and _key's lookups hoisted: 85.6 ms, slowest 119.3 ms.
-    # Cost: the .mpy grows from 3.2 to 6.7 KB (native code is loaded into RAM when the level
-    # is first used).
+    # subset_max) are native code: the same integer arithmetic, compiled for the device by
+    # flash, to keep a decision within its budget (docs/figures.md, bench chip); the price
+    # is a larger .mpy, loaded into RAM when the level is first used.
     def prepare(self, card, others):
         """The turn's dynamic programme for ``card`` against the cards in ``others``
         (1-3 opponents, each a 14-int card)."""

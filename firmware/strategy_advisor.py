@@ -52,8 +52,8 @@ class Advisor:
 
     def __init__(self, ruleset, table, later=False):
         """``later``: nothing is made yet; each ``step()`` call makes one part (the app
-        calls it once a frame, so the set-up is no single long stretch: about 850 ms on
-        the chip in all). Without it the advisor is made here, whole."""
+        calls it once a frame, so the set-up, the longest piece of work the game does, is
+        no single long stretch). Without it the advisor is made here, whole."""
         self._parts = self._make(ruleset, table)
         if not later:
             while self.step():
