@@ -257,7 +257,10 @@ class App:
         coach = self.coach
         if pending > 1:
             self.coach_pending = 1
-        elif pending < 0:  # a multi-player game's first turn needs the win level
+        elif pending == -2:  # a multi-player game: the win meter (and its spread table) first
+            self.coach_pending = -1
+            self._refresh_meter()
+        elif pending < 0:  # then the win level its first turn needs, each a frame of its own
             self.coach_pending = 0
             coach.win_level()
             self.prepare_pending = self.screen == TURN  # its turn next frame, the level loaded
@@ -268,7 +271,7 @@ class App:
             except StopIteration:
                 pass
             self._coach_parts = None
-            self.coach_pending = -1 if coach.adv is not None and len(self.game.players) > 1 else 0
+            self.coach_pending = -2 if coach.adv is not None and len(self.game.players) > 1 else 0
             self._coach_opened()
             if self.screen == TURN and not self.coach_pending:  # solo: the turn next frame
                 self.prepare_pending = coach.adv is not None
@@ -389,7 +392,8 @@ class App:
         if self.coach.adv is None:
             self.note = self.coach.problem
             self.dirty = True
-        self.refresh_totals()  # the win meter now that the tables are there
+        if not self.coach_pending:
+            self.refresh_totals()  # solo, or no table: no meter to wait for
 
     def rolloff_round(self):
         self._roll_off()

@@ -15,8 +15,8 @@ FIRST_ROLL = const(210)  # keeps of 0-4 dice come first: 1 + 6 + 21 + 56 + 126
 _SIZE_SHIFT = const(18)
 _FACE_BITS = const(3)
 _FACE_MASK = const(7)
-_PART_CHILD = const(30)  # keeps filled per part of fill(): a part of about 35 ms on the chip
-_PART_ROLL = const(84)
+_PART_CHILD = const(15)  # keeps filled per part of fill(), a frame each
+_PART_ROLL = const(42)
 
 # Index ranges of the keeps of each size: SIZE_START[n] .. SIZE_START[n + 1].
 SIZE_START = (0, 1, 7, 28, 84, 210, 462)
