@@ -71,6 +71,14 @@ _SUMMARY_MS = const(1500)  # what a computer kept and scored, before the next tu
 _MAX_BOXES = const(13)  # the most boxes a card has (rules.N_BOXES); a ruleset says its own
 _LIST_ROWS = const(6)
 _KIND_MASK = const(0xF0)
+# The table's opening at Start game and Continue (coach_pending), a stage a frame: none,
+# the first screen drawn first, the table's parts, then in a multi-player game the win
+# meter (and its spread table) and the win level its first turn needs.
+_OPENED = const(0)
+_DRAW_FIRST = const(2)
+_PARTS = const(1)
+_METER = const(-2)
+_WIN_LEVEL = const(-1)
 _BUTTON_MASK = const(0x0F)
 
 # The screens, indexed by the ids above: (draw, handle, tick) each (ui/__init__.py).
@@ -121,10 +129,10 @@ class App:
         self._steady = 0
         self._anim_state = 0x2545F491  # xorshift for the tumbling faces (not the dice source)
         self._pressed_once = False
-        # Start game: the strategy table is opened a part a frame (coach.opening) from the
-        # frame after the first screen is drawn (2: draw first; 1: opening; -1: the win
-        # level next, in a frame of its own), so the screen reacts at once (tick).
-        self.coach_pending = 0
+        # Start game and Continue: the strategy table is opened a part a frame (coach.opening,
+        # the stages above) from the frame after the first screen is drawn, so the screen
+        # reacts at once (tick).
+        self.coach_pending = _OPENED
         self._coach_parts = None
         # A turn's advisor preparation waits for a frame of its own after the turn screen
         # is drawn (and after a save the frame before): see start_turn, frame.
@@ -255,13 +263,13 @@ class App:
     def _coach_step(self):
         pending = self.coach_pending
         coach = self.coach
-        if pending > 1:
-            self.coach_pending = 1
-        elif pending == -2:  # a multi-player game: the win meter (and its spread table) first
-            self.coach_pending = -1
+        if pending == _DRAW_FIRST:
+            self.coach_pending = _PARTS
+        elif pending == _METER:
+            self.coach_pending = _WIN_LEVEL
             self._refresh_meter()
-        elif pending < 0:  # then the win level its first turn needs, each a frame of its own
-            self.coach_pending = 0
+        elif pending == _WIN_LEVEL:
+            self.coach_pending = _OPENED
             coach.win_level()
             self.prepare_pending = self.screen == TURN  # its turn next frame, the level loaded
         else:
@@ -271,7 +279,7 @@ class App:
             except StopIteration:
                 pass
             self._coach_parts = None
-            self.coach_pending = -2 if coach.adv is not None and len(self.game.players) > 1 else 0
+            self.coach_pending = _METER if coach.adv is not None and len(self.game.players) > 1 else _OPENED
             self._coach_opened()
             if self.screen == TURN and not self.coach_pending:  # solo: the turn next frame
                 self.prepare_pending = coach.adv is not None
@@ -303,7 +311,7 @@ class App:
         if screen == MENU_SCREEN:
             if self.coach.adv is not None or self.coach_pending:
                 self.coach.close()  # out of a game: its RAM goes back to the records pages
-            self.coach_pending = 0  # a game quit before its table opened: none to open
+            self.coach_pending = _OPENED  # a game quit before its table opened: none to open
             self._coach_parts = None
             self.prepare_pending = False  # nor a turn to prepare
             faces = self.faces  # no game on the dice in the menu (quit, or after the end)
@@ -378,7 +386,7 @@ class App:
             self.coach.close()
         elif defer:
             self._coach_parts = self.coach.opening(game.rules)
-            self.coach_pending = 2
+            self.coach_pending = _DRAW_FIRST
             self.win_known = False
             self._totals()  # a resumed game's totals on its first screen; the meter once open
         else:
