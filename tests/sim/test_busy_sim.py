@@ -307,7 +307,7 @@ def test_continue_shows_the_turn_and_opens_the_table_over_many_frames(tmp_path):
         "Continue: %d ms of work before the turn screen, then %d stretches, longest %d ms"
         % (first, len(after), max(after))
     )
-    assert len([b for b in after if b >= 20]) >= 15, after  # the opening's parts, after the screen
+    assert len([b for b in after if b >= 10]) >= 15, after  # the opening's parts (an idle frame: ~5), after it
     assert max(after) < busy.CHIP_ADVISOR_INIT_MS / 2, after
     assert saved(tmp_path) == before  # resuming changes nothing
 
