@@ -19,8 +19,9 @@ stretch and the wait: count (2), offset ms from the stretch's start (4) and bit 
 each, then the levels (2); each edge runs the buttons' pin interrupt handler at its own
 virtual time, as on the chip. ``E`` busy-so-far ms (4) before each poll asks for the
 edges up to that moment (the list only); ``L`` ms (4) instead of ``W`` is an idle sleep
-that an edge ends early (the reply adds the ms slept, 4); ``M`` busy-so-far ms (4) marks
-a screen transfer (no reply).
+that an edge ends early (the reply adds the ms slept, 4); ``M`` busy-so-far ms (4) and
+a reading number (2) marks a screen transfer (no reply). ``busylog=record|replay`` adds
+``R`` and the replies' readings (boards/sim_busy_log.py).
 Without ``link`` (tests) the board runs on a scripted ``Loopback``
 (boards/sim_extras.py, with the other parts a plain run does not need).
 ``fault=oled`` / ``fault=dice`` makes that part missing, to exercise the fault path;
@@ -137,12 +138,16 @@ def Loopback(script=None):
 
 
 def _mark(link, meter):
-    """Busy mode: ``M`` busy-so-far ms (4) before a screen transfer, so the host knows
-    when the screen changed inside a stretch (``SimDevice.shown``)."""
+    """Busy mode: ``M`` busy-so-far ms (4) and that clock reading's number in the stretch
+    (2) before a screen transfer, so the host knows when the screen changed inside a
+    stretch (``SimDevice.shown``; the number for record and replay, else 0)."""
     busy = meter.busy_ns() // 1000000
-    link.begin(0x4D, 4)  # "M"
+    number = meter.reading_number()
+    link.begin(0x4D, 6)  # "M"
     for shift in (0, 8, 16, 24):
         link.add_byte((busy >> shift) & 0xFF)
+    link.add_byte(number & 0xFF)
+    link.add_byte(number >> 8)
 
 
 class SimI2C:
@@ -368,7 +373,16 @@ def build(config):
     if config.get("busy"):
         from boards.sim_busy import BusyMeter, meter_files
 
-        meter = BusyMeter(config.get("busy"))
+        log = config.get("busylog")
+        if log:
+            from boards.sim_busy_log import LoggingMeter
+
+            meter = LoggingMeter(config.get("busy"), log == "replay")
+            if meter.replaying:
+                meter.read_replay(link)  # the first stretch's readings
+                meter.restart()
+        else:
+            meter = BusyMeter(config.get("busy"))
         link.meter = meter
         meter_files(meter)
     clock = VirtualClock(link, int(config.get("memprobe", 0)), meter)

@@ -1,7 +1,8 @@
 """The simulator board's busy mode (``busy=R[:REF]``, ``sim --busy-time``): the
 firmware's work costs virtual time and button presses arrive during it as pin-interrupt
 edges (boards/sim.py documents the wire messages B, E, L and M). Loaded only in that mode,
-so the usual run and the tests' loopback keep their RAM.
+so the usual run and the tests' loopback keep their RAM. ``make bench`` records and
+replays runs with boards/sim_busy_log.py.
 """
 import time
 
@@ -30,6 +31,8 @@ class BusyMeter:
         ratio, _, ref = spec.partition(":")
         self.ratio = int(ratio)
         self.io_ns = 0
+        self.logging = False  # boards/sim_busy_log.LoggingMeter: its readings go to the host
+        self.replaying = False
         self._buf = bytearray(96)
         try:
             self._stat = open("/proc/self/schedstat", "rb")
@@ -50,9 +53,9 @@ class BusyMeter:
         self.restart()
 
     def reference(self):
-        """Host us of a fixed piece of interpreter work (the fastest of 3)."""
+        """Host us of a fixed piece of interpreter work (the fastest of 15)."""
         best = 1 << 30
-        for _ in range(3):
+        for _ in range(15):
             self.restart()
             total = 0
             for i in range(3000):
@@ -112,6 +115,10 @@ class BusyMeter:
         if host_ns < 0:
             host_ns = 0
         return host_ns * self.ratio // 100 + self.io_ns
+
+    def reading_number(self):
+        """The last clock reading's place in its stretch (kept only when logging)."""
+        return 0
 
 
 # Reading through littlefs on the chip: a call's overhead and the bytes from the flash
@@ -254,10 +261,14 @@ def wait_busy(link, clock, ms, wake=False):
     """The busy-mode wait: tell the host how long the work since the last wait took
     (``B``), then wait (``W``; ``wake``: ``L``, an idle sleep a button edge ends early, as
     a pin interrupt ends rp2's lightsleep); the host answers with the rest of the
-    stretch's and the wait's button edges, then the levels (2) (``L``: then the ms slept, 4)."""
+    stretch's and the wait's button edges, then the levels (2) (``L``: then the ms slept, 4;
+    a replay: then the next stretch's readings). Logging, the stretch's readings (``R``)
+    go first."""
     meter = clock.meter
     busy_ns = meter.busy_ns()
     busy = busy_ns // 1000000
+    if meter.logging:
+        meter.send_log(link)
     _send_busy(link, 0x42, busy)  # "B"
     if wake:
         _send_busy(link, 0x4C, ms)  # "L"
@@ -271,6 +282,8 @@ def wait_busy(link, clock, ms, wake=False):
     if wake:
         slept = link.read_exact(4)
         ms = slept[0] | slept[1] << 8 | slept[2] << 16 | slept[3] << 24
+    if meter.replaying:
+        meter.read_replay(link)
     clock.now = time.ticks_add(start, busy + ms)
     meter.restart(busy_ns - busy * 1000000)  # the part of a ms not charged yet
     return link.buttons

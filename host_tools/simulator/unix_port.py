@@ -15,6 +15,7 @@ import os
 import struct
 import subprocess
 import threading
+import zlib
 
 import host_tools
 from host_tools.emulators.max7219 import MAX7219ChainEmulator
@@ -44,6 +45,7 @@ SOURCE_HEAP = "256K"  # compiling at import: save_records.py needs ~46 KB free f
 # added to the heap, so the firmware meets the same free heap as in a plain run
 # (tests/sim/test_busy_sim.py compares the two).
 BUSY_HEAP_KB = 6
+BUSY_LOG_HEAP_KB = 3  # and record/replay's (boards/sim_busy_log.py), for make bench
 
 
 SEED_WRAP = 1 << 32
@@ -100,6 +102,10 @@ def remove_tables(flash_dir):
             os.remove(path)
 
 
+class ReplayDiverged(RuntimeError):
+    """A busy-mode replay that did not take the recorded run's path."""
+
+
 class SimDevice:
     """The unix-port back-end (backend.py lists what every back-end offers)."""
 
@@ -115,6 +121,7 @@ class SimDevice:
         tables=None,
         hold_at_boot=(0, 0),
         busy=None,
+        busy_log=None,
     ):
         self.flash_dir = os.path.abspath(flash_dir or DEFAULT_FLASH)
         os.makedirs(self.flash_dir, exist_ok=True)
@@ -137,6 +144,17 @@ class SimDevice:
         # during it as edges. ``stretches`` lists (start ms, busy ms) of each stretch.
         self.busy = busy
         self.stretches = []
+        # Busy mode, for make bench: ``busy_log="record"`` keeps ``readings``, a stretch's
+        # (start ms, its clock readings in estimated chip us, the CRC of what it sent) for
+        # every wait, and ``marks``, the (wait, reading) of each ``shown``; a recorded
+        # ``readings`` instead replays it: the firmware gets the recorded readings and takes
+        # the same path (else ReplayDiverged), and ``readings`` holds what this run measured
+        # (boards/sim_busy_log.py).
+        self.readings = [] if busy is not None and busy_log is not None else None
+        self.marks = []
+        self._replay = busy_log if isinstance(busy_log, list) else None
+        self._stretch_readings = ()
+        self._digest = 0  # CRC-32 of the stretch's messages but R: the path it took
         self.waits = 0  # waits answered (frames that slept)
         self.shown = []  # busy mode: virtual ms of each screen transfer
         self._busy_ms = 0
@@ -148,7 +166,7 @@ class SimDevice:
         from_dev_r, from_dev_w = os.pipe()
         if heap is None and busy is not None:
             base = SOURCE_HEAP if code_dir == SOURCES else DEVICE_HEAP
-            heap = "%dK" % (int(base[:-1]) + BUSY_HEAP_KB)
+            heap = "%dK" % (int(base[:-1]) + BUSY_HEAP_KB + (BUSY_LOG_HEAP_KB if busy_log is not None else 0))
         if code_dir == SOURCES:
             heap = heap or SOURCE_HEAP
             path = os.pathsep.join((host_tools.FIRMWARE, host_tools.REPO))
@@ -172,6 +190,8 @@ class SimDevice:
             args.append("seed=%d" % mix_seed(seed))
         if busy is not None:
             args.append("busy=%s" % busy)
+            if busy_log is not None:
+                args.append("busylog=%s" % ("replay" if self._replay is not None else "record"))
         args += list(extra)
         env = dict(os.environ)
         env["MICROPYPATH"] = path
@@ -191,6 +211,8 @@ class SimDevice:
         self._console_thread = threading.Thread(target=self._read_console, daemon=True)
         self._console_thread.start()
         self.alive = True
+        if self._replay is not None:
+            self._write(self._replay_list(0))
 
     def _read_console(self):
         for line in self.proc.stdout:
@@ -200,24 +222,32 @@ class SimDevice:
         data = self._from_dev.read(n)
         if len(data) < n:
             self.alive = False
+            if self._replay is not None:
+                self._replay_stopped()
             raise DeviceExited()
         return data
 
     def next_wait(self):
         """Process messages up to the firmware's next wait; returns its milliseconds."""
         while True:
-            kind, length = struct.unpack("<cH", self._read(3))
+            head = self._read(3)
+            kind, length = struct.unpack("<cH", head)
             payload = self._read(length)
-            if kind == b"W":
-                self._wake = False
-                return struct.unpack("<I", payload)[0]
-            if kind == b"L":  # busy mode: an idle sleep that a button edge ends early
-                self._wake = True
+            if self.readings is not None and kind != b"R":  # record/replay: the path taken
+                self._digest = zlib.crc32(payload, zlib.crc32(head, self._digest))
+            if kind in (b"W", b"L"):  # L, busy mode: an idle sleep that a button edge ends early
+                self._wake = kind == b"L"
+                self._end_stretch()
                 return struct.unpack("<I", payload)[0]
             if kind == b"B":
                 self._busy_ms = struct.unpack("<I", payload)[0]
+            elif kind == b"R":  # busy mode, record/replay: the stretch's clock readings
+                self._stretch_readings = struct.unpack("<%dI" % (payload[0] | payload[1] << 8), payload[2:])
             elif kind == b"M":  # busy mode: a screen transfer at this moment of the stretch
-                self.shown.append(self.now + struct.unpack("<I", payload)[0])
+                at, number = struct.unpack("<IH", payload)
+                self.shown.append(self.now + at)
+                if self.readings is not None:
+                    self.marks.append((len(self.readings), number))
             elif kind == b"E":  # busy mode: the edges up to this moment of the stretch
                 until = self.now + struct.unpack("<I", payload)[0]
                 self._write(self._edge_list(until + 1, self._buttons_at))
@@ -234,6 +264,43 @@ class SimDevice:
                 self.strip.write(payload)
             elif kind == b"T":
                 self.tone = struct.unpack("<IH", payload)
+
+    def _end_stretch(self):
+        if self.readings is None:
+            return
+        readings, self._stretch_readings = self._stretch_readings, ()
+        digest, self._digest = self._digest, 0
+        index = len(self.readings)
+        if self._replay is not None:
+            if index >= len(self._replay):
+                raise ReplayDiverged("busy replay: the run went past the recorded run's end")
+            _start, recorded, recorded_digest = self._replay[index]
+            if len(readings) != len(recorded) or digest != recorded_digest:
+                raise ReplayDiverged(
+                    "busy replay: stretch %d (%d ms): it did not do what the recorded run's did" % (index, self.now)
+                )
+        self.readings.append((self.now, readings, digest))
+
+    def _replay_stopped(self):
+        """A replay's firmware stopped itself (boards/sim_busy_log.py): say where and why."""
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            return
+        self._console_thread.join(timeout=10)
+        for line in self.console:
+            if line.startswith("busy replay: "):
+                raise ReplayDiverged(
+                    "busy replay: stretch %d (%d ms): %s" % (len(self.readings), self.now, line[len("busy replay: ") :])
+                )
+
+    def _replay_list(self, index):
+        """The recorded readings of stretch ``index`` (past the recorded run's end: 0xFFFF,
+        the firmware stops)."""
+        if index >= len(self._replay):
+            return struct.pack("<H", 0xFFFF)
+        values = self._replay[index][1]
+        return struct.pack("<H%dI" % len(values), len(values), *values)
 
     def _boot(self, ms):
         return self.boot_mask if ms < self.boot_until else 0
@@ -257,6 +324,8 @@ class SimDevice:
                     end = woke + 1  # the edge's interrupt, then the firmware runs
                 slept = struct.pack("<I", end - self.now - busy)
             reply = self._edge_list(end, buttons_at) + struct.pack("<H", self._levels) + slept
+            if self._replay is not None:
+                reply += self._replay_list(len(self.readings))
             self.now = end
             self._sent_until = end
         self._write(reply)
