@@ -9,7 +9,8 @@ the datasheets (boards/sim.py, boards/sim_busy.py).
 The ratio is calibrated against the chip: ``Advisor()`` construction (the strategy
 table's set-up, the longest single piece of work the firmware does) took
 ``CHIP_ADVISOR_INIT_MS`` on MicroPython 1.28 in rp2040js (../shared/rp2/README.md); here
-it runs 5 times in the unix port under the same meter; chip / host is the ratio. The
+it runs 5 times in the unix port under the same meter; chip / the fastest host run is
+the ratio. The
 advisor's turn (``prepare`` + ``options`` on 7 cards, the workload of
 host_tools/benches/chip.py, 63.1 ms median on the chip) gives a second ratio that
 ``make bench`` prints as the check (a turn is a fraction of a host millisecond: noisier).
@@ -56,7 +57,8 @@ for rep in range(10):
 
 
 def measure(table):
-    """{"init_us": host mean us of Advisor() (5), "turn_us": of a turn (70)} in the unix port."""
+    """{"init_us": host us of Advisor(), the fastest of 5 (noise only adds, as the bench's
+    stretches count their fastest run), "turn_us": the mean of a turn (70 cards)}."""
     proc = host_tools.run_micropython(["-c", _WORKLOAD % table], heap="256K", timeout=300)
     if proc.returncode != 0:
         raise RuntimeError("busy calibration failed: %s" % (proc.stdout + proc.stderr)[-500:])
@@ -70,7 +72,7 @@ def measure(table):
         elif words and words[0] == "TURN":
             turns += [int(w) for w in words[1:]]
     # the mean: a turn is about a ms, the CPU clock's step, so one turn may be off by it
-    return {"init_us": sum(inits) / len(inits), "turn_us": sum(turns) / len(turns), "ref_us": ref}
+    return {"init_us": min(inits), "turn_us": sum(turns) / len(turns), "ref_us": ref}
 
 
 def calibrate(refresh=False):

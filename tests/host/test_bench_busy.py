@@ -1,0 +1,67 @@
+"""``bench busy`` (host_tools/benches/busy.py): issue 20's busy moments in estimated chip
+ms, each stretch counted at its fastest of several runs of one game (a recorded run and
+replays of it, tests/sim/test_busy_replay.py), with every run's own figure beside it."""
+
+import re
+from types import SimpleNamespace
+
+import pytest
+
+from host_tools import bench
+from host_tools.benches import busy as busy_bench
+
+
+def recorded_run(readings, marks=()):
+    """A SimDevice's record: (start ms, clock readings in chip us, path) per wait."""
+    return SimpleNamespace(readings=[(start, values, 0) for start, values in readings], marks=list(marks))
+
+
+def test_the_timeline_counts_each_stretch_at_its_fastest_run():
+    recorded = recorded_run([(0, (10000, 50000)), (100, (30000,)), (200, ()), (300, (20000,))], marks=[(1, 0)])
+    replay = recorded_run([(0, (8000, 40000)), (100, (35000,)), (200, ()), (300, (12000,))])
+    line = busy_bench.Timeline(recorded, [recorded, replay])
+    # 40 ms (the replay's) at 0; 30 ms (the recording's) starts 10 ms earlier: the first
+    # stretch lost 10 ms to noise in the recording; then the last, 12 ms, 10 ms earlier too.
+    assert line.stretches == [(0, 40), (90, 30), (290, 12)]
+    assert line.shown == [90 + 30]  # the mark at the second stretch's first reading
+    assert line.at(50) == 40  # the end of the first stretch: 10 ms earlier
+    assert line.at(150) == 140
+    assert line.at(400) == 390 - 8  # the last stretch took 8 ms less too
+
+
+def test_a_run_alone_is_its_own_timeline_and_a_slower_replay_moves_times_later():
+    recorded = recorded_run([(0, (10000,)), (100, (5000,))])
+    slower = recorded_run([(0, (25000,)), (100, (5000,))])
+    assert busy_bench.Timeline(recorded, [recorded]).stretches == [(0, 10), (100, 5)]
+    line = busy_bench.Timeline(recorded, [slower])
+    assert line.stretches == [(0, 25), (115, 5)]
+    assert line.at(200) == 215
+
+
+@pytest.mark.slow
+def test_bench_busy_prints_every_moment_with_its_target_and_each_runs_own_figure(capsys):
+    assert bench.main(["busy", "--no-figures"]) == 0
+    out = capsys.readouterr().out
+    assert "each stretch its fastest run's" in out
+    moments = {}
+    for line in out.splitlines():
+        found = re.match(r"(.+?)\s+(-?\d+) ms  \(each run alone: ([-\d, ]+)\)(.*)$", line)
+        if found:
+            moments[found.group(1).strip()] = (int(found.group(2)), found.group(3).split(", "), found.group(4))
+    for name in (
+        "menu at (power-on to the menu)",
+        "Start game: work before the screen reacts",
+        "Start game: longest stretch of the roll-off (its table opening)",
+        "ROLL until the dice show",
+        "a hold change (its save)",
+        "OK that scores: the computer's turn starts",
+        "OK on its summary: a human turn starts",
+        "longest stretch during play (after the roll-off)",
+        "Continue: work before the screen reacts",
+        "Continue: longest stretch as its table opens",
+    ):
+        value, alone, verdict = moments[name]
+        assert value > 0, name  # every moment found its work (-1: its screen never showed)
+        assert len(alone) == busy_bench.RUNS, name
+        target = int(re.search(r"target <= (\d+)", verdict).group(1))
+        assert verdict.endswith(": met" if value <= target else ": NOT met"), (name, value, verdict)
