@@ -17,7 +17,8 @@ class Hardware:
     ``battery_mv()`` (or None when the board cannot measure) and ``lightsleep(ms)``;
     ``idle(ms)`` (or None): sleep while nothing moves on screen, at most ``ms``, ended at
     once by a button's pin interrupt (rp2's timed lightsleep; None: the app keeps its
-    5 ms frames)."""
+    5 ms frames); ``fs`` the filesystem the save layer uses (``open``, ``rename``,
+    ``remove``, ``mkdir``, ``stat``; None: ``os`` and the builtin ``open``)."""
 
     def __init__(self):
         self.oled = None
@@ -32,6 +33,7 @@ class Hardware:
         self.lightsleep = time.sleep_ms
         self.idle = None
         self.button_down = _never_down  # raw level of a button now (safe-mode check)
+        self.fs = None
 
     def part(self, make, stand_in):
         """``make()`` a part; on OSError record the message and return ``stand_in()``."""

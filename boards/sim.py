@@ -384,10 +384,12 @@ def build(config):
         else:
             meter = BusyMeter(config.get("busy"))
         link.meter = meter
-        meter_files(meter)
+        fs = meter_files(meter)
     clock = VirtualClock(link, int(config.get("memprobe", 0)), meter)
     hw.link = link
     hw.clock = clock
+    if meter is not None:
+        hw.fs = fs
     hw.ticks_ms = clock.ticks_ms
     hw.sleep_ms = clock.sleep_ms
     hw.lightsleep = clock.sleep_ms

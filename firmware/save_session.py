@@ -93,6 +93,8 @@ class Session:
     def __init__(self, hw, folder=save_store.DATA_DIR, fs=None, power=None):
         self.hw = hw
         self.folder = folder
+        if fs is None:
+            fs = getattr(hw, "fs", None)  # the board's (boards/hardware.py), else os
         self.fs = fs
         self.store = save_store.Store(folder + "/game", fs)
         self.setup_saved = None  # the menu's set-up on flash (save_boot): only changes are written
