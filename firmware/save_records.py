@@ -246,11 +246,19 @@ class Records:
         """Counts a finished game in stats and rolls (each saved only if it changed).
         Returns the names of the files it could not save (full disk): play goes on."""
         failed = []
+        self.count_game(game_id, results, failed)
+        self.count_rolls(game_id, counts, failed)
+        return failed
+
+    def count_game(self, game_id, results, failed):
+        """finish_game's first half (the statistics); a file it could not save goes in ``failed``."""
         if add_game(self.stats, game_id, results, self.ruleset):
             self._try_save("stats", failed)
+
+    def count_rolls(self, game_id, counts, failed):
+        """finish_game's second half (the dice rolled)."""
         if add_rolls(self.rolls, game_id, counts):
             self._try_save("rolls", failed)
-        return failed
 
     def add_high_score(self, total, initials, game_id, seat):
         """Enters and saves a high score; returns its index or -1."""

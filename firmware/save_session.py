@@ -21,9 +21,10 @@ game's heap); the UI releases its screens for ``asks`` the same way.
 
 End of a game, in the documented order (each step keyed by the game id, so a cut anywhere
 is repaired by running the rest again at the next boot): 1. the final score is saved like
-any action; 2. ``recs.finish_game``; 3. initials for each qualifying seat, then
-``add_high_score``; 4. ``store.clear()``, once every record is written (else the finished
-game stays saved for the next boot; docs/architecture.md).
+any action; 2. the game counted in the records, a frame a step (the records loaded, the
+statistics, the dice rolled, the places: each writes at most one file); 3. initials for
+each qualifying seat, then ``add_high_score``; 4. ``store.clear()``, once every record is
+written (else the finished game stays saved for the next boot; docs/architecture.md).
 """
 import gc
 import os
@@ -43,6 +44,12 @@ INITIALS = const(2)  # (INITIALS, name, total, place): a high score; answer thre
 RECORDS = const(3)  # (RECORDS, recs): the records pages of save_records.Records; answer None
 
 _COMPUTER_INITIALS = "CPU"
+# Step 2 of a game's end (``_end_step``), a frame each after the final save.
+_END_NONE = const(0)
+_END_LOAD = const(1)
+_END_STATS = const(2)
+_END_ROLLS = const(3)
+_END_PLACES = const(4)
 _RECORDS = "save_records"
 _VIEW = "save_records_view"  # the records pages' summaries (ui/records_screens.py imports it)
 _BOOT = "save_boot"  # the saved game at power-on, repairs: needed once per boot
@@ -122,6 +129,9 @@ class Session:
         self._due = None
         self._packed = None  # its file (save_store.Store.prepare), packed a frame before the write
         self._setup_due = None  # the menu's changed set-up, written in a frame of its own
+        self._end = _END_NONE  # the next step of a game's end (_end_step), after its last save
+        self._end_failed = []  # the records that step could not save (a full flash)
+        self._end_results = None  # game_results of the game ending
         self._warned_full = False
         self._started = False
         self._pending = []  # seats still to enter the high scores: [(seat, place), ...]
@@ -140,22 +150,24 @@ class Session:
         if not self._started:
             self._started = True
             self.boot(app)
-        # The save's packing, its write and the set-up's write: a frame each, so no
-        # stretch holds two of them; power's timers wait for a frame with none.
+        # The save's packing, its write, the set-up's write and each step of a game's
+        # end: a frame each, so no stretch holds two of them; power's timers wait for a
+        # frame with none.
         if self._due is not None and self._packed is None:
             try:
                 self._packed = self.store.prepare(self._due)
             except save_store.SaveError:
                 self._packed = b""  # the write's frame packs it again and says why it failed
-        elif self._due is not None or self._setup_due is not None:
+        elif self.save_due():
             self._write_one(app)
         else:
             return self.power.frame(app, now)
         return False
 
     def save_due(self):
-        """True while the last action's save (or the set-up's) waits for a frame (app.still)."""
-        return self._due is not None or self._setup_due is not None
+        """True while the last action's save (or the set-up's, or a step of a game's end)
+        waits for a frame (app.still)."""
+        return self._due is not None or self._setup_due is not None or self._end != _END_NONE
 
     def write_due(self, app):
         """Write the saves the last action left for the next frames, if any, in order."""
@@ -165,7 +177,10 @@ class Session:
     def _write_one(self, app):
         value = self._due
         if value is None:
-            self._keep_setup(app)
+            if self._setup_due is not None:
+                self._keep_setup(app)
+            else:
+                self._end_step(app)
             return
         data = self._packed
         self._due = None
@@ -201,6 +216,7 @@ class Session:
     def end_ok(self, app):
         """OK on the end screen: True when high scores wait for initials (step 3 starts:
         the ranking was seen), False lets the end screen go to the menu."""
+        self.write_due(app)  # the end's steps still to come: the places are known after
         if not self._pending:
             return False
         self._next_initials(app)
@@ -282,11 +298,9 @@ class Session:
             # (seat_levels) drew from the stream since, and a resumed computer decides
             # again from the roll, drawing the same noise, so the dice that follow are the same.
             self._position = self.hw.dice_source.position()
+        self._due = self._value(app)
         if game.phase == game_module.OVER:
-            self.save(app)
-            self._finish(app)
-        else:
-            self._due = self._value(app)
+            self._end = _END_LOAD  # after the final save, the records: a step a frame
 
     def setup_store(self):
         """The menu's set-up store, made when used (not kept through a game's heap)."""
@@ -403,16 +417,43 @@ class Session:
 
     # ----------------------------------------------------------------- end of a game
     def _finish(self, app):
+        """Step 2 of a game's end at once (the boot's, for a game that ended before a cut)."""
+        self._end = _END_LOAD
+        try:
+            while self._end != _END_NONE:
+                self._end_step(app)
+        finally:
+            self._end = _END_NONE
+
+    def _end_step(self, app):
+        """One step of the game's end (``_end``), each writing at most one file: a frame
+        each after the final save (``frame``), all at once when something cannot wait
+        (``write_due``)."""
+        step = self._end
+        self._end = step + 1 if step < _END_PLACES else _END_NONE
         game = self.game
-        # Room for the records first: the game's older slot is never needed again (its
-        # newest holds the end), and a last save that failed gets one more try in it.
-        self.store.drop_older()
-        if self.unsaved:
-            self.save(app)
+        if step == _END_LOAD:
+            # Room for the records first: the game's older slot is never needed again (its
+            # newest holds the end), and a last save that failed gets one more try in it.
             self.store.drop_older()
-        results = game_results(game, app.settings.computer_name)
+            if self.unsaved:
+                self.save(app)
+                self.store.drop_older()
+            self._end_failed = []
+            self._end_results = game_results(game, app.settings.computer_name)
+            self._records(app)
+            return
         recs = self._records(app)
-        failed = recs.finish_game(self.game_id, results, self.counts)
+        results = self._end_results
+        if step == _END_STATS:
+            recs.count_game(self.game_id, results, self._end_failed)
+            return
+        if step == _END_ROLLS:
+            recs.count_rolls(self.game_id, self.counts, self._end_failed)
+            return
+        failed = self._end_failed
+        self._end_failed = []
+        self._end_results = None
         if failed:
             self._keep(game)
         for name in recs.stores:

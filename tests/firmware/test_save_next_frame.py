@@ -3,6 +3,7 @@ frame after that (issue 20 item 3: a screen update, the packing and the write ar
 short stretches, not one long one), before those frames' events, and in order: inside MicroPython, the real app and save layer on the sim
 board's loopback link with a scripted HOLD1 press, saving to FakeFs (tests/shared)."""
 
+import ast
 import os
 
 import host_tools
@@ -284,3 +285,69 @@ def test_the_garbage_of_a_long_frame_is_collected_in_the_next_spare_one():
     left = [int(line.split()[1]) for line in proc.stdout.splitlines() if line.startswith("LEFT")]
     assert left, proc.stdout[-2000:]
     assert left[0] < 4000, left  # the ~10 KB of garbage is gone without an explicit collect
+
+
+END_SCRIPT = r"""
+import app as app_module
+import game as G
+import save_session as session_module
+from boards import sim
+from fake_fs import FakeFs
+
+log = []
+frame_no = [0]
+
+
+class LoggingFs(FakeFs):
+    def open(self, path, mode):
+        if "w" in mode:
+            log.append((path.split("/")[1], frame_no[0]))
+        return FakeFs.open(self, path, mode)
+
+
+fs = LoggingFs(dirs=["", "data"])
+hw = sim.build({"link": sim.Loopback(lambda ms: 0), "seed": "3"})
+a = app_module.App(hw, {})
+session = session_module.Session(hw, "data", fs).attach(a)
+a.run(frames=2)
+a.new_game()
+a.start_turn()
+game = a.game
+while True:  # the default game (a human against a computer) up to its last box
+    game.roll()
+    card = game.players[game.current].card
+    open_boxes = [b for b in range(game.rules.n_boxes) if card[b] == -1]
+    if len(open_boxes) == 1 and game.round == game.rounds - 1 and (game.current + 1) % 2 == game.first:
+        break
+    game.score(open_boxes[0])
+a.changed()  # its save, written over the next frames
+for _ in range(4):
+    a.frame(hw.ticks_ms())
+box = open_boxes[0]
+log.clear()
+a.score(box)  # the last box: the game is over
+print("OVER", game.phase == G.OVER, "WAITS", session.scores_wait())
+for n in range(1, 12):
+    frame_no[0] = n
+    a.frame(hw.ticks_ms())
+    if n == 3:
+        print("AFTER_SAVE", session.scores_wait(), session.save_due())
+print("LOG", log)
+print("WAITS", session.scores_wait(), "DUE", session.save_due())
+"""
+
+
+def test_a_games_end_writes_one_file_a_frame():
+    """The last score's save, then the records (issue 20 item 3: the end of a game was one
+    stretch of about 300 estimated ms with three 45 ms erases): the score's frame writes
+    nothing, the game's save is packed and written, then the statistics and the dice
+    rolled, a file a frame; the end screen learns of the high score once it is known."""
+    proc = host_tools.run_micropython(["-c", END_SCRIPT], heap="512K", extra_path=(SHARED,))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    out = dict(line.split(" ", 1) for line in proc.stdout.splitlines() if " " in line)
+    assert out["OVER"] == "True WAITS False"
+    assert out["AFTER_SAVE"] == "False True"  # the records' steps still to come
+    writes = ast.literal_eval(out["LOG"])
+    # packed in frame 1, written in 2; the records loaded in 3, then a file a frame
+    assert writes == [("game.tmp", 2), ("stats.tmp", 4), ("rolls.tmp", 5)]
+    assert out["WAITS"] == "True DUE False"  # a first game's scores are high scores

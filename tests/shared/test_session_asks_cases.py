@@ -133,8 +133,14 @@ def test_initials_are_asked_for_a_seat_and_the_answer_goes_into_the_records():
             while game.players[0].card[box] != -1:
                 box += 1
             game.score(box)
-        session.on_change(app)  # the end: saved, counted; the high score waits for OK
-        assert session.scores_wait()
+        session.on_change(app)  # the end: saved, then counted a step a frame
+        assert not session.scores_wait()
+        frames = 0
+        while session.save_due():
+            session.frame(app, 0)
+            frames += 1
+        equal(frames, 6)  # packed, written; the records loaded, stats, rolls, the places
+        assert session.scores_wait()  # the high score waits for OK
         equal(session.asks, [])
         assert session.end_ok(app)  # OK on the end screen: initials first
         total = game.total(0)
