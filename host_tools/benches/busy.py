@@ -12,9 +12,10 @@ Each moment is the longest stretch in the second after the press that starts it 
 game: the whole roll-off, ``ROLL_OFF_MS``, after its screen shows, while the strategy
 table opens a part a frame; the first turn: 400 ms from its screen, its advisor's
 preparation; Continue: the game left saved, at the next boot, ``CONTINUE_MS`` from its
-screen). The game (a human against a computer, seed 3: the human starts) runs ``RUNS``
-times, the first recorded and the others replaying its clock readings, and each stretch
-counts its fastest run (``Timeline``). Targets (issue 20): Start game at
+screen). A second game plays four computers, one of each level, from the menu's set-up
+to Game over (the set-up's saves, the whole game, its end). Each game (seed 3) runs
+``RUNS`` times, the first recorded and the others replaying its clock readings, and each
+stretch counts its fastest run (``Timeline``). Targets (issue 20): Start game at
 most 200 ms before the first screen reacts; no stretch over 100 ms during play; the menu
 at most 1.5 s after power-on.
 """
@@ -31,7 +32,7 @@ from host_tools.simulator.screen import screen_lines
 from host_tools.simulator.unix_port import SimDevice
 
 RUNS = 5
-HOLD1, ROLL, OK = 0, 5, 8
+HOLD1, ROLL, UP, DOWN, OK = 0, 5, 6, 7, 8
 # (label, button, wait after it): the game of tests/sim/test_busy_sim.py without its taps
 SCRIPT = (
     ("Start game: longest stretch of the roll-off (its table opening)", OK, 6000),  # over by then
@@ -54,6 +55,14 @@ TARGETS = {
     CONTINUE: 200,
 }
 PLAY_TARGET = 100  # every other moment: a stretch during play
+# The second game: from the menu, 4 players, P1 CPU optimal, P2 CPU win, P3 CPU good, P4
+# CPU casual (the presses of tests/sim/test_busy_sim.py), then Start game, to Game over.
+ALL_LEVELS = (DOWN, OK, OK, DOWN, OK, DOWN, OK, OK, OK, DOWN, OK, OK, OK, OK, DOWN, UP, UP, UP, UP, UP)
+MENU_GAP_MS = 150
+SET_UP = "menu: a set-up change (its save)"
+COMPUTERS = "4 computers, every level: longest stretch of the game"
+GAME_END = "4 computers: the game's end (its last turn, save and records)"
+GAME_END_MS = 5000  # before its end screen shows: the summary (1.5 s) and the last turn
 
 
 def compiled_tree(folder):
@@ -194,6 +203,56 @@ def continue_moments(line, ok_at):
     }
 
 
+def play_computers(flash, code_dir, tables, ratio, log):
+    """The second game on ``flash``: (the device, the first menu press's ms, Start game's,
+    and when the end screen showed)."""
+    presses, t = [], START_MS
+    for button in ALL_LEVELS:
+        presses.append((t, t + sim_keys.PRESS_MS, button))
+        t += MENU_GAP_MS
+    start_at = t
+    presses.append((t, t + sim_keys.PRESS_MS, OK))
+    device = SimDevice(seed=3, flash_dir=flash, code_dir=code_dir, tables=tables, busy=ratio, busy_log=log)
+    end_at = None
+    try:
+        levels = sim_keys.levels(presses)
+        while end_at is None and device.now < 20 * 60000:
+            device.run_until(device.now + 50, levels)
+            if any("Game over" in line for line in screen_lines(device.oled_pixels())):
+                end_at = device.now
+        device.run_until(device.now + 2000, levels)
+    finally:
+        device.close()
+    return device, START_MS, start_at, end_at
+
+
+def computers_moments(line, menu_from, start_at, end_at):
+    at = line.at
+    if end_at is None:
+        return {SET_UP: -1, COMPUTERS: -1, GAME_END: -1}  # it never ended: shown as -1
+
+    def longest(start, end):
+        return max((b for s, b in line.stretches if start <= s < end), default=0)
+
+    return {
+        SET_UP: longest(at(menu_from), at(start_at)),
+        COMPUTERS: longest(at(start_at), at(end_at)),
+        GAME_END: longest(at(end_at) - GAME_END_MS, at(end_at) + 2000),
+    }
+
+
+def computers_game(code_dir, tables, ratio):
+    """The second game, RUNS times, as one_game."""
+    runs = []
+    for _ in range(RUNS):
+        with tempfile.TemporaryDirectory() as flash:
+            runs.append(play_computers(flash, code_dir, tables, ratio, runs[0][0].readings if runs else "record"))
+    devices = [run[0] for run in runs]
+    times = runs[0][1:]
+    fastest = computers_moments(Timeline(devices[0], devices), *times)
+    return fastest, [computers_moments(Timeline(devices[0], [device]), *times) for device in devices]
+
+
 def one_game(code_dir, tables, ratio):
     """The game and its Continue, RUNS times (the first recorded, then replays): the
     moments with each stretch its fastest run's, and each run's alone."""
@@ -237,11 +296,17 @@ def run():
     tables = sim_headless.device_tables()
     with tempfile.TemporaryDirectory() as code:
         compiled_tree(code)
-        fastest, alone = one_game(code, tables, busy.ratio())
+        ratio = busy.ratio()
+        fastest, alone = one_game(code, tables, ratio)
+        more, more_alone = computers_game(code, tables, ratio)
+        fastest.update(more)
+        for found, also in zip(alone, more_alone):
+            found.update(also)
     print(
         "how estimated: each stretch of work between two waits = its unix-port time (less CPU waits) x the ratio "
         "above + the I2C bytes at 400 kHz (an OLED frame ~23 ms) + SPI at 10 MHz + 45 ms a file written; "
-        "the same game (a human against a computer, seed 3) run %d times, the first recorded and the others "
+        "each of two games (a human against a computer; four computers, one of each level, to its end; "
+        "seed 3) run %d times, the first recorded and the others "
         "replaying its clock readings so that they take its path, each stretch its fastest run's (host noise "
         "only adds); a moment = the longest stretch in its window (1 s after the press; the roll-off %d ms), "
         "emulated-chip ms" % (RUNS, ROLL_OFF_MS)

@@ -1,6 +1,7 @@
 """``bench busy`` (host_tools/benches/busy.py): issue 20's busy moments in estimated chip
-ms, each stretch counted at its fastest of several runs of one game (a recorded run and
-replays of it, tests/sim/test_busy_replay.py), with every run's own figure beside it."""
+ms, each stretch counted at its fastest of several runs of a game (a recorded run and
+replays of it, tests/sim/test_busy_replay.py), with every run's own figure beside it:
+a human against a computer, and four computers played to Game over."""
 
 import re
 from types import SimpleNamespace
@@ -59,6 +60,9 @@ def test_bench_busy_prints_every_moment_with_its_target_and_each_runs_own_figure
         "longest stretch during play (after the roll-off)",
         "Continue: work before the screen reacts",
         "Continue: longest stretch as its table opens",
+        "menu: a set-up change (its save)",
+        "4 computers, every level: longest stretch of the game",
+        "4 computers: the game's end (its last turn, save and records)",
     ):
         value, alone, verdict = moments[name]
         assert value > 0, name  # every moment found its work (-1: its screen never showed)
