@@ -158,12 +158,13 @@ class App:
             self.frame(hw.ticks_ms())
             deadline = time.ticks_add(deadline, FRAME_MS)
             wait = time.ticks_diff(deadline, hw.ticks_ms())
-            if wait > 0 and behind:
+            collected = wait > 0 and behind
+            if collected:
                 # Long work leaves its garbage: collect it now, in a frame with time to
                 # spare, so the heap's automatic collection does not land in the next one.
                 gc.collect()
-                behind = False
                 wait = time.ticks_diff(deadline, hw.ticks_ms())
+            behind = False
             if wait > 0 and hw.idle is not None and self.still():
                 hw.idle(_IDLE_MS)  # nothing moves: sleep until a press (or the power timers)
                 deadline = hw.ticks_ms()
@@ -174,7 +175,9 @@ class App:
                 # so a frame's drawing and the next frame's save are two stretches, not one.
                 hw.sleep_ms(0)
                 deadline = hw.ticks_ms()
-                behind = True
+                # A collection's own overrun leaves no garbage: counted as behind, every
+                # frame after it would collect again, and the idle loop would never sleep.
+                behind = not collected
             if frames > 0:
                 frames -= 1
 

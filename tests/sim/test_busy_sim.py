@@ -358,3 +358,19 @@ def test_a_saves_packing_and_its_write_are_frames_of_their_own(tmp_path):
     work = [b for at, b in device.stretches if released <= at < written]
     print("a hold change's save: stretches %s ms, longest %d ms" % (work, max(work)))
     assert len([b for b in work if b >= 10]) >= 3, work
+
+
+def test_the_idle_menu_sleeps_between_frames_in_busy_mode(tmp_path):
+    """With the firmware's work costing its estimated chip time, the idle menu still
+    sleeps in lightsleep (``hw.idle``, up to 50 ms a frame) rather than running 5 ms
+    frames: the power budget's idle figures rest on it. A collection after each frame that
+    overran (it counted its own overrun) once kept it awake: 918 frames in 10 s."""
+    device = SimDevice(seed=3, flash_dir=str(tmp_path), busy=busy.ratio())
+    try:
+        device.run_until(3000)  # the splash, then the menu
+        waits = device.waits
+        device.run_until(13000)
+    finally:
+        device.close()
+    frames = device.waits - waits
+    assert frames < 400, frames  # about 200: 50 ms sleeps
