@@ -10,7 +10,8 @@ import save_records
 import save_records_view
 import rules as R
 import save_store
-from test_storage_cases import FakeFs, card_with
+from fake_fs import FakeFs
+from support import card_of
 
 
 # --- high scores ----------------------------------------------------------------------
@@ -125,9 +126,9 @@ FULL_UPPER = [3, 6, 9, 12, 15, 18]  # exactly 63
 
 def test_stats_count_games_average_best_yahtzees_and_bonus_rate():
     stats = save_records.new_stats()
-    yahtzee_card = card_with(FULL_UPPER + [20, 0, 25, 30, 40, 50, 22])
+    yahtzee_card = card_of(FULL_UPPER + [20, 0, 25, 30, 40, 50, 22])
     yahtzee_card[R.BONUS] = 200  # two more Yahtzees
-    plain_card = card_with([1, 2, 3, 4, 5, 6, 0, 0, 0, 0, 0, 0, 10])
+    plain_card = card_of([1, 2, 3, 4, 5, 6, 0, 0, 0, 0, 0, 0, 10])
     assert save_records.add_game(stats, 5, [("ANN", 500, yahtzee_card), ("BOB", 31, plain_card)])
     assert save_records.add_game(stats, 6, [("ANN", 200, plain_card)])
     assert not save_records.add_game(stats, 6, [("ANN", 200, plain_card)])  # counted once
@@ -139,19 +140,19 @@ def test_stats_count_games_average_best_yahtzees_and_bonus_rate():
 
 def test_stats_best_can_be_zero_and_names_are_capped():
     stats = save_records.new_stats()
-    save_records.add_game(stats, 1, [("ZED", 0, card_with([]))])
+    save_records.add_game(stats, 1, [("ZED", 0, card_of([]))])
     assert stats["names"]["ZED"][save_records.BEST] == 0
     for n in range(save_records.MAX_NAMES + 3):
-        save_records.add_game(stats, 100 + n, [("N%d" % n, 10, card_with([])), ("ZED", 5, card_with([]))])
+        save_records.add_game(stats, 100 + n, [("N%d" % n, 10, card_of([])), ("ZED", 5, card_of([]))])
     assert len(stats["names"]) == save_records.MAX_NAMES
     assert "ZED" in stats["names"]  # the most played name stays
 
 
 def test_yahtzee_box_zero_counts_no_yahtzee():
-    card = card_with([0] * 13)
+    card = card_of([0] * 13)
     assert save_records.yahtzees_in(card) == 0
-    assert not save_records.upper_bonus_in(card_with([3, 6, 9, 12, 15, 17]))
-    assert save_records.upper_bonus_in(card_with(FULL_UPPER))
+    assert not save_records.upper_bonus_in(card_of([3, 6, 9, 12, 15, 17]))
+    assert save_records.upper_bonus_in(card_of(FULL_UPPER))
 
 
 # --- roll histogram and fairness ------------------------------------------------------
@@ -223,7 +224,7 @@ def test_records_round_trip_and_wrong_shapes_start_fresh():
     recs.load()
     assert recs.problems == []
     assert recs.scores == []
-    assert recs.finish_game(7, [("ANN", 250, card_with(FULL_UPPER))], [3, 3, 3, 3, 3, 3]) == []
+    assert recs.finish_game(7, [("ANN", 250, card_of(FULL_UPPER))], [3, 3, 3, 3, 3, 3]) == []
     assert recs.add_high_score(250, "ANN", 7, 0) == 0
     again = save_records.Records("data", fs.reboot())
     again.load()
@@ -251,9 +252,9 @@ def test_full_disk_keeps_play_going_and_reports_the_files():
     fs = FakeFs()
     recs = save_records.Records("data", fs)
     recs.load()
-    recs.finish_game(1, [("ANN", 100, card_with([]))], [1] * 6)
+    recs.finish_game(1, [("ANN", 100, card_of([]))], [1] * 6)
     fs.capacity = fs.used()
-    assert recs.finish_game(2, [("ANN", 120, card_with([]))], [2] * 6) == ["stats", "rolls"]
+    assert recs.finish_game(2, [("ANN", 120, card_of([]))], [2] * 6) == ["stats", "rolls"]
     after = save_records.Records("data", fs.reboot())
     after.load()
     assert after.stats["all"][save_records.GAMES] == 1
@@ -289,7 +290,7 @@ def test_records_the_code_writes_always_pass_their_shape_checks(games):
     recs = save_records.Records("data", FakeFs())
     recs.load()
     for game_id, players in games:
-        results = [(name, total, card_with([5 * fives] + [-1] * 10 + [50, 0])) for name, total, fives in players]
+        results = [(name, total, card_of([5 * fives] + [-1] * 10 + [50, 0])) for name, total, fives in players]
         recs.finish_game(game_id, results, [len(players)] * 6)
         for seat in range(len(players)):
             if save_records.score_place(recs.scores, players[seat][1], game_id, seat) >= 0:

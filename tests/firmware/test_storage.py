@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import save_store
-from test_storage_cases import FakeFs, PowerCut, steps_of_save
+from fake_fs import FakeFs, PowerCut
+from support import steps_of_save
 
 pytestmark = pytest.mark.slow
 

@@ -10,6 +10,7 @@
 - ``crafted(data, change)``: a value or spread table file with one change made by
   ``change(bytearray)`` and then every checksum recomputed (``recrc``), as a buggy writer
   or a hostile file would have them: what only the readers' range checks can refuse.
+- ``ME``, ``THEM``: the README's advise --to-win cards (docs/examples/me.json, them.json).
 """
 
 import itertools
@@ -132,3 +133,34 @@ def crafted(data, change):
     out = bytearray(data)
     change(out)
     return recrc(out)
+
+
+# The README's advise --to-win position (docs/examples/me.json, them.json): seat 0 (ME)
+# 110 points behind THEM, whose card is full.
+ME = {
+    "aces": 3,
+    "twos": 6,
+    "threes": 9,
+    "fours": 12,
+    "fives": 15,
+    "sixes": 18,
+    "full_house": 25,
+    "small_straight": 30,
+    "large_straight": 40,
+    "chance": 22,
+}
+THEM = {
+    "aces": 3,
+    "twos": 6,
+    "threes": 9,
+    "fours": 12,
+    "fives": 15,
+    "sixes": 18,
+    "three_kind": 30,
+    "four_kind": 28,
+    "full_house": 25,
+    "small_straight": 30,
+    "large_straight": 40,
+    "yahtzee": 50,
+    "chance": 24,
+}

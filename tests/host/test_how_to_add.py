@@ -14,7 +14,7 @@ import pytest
 
 import host_tools
 from host_tools.flashing import build as flash_build
-from test_boards import run_probe
+from helpers.board_probe import run_probe
 
 pytestmark = pytest.mark.slow
 

@@ -292,7 +292,7 @@ def test_a_full_device_is_one_line_and_keeps_its_data(tmp_path):
 # (save_boot.finish_push) on what the cut left, then a second push without a cut.
 CUTS = r"""
 import binascii, json, sys
-from test_storage_cases import FakeFs, PowerCut
+from fake_fs import FakeFs, PowerCut
 import save_boot
 
 

@@ -47,3 +47,22 @@ def card_with(**filled):
         else:
             card[rules.BOX_IDS.index(box)] = points
     return card
+
+
+def card_of(points):
+    """A standard card whose first boxes hold ``points`` in order, the rest open."""
+    card = rules.new_card()
+    for i in range(len(points)):
+        card[i] = points[i]
+    return card
+
+
+def steps_of_save(fs, value, base="data/game"):
+    """How many steps of a FakeFs (fake_fs.py) one save takes on a copy of ``fs``."""
+    import save_store
+
+    probe = fs.reboot()
+    store = save_store.Store(base, probe)
+    store.load()
+    store.save(value)
+    return probe.steps

@@ -1,7 +1,7 @@
 """Save/resume cases run by pytest AND inside real MicroPython (plain asserts only).
 
 ``FakeFs`` (fake_fs.py) is a tiny in-memory filesystem with power cuts and a capacity;
-the pytest-only tests in tests/firmware/test_storage.py import it from here.
+``card_of`` and ``steps_of_save`` (support.py) build a card and count a save's steps.
 """
 
 import game as G
@@ -9,15 +9,9 @@ import save_records
 import rules as R
 import save_store
 from game_dice import DiceSource
-from fake_fs import FakeFs, PowerCut  # noqa: F401  (PowerCut: tests/firmware/test_storage.py)
+from fake_fs import FakeFs, PowerCut
+from support import card_of, steps_of_save
 from check import equal, true
-
-
-def card_with(points):
-    card = R.new_card()
-    for i in range(len(points)):
-        card[i] = points[i]
-    return card
 
 
 def game_like(n):
@@ -38,8 +32,8 @@ def game_like(n):
             "held": n & 0x1F,
             "rolls": 1 + n % 3,
             "players": [
-                ["ANN", "human", card_with([3, 6, n % 19])],
-                ["CPU", "hard", card_with([-1, 4, 9, 16, 25, 30, 22])],
+                ["ANN", "human", card_of([3, 6, n % 19])],
+                ["CPU", "hard", card_of([-1, 4, 9, 16, 25, 30, 22])],
             ],
         },
     }
@@ -55,15 +49,6 @@ def saved_fs(values, base="data/game"):
     for value in values:
         store.save(value)
     return fs
-
-
-def steps_of_save(fs, value, base="data/game"):
-    """How many steps one save takes on (a copy of) ``fs``."""
-    probe = fs.reboot()
-    store = save_store.Store(base, probe)
-    store.load()
-    store.save(value)
-    return probe.steps
 
 
 def test_crc32_matches_the_ieee_check_value():
@@ -82,7 +67,7 @@ def test_round_trip_of_game_like_values_and_edge_ints():
 
 
 def test_a_card_costs_one_byte_per_box():
-    card = card_with([3, 6, 9, 12, 15, 18, 22, 0, 25, 30, 40, 50, 21])
+    card = card_of([3, 6, 9, 12, 15, 18, 22, 0, 25, 30, 40, 50, 21])
     equal(len(save_store.encode(card)), 1 + 14)
 
 
@@ -326,8 +311,8 @@ def _resume_after_cuts(ruleset):
 
 def _results(n):
     return [
-        ("ANN", 200 + n, card_with([3, 6, 9, 12, 15, 18, 20, 0, 25, 30, 40, 50, 22])),
-        ("BOB", 150 + n, card_with([1, 2, 3, 4, 5, 6])),
+        ("ANN", 200 + n, card_of([3, 6, 9, 12, 15, 18, 20, 0, 25, 30, 40, 50, 22])),
+        ("BOB", 150 + n, card_of([1, 2, 3, 4, 5, 6])),
     ]
 
 

@@ -157,7 +157,7 @@ dump()
 # -- item 4: the coach with opponents -------------------------------------------------
 def _far_behind_cards():
     from support import card_with
-    from test_win_level import ME, THEM
+    from helpers.strategy_helpers import ME, THEM
 
     return card_with(**ME), card_with(**THEM)
 

@@ -22,7 +22,7 @@ from host_tools.solver import cache as solver_cache
 from host_tools.solver import fast_play
 from host_tools.solver import fast_win
 from host_tools.solver import spread
-from helpers.strategy_helpers import card_state
+from helpers.strategy_helpers import ME, THEM, card_state
 from support import card_with
 
 pytestmark = pytest.mark.slow
@@ -275,33 +275,6 @@ def test_far_behind_late_it_gambles_where_optimal_plays_safe(device):
 
 
 # -- advise --to-win ------------------------------------------------------------------
-ME = {
-    "aces": 3,
-    "twos": 6,
-    "threes": 9,
-    "fours": 12,
-    "fives": 15,
-    "sixes": 18,
-    "full_house": 25,
-    "small_straight": 30,
-    "large_straight": 40,
-    "chance": 22,
-}
-THEM = {
-    "aces": 3,
-    "twos": 6,
-    "threes": 9,
-    "fours": 12,
-    "fives": 15,
-    "sixes": 18,
-    "three_kind": 30,
-    "four_kind": 28,
-    "full_house": 25,
-    "small_straight": 30,
-    "large_straight": 40,
-    "yahtzee": 50,
-    "chance": 24,
-}
 
 
 def _link_tables(tmp_path, monkeypatch, ruleset, spread=True):
