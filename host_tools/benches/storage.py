@@ -16,7 +16,7 @@ import host_tools
 
 SCRIPT = r"""
 import os, time
-import game as G, records, rules as R, session, storage
+import game as G, save_records, rules as R, save_session, save_store
 from game_dice import DiceSource
 
 
