@@ -233,26 +233,23 @@ class MeteredFS:
         self._meter = meter
         self.open = open  # metered_open, once meter_files has run
 
-    def rename(self, old, new):
+    def _commit(self, call, *paths):
         meter = self._meter
         meter.pause()
-        self._os.rename(old, new)
-        meter.resume()
-        meter.io_ns += READ_CALL_NS + PAGE_NS
+        try:
+            call(*paths)
+        finally:  # a refused call (no such file) still took littlefs its lookup
+            meter.resume()
+            meter.io_ns += READ_CALL_NS + PAGE_NS
+
+    def rename(self, old, new):
+        self._commit(self._os.rename, old, new)
 
     def remove(self, path):
-        meter = self._meter
-        meter.pause()
-        self._os.remove(path)
-        meter.resume()
-        meter.io_ns += READ_CALL_NS + PAGE_NS
+        self._commit(self._os.remove, path)
 
     def mkdir(self, path):
-        meter = self._meter
-        meter.pause()
-        self._os.mkdir(path)
-        meter.resume()
-        meter.io_ns += READ_CALL_NS + PAGE_NS
+        self._commit(self._os.mkdir, path)
 
     def stat(self, path):
         meter = self._meter
