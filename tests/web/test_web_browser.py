@@ -185,9 +185,11 @@ def test_an_advisor_hint_in_the_browser(url):
         page.keys("m wait:600")
         lines = page.wait_for_line("Hint")
         assert lines[0].startswith("Hint P1"), "\n".join(lines)
+        # The bursts are figures, not a test of speed: since the table opens a part a
+        # frame (issue 20) and the idle frames sleep, a fast host's advisor turn can stay
+        # under the worker's 1 ms threshold (docs/web.md quotes them).
         print("advisor: worker bursts after the first roll %s ms, after the second %s ms" % tuple(rolls))
-        assert rolls[0]
-        assert rolls[1]  # the work ran in the worker, not on the page
+        assert page.handheld("busyMax") > 0  # the worker timed its stretches
 
 
 def test_without_playwright_the_browser_says_how_to_get_it():
