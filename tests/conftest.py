@@ -13,8 +13,9 @@ TESTS = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(TESTS)
 SHARED = os.path.join(TESTS, "shared")
 
-# tests/<group>/ (docs/development.md): on the path too, so a test module imports another
-# by its name (as pytest names it) whichever of them runs first.
+# tests/<group>/ (docs/development.md): on the path from the start, as pytest's prepend
+# import mode adds each one as it collects it, so a name resolves the same whichever runs
+# first. Helpers shared by test modules live in tests/helpers/ and tests/shared/.
 _GROUPS = ("chip", "firmware", "host", "sim", "strategy", "web")
 for _path in (REPO, TESTS, SHARED) + tuple(os.path.join(TESTS, group) for group in _GROUPS):
     if _path not in sys.path:
