@@ -91,10 +91,16 @@ print("LAST", save_store.Store("data/game", fs.reboot()).load()["game"]["held"])
 """
 
 
-def _run():
-    proc = host_tools.run_micropython(["-c", SCRIPT], heap="512K", extra_path=(SHARED,))
+def _run_script(script):
+    """``script`` inside MicroPython (the tests/shared fakes on its path): its printed
+    ``KEY value`` lines as a dict, and its whole output."""
+    proc = host_tools.run_micropython(["-c", script], heap="512K", extra_path=(SHARED,))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    return dict(line.split(" ", 1) for line in proc.stdout.splitlines() if " " in line)
+    return dict(line.split(" ", 1) for line in proc.stdout.splitlines() if " " in line), proc.stdout
+
+
+def _run():
+    return _run_script(SCRIPT)[0]
 
 
 def test_the_frame_that_shows_an_action_does_not_write_its_save_the_next_frame_does():
@@ -166,9 +172,7 @@ print("ROUND", app.game.round, "SCREEN", app.screen == app_module.TURN)
 
 
 def test_a_turns_advisor_is_prepared_in_a_frame_after_the_save_and_the_screen():
-    proc = host_tools.run_micropython(["-c", PREPARE_SCRIPT], heap="512K", extra_path=(SHARED,))
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    out = dict(line.split(" ", 1) for line in proc.stdout.splitlines() if " " in line)
+    out, _stdout = _run_script(PREPARE_SCRIPT)
     assert out["PENDING"] == "True STILL False"
     # frame 1 packs the score's save and draws the new turn, frame 2 writes the save,
     # frame 3 prepares the turn's advisor
@@ -199,9 +203,7 @@ def test_the_win_meter_after_a_score_gets_a_frame_of_its_own():
     save (the script scores outside a frame), the next one writes it, then the meter (and the chances redrawn), then the turn's advisor."""
     assert "meter" in METER_SCRIPT
     assert "players = 2" in METER_SCRIPT
-    proc = host_tools.run_micropython(["-c", METER_SCRIPT], heap="512K", extra_path=(SHARED,))
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    out = dict(line.split(" ", 1) for line in proc.stdout.splitlines() if " " in line)
+    out, _stdout = _run_script(METER_SCRIPT)
     assert out["LOG"] == str([("show", 1), ("write", 2), ("meter", 3), ("show", 3), ("prepare", 4)])
     assert out["ROUND"] == "0 SCREEN True"  # the second player's turn of round 1
 
@@ -244,9 +246,7 @@ def test_start_games_set_up_save_is_a_frame_of_its_own():
     """Start game with a set-up not on flash yet (a fresh flash): the OK's frame writes
     nothing; the game's save is packed, then written, then the set-up is written, a
     frame each (the set-up was written in the OK's frame: 45 ms of erase on top)."""
-    proc = host_tools.run_micropython(["-c", SETUP_SCRIPT], heap="512K", extra_path=(SHARED,))
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    out = dict(line.split(" ", 1) for line in proc.stdout.splitlines() if " " in line)
+    out, _stdout = _run_script(SETUP_SCRIPT)
     assert out["IN_OK_FRAME"] == "[]"
     assert out["LOG"] == str([("game", 2), ("setup", 3)])
     assert out["DUE"] == "False"
@@ -280,10 +280,9 @@ def test_the_garbage_of_a_long_frame_is_collected_in_the_next_spare_one():
     # Issue 20 item 3: the heap's automatic collection runs when an allocation finds no
     # room, which is inside work; collecting after a long frame, with time to spare, keeps
     # it out of the next stretch a press could notice.
-    proc = host_tools.run_micropython(["-c", GC_SCRIPT], heap="512K", extra_path=(SHARED,))
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    left = [int(line.split()[1]) for line in proc.stdout.splitlines() if line.startswith("LEFT")]
-    assert left, proc.stdout[-2000:]
+    _out, stdout = _run_script(GC_SCRIPT)
+    left = [int(line.split()[1]) for line in stdout.splitlines() if line.startswith("LEFT")]
+    assert left, stdout[-2000:]
     assert left[0] < 4000, left  # the ~10 KB of garbage is gone without an explicit collect
 
 
@@ -325,9 +324,8 @@ def test_a_collection_that_overruns_its_frame_is_not_followed_by_another():
     # Counted as falling behind, the collection's own overrun made the next frame collect
     # again, and so on: the idle menu never slept (bench power's idle menu 1.3 -> 5.7 %
     # busy; in busy mode a stretch of about 12 estimated ms every frame instead of 3).
-    proc = host_tools.run_micropython(["-c", SLOW_GC_SCRIPT], heap="512K", extra_path=(SHARED,))
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    assert "COLLECTS 1" in proc.stdout.splitlines(), proc.stdout[-2000:]
+    _out, stdout = _run_script(SLOW_GC_SCRIPT)
+    assert "COLLECTS 1" in stdout.splitlines(), stdout[-2000:]
 
 
 END_SCRIPT = r"""
@@ -385,9 +383,7 @@ def test_a_games_end_writes_one_file_a_frame():
     stretch of about 300 estimated ms with three 45 ms erases): the score's frame writes
     nothing, the game's save is packed and written, then the statistics and the dice
     rolled, a file a frame; the end screen learns of the high score once it is known."""
-    proc = host_tools.run_micropython(["-c", END_SCRIPT], heap="512K", extra_path=(SHARED,))
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    out = dict(line.split(" ", 1) for line in proc.stdout.splitlines() if " " in line)
+    out, _stdout = _run_script(END_SCRIPT)
     assert out["OVER"] == "True WAITS False"
     assert out["AFTER_SAVE"] == "False True"  # the records' steps still to come
     writes = ast.literal_eval(out["LOG"])
