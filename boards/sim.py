@@ -384,12 +384,10 @@ def build(config):
         else:
             meter = BusyMeter(config.get("busy"))
         link.meter = meter
-        fs = meter_files(meter)
+        hw.fs = meter_files(meter)  # the save layer's renames and removals metered too
     clock = VirtualClock(link, int(config.get("memprobe", 0)), meter)
     hw.link = link
     hw.clock = clock
-    if meter is not None:
-        hw.fs = fs
     hw.ticks_ms = clock.ticks_ms
     hw.sleep_ms = clock.sleep_ms
     hw.lightsleep = clock.sleep_ms
