@@ -20,6 +20,7 @@ most 200 ms before the first screen reacts; no stretch over 100 ms during play; 
 at most 1.5 s after power-on.
 """
 
+import bisect
 import os
 import shutil
 import subprocess
@@ -97,7 +98,8 @@ class Timeline:
     def __init__(self, recorded, runs):
         first = recorded.readings
         self.stretches = []
-        self._cuts = []  # (start ms of a stretch, ms taken off before and by it)
+        self._starts = []  # the recorded run's stretch starts (ms), in order ...
+        self._removed = []  # ... and the ms taken off before and by each
         fastest = []
         removed = 0
         for index, (start, values, _path) in enumerate(first):
@@ -107,19 +109,13 @@ class Timeline:
             if busy:
                 self.stretches.append((start - removed, busy))
             removed += (values[-1] // 1000 if values else 0) - busy
-            self._cuts.append((start, removed))
+            self._starts.append(start)
+            self._removed.append(removed)
         self.shown = [self.at(first[w][0]) + fastest[w][j] // 1000 for w, j in recorded.marks]
 
-    def _removed_before(self, t):
-        before = 0
-        for start, removed in self._cuts:
-            if start >= t:
-                break
-            before = removed
-        return before
-
     def at(self, t):
-        return t - self._removed_before(t)
+        started = bisect.bisect_left(self._starts, t)  # the stretches that began before t
+        return t - (self._removed[started - 1] if started else 0)
 
 
 def play_game(flash, code_dir, tables, ratio, log):
@@ -265,14 +261,14 @@ def one_game(code_dir, tables, ratio):
             )
     _device, marks, menu_at, turn_at = games[0]
     ok_at = resumes[0][1]
+    game_devices = [run[0] for run in games]
+    resume_devices = [run[0] for run in resumes]
 
     def moments(game_runs, resume_runs):
         found = game_moments(Timeline(game_devices[0], game_runs), marks, menu_at, turn_at)
         found.update(continue_moments(Timeline(resume_devices[0], resume_runs), ok_at))
         return found
 
-    game_devices = [run[0] for run in games]
-    resume_devices = [run[0] for run in resumes]
     alone = [moments([g], [r]) for g, r in zip(game_devices, resume_devices)]
     return moments(game_devices, resume_devices), alone
 
