@@ -1,11 +1,12 @@
-"""Computer seats: the driver of a computer's turn, and which strategy makes its decisions.
+"""Computer seats: the player kinds, the driver of a computer's turn, and which strategy
+makes its decisions.
 
-The app's frame loop calls ``play(app, now)`` once per frame while a computer's turn is
-on the turn screen (app.tick): this module, not the UI, plays the turn, through the
-app's game actions (roll, set_holds, point_at, score) at the computer's pace
-(``CPU_STEP_MS``). Each roll's decision is made once, a step per frame between the
-visible moves (a frame that draws the OLED or writes a save does none), so no single
-stretch holds both the decision and a redraw.
+A seat's kind is one of ``KINDS``: a human, or a computer level. The app's frame loop
+calls ``play(app, now)`` with the screen's timers while a computer's turn is on the turn
+screen (app._timers): this module, not the UI, plays the turn, through the app's game
+actions (roll, set_holds, point_at, score) at the computer's pace (``CPU_STEP_MS``).
+Each roll's decision is made once, as background work (job DECIDE, a step a part:
+scheduler.py), so no single stretch holds both the decision and a redraw.
 
 Which strategy decides: a seat's kind is one of seat_levels.LEVELS (optimal, good,
 casual), "win" or an older kind such as "cpu". The advisor levels (seat_levels.py)
@@ -19,35 +20,38 @@ from micropython import const
 
 import seat_simple
 
+# The kind strings handed to game.Game, in the menu's order: a human, then the computer
+# levels (seat_levels.LEVELS, and WIN). Older saves may hold other computer kinds ("cpu").
+KINDS = ("human", "optimal", "win", "good", "casual")
 WIN = "win"
 CPU_STEP_MS = const(600)  # a computer's pace: its roll, its holds, the box it points at, its score
-# The decision's steps, one per frame: the win level's programme in two halves
-# (seat_win.ensure_step), the hold, the box when the hold is "score now".
-_PREPARE = const(0)
-_HOLD = const(1)
-_BOX = const(2)
+_DECIDE_JOB = const(7)  # scheduler.DECIDE
 # The decision for the roll on show, this module's state (one list, made once): the roll
-# it was made for (-1: none yet), its next step, the hold mask (-1: score) and the box.
-_plan = [-1, _PREPARE, -1, -1]
+# it was made for (-1: none yet), the hold mask (-1: score) and the box.
+_plan = [-1, -1, -1]
 _ROLLS = const(0)
-_STEP = const(1)
-_MASK = const(2)
-_BOX_AT = const(3)
+_MASK = const(1)
+_BOX_AT = const(2)
+
+
+def computer(kind):
+    """Whether a seat of ``kind`` is played by the computer (any kind but a human)."""
+    return kind != KINDS[0]
 
 
 def new_turn():
     """A turn begins (app.start_turn): no decision made for it yet."""
     _plan[_ROLLS] = -1
-    _plan[_STEP] = _PREPARE
 
 
 def play(app, now):
-    """One frame of a computer's turn (app.tick, on the turn screen): a step of the
-    roll's decision when one is due, else its next move once the pace's timer is due."""
+    """A computer's turn, with the screen's timers (app._timers, on the turn screen): the
+    roll's decision is queued when it is due, else its next move once the pace's timer
+    is due."""
     game = app.game
     if game.rolls > 0 and _plan[_ROLLS] != game.rolls:
-        if not app.dirty:  # a frame that draws does no deciding
-            _decide(app, game)
+        if not app.jobs.busy(_DECIDE_JOB):
+            app.jobs.add(_DECIDE_JOB, _deciding(app, game))
         return
     if app.rolling or not app.timer_due(now):
         return
@@ -55,22 +59,18 @@ def play(app, now):
     _move(app, game)
 
 
-def _decide(app, game):
-    """One step of the decision for the roll on show; the last one records it."""
+def _deciding(app, game):
+    """Job DECIDE, the decision for the roll on show, a step a part: the win level's
+    programme in two halves (seat_win.ensure_step), the hold, then the box when the hold
+    is "score now"; the last step records it."""
     coach = app.coach
-    if _plan[_STEP] == _PREPARE:
-        if _win(coach, game, True) is False:
-            return  # it did work: the hold waits for the next frame
-        _plan[_STEP] = _HOLD
-    if _plan[_STEP] == _HOLD:
-        _plan[_MASK] = choose_hold(coach, game)
-        if _plan[_MASK] < 0:
-            _plan[_STEP] = _BOX  # score now: which box, in the next frame
-            return
-    else:
+    while _win(coach, game, True) is False:
+        yield  # it did work: the hold waits for the next part
+    _plan[_MASK] = choose_hold(coach, game)
+    if _plan[_MASK] < 0:
+        yield  # score now: which box, in the next part
         _plan[_BOX_AT] = choose_box(coach, game, app.options)
     _plan[_ROLLS] = game.rolls
-    _plan[_STEP] = _PREPARE
 
 
 def _move(app, game):

@@ -8,6 +8,7 @@ screen (``setup``) draws the lines and moves its cursor.
 from micropython import const
 
 import rules
+import seats
 from ui import draw
 
 # Button ids as literals: private constants cost no RAM (imported names would).
@@ -30,10 +31,7 @@ COACH = const(11)  # hints and turn reviews from the strategy table (coach.py)
 MAX_PLAYERS = const(4)
 HUMAN = const(0)
 CASUAL = const(4)
-# The kind strings handed to game.Game: "human", then seat_levels.LEVELS (without a
-# strategy table on the device every computer kind plays seat_simple.py's simple strategy)
-# and "win" (seat_win.py: plays for the win; needs the spread table too, else optimal).
-KIND_NAMES = ("human", "optimal", "win", "good", "casual")
+# The seats' kinds (seats.KINDS) as the menu names them, in the same order.
 KIND_LABELS = ("Human", "CPU optimal", "CPU win", "CPU good", "CPU casual")
 # Coach modes: no advice; hints on request (short MENU in a turn); a review after each turn.
 COACH_OFF = const(0)
@@ -94,7 +92,7 @@ class Settings:
             return True
         if SEAT1 <= item < SEAT1 + MAX_PLAYERS:
             seat = item - SEAT1
-            self.kinds[seat] = (self.kinds[seat] + step) % len(KIND_NAMES)
+            self.kinds[seat] = (self.kinds[seat] + step) % len(seats.KINDS)
         elif item == JOKER:
             was_zoo = self.zoo()
             self.joker = (self.joker + step) % len(rules.CHOICES)
@@ -119,7 +117,7 @@ class Settings:
     def saved(self):
         """The set-up as the save layer keeps it between power-ons (names, not indexes,
         so a firmware that reorders the choices still reads it; ``setup_ok`` checks it)."""
-        return {"players": self.players, "kinds": [KIND_NAMES[kind] for kind in self.kinds],
+        return {"players": self.players, "kinds": [seats.KINDS[kind] for kind in self.kinds],
                 "rules": rules.CHOICES[self.joker], "ybonus": self.yahtzee_bonus, "coach": self.coach,
                 "sound": self.sound, "leds": self.leds}
 
@@ -127,7 +125,7 @@ class Settings:
         """Take a set-up ``saved`` made (checked by ``setup_ok``)."""
         self.players = value["players"]
         for seat in range(MAX_PLAYERS):
-            self.kinds[seat] = KIND_NAMES.index(value["kinds"][seat])
+            self.kinds[seat] = seats.KINDS.index(value["kinds"][seat])
         self.joker = rules.CHOICES.index(value["rules"])
         self.yahtzee_bonus = value["ybonus"]
         self.coach = value["coach"]
@@ -140,7 +138,7 @@ class Settings:
 
     def player_list(self):
         """The ``(name, kind)`` list handed to game.Game."""
-        return [(SEAT_LABELS[seat], KIND_NAMES[self.kinds[seat]]) for seat in range(self.players)]
+        return [(SEAT_LABELS[seat], seats.KINDS[self.kinds[seat]]) for seat in range(self.players)]
 
 
 # Ranges of the saved set-up's small ints: key -> (lowest, highest).
@@ -156,7 +154,7 @@ def setup_ok(value):
         if type(kinds) is not list or len(kinds) != MAX_PLAYERS or len(value) != 7:
             return False
         for kind in kinds:
-            if type(kind) is not str or kind not in KIND_NAMES:
+            if type(kind) is not str or kind not in seats.KINDS:
                 return False
         if type(value["rules"]) is not str or value["rules"] not in rules.CHOICES:
             return False
@@ -257,7 +255,10 @@ setup = (_setup_draw, _setup_handle, None)  # draw, handle, tick
 
 def computer_name(kind):
     """A computer seat's name in the statistics: its level's label (``CPU casual``), so
-    levels are kept apart; older saves' ``cpu`` kind is ``CPU``."""
-    if kind in KIND_NAMES:
-        return KIND_LABELS[KIND_NAMES.index(kind)]
+    levels are kept apart; older saves' ``cpu`` kind is ``CPU``. None for a human seat
+    (the records keep the player's own name)."""
+    if not seats.computer(kind):
+        return None
+    if kind in seats.KINDS:
+        return KIND_LABELS[seats.KINDS.index(kind)]
     return "CPU"

@@ -11,6 +11,7 @@ nothing.
 """
 from micropython import const
 
+import seats
 from ui import draw
 from ui import menu
 import ui
@@ -125,12 +126,12 @@ def _rolloff_handle(app, button, long):
 
 
 def _rolloff_tick(app, now):
-    # The roll-off lasts until the strategy table is open (app.coach_pending): the first
-    # turn may need it.
-    if app.rolling or app.coach_pending or not app.timer_due(now):
+    # The roll-off lasts until the strategy table is open, which the first turn may
+    # need: a screen's timers wait while background work is queued (app.frame).
+    if app.rolling or not app.timer_due(now):
         return
     if app.starter >= 0:
-        app.start_turn(True)  # its advisor prepared in a frame of its own
+        app.start_turn(True)  # its advisor prepared as a part of its own
     elif app.game.phase == _PHASE_TURN:
         app.starter = app.game.current
         app.dirty = True
@@ -247,8 +248,7 @@ def _end_draw(app, fb):
         draw.number(fb, place, 1, row)
         draw.text(fb, ".", 2, row)
         draw.text(fb, menu.SEAT_LABELS[seat], 4, row)
-        human = game.players[seat].kind == menu.KIND_NAMES[menu.HUMAN]
-        draw.text(fb, "Human" if human else "CPU", 7, row)
+        draw.text(fb, "CPU" if seats.computer(game.players[seat].kind) else "Human", 7, row)
         draw.number(fb, total, 15, row)
     row = n + 2
     if n == 1:

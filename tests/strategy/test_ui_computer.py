@@ -89,7 +89,8 @@ g = game.Game(a.settings.ruleset(), [("P%d" % (i + 1), kinds[i]) for i in range(
 while g.phase == game.ROLLOFF:
     g.rolloff()
 a.resume(g)
-while a.coach_pending:  # its table opens a part a frame (app.tick), then the win level
+import scheduler
+while a.jobs.busy(scheduler.OPEN):  # its table opens a part a frame, then the win level
     a.run(frames=1)
 print("LEVELS", a.coach.adv is not None, a.coach.win_level() is not None)
 log = []
