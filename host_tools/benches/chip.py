@@ -9,7 +9,7 @@ finds room for them) onto an erased emulated Pico (host_tools chip), then measur
   game, app, session`` (``gc.collect()`` before each reading);
 - the advisor's turn (``prepare`` + ``options``) in emulated microseconds, median of 7
   cards; target <= 100 ms;
-- the CPU win level's decision (issue 15: at most 120 ms, working memory at most 30 KB):
+- the CPU win level's decision (targets: at most 120 ms, working memory at most 30 KB):
   whole games of 2, 3 and 4 win-level players on the device, each turn's first decision
   timed (``ensure`` prepares the turn's programme, then ``hold``: later decisions of the
   turn are lookups), its allocation measured with the collector off (``gc.mem_alloc()``

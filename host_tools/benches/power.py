@@ -154,7 +154,8 @@ def observe(device, until, presses, step=100):
         device.run_until(device.now + step, levels)
         chips = device.chain.chips
         lit = sum(sum(map(sum, chip.rows())) for chip in chips if not chip.shutdown)
-        # the same dice with each held one drawn inverted (the look before issue 20 item 4)
+        # the same dice with each held one drawn inverted (the look before the bar under a
+        # held die, which lights fewer LEDs)
         inverted = lit
         for chip, (face, held, _animal) in zip(chips, dice_state(device)):
             if held and face > 0 and not chip.shutdown:

@@ -6,7 +6,7 @@ The UF2 and the RP2040 bootrom come from ../shared/rp2/ (CI; checked against its
 SHA256SUMS) or build/rp2/; without them the whole module is skipped with one reason that
 names the missing file and where to get it - the only skip in the project.
 
-Time budget (issue 12: the chip tier adds at most 5 minutes to ``make test`` on 2 cores):
+Time budget (the chip tier adds at most 5 minutes to ``make test`` on 2 cores):
 the game is flashed once per session (tests/helpers/chip_fixtures.py, ``chip_flashed``: about 1.5
 minutes, 1.2 MB with the exact table over the emulated USB); every other test starts from
 a copy of that image. One full game is played with the flash journaled, and the power

@@ -101,7 +101,7 @@ def test_pull_and_flash_work_on_it_and_flash_copies_nothing(installed, tmp_path)
         pulled = run_tool("pull", "--port", port, "--out", tmp_path / "copy")
         # at once, on the same board: pull ended by restarting the game, and a Ctrl-C that
         # arrives before main.py runs is plain input to MicroPython; flash's probe used to
-        # send one and wait (no answer: issue 12), it now interrupts until the board answers
+        # send one and wait (no answer), it now interrupts until the board answers
         flashed = run_tool("flash", "--port", port, "--board", "pico")
     assert pulled.returncode == 0, pulled.stderr
     assert pulled.stdout.strip() == "nothing saved on the device yet"
