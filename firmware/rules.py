@@ -81,7 +81,7 @@ JOKERS = ("forced", "ordered", "free", "none")
 CHOICES = JOKERS + ("zoo",)
 ZOO = "zoo"
 _JOKER_TABLE = {
-    # RULES.md steps 1-3: the face's upper box, else any open lower box, else any upper box.
+    # docs/rules.md, forced: the face's upper box, else any open lower box, else any upper box.
     "forced": ((TIER_FACE, _LOWER_MASK, _UPPER_MASK), PAY_ALWAYS),
     # Seed 001's reading of the 2016 rulebook: three/four of a kind before the other lower boxes.
     "ordered": ((TIER_FACE, _KINDS_MASK, _LOWER_MASK, _UPPER_MASK), PAY_ALWAYS),

@@ -252,7 +252,7 @@ class Advisor:
                 n_lower += 1
         self.n_lower = n_lower
         self.n_upper = n_upper
-        # A joker or bonus needs a filled Yahtzee box (RULES.md); otherwise five of a kind
+        # A joker or bonus needs a filled Yahtzee box (docs/rules.md); otherwise five of a kind
         # is an ordinary roll and the tables above already score it.
         self._joker_on = self._track_yz and mask >> self._yzb & 1
 
@@ -313,7 +313,7 @@ class Advisor:
         level's pricing it can be worth more than every legal one); each box then visits
         only the rolls where it scores (``scoring`` lists, about 1,200 visits instead of
         252 x open boxes). Five-of-a-kind rolls are redone last: the rules module decides
-        joker boxes, points and bonus (RULES.md: only with a filled Yahtzee box;
+        joker boxes, points and bonus (docs/rules.md: only with a filled Yahtzee box;
         otherwise they are ordinary rolls).
         """
         score = self.roll_points

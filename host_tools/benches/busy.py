@@ -3,7 +3,7 @@
 How estimated: the firmware runs in the unix port with the sim board's busy mode
 (boards/sim_busy.BusyMeter): each stretch of work between two waits costs its host time
 (wall clock less the time the process waited for a CPU) x the chip/host ratio calibrated
-on ``Advisor()`` (853 ms on MicroPython 1.28 in rp2040js, ../shared/rp2/README.md), plus
+on ``Advisor()`` (853 ms on MicroPython 1.28 in rp2040js, docs/figures.md's chip rows), plus
 the I2C bytes at 400 kHz (a full OLED frame about 23 ms), SPI at 10 MHz and one 45 ms
 sector erase per file written (an upper bound: littlefs often needs none). The tree is
 compiled with mpy-cross (bytecode, native code for x64) as the device runs .mpy, so

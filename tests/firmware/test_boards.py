@@ -3,7 +3,7 @@
 The pico boards are built with a stand-in ``machine`` module (and ``neopixel``) that
 records the wiring and carries the drivers' bytes out (the sim board's bus classes on a
 recording link); CPython then feeds those bytes to H1's datasheet emulators. Checked: the
-reference wiring from HARDWARE.md, nothing touched at import, a missing OLED named with
+reference wiring of docs/building.md, nothing touched at import, a missing OLED named with
 its address and reported on the dice and console, safe mode, the crash screen, missing
 files.
 """
