@@ -5,6 +5,7 @@ Knows nothing of buttons, pixels or files. The dice source is injected (anything
 replays). Every illegal action raises ``GameError`` before changing anything. The whole
 state converts to and from a plain structure (lists, ints, strings) for saves.
 """
+
 from micropython import const
 
 import rules as R

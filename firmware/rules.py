@@ -12,6 +12,7 @@ docs/rules_zoo.md). A card is a plain list of
 on the card (box count, upper boxes, thresholds, names) is an attribute of the Ruleset,
 never a constant elsewhere.
 """
+
 from micropython import const
 
 OPEN = const(-1)
@@ -313,7 +314,9 @@ def check_card(rules, card):
     bonus = card[n_boxes]
     step = rules.yahtzee_bonus
     yz = rules.yahtzee_box
-    if bonus and (bonus < 0 or not step or card[yz] != rules.boxes[yz][4] or bonus % step or bonus > (n_boxes - 1) * step):
+    if bonus and (
+        bonus < 0 or not step or card[yz] != rules.boxes[yz][4] or bonus % step or bonus > (n_boxes - 1) * step
+    ):
         raise ValueError("a Yahtzee bonus of %r points is impossible on this card" % (bonus,))
 
 
