@@ -29,6 +29,7 @@ Without ``link`` (tests) the board runs on a scripted ``Loopback``
 button event the game takes (boards/sim_extras.log_presses); ``battery=MV`` or
 ``battery=FROM:TO:MS`` simulates VSYS (see ``battery``).
 """
+
 from micropython import const
 import time
 

@@ -4,6 +4,7 @@ edges (boards/sim.py documents the wire messages B, E, L and M). Loaded only in 
 so the usual run and the tests' loopback keep their RAM. ``make bench`` records and
 replays runs with boards/sim_busy_log.py.
 """
+
 import time
 
 # Flash costs the unix port does not have (datasheet figures, W25Q16JV typical): a
@@ -186,8 +187,7 @@ class MeteredFile:
         n = self._n
         self._n = 0
         if self._writing:
-            self._meter.io_ns += (((n + SECTOR - 1) // SECTOR or 1) * ERASE_NS
-                                  + ((n + PAGE - 1) // PAGE) * PAGE_NS)
+            self._meter.io_ns += ((n + SECTOR - 1) // SECTOR or 1) * ERASE_NS + ((n + PAGE - 1) // PAGE) * PAGE_NS
             self._writing = False
 
     def __enter__(self):

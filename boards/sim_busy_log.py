@@ -9,6 +9,7 @@ each wait's reply (count (2), us (4) each; the first stretch's at boot; count 0x
 the recorded run ended here), hands those to the firmware and sends what it measured.
 Loaded only then: plain busy mode keeps its heap.
 """
+
 from array import array
 
 from boards.sim_busy import BusyMeter

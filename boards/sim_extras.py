@@ -4,6 +4,7 @@ the simulated battery (``battery=``) and the press log (``presslog=1``). sim.py 
 this module only when one of them is asked for, so the usual run keeps less code in RAM
 (make bench).
 """
+
 import time
 
 

@@ -14,6 +14,7 @@ power (1), ``S`` SPI bytes, ``C`` chip-select level (1), ``T`` PWM: freq (4, LE)
 duty_u16 (2, LE). The clock is virtual as on the sim board: it moves only with the
 sleeps, and the host paces them to real time, so a run is the same in a test and a tab.
 """
+
 from micropython import const
 import framebuf
 import time

@@ -26,6 +26,7 @@ timers (its ``tick``, a computer's move). Animations run and the OLED / dice are
 the next timer or a press. After warm-up a frame allocates nothing
 (tests/firmware/test_ui_alloc.py measures it).
 """
+
 from micropython import const
 import gc
 import time
@@ -43,9 +44,11 @@ from ui import menu
 from ui import scorecard
 from ui import screens
 from ui import turn_screen
-# Screen ids, indexes into SCREENS (ui/__init__.py); part of the app's API (power.py, tests).
-from ui import SPLASH, MENU_SCREEN, ROLLOFF, TURN, CONFIRM_SCORE, CARD, END, CONFIRM_QUIT, HINT, \
-    REVIEW, SUMMARY  # noqa: F401 (re-exported: the screens that open them use ui's own)
+
+# Screen ids, indexes into SCREENS (ui/__init__.py); part of the app's API (power.py, tests),
+# re-exported: the screens that open them use ui's own.
+from ui import SPLASH, MENU_SCREEN, ROLLOFF, TURN, CONFIRM_SCORE, CARD, END  # noqa: F401
+from ui import CONFIRM_QUIT, HINT, REVIEW, SUMMARY  # noqa: F401
 
 FRAME_MS = const(5)
 _IDLE_MS = const(50)  # the longest idle sleep (hw.idle): a button's interrupt ends it
@@ -68,8 +71,16 @@ _COLLECT_JOB = const(8)  # scheduler.COLLECT
 
 # The screens, indexed by the ids above: (draw, handle, tick) each (ui/__init__.py).
 SCREENS = (
-    screens.splash, menu.setup, screens.rolloff, turn_screen.turn, turn_screen.confirm_score,
-    scorecard.card, screens.end, screens.confirm_quit, coach_screens.hint, coach_screens.review,
+    screens.splash,
+    menu.setup,
+    screens.rolloff,
+    turn_screen.turn,
+    turn_screen.confirm_score,
+    scorecard.card,
+    screens.end,
+    screens.confirm_quit,
+    coach_screens.hint,
+    coach_screens.review,
     screens.summary,
 )
 _DRAW = const(0)
@@ -160,10 +171,16 @@ class App:
         """Nothing on screen moves by itself: no animation, timer, sound or background
         work (the hint's dice blink). The power timers need no finer step than _IDLE_MS."""
         buzzer = self.hw.buzzer
-        return not (self.rolling or self.timer_on or self.jobs.busy()
-                    or self.dirty or self.dice_dirty
-                    or self.screen == HINT or (buzzer is not None and buzzer.busy)
-                    or self.hw.buttons.settling())
+        return not (
+            self.rolling
+            or self.timer_on
+            or self.jobs.busy()
+            or self.dirty
+            or self.dice_dirty
+            or self.screen == HINT
+            or (buzzer is not None and buzzer.busy)
+            or self.hw.buttons.settling()
+        )
 
     def frame(self, now):
         """One frame: the dice's animation, then ONE of: the end of a roll's tumble (the
@@ -549,8 +566,11 @@ class App:
     def moving(self):
         """The game moves by itself (a roll's tumble, the roll-off, a computer's turn): for
         power.py, which counts that as activity."""
-        return self.rolling or self.screen == ROLLOFF or (
-            self.screen == TURN and self.game is not None and self.computer_turn())
+        return (
+            self.rolling
+            or self.screen == ROLLOFF
+            or (self.screen == TURN and self.game is not None and self.computer_turn())
+        )
 
     # ----------------------------------------------------------------- dice animation
     def _start_tumble(self, steady_mask):

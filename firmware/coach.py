@@ -9,6 +9,7 @@ Hints and the turn review are priced by coach_advice.py, loaded with the table (
 takes no RAM without one); this class keeps what they fill: the last hint (``hint_*``,
 ``win_*``) and the turn's review (``cost``, ``worst_*``).
 """
+
 import gc
 
 from micropython import const

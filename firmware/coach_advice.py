@@ -14,11 +14,13 @@ final score lost. Multi-player games with the spread table: the chance to win lo
 win level's model, seat_win.py), and the hint also shows the move that maximises the
 chance to win when it differs from the max-score move.
 """
+
 from micropython import const
 
 from coach import BOX, HOLD, prefer_held
 
-_SCORE_NOW = const(31)  # advisor hold code: keep all five = stop and score
+_SCORE_NOW = const(0x1F)  # game.ALL_HELD: the hold code that keeps every die, scoring now
+_ONE = const(16384)  # strategy_win_meter.ONE: a chance of 1
 # The win meter's inputs per seat (meter): made once, with the module.
 _m_total = [0] * 4
 _m_mean = [0] * 4
@@ -173,7 +175,7 @@ def lost_tenths(coach):
     """The turn's cost in tenths of a point of expected final score, or (multi-player,
     ``in_chance``) in tenths of a percentage point of the chance to win."""
     if coach.in_chance:
-        return (coach.cost * 1000 + 8192) >> 14  # strategy_win_meter.ONE = 16384
+        return (coach.cost * 1000 + _ONE // 2) // _ONE
     return coach.tenths(coach.cost)
 
 

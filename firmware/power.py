@@ -11,6 +11,7 @@ off and the loop sleeps in
 on rp2. The press that wakes (or un-dims) does nothing else: its event is dropped. Panels
 keep their RAM while off, so waking needs no redraw. No allocation per frame.
 """
+
 from micropython import const
 import time
 
@@ -114,4 +115,3 @@ class Power:
             if down(button):
                 return True
         return False
-

@@ -7,6 +7,7 @@ move something aside, ``settle`` when a kept game's records are written again. I
 and checks files and tells the session what it found, through the session's public
 interface only (``message``, ``store``, ``records``, ``kept``, ``tidy``, ``setup_store``).
 """
+
 import os
 import time
 

@@ -15,6 +15,7 @@ and a game's table opening while its first turn is on show.
 Fixed slots, made once: adding, stepping and finishing allocate nothing (a generator is
 made by its owner, once per job).
 """
+
 from micropython import const
 
 # Job ids. Saves first (below _WORK): they run before any other work.
