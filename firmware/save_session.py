@@ -394,8 +394,7 @@ class Session:
         """Job BOOT, two parts: the records checked, then the saved game: "Continue"
         offered, or the end of a game that ended just before a power cut completed;
         damaged files are set aside with a message."""
-        boot = use(_BOOT)
-        boot.finish_push(self.folder, self.fs)  # a push cut in its switch: its copy goes in first
+        use(_BOOT).finish_push(self.folder, self.fs)  # a push cut in its switch: its copy goes in first
         release(_BOOT)  # not in RAM with the records (the fullest moment of the heap)
         self.records(app)  # damaged files: set aside now, with a message
         self._drop_records()  # one module at a time: boot is the fullest moment of the heap
