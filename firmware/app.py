@@ -51,7 +51,6 @@ from ui import SPLASH, MENU_SCREEN, ROLLOFF, TURN, CONFIRM_SCORE, CARD, END  # n
 from ui import CONFIRM_QUIT, HINT, REVIEW, SUMMARY  # noqa: F401
 
 FRAME_MS = const(5)
-_IDLE_MS = const(50)  # the longest idle sleep (hw.idle): a button's interrupt ends it
 _SPLASH_MS = const(1500)
 _MENU_BY_MS = const(1400)
 _TUMBLE_MS = const(400)
@@ -149,11 +148,13 @@ class App:
             self.frame(hw.ticks_ms())
             deadline = time.ticks_add(deadline, FRAME_MS)
             wait = time.ticks_diff(deadline, hw.ticks_ms())
-            if wait > 0 and hw.idle is not None and self.still():
-                hw.idle(_IDLE_MS)  # nothing moves: sleep until a press (or the power timers)
-                deadline = hw.ticks_ms()
-            elif wait > 0:
-                hw.sleep_ms(wait)
+            if wait > 0:
+                idle = self._idle_ms(hw.ticks_ms()) if hw.idle is not None else 0
+                if idle > wait:
+                    hw.idle(idle)  # nothing moves: sleep until the next timer, a press ends it sooner
+                    deadline = hw.ticks_ms()
+                else:
+                    hw.sleep_ms(wait)
             else:
                 # Fell behind (an OLED refresh, a save): don't race to catch up, but yield,
                 # so a frame's drawing and the next frame's work are two stretches, not one.
@@ -167,13 +168,24 @@ class App:
             if frames > 0:
                 frames -= 1
 
+    def _idle_ms(self, now):
+        """How long the loop may sleep now: 0 while something moves, else until the first
+        timer that is set (the screen's, the turn's footer, power's: power.py)."""
+        if not self.still():
+            return 0
+        ms = self.power.due_in(now)
+        if self.timer_on:
+            ms = min(ms, time.ticks_diff(self.timer_at, now))
+        if self.turn_msg:
+            ms = min(ms, time.ticks_diff(self.turn_msg_until, now))
+        return ms if ms > 0 else 0
+
     def still(self):
-        """Nothing on screen moves by itself: no animation, timer, sound or background
-        work (the hint's dice blink). The power timers need no finer step than _IDLE_MS."""
+        """Nothing on screen moves by itself: no animation, sound or background work (the
+        hint's dice blink), no redraw waiting; a timer may be set (``_idle_ms``)."""
         buzzer = self.hw.buzzer
         return not (
             self.rolling
-            or self.timer_on
             or self.jobs.busy()
             or self.dirty
             or self.dice_dirty

@@ -1,25 +1,20 @@
-"""Boot: read device.cfg, build the board (big buffers first), then run the app.
-
-Order matters on the Pico: the board allocates the OLED frame buffer and driver buffers
-while the heap is empty, then the app and game follow. Holding ROLL at power-on is safe
-mode: nothing else runs and the REPL stays reachable. A part that failed at boot, a crash
-in the app, or files missing after an interrupted flash end in a message on the OLED (or
-on the dice when the OLED is the missing part) and on the console - never in a traceback
-loop. Importing this module does nothing; the device runs it as ``__main__``.
-"""
+"""Boot: read device.cfg, build the board (big buffers first, while the heap is empty),
+then run the app. ROLL held at power-on is safe mode (the REPL stays free). A part that
+failed, a crash or files missing end in a message on the OLED (or the dice) and the
+console, never a traceback loop. The device runs this file from source, as it is: keep it
+within one 4 KiB littlefs block (tests/host/test_flash_units.py)."""
 
 import gc
 import sys
 
 from micropython import const
 
-_ROLL = const(5)  # drivers.buttons.ROLL; a literal so safe mode works even if drivers are damaged
+_ROLL = const(5)  # drivers.buttons.ROLL: safe mode without the drivers
 _SAFE_SAMPLES = const(10)  # 10 x 5 ms: the switch has settled by then
 
 
 def _wrap(text, width=16):
-    """Up to 7 lines broken at spaces (ui/draw.py), or cut at the width when the files
-    are what is missing."""
+    """Up to 7 lines broken at spaces (ui/draw.py), or cut when files are missing."""
     try:
         from ui.draw import wrap
     except ImportError:
@@ -42,12 +37,12 @@ def show_message(hw, title, text):
                 row += 1
             oled.show()
             return
-        except Exception as exc:  # the panel itself may be what failed: fall through
+        except Exception as exc:  # the panel itself failed
             print("OLED unusable:", exc)
     dice = getattr(hw, "dice", None)
     if dice is not None and not getattr(dice, "missing", False):
         try:
-            dice.show((1, 1, 1, 1, 1), 0b11111)  # all dice "held" ones: the OLED is missing
+            dice.show((1, 1, 1, 1, 1), 0b11111)  # held ones: no OLED
         except Exception as exc:
             print("dice unusable:", exc)
 
@@ -61,7 +56,7 @@ def load_board(cfg):
 def safe_mode_requested(hw):
     down = 0
     for _ in range(_SAFE_SAMPLES):
-        hw.sleep_ms(5)  # first: the simulator's buttons arrive with the answer to a wait
+        hw.sleep_ms(5)  # the simulator's buttons come with a wait
         if hw.button_down(_ROLL):
             down += 1
     return down == _SAFE_SAMPLES
@@ -75,46 +70,45 @@ def main():
     except ImportError as exc:
         print("firmware incomplete (config.py): reflash.", exc)
         return None
-    del config  # read once: its code goes with the next collection
+    del config  # read once
     del sys.modules["config"]
     gc.collect()
     try:
         board = load_board(cfg)
     except ImportError as exc:
-        # device.cfg names a board whose module is not here: flash copies only the board it
-        # was given (and the drivers that board imports). One line, the REPL stays free.
+        # flash copies only the board it was given: one line, the REPL stays free
         name = cfg.get("board")
         print("board %r is not on this device (%s): make flash BOARD=%s" % (name, exc, name))
         return None
     try:
         hw = board.build(cfg)
-    except Exception as exc:  # a board that fails to build (driver missing...): report, keep the REPL
+    except Exception as exc:  # a driver missing...
         print("board %r failed:" % cfg.get("board"))
         sys.print_exception(exc)
         return None
     if safe_mode_requested(hw):
         if hw.buttons is not None:
-            hw.buttons.stop()  # the REPL gets the pins without the game's interrupts
+            hw.buttons.stop()  # the pins, without the interrupts
         show_message(hw, "Safe mode", "ROLL held at power-on: game skipped, REPL ready.")
         return hw
     if hw.faults:
         show_message(hw, "Hardware fault", " / ".join(hw.faults))
         return hw
     try:
-        gc.collect()  # boot garbage out of the way before the app's code loads (-13 KB heap)
+        gc.collect()  # before the app loads (-13 KB heap)
         import app
 
         gc.collect()
 
         application = app.App(hw, cfg)
-        gc.collect()  # the App's set-up garbage too, before session's code loads
-        import save_session  # saves, records, power saving: loads its files in the first frame
+        gc.collect()  # and before the save layer
+        import save_session  # its boot: the first frames' work
 
         save_session.Session(hw).attach(application)
         application.run()
     except ImportError as exc:
         show_message(hw, "Reflash needed", "firmware incomplete: %s" % exc)
-    except Exception as exc:  # a crash: show it instead of a traceback loop
+    except Exception as exc:  # a crash: a message, no traceback loop
         sys.print_exception(exc)
         show_message(hw, "Crash", "%s: %s" % (type(exc).__name__, exc))
     return hw

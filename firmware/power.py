@@ -70,6 +70,16 @@ class Power:
             self.dim(app)
         return False
 
+    def due_in(self, now):
+        """Ms until this module's next timer: the battery's reading, the dim or the blank
+        (a frame must run then; a press ends a sleep sooner)."""
+        hw = self.hw
+        idle = time.ticks_diff(now, self.last_active)
+        ms = (_DIM_MS if self.state == AWAKE else _BLANK_MS) - idle
+        if hw.battery_mv is not None:
+            ms = min(ms, time.ticks_diff(self.next_battery, now))
+        return ms
+
     def dim(self, app):
         self.state = DIM
         leds = app.settings.leds  # wake() restores it from the settings

