@@ -234,6 +234,15 @@ class Buttons:
                 return True
         return False
 
+    def pressing(self):
+        """Whether a press is in progress whose event has not come yet (held, debounced,
+        not reported): the player is at the buttons though nothing is queued."""
+        flags = self._flags
+        for i in range(len(flags)):
+            if flags[i] & (_PRESSED | _REPORTED) == _PRESSED:
+                return True
+        return False
+
     def pressed(self, button):
         """Debounced state of ``button`` now (e.g. ROLL held at power-on)."""
         return bool(self._flags[button] & _PRESSED)
