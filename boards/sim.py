@@ -20,8 +20,12 @@ each, then the levels (2); each edge runs the buttons' pin interrupt handler at 
 virtual time, as on the chip. ``E`` busy-so-far ms (4) before each poll asks for the
 edges up to that moment (the list only); ``L`` ms (4) instead of ``W`` is an idle sleep
 that an edge ends early (the reply adds the ms slept, 4); ``M`` busy-so-far ms (4) and
-a reading number (2) marks a screen transfer (no reply). ``busylog=record|replay`` adds
-``R`` and the replies' readings (boards/sim_busy_log.py).
+a reading number (2) marks a screen transfer (no reply); ``F`` begins (1) and virtual ms
+(4) marks the begin (1) and end (0) of a call that may erase or program the flash
+(boards/hardware.FlashGuard; no reply); ``X`` from-ms and to-ms (4 each, from the
+stretch's start) is an erase or program inside it, with the interrupts off as on rp2:
+edges then run their handler when it is done, with the edges latched (no reply).
+``busylog=record|replay`` adds ``R`` and the replies' readings (boards/sim_busy_log.py).
 Without ``link`` (tests) the board runs on a scripted ``Loopback``
 (boards/sim_extras.py, with the other parts a plain run does not need).
 ``fault=oled`` / ``fault=dice`` makes that part missing, to exercise the fault path;
@@ -214,17 +218,27 @@ class SimOutPin:
 class SimButtonPin:
     """Input with pull-up, switch to GND: reads 0 while the host holds the button."""
 
+    IRQ_FALLING = 4  # rp2's values
+    IRQ_RISING = 8
+
     def __init__(self, link, index):
         self._link = link
         self._bit = 1 << index
         self.handler = None
+        self.latched = 0  # the edges this interrupt reports (busy mode: boards/sim_busy.py)
 
     def value(self):
         return 0 if self._link.buttons & self._bit else 1
 
-    def irq(self, handler=None, trigger=0, hard=False):
-        """Busy mode runs ``handler(pin)`` at each edge the host reports (a pin interrupt)."""
-        self.handler = handler
+    def irq(self, handler=0, trigger=0, hard=False):
+        """Busy mode runs ``handler(pin)`` at each edge the host reports (a pin interrupt);
+        ``irq()`` alone is the interrupt itself, whose ``flags()`` are the latched edges."""
+        if handler != 0:
+            self.handler = handler
+        return self
+
+    def flags(self):
+        return self.latched
 
 
 def SimNeoPixel(link, n):
@@ -410,11 +424,15 @@ def build(config):
     pins = [SimButtonPin(link, i) for i in range(_N_BUTTONS)]
     hw.buttons = Buttons(pins, active=0, clock=clock.ticks_ms)
     if meter is not None:  # edges from the host, stamped as the chip's pin interrupt does
-        from boards.sim_busy import poll_with_edges
+        from boards.hardware import FlashGuard
+        from boards.sim_busy import guard_with_edges, poll_with_edges
 
         link.pins = pins
-        hw.buttons.start(3)
+        meter.link = link
+        hw.buttons.start(SimButtonPin.IRQ_FALLING, SimButtonPin.IRQ_RISING)
         poll_with_edges(hw.buttons, link, clock)
+        guard_with_edges(hw.buttons, link, clock)
+        hw.fs = FlashGuard(hw.buttons, clock.ticks_ms, hw.fs)  # as on rp2: flash writes stop the interrupts
         if config.get("idle") != "0":  # idle=0: 5 ms frames throughout (make bench's "before")
             hw.idle = clock.idle_ms
     if config.get("presslog"):
