@@ -66,8 +66,15 @@ NO_EVENT = const(-1)
 # 5-15 ms most tactile switches take to settle.
 _DEBOUNCE_MS = const(18)
 _LONG_MS = const(600)
-_QUEUE_SIZE = const(16)
-_EDGES = const(64)  # a few bouncy presses per busy stretch; a full ring falls back on polling
+# Events wait here while the game takes none: longest as a game's table opens at Continue
+# (its first turn waits for it), 1.5 s in the busy simulator's estimate, about 0.85 s on
+# the emulated chip (16 held, 4-5 of 62 taps lost). At 25 taps a second, the fastest storm
+# two hands make, that is 38 events: 64 bytes hold 2.5 s of it.
+_QUEUE_SIZE = const(64)
+# Edges recorded between two polls: the longest stretch without one is the boot's imports,
+# 581 ms on the emulated chip, which a 25-a-second storm fills with 29 taps' edges, three
+# times that with 2 ms of contact bounce. A full ring falls back on polling (taps lost).
+_EDGES = const(128)
 _DOWN_BIT = const(0x80)  # edge record: button id | _DOWN_BIT when the edge went to "pressed"
 _BOTH_BIT = const(0x40)  # ... | _BOTH_BIT: both edges were latched (_DOWN_BIT: the pin ends pressed)
 
@@ -105,7 +112,7 @@ class Buttons:
         self._tail = 0  # next free slot; only poll() moves it
         self.dropped = 0
         self._edge_id = bytearray(edges + 1)
-        self._edge_at = array("i", [0] * (edges + 1))  # ticks_ms < 2**30: fits
+        self._edge_at = array("H", bytes(2 * (edges + 1)))  # ticks_ms's low 16 bits: read within 32 s
         self._edge_head = 0  # only poll() moves it
         self._edge_tail = 0  # only on_edge() moves it
         self.edges_lost = 0  # edges that found the ring full (poll's reading repairs them)
@@ -148,7 +155,7 @@ class Buttons:
         else:
             record = i | _DOWN_BIT if pin.value() == self._active else i
         self._edge_id[tail] = record
-        self._edge_at[tail] = self._clock()
+        self._edge_at[tail] = self._clock() & 0xFFFF
         self._edge_tail = after  # publish only once the slot is written
 
     def start(self, falling, rising, hard=True):
@@ -172,7 +179,7 @@ class Buttons:
         placed in that time (see the module's docstring), after the edges recorded before."""
         tail = self._edge_tail  # no record is written while flashing
         self._flashing = False
-        self._drain(tail)
+        self._drain(tail, now_ms)
         late = self._late
         flags = self._flags
         at = self._late_at
@@ -220,7 +227,7 @@ class Buttons:
     # ------------------------------------------------------------ main-loop side
     def poll(self, now_ms):
         """Debounce the recorded edges, read every pin once; queue what became due by ``now_ms``."""
-        self._drain(self._edge_tail)
+        self._drain(self._edge_tail, now_ms)
         pins = self._pins
         flags = self._flags
         active = self._active
@@ -230,18 +237,22 @@ class Buttons:
                 self._edge(i, raw, now_ms)
         self._settle(now_ms)
 
-    def _drain(self, tail):
-        """Debounce the recorded edges up to the ring position ``tail``."""
+    def _drain(self, tail, now_ms):
+        """Debounce the recorded edges up to the ring position ``tail`` (their times are
+        the low 16 bits of ticks_ms, none more than 32 s from ``now_ms``)."""
         ids = self._edge_id
         at = self._edge_at
         size = len(ids)
         head = self._edge_head
+        low = now_ms & 0xFFFF
         while head != tail:
             record = ids[head]
+            ago = (low - at[head]) & 0xFFFF
+            t = ticks_add(now_ms, 0x10000 - ago if ago >= 0x8000 else -ago)
             if record & _BOTH_BIT:
-                self._both_edges(record & BUTTON_MASK, 1 if record & _DOWN_BIT else 0, at[head])
+                self._both_edges(record & BUTTON_MASK, 1 if record & _DOWN_BIT else 0, t)
             else:
-                self._edge(record & BUTTON_MASK, 1 if record & _DOWN_BIT else 0, at[head])
+                self._edge(record & BUTTON_MASK, 1 if record & _DOWN_BIT else 0, t)
             head += 1
             if head >= size:
                 head = 0

@@ -18,7 +18,7 @@ from host_tools.simulator import busy
 from host_tools.simulator import keys as sim_keys
 from host_tools.simulator.unix_port import SimDevice
 from host_tools.simulator.screen import screen_lines
-from helpers.sim_helpers import saved
+from helpers.sim_helpers import released_in_order, saved
 
 pytestmark = pytest.mark.slow
 
@@ -48,31 +48,7 @@ class Timeline:
 
     def expected(self):
         """The SHORT events the presses make, in the order they were released."""
-        return expected(self.presses)
-
-
-def expected(presses, windows=(), got=None):
-    """The SHORT events of ``presses`` in the order they were released. With the device's
-    flash calls (``SimDevice.flash_windows``), the releases inside one call are a group:
-    the interrupts are off in there, so the hardware keeps no order among its edges, and
-    the group comes in ``got``'s order when ``got`` has just those presses there."""
-    keyed = []
-    for _start, end, button in presses:
-        inside = [w for w in windows if w[1] is not None and w[0] <= end < w[1]]
-        keyed.append((inside[0][1] if inside else end, inside[0] if inside else None, button))
-    keyed.sort(key=lambda k: (k[0], k[2]))
-    want = []
-    i = 0
-    while i < len(keyed):
-        j = i + 1
-        while j < len(keyed) and keyed[i][1] is not None and keyed[j][1] == keyed[i][1]:
-            j += 1
-        group = [k[2] for k in keyed[i:j]]
-        if got is not None and sorted(got[len(want) : len(want) + len(group)]) == sorted(group):
-            group = got[len(want) : len(want) + len(group)]
-        want += group
-        i = j
-    return want
+        return released_in_order(self.presses)
 
 
 def run(timeline, flash, seed=3, settle=3000):
@@ -106,7 +82,7 @@ def game_with_taps(tap_ms):
 def test_taps_at_every_busy_moment_all_reach_the_game_in_order_once(tmp_path, tap_ms):
     line = game_with_taps(tap_ms)
     device, got = run(line, tmp_path)
-    assert got == expected(line.presses, device.flash_windows, got), "\n".join(device.console[-30:])
+    assert got == released_in_order(line.presses, device.flash_windows, got), "\n".join(device.console[-30:])
     assert device.stretches, "busy mode reported no work"
 
 
@@ -125,7 +101,7 @@ def test_a_random_tap_storm_over_a_turn_reaches_the_game_in_order_once(tmp_path)
         free[button] = line.presses[-1][1]
         line.t = max(line.t, line.presses[-1][0] + 1)
     device, got = run(line, tmp_path)
-    assert got == expected(line.presses, device.flash_windows, got), "\n".join(device.console[-30:])
+    assert got == released_in_order(line.presses, device.flash_windows, got), "\n".join(device.console[-30:])
 
 
 def test_a_40_ms_tap_between_two_lightsleep_polls_wakes_the_blank_device(tmp_path):
@@ -203,7 +179,7 @@ def test_taps_while_the_roll_off_opens_the_table_reach_the_game_in_order_once(tm
     finally:
         device.close()
     got = [int(entry.split()[1]) for entry in device.console if entry.startswith("PRESS ")]
-    assert got == expected(line.presses, device.flash_windows, got), "\n".join(device.console[-30:])
+    assert got == released_in_order(line.presses, device.flash_windows, got), "\n".join(device.console[-30:])
 
 
 class TapsInFlash:
@@ -267,7 +243,7 @@ def test_taps_inside_the_flash_erase_after_a_roll_or_a_hold_reach_the_game_once(
         erase = [(a, b) for a, b in device.interrupts_off if a <= start and end < b]
         assert erase, (start, end, device.interrupts_off)  # the whole tap inside the erase
     got = [int(entry.split()[1]) for entry in device.console if entry.startswith("PRESS ")]
-    want = expected(line.presses + levels.placed)  # one tap in each erase: their order is known
+    want = released_in_order(line.presses + levels.placed)  # one tap in each erase: their order is known
     assert got == want, "\n".join(device.console[-30:])
 
 
@@ -324,7 +300,7 @@ def test_taps_during_the_computers_turns_at_every_level_all_reach_the_game(tmp_p
     finally:
         device.close()
     got = [int(entry.split()[1]) for entry in device.console if entry.startswith("PRESS ")]
-    assert got == expected(line.presses, device.flash_windows, got), "\n".join(device.console[-30:])
+    assert got == released_in_order(line.presses, device.flash_windows, got), "\n".join(device.console[-30:])
     state = saved(tmp_path)["game"]
     assert [p[1] for p in state["players"]] == ["optimal", "win", "good", "casual"], state["players"]
     assert state["round"] >= 1, state  # every seat has played a turn under the taps
@@ -417,7 +393,7 @@ def test_taps_while_continue_opens_the_table_reach_the_game_in_order_once(tmp_pa
     finally:
         device.close()
     got = [int(entry.split()[1]) for entry in device.console if entry.startswith("PRESS ")]
-    assert got == expected(line.presses, device.flash_windows, got), "\n".join(device.console[-30:])
+    assert got == released_in_order(line.presses, device.flash_windows, got), "\n".join(device.console[-30:])
     assert "Roll 0/3" in _screen(device)
 
 
