@@ -9,6 +9,7 @@ the console instead of crashing in a loop.
 ``FlashGuard`` is the save layer's filesystem on a board whose flash writes stop the
 interrupts (rp2; see its docstring).
 """
+
 import framebuf
 import time
 
