@@ -2,11 +2,11 @@
 in timed lightsleeps until a button is pressed, and watch VSYS for a low battery.
 
 The app owns it (``app.power``) and runs ``Power.frame(app, now)`` in every frame that
-runs no background work (app.py). Activity is a queued button event, or the game moving
-by itself (``app.moving()``: a roll's tumble, the roll-off, a computer's turn). After a
-minute (``_DIM_MS``) the OLED contrast and the LED brightness drop; after three
-(``_BLANK_MS``) the save layer saves what waits (``before_sleep``), both displays switch
-off and the loop sleeps in
+runs no background work (app.py). Activity is a queued button event or a press in
+progress, or the game moving by itself (``app.moving()``: a roll's tumble, the roll-off,
+a computer's turn). After a minute (``_DIM_MS``) the OLED contrast and the LED brightness
+drop; after three (``_BLANK_MS``) the save layer saves what waits (``before_sleep``), both
+displays switch off and the loop sleeps in
 ``hw.lightsleep(_SLEEP_POLL_MS)`` steps, because an untimed lightsleep has no button wake
 on rp2. The press that wakes (or un-dims) does nothing else: its event is dropped. Panels
 keep their RAM while off, so waking needs no redraw. No allocation per frame.
@@ -53,7 +53,9 @@ class Power:
                     app.session.battery_low(app, mv)  # saves and says so
             elif mv >= _RECOVER_MV:
                 self.low = False
-        if hw.buttons.pending():
+        # A press in progress counts too: a long press that begins just before the dim
+        # is the player's, not the press that un-dims (that one is swallowed whole).
+        if hw.buttons.pending() or hw.buttons.pressing():
             self.last_active = now
             if self.state != AWAKE:
                 self.wake(app)
