@@ -39,11 +39,12 @@ def default_firmware(source):
         return os.path.join(folder, found[0])
     if found:
         raise BundleError(
-            "%d firmware files in %s (%s): pick one with --firmware FILE" % (len(found), FIRMWARE_DIR, ", ".join(found))
+            "%d firmware files in %s (%s): pick one with --firmware FILE (make uf2 FIRMWARE=FILE)"
+            % (len(found), FIRMWARE_DIR, ", ".join(found))
         )
     raise BundleError(
         "no MicroPython firmware: download the .uf2 for your board (https://micropython.org/download/RPI_PICO/, "
-        "RPI_PICO_W, RPI_PICO2) into %s/ or pass --firmware FILE" % FIRMWARE_DIR
+        "RPI_PICO_W, RPI_PICO2) into %s/ or pass --firmware FILE (make uf2 FIRMWARE=FILE)" % FIRMWARE_DIR
     )
 
 
@@ -185,8 +186,8 @@ def make(source, firmware_path, board, rules, compact, out, say=print):
     if board not in layout.game_boards:
         fitting = [lay.build for lay in uf2.LAYOUTS if board in lay.game_boards]
         raise BundleError(
-            "board %s needs the %s firmware, but %s is MicroPython for %s: pass that board's UF2 with --firmware"
-            % (board, " or ".join(fitting) or "?", firmware_path, layout.build)
+            "board %s needs the %s firmware, but %s is MicroPython for %s: pass that board's UF2 with --firmware "
+            "FILE (make uf2 FIRMWARE=FILE)" % (board, " or ".join(fitting) or "?", firmware_path, layout.build)
         )
     say(
         "uf2: %s %s for %s (%s), code 0x%08X-0x%08X"
