@@ -133,14 +133,14 @@ def _room(path):
     builds them for the RP2040 (armv6m .mpy) and the table at ``path`` alone (no spread
     or Zoo table): the image uf2 would write, counted by MicroPython's littlefs."""
     from host_tools.flashing import build as flash_build
-    from host_tools.flashing import bundle, fs_image, uf2
+    from host_tools.flashing import bundle, device, fs_image, uf2
 
     layout = uf2.LAYOUTS[0]  # RPI_PICO
     with open(path, "rb") as f:
         table = flash_build.DeviceFile("/strategy-forced.bin", f.read(), path)
     files = bundle.device_files(host_tools.REPO, next(iter(layout.families.values())), "pico", "forced", table)
     _image, _touched, free = fs_image.build(files, layout.block_count)
-    return sum(len(f.data) for f in files if f is not table), free
+    return sum(len(f.data) for f in files if f is not table and f.path != device.MANIFEST), free
 
 
 def run_checks(tables=None):

@@ -16,7 +16,7 @@ import tempfile
 import time
 
 import host_tools
-from host_tools.flashing import bundle, fs_image, uf2
+from host_tools.flashing import bundle, device, fs_image, uf2
 
 SECTOR_ERASE_S = (0.045, 0.400)  # W25Q16JV datasheet: typical, max
 PAGE_PROGRAM_S = (0.0004, 0.003)
@@ -52,10 +52,10 @@ def run():
             times.append(time.monotonic() - started)
         sectors = len(touched | {0, 1})
         pages = sectors * fs_image.BLOCK // uf2.PAYLOAD
-        tables = [f.path.lstrip("/") for f in files if f.path.endswith(".bin")]
-        game = sum(len(f.data) for f in files if not f.path.endswith(".bin"))
+        extra = [f.path.lstrip("/") for f in files if f.path.endswith(".bin") and f is not table]
+        game = sum(len(f.data) for f in files if not f.path.endswith(".bin") and f.path != device.MANIFEST)
         print(
-            "%-10s board %s (%s .mpy, %d bytes of game files) with the %s table + %s, as uf2 makes it: filesystem part %d bytes "
+            "%-10s board %s (%s .mpy, %d bytes) with the %s table (strategy-forced.bin) + %s, as uf2 makes it: filesystem part %d bytes "
             "of UF2 (%d sectors), littlefs free on the device %d KiB, image built in median %.2f s; writing it: "
             "about %.0f s (max %.0f s)"
             % (
@@ -64,7 +64,7 @@ def run():
                 arch or "bytecode",
                 game,
                 variant,
-                " + ".join(tables),
+                " + ".join(extra) or "no other table",
                 pages * uf2.BLOCK,
                 sectors,
                 free // 1024,

@@ -64,7 +64,7 @@ def run():
         "zoo table: exact %d bytes (%.1f KiB), compact %d bytes (%.1f KiB)"
         % (len(exact), len(exact) / 1024, len(compact), len(compact) / 1024)
     )
-    from host_tools.flashing import bundle, fs_image, uf2
+    from host_tools.flashing import bundle, device, fs_image, uf2
 
     layout = uf2.LAYOUTS[0]  # RPI_PICO
     standard = flash_build.DeviceFile("/strategy-forced.bin", bytes(STANDARD_EXACT))  # only its size counts
@@ -77,7 +77,7 @@ def run():
         "exact table (%d KiB), no spread table: %d KiB free of %d KiB"
         % (
             arch,
-            sum(len(f.data) for f in files if not f.path.endswith(".bin")),
+            sum(len(f.data) for f in files if not f.path.endswith(".bin") and f.path != device.MANIFEST),
             STANDARD_EXACT // 1024,
             len(exact) // 1024,
             free // 1024,
