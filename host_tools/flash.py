@@ -136,6 +136,12 @@ def flash(args):
         identity = device.identify()
         arch, described = check_identity(identity, port)
         print("flash: %s" % untrusted.printable(described), flush=True)
+        if device.slowness > 1:  # an emulated Pico on a busy machine
+            print(
+                "flash: the device runs at %.0f %% of a Pico's speed: its waits are %.0f times a Pico's"
+                % (100 / device.slowness, device.slowness),
+                flush=True,
+            )
         note = lightsleep_note(identity[1])
         if note:
             print(note, flush=True)

@@ -9,6 +9,7 @@ emulated chip without its firmware, returns ``NOT_RUN`` and keeps what it measur
 import os
 
 NOT_RUN = "not run"
+FAILED = "failed"  # run() could not measure: its rows stay, and the bench exits non-zero
 
 PAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "docs", "figures.md")
 

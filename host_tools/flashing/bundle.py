@@ -135,9 +135,10 @@ def extra_tables(source, rules):
     return ([spread] if spread is not None else []) + flash_build.menu_tables(source, rules)
 
 
-def make(source, firmware_path, board, rules, compact, out, say=print):
+def make(source, firmware_path, board, rules, compact, out, say=print, config=()):
     """Write the UF2 to ``out``; returns a Made. BundleError for input to change;
-    BuildError / fs_image.ImageError for a failure of the tools."""
+    BuildError / fs_image.ImageError for a failure of the tools. ``config``: (key, value)
+    lines added to its /device.cfg (the chip tests' seed)."""
     started = time.monotonic()
     check_output(out)
     if flash_build.source_problem(source):
@@ -170,7 +171,16 @@ def make(source, firmware_path, board, rules, compact, out, say=print):
         )
     )
     table = strategy_table(source, rules, compact, lambda text: say("uf2: " + text))
-    everything = device_files(source, firmware.arch, board, rules, table)
+    built = None
+    if config:
+        mpy_cross = flash_build.find_mpy_cross()
+        flash_build.check_mpy_cross(mpy_cross)
+        lines = "".join("%s=%s\n" % item for item in config).encode()
+        built = [
+            flash_build.DeviceFile(f.path, f.data + lines) if f.path == flash_build.CONFIG_PATH else f
+            for f in flash_build.build(source, mpy_cross, firmware.arch, board, rules)
+        ]
+    everything = device_files(source, firmware.arch, board, rules, table, built=built)
     variant = _table_variant(table.data)
     try:
         image, touched, free = fs_image.build(everything, layout.block_count)
