@@ -18,7 +18,9 @@ class Hardware:
     ``idle(ms)`` (or None): sleep while nothing moves on screen, at most ``ms``, ended at
     once by a button's pin interrupt (rp2's timed lightsleep; None: the app keeps its
     5 ms frames); ``fs`` the filesystem the save layer uses (``open``, ``rename``,
-    ``remove``, ``mkdir``, ``stat``; None: ``os`` and the builtin ``open``)."""
+    ``remove``, ``mkdir``, ``stat``; None: ``os`` and the builtin ``open``); ``glyphs`` (or
+None): told each character the compact font draws, ``(code, x, y, inverted)``, by a
+board that tells the screen as text (the web board)."""
 
     def __init__(self):
         self.oled = None
@@ -34,6 +36,7 @@ class Hardware:
         self.idle = None
         self.button_down = _never_down  # raw level of a button now (safe-mode check)
         self.fs = None
+        self.glyphs = None
 
     def part(self, make, stand_in):
         """``make()`` a part; on OSError record the message and return ``stand_in()``."""
