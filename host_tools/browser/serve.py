@@ -8,7 +8,7 @@ import functools
 import http.server
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
     extensions_map = dict(
         http.server.SimpleHTTPRequestHandler.extensions_map, **{".mjs": "text/javascript", ".wasm": "application/wasm"}
     )
@@ -19,7 +19,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 def server(folder, port):
     """A ThreadingHTTPServer for ``folder`` on 127.0.0.1:``port`` (0: a free port)."""
-    handler = functools.partial(_Quiet, directory=folder)
+    handler = functools.partial(QuietHandler, directory=folder)
     return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
 
 

@@ -304,8 +304,10 @@ function diceShown(bytes) {
 }
 state.diceState = () => diceState;
 
-// --- the buzzer through WebAudio, started by the first touch or key (browsers' rule)
-let audio = null, osc = null, gain = null;
+// --- the buzzer through WebAudio, started by the first touch or key (browsers' rule).
+// Between tones the audio context is suspended: a running one costs a few % of a core
+// even when silent.
+let audio = null, osc = null, gain = null, unlocked = false, quiet = null;
 function startAudio() {
   if (audio) return;
   try {
@@ -316,17 +318,27 @@ function startAudio() {
     gain.gain.value = 0;
     osc.connect(gain).connect(audio.destination);
     osc.start();
+    audio.addEventListener("statechange", () => { if (audio.state === "running") unlocked = true; });
+    quiet = setTimeout(() => audio.suspend(), 500);
   } catch (e) {
     audio = null;
   }
 }
-state.audio = () => (audio ? audio.state : "none");
+// "running" once a touch or key let it play (suspended between tones on purpose).
+state.audio = () => (!audio ? "none" : unlocked && audio.state !== "closed" ? "running" : audio.state);
+state.audioState = () => (audio ? audio.state : "none");
 state.tones = 0; // tones the buzzer started (duty > 0)
 function tone(freq, duty) {
   state.tone = [freq, duty];
   if (duty) state.tones++;
   if (!audio) return;
-  if (duty) osc.frequency.setValueAtTime(freq, audio.currentTime);
+  clearTimeout(quiet);
+  if (duty) {
+    if (audio.state === "suspended") audio.resume();
+    osc.frequency.setValueAtTime(freq, audio.currentTime);
+  } else {
+    quiet = setTimeout(() => audio.suspend(), 500);
+  }
   gain.gain.setTargetAtTime(duty ? 0.05 : 0, audio.currentTime, 0.003);
 }
 
