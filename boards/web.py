@@ -8,32 +8,34 @@ is the real driver on a PWM the page plays through WebAudio. Output is batched i
 buffer made here and handed to the page at each sleep, with one call into the JS module
 ``webhost`` that the host registers: ``webhost.wait(ms, address, length)`` takes the
 bytes at that address of the wasm heap, lets ``ms`` pass and returns the button levels
-(bit i = button i pressed). Wire format, as the sim board's: ``kind(1) length(2, LE)
-payload``, kinds ``F`` OLED frame (1024 bytes, MONO_VLSB), ``K`` contrast (1), ``P`` panel
-power (1), ``S`` SPI bytes, ``C`` chip-select level (1), ``T`` PWM: freq (4, LE),
-duty_u16 (2, LE), ``X`` the screen's text (UTF-8 lines, byte 1 before a line drawn
-inverted: the cursor), ``D`` the dice: faces (5), held mask (1), animals (1). The clock
-is virtual as on the sim board: it moves only with the sleeps, and the host paces them to
-real time, so a run is the same in a test and a tab. ``idle(ms)`` (``webhost.idle``)
-sleeps until a press or ``ms``, and the clock moves by what was slept.
+(bit i = button i pressed). The messages are the sim board's wire (boards/sim_protocol.py,
+its one definition, with the SPI, CS pin, buttons and PWM parts shared with the sim
+board): ``F`` the OLED frame as it is, ``K`` contrast, ``P`` panel power, ``S``, ``C``,
+``T``, and the browser's own ``X`` (the screen's text) and ``D`` (the dice's faces). The
+clock is virtual as on the sim board: it moves only with the sleeps, and the host paces
+them to real time, so a run is the same in a test and a tab. ``idle(ms)``
+(``webhost.idle``) sleeps until a press or ``ms``, and the clock moves by what was slept.
 
 The text and the dice are what the firmware draws, told as the firmware knows them (the
 strings it draws, the faces it shows), for the page's live region and HOLD buttons: a
 screen reader hears the screen without anyone reading pixels.
 """
+
 from micropython import const
 import framebuf
 import time
 
 from boards.hardware import Hardware
+from boards.sim_protocol import CONTRAST_MSG, FRAME_BYTES, FRAME_MSG, HEADER, OLED_HEIGHT, OLED_WIDTH, POWER_MSG
+from boards.sim_protocol import DICE_LEN, DICE_MSG, IDLE_LEVEL_BITS, TEXT_MSG
+from boards.sim_protocol import WireButtonPin, WireOutPin, WirePWM, WireSPI
 from game_dice import DiceSource
 
-_OUT_SIZE = const(1100)  # one OLED frame (1024 bytes) and its header fit, with room for the dice
+# One OLED frame (sim_protocol.FRAME_BYTES) and its header fit, with room for the dice.
+_OUT_SIZE = const(1100)
 _N_BUTTONS = const(10)
-_FRAME_BYTES = const(1024)
-_LEVEL_BITS = const(10)  # webhost.idle answers (ms slept << 10) | button levels
-_LEVELS = const(0x3FF)
-_INVERTED = const(1)
+_LEVELS = const((1 << IDLE_LEVEL_BITS) - 1)
+_TITLE_ROWS = const(8)  # the top text row's inverted bar is the title, not the cursor
 
 
 class WebLink:
@@ -50,7 +52,7 @@ class WebLink:
 
     def begin(self, kind, length):
         """Start a message of ``length`` payload bytes; follow with ``add`` calls."""
-        if self._pos + 3 + length > _OUT_SIZE:
+        if self._pos + HEADER + length > _OUT_SIZE:
             self.flush()
         buf = self._buf
         pos = self._pos
@@ -83,7 +85,7 @@ class WebLink:
         answer = self._host.idle(ms, self._addr, self._pos)
         self._pos = 0
         self.buttons = answer & _LEVELS
-        return answer >> _LEVEL_BITS
+        return answer >> IDLE_LEVEL_BITS
 
 
 class WebOLED(framebuf.FrameBuffer):
@@ -93,10 +95,10 @@ class WebOLED(framebuf.FrameBuffer):
     something is drawn over it or the screen is cleared."""
 
     def __init__(self, link):
-        self.width = 128
-        self.height = 64
-        self.buffer = bytearray(_FRAME_BYTES)
-        super().__init__(self.buffer, 128, 64, framebuf.MONO_VLSB)
+        self.width = OLED_WIDTH
+        self.height = OLED_HEIGHT
+        self.buffer = bytearray(FRAME_BYTES)
+        super().__init__(self.buffer, OLED_WIDTH, OLED_HEIGHT, framebuf.MONO_VLSB)
         self._link = link
         self._chars = {}  # (y << 8) | x -> (character, width, height, inverted)
         self._told = b""
@@ -146,87 +148,32 @@ class WebOLED(framebuf.FrameBuffer):
                     line.append(" ")
                 line.append(ch)
                 end = x + w
-                marked = marked or (inverted and y >= 8)  # row 0's inverted bar is the title
+                marked = marked or (inverted and y >= _TITLE_ROWS)
             text = "".join(line).strip()
             if text:
                 lines.append(("\x01" if marked else "") + text)
         return "\n".join(lines).encode()
 
     def show(self):
-        self._link.begin(0x46, _FRAME_BYTES)  # "F"
+        self._link.begin(FRAME_MSG, FRAME_BYTES)
         self._link.add(self.buffer)
         told = self.screen_text()
         if told != self._told:
             self._told = told
-            self._link.begin(0x58, len(told))  # "X"
+            self._link.begin(TEXT_MSG, len(told))
             self._link.add(told)
 
     def contrast(self, value):
-        self._link.begin(0x4B, 1)  # "K"
+        self._link.begin(CONTRAST_MSG, 1)
         self._link.add_byte(0 if value < 0 else 255 if value > 255 else value)
 
     def power(self, on):
-        self._link.begin(0x50, 1)  # "P"
+        self._link.begin(POWER_MSG, 1)
         self._link.add_byte(1 if on else 0)
 
 
 def _overlap(ax, ay, aw, ah, bx, by, bw, bh):
     return ax < bx + bw and bx < ax + aw and ay < by + bh and by < ay + ah
-
-
-class WebSPI:
-    def __init__(self, link):
-        self._link = link
-
-    def write(self, buf):
-        self._link.begin(0x53, len(buf))  # "S"
-        self._link.add(buf)
-
-
-class WebOutPin:
-    """The MAX7219 CS/LOAD line: the page latches the chain when it rises."""
-
-    def __init__(self, link, level=1):
-        self._link = link
-        self._level = level
-
-    def value(self, level=None):
-        if level is None:
-            return self._level
-        self._level = 1 if level else 0
-        self._link.begin(0x43, 1)  # "C"
-        self._link.add_byte(self._level)
-
-
-class WebButtonPin:
-    """Input with pull-up, switch to GND: reads 0 while the page holds the button."""
-
-    def __init__(self, link, index):
-        self._link = link
-        self._bit = 1 << index
-
-    def value(self):
-        return 0 if self._link.buttons & self._bit else 1
-
-
-class WebPWM:
-    def __init__(self, link):
-        self._link = link
-        self._freq = 1000
-
-    def freq(self, hz=None):
-        if hz is None:
-            return self._freq
-        self._freq = hz
-
-    def duty_u16(self, duty):
-        link = self._link
-        link.begin(0x54, 6)  # "T"
-        freq = self._freq
-        for shift in (0, 8, 16, 24):
-            link.add_byte((freq >> shift) & 0xFF)
-        link.add_byte(duty & 0xFF)
-        link.add_byte(duty >> 8)
 
 
 class WebClock:
@@ -250,14 +197,14 @@ class WebClock:
 
 
 def web_dice(link, spi, cs):
-    """The device's MAX7219 dice driver, which also tells the page the faces and the
-    held dice it shows (``D``)."""
+    """The device's MAX7219 dice driver, which also tells the page the faces and the held
+    dice it shows (``D``: faces (5), held mask (1), animals (1))."""
     from drivers.max7219 import MAX7219Dice
 
     class WebDice(MAX7219Dice):
         def __init__(self):
-            self._told = bytearray(7)
-            self._state = bytearray(7)
+            self._told = bytearray(DICE_LEN)
+            self._state = bytearray(DICE_LEN)
             self._pictures = 0
             super().__init__(spi, cs)
 
@@ -274,7 +221,7 @@ def web_dice(link, spi, cs):
             state[6] = self._pictures
             if state != self._told:
                 self._told[:] = state
-                link.begin(0x44, 7)  # "D"
+                link.begin(DICE_MSG, DICE_LEN)
                 link.add(state)
 
     return WebDice()
@@ -295,11 +242,11 @@ def build(config):
     hw.idle = clock.idle_ms
     hw.oled = WebOLED(link)
     hw.glyphs = hw.oled.glyph
-    hw.dice = web_dice(link, WebSPI(link), WebOutPin(link))
-    pins = [WebButtonPin(link, i) for i in range(_N_BUTTONS)]
+    hw.dice = web_dice(link, WireSPI(link), WireOutPin(link))
+    pins = [WireButtonPin(link, i) for i in range(_N_BUTTONS)]
     hw.buttons = Buttons(pins, active=0)
     hw.button_down = lambda button: pins[button].value() == 0
-    hw.buzzer = Buzzer(WebPWM(link), clock=clock.ticks_ms)
+    hw.buzzer = Buzzer(WirePWM(link), clock=clock.ticks_ms)
     seed = config.get("seed")
     hw.dice_source = DiceSource(int(seed) if seed not in (None, "") else None)
     return hw

@@ -6,6 +6,7 @@ bits 18+). Keeps 210..461 are the 252 rolls. Both sides build the same tables fr
 module, so the solver's state layout and the advisor's lookups cannot drift apart.
 Built once (allocation at construction only); the arrays are the hot-loop tables.
 """
+
 from array import array
 from micropython import const
 
@@ -17,6 +18,7 @@ _FACE_BITS = const(3)
 _FACE_MASK = const(7)
 _PART_CHILD = const(15)  # keeps filled per part of fill(), a frame each
 _PART_ROLL = const(42)
+_ALL_DICE = const(0x1F)  # game.ALL_HELD
 
 # Index ranges of the keeps of each size: SIZE_START[n] .. SIZE_START[n + 1].
 SIZE_START = (0, 1, 7, 28, 84, 210, 462)
@@ -36,8 +38,9 @@ def _all_keys():
                     for c5 in range(6 - c1 - c2 - c3 - c4):
                         for c6 in range(6 - c1 - c2 - c3 - c4 - c5):
                             size = c1 + c2 + c3 + c4 + c5 + c6
-                            keys.append((size << _SIZE_SHIFT) | c1 | (c2 << 3) | (c3 << 6)
-                                        | (c4 << 9) | (c5 << 12) | (c6 << 15))
+                            keys.append(
+                                (size << _SIZE_SHIFT) | c1 | (c2 << 3) | (c3 << 6) | (c4 << 9) | (c5 << 12) | (c6 << 15)
+                            )
     keys.sort()
     return keys
 
@@ -76,7 +79,9 @@ class Keeps:
             key = self.key[k]
             if k < FIRST_ROLL:
                 for face in range(1, 7):
-                    self.child[k * 6 + face - 1] = self.index(key + (1 << _SIZE_SHIFT) + (1 << (_FACE_BITS * (face - 1))))
+                    self.child[k * 6 + face - 1] = self.index(
+                        key + (1 << _SIZE_SHIFT) + (1 << (_FACE_BITS * (face - 1)))
+                    )
             j = 0
             for face in range(1, 7):
                 if face_count(key, face):
@@ -102,7 +107,7 @@ class Keeps:
                 return mid
         return -1
 
-    def of_dice(self, dice, mask=31):
+    def of_dice(self, dice, mask=_ALL_DICE):
         """Keep index of the dice at the positions set in ``mask`` (bit i = dice[i])."""
         k = 0
         child = self.child

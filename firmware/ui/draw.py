@@ -4,12 +4,15 @@ Everything sits on the 8-pixel grid (the simulator reads the screen back as text
 way). Numbers are drawn digit by digit from constant one-character strings, so redrawing
 a screen allocates nothing (no str formatting in the frame loop).
 """
+
 from micropython import const
 
 COLS = const(16)
 ROWS = const(8)
 _CELL = const(8)
 _WIDTH = const(128)
+_ONE = const(16384)  # strategy_win_meter.ONE: a chance of 1
+_ONE_BITS = const(14)  # _ONE is 1 << 14
 _DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
 
 
@@ -99,7 +102,7 @@ def percent(chance):
     """A chance to win in the win meter's units (strategy_win_meter.ONE = 16384) as a whole
     percent, rounded: strategy_win_meter.percent, here so the screens need not import the meter
     at boot (its module is loaded with the first multi-player game's meter)."""
-    return (chance * 100 + 8192) >> 14
+    return (chance * 100 + (_ONE >> 1)) >> _ONE_BITS
 
 
 def battery(fb, mv):

@@ -9,6 +9,7 @@ Drawing is on the 8x8 text grid (16 x 8 cells, ui/draw.py): row 0 is an inverted
 Numbers come from caches the app refreshes after each game action, so a redraw allocates
 nothing.
 """
+
 from micropython import const
 
 from ui import draw
@@ -22,10 +23,12 @@ _PHASE_TURN = const(1)  # game.TURN
 
 # Box labels sized for 10 columns (rules.BOX_IDS order) for the standard card; another
 # card (its own box table) shows the ruleset's labels (``app.labels`` is the game's).
+# fmt: off
 BOX_LABELS = (
     "Aces", "Twos", "Threes", "Fours", "Fives", "Sixes",
     "3 of kind", "4 of kind", "Full house", "Small str", "Large str", "Yahtzee", "Chance",
 )
+# fmt: on
 _GRAND = const(4)  # in app.breakdowns[seat], a rules.totals() tuple
 _STARTER_SHOW_MS = const(1500)
 

@@ -3,7 +3,7 @@
 The pico boards are built with a stand-in ``machine`` module (and ``neopixel``) that
 records the wiring and carries the drivers' bytes out (the sim board's bus classes on a
 recording link); CPython then feeds those bytes to H1's datasheet emulators. Checked: the
-reference wiring from HARDWARE.md, nothing touched at import, a missing OLED named with
+reference wiring of docs/building.md, nothing touched at import, a missing OLED named with
 its address and reported on the dice and console, safe mode, the crash screen, missing
 files.
 """
@@ -26,16 +26,14 @@ BOARDS = ("pico", "pico_sh1106", "pico_neopixel", "pico2", "sim")
 
 
 def play(msgs, oled=None, chain=None, strip=None):
-    """Feed recorded bus traffic to the emulators."""
+    """Feed recorded bus traffic to the emulators (through the simulator's wire decoder)."""
+    from host_tools.simulator import wire
+
+    parts = wire.Parts(oled)
+    parts.chain = chain or parts.chain
+    parts.strip = strip or parts.strip
     for kind, data in msgs:
-        if kind == "I" and oled is not None:
-            oled.i2c_write(data[0], data[1:])
-        elif kind == "S" and chain is not None:
-            chain.spi_write(data)
-        elif kind == "C" and chain is not None:
-            chain.cs(data[0])
-        elif kind == "N" and strip is not None:
-            strip.write(data)
+        parts.part_message(ord(kind), data)
 
 
 def test_board_import_touches_no_hardware(tmp_path):
@@ -76,7 +74,7 @@ print("MV", hw.battery_mv(), "ROLL", hw.button_down(5), "RANDINT", 1 <= hw.dice_
     assert ["PWM", 16] in calls
     assert ["ADC", 29] in calls
     assert [c[1] for c in calls if c[0] == "Pin" and c[3] == 2] == list(range(2, 12))  # pull-ups
-    # every button's edges stamped in a hard pin interrupt (issue 20: no press lost)
+    # every button's edges stamped in a hard pin interrupt (no press lost in a long frame)
     assert [c[1:] for c in calls if c[0] == "irq"] == [[n, True, 4 | 8, True] for n in range(2, 12)]
     mv = int([line for line in lines if line.startswith("MV ")][0].split()[1])
     assert 3000 < mv < 5500
@@ -101,7 +99,7 @@ print("MV", hw.battery_mv(), "ROLL", hw.button_down(5), "RANDINT", 1 <= hw.dice_
     ],
 )
 def test_pico_w_reads_the_battery_with_the_wireless_chip_deselected(machine, wireless, tmp_path):
-    # Issue 9.20. The stand-in is a Pico W: GP29 reads VSYS/3 only while GP25 is high and
+    # The stand-in is a Pico W: GP29 reads VSYS/3 only while GP25 is high and
     # GP29 an input. Between readings the wireless driver may take both pins back.
     body = """
 import sys
@@ -209,7 +207,11 @@ def test_a_board_switch_to_a_board_not_flashed_says_so_in_one_line(tmp_path):
     from host_tools.flashing import build as flash_build
 
     pairs = flash_build.source_files(host_tools.REPO)
-    needed = flash_build.board_modules(pairs, "pico") | {"/boards/sim.py", "/boards/sim_extras.py"}  # the probe's fakes
+    needed = flash_build.board_modules(pairs, "pico") | {
+        "/boards/sim.py",
+        "/boards/sim_extras.py",
+        "/boards/sim_protocol.py",
+    }  # the probe's fakes
     code = tmp_path / "code"
     for device_path, local in pairs:
         if device_path.startswith(flash_build.BOARD_FOLDERS) and device_path not in needed:
