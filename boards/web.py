@@ -231,6 +231,7 @@ def build(config):
     import webhost  # registered by the page's worker (host_tools/browser/host.mjs) before main.py
     from drivers.buttons import Buttons
     from drivers.buzzer import Buzzer
+
     link = WebLink(webhost)
     hw = Hardware()
     clock = WebClock(link)
