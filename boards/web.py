@@ -34,7 +34,7 @@ from game_dice import DiceSource
 # One OLED frame (sim_protocol.FRAME_BYTES) and its header fit, with room for the dice.
 _OUT_SIZE = const(1100)
 _N_BUTTONS = const(10)
-_LEVELS = const((1 << IDLE_LEVEL_BITS) - 1)
+_LEVELS = const(0x3FF)  # (1 << IDLE_LEVEL_BITS) - 1: the levels in an idle's answer
 _TITLE_ROWS = const(8)  # the top text row's inverted bar is the title, not the cursor
 
 
