@@ -116,6 +116,19 @@ class Page:
         self.page.wait_for_function("window.handheld && window.handheld.frames > 0", timeout=timeout)
         return time.monotonic() - started
 
+    def open_beside(self, url, timeout=20000):
+        """Open the site in a second tab of a browser that already plays it there: the
+        page says another tab has the saves; take them over (Play here)."""
+        self.page.goto(url)
+        self.take_over(timeout)
+
+    def take_over(self, timeout=20000):
+        """Press Play here: this tab takes the saves over and its firmware starts anew."""
+        frames = self.handheld("frames")
+        self.page.wait_for_selector("#takeover:not([hidden])", timeout=timeout)
+        self.page.click("#takeover")
+        self.page.wait_for_function("f => window.handheld.frames > f", arg=frames, timeout=timeout)
+
     def handheld(self, name):
         return self.page.evaluate("window.handheld.%s" % name)
 

@@ -200,3 +200,25 @@ def test_targets_led_contrast_and_the_page_language(url):
         page.page.reload()
         page.page.wait_for_function("window.handheld && window.handheld.frames > 0")
         assert page.page.evaluate("document.documentElement.lang") == "de"  # kept
+
+
+def test_a_hidden_page_does_nothing_until_it_shows_again(url):
+    with browse.browser() as context:
+        page = browse.Page(context.new_page())
+        page.open(url)
+        page.keys("enter wait:300")
+        hide = (
+            "h => { Object.defineProperty(document, 'hidden', { get: () => h, configurable: true });"
+            " document.dispatchEvent(new Event('visibilitychange')); }"
+        )
+        page.page.evaluate(hide, True)
+        page.page.wait_for_function("window.handheld.paused")  # the firmware stopped at its sleep
+        frames = page.handheld("frames")
+        page.keys("down wait:300 down wait:300")  # nothing runs to take them now
+        time.sleep(0.5)
+        assert page.handheld("frames") == frames
+        page.page.evaluate(hide, False)
+        page.page.wait_for_function("!window.handheld.paused")
+        page.keys("down wait:300")
+        page.page.wait_for_function("f => window.handheld.frames > f", arg=frames)
+        assert page.wait_for_line("Setup")[0].startswith("Setup")

@@ -278,7 +278,8 @@ function tell() {
   toldLines = lines;
   if (diceState && !diceState.faces.every((f) => f === 0)) {
     const words = diceWords(diceState);
-    if (!toldDice || toldDice.faces.join() !== diceState.faces.join()) parts.push(words.faces + " " + (diceState.held ? words.held : ""));
+    // The dice with every new screen (a roll that gave the same faces is still heard).
+    if (newScreen || !toldDice || toldDice.faces.join() !== diceState.faces.join()) parts.push(words.faces + " " + (diceState.held ? words.held : ""));
     else if (toldDice.held !== diceState.held) parts.push(words.held);
   }
   toldDice = diceState;
@@ -372,6 +373,7 @@ function decode(bytes) {
 const LEVELS = 0, HIDDEN = 2;
 let shared = null;
 const pressedAt = {};
+const pointedAt = {};
 const releaseTimers = {};
 function setLevel(button, down) {
   if (down) Atomics.or(shared, LEVELS, 1 << button);
@@ -407,6 +409,7 @@ function wireButtons() {
     const n = Number(b.dataset.button);
     b.addEventListener("pointerdown", (e) => {
       e.preventDefault();
+      pointedAt[n] = performance.now();
       press(n);
       try {
         b.setPointerCapture(e.pointerId); // the release comes here even if the finger slides off
@@ -417,10 +420,10 @@ function wireButtons() {
     for (const end of ["pointerup", "pointercancel"]) b.addEventListener(end, () => release(n));
     b.addEventListener("contextmenu", (e) => e.preventDefault());
     b.addEventListener("mousedown", (e) => e.preventDefault()); // a click leaves the keys to the game
-    // A click with no pointer (a screen reader's activation, Enter or Space on a focused
-    // button): one tap.
-    b.addEventListener("click", (e) => {
-      if (e.detail !== 0 || pressedAt[n] !== undefined) return;
+    // A click with no pointer before it (a screen reader's activation, Enter or Space on
+    // a focused button): one tap. The click a pointer's press ends with is not another.
+    b.addEventListener("click", () => {
+      if (performance.now() - (pointedAt[n] || -1e9) < 2000 || pressedAt[n] !== undefined) return;
       press(n);
       release(n);
     });
