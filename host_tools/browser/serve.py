@@ -17,9 +17,10 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def server(folder, port):
-    """A ThreadingHTTPServer for ``folder`` on 127.0.0.1:``port`` (0: a free port)."""
-    handler = functools.partial(QuietHandler, directory=folder)
+def server(folder, port, handler=QuietHandler):
+    """A ThreadingHTTPServer for ``folder`` on 127.0.0.1:``port`` (0: a free port);
+    ``handler`` a QuietHandler (the bench's counts the bytes it sends)."""
+    handler = functools.partial(handler, directory=folder)
     return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
 
 

@@ -5,17 +5,15 @@ workflow with actionlint; a workflow with a mistake fails it.
 """
 
 import contextlib
-import functools
-import http.server
 import json
 import os
 import re
 import subprocess
-import threading
 
 import pytest
 
 import host_tools
+from host_tools.browser import browse
 from host_tools.flashing import release, uf2
 
 from helpers.uf2_fakes import firmware_uf2
@@ -59,15 +57,8 @@ def download_pages(root, builds, version=release.VERSION, program="MicroPython")
         (root / "resources").mkdir(exist_ok=True)
         (root / "resources" / name).write_bytes(firmware_uf2(version=version, program=program, **FIRMWARE[build]))
         (folder / "index.html").write_text('<a href="/resources/%s">%s</a>' % (name, name))
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(root))
-    handler.func.log_message = lambda *a: None
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
-        yield "http://127.0.0.1:%d/download/%%s/" % httpd.server_address[1]
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with browse.serving(str(root)) as address:
+        yield address + "download/%s/"
 
 
 def test_release_firmware_downloads_the_pinned_version_checked(tmp_path):
