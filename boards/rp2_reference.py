@@ -68,7 +68,7 @@ def build(config, oled, dice, machine_name=None):
     import sys
     from machine import ADC, I2C, PWM, Pin
 
-    from boards.hardware import Hardware, NoDice, NoOLED
+    from boards.hardware import FlashGuard, Hardware, NoDice, NoOLED
     from drivers.buttons import Buttons
     from drivers.buzzer import Buzzer
     from game_dice import DiceSource
@@ -93,8 +93,10 @@ def build(config, oled, dice, machine_name=None):
     pins = [Pin(_FIRST_BUTTON + i, Pin.IN, Pin.PULL_UP) for i in range(_N_BUTTONS)]
     hw.buttons = Buttons(pins, active=0)
     # Edges stamped in a hard pin interrupt: a press made while the firmware is busy counts.
-    hw.buttons.start(Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)
+    hw.buttons.start(Pin.IRQ_FALLING, Pin.IRQ_RISING, hard=True)
     hw.button_down = lambda button: pins[button].value() == 0
+    # rp2 stops the interrupts while it erases or programs the flash: the buttons are told when.
+    hw.fs = FlashGuard(hw.buttons, hw.ticks_ms)
     # After the SPI: rp2's SPI(0) claims its default MISO pin, GP16, which is the buzzer's
     # pin here (the dice need no MISO); creating the PWM afterwards gives GP16 back to PWM.
     hw.buzzer = Buzzer(PWM(Pin(_BUZZER)))
