@@ -11,7 +11,7 @@ bytes at that address of the wasm heap, lets ``ms`` pass and returns the button 
 (bit i = button i pressed). The messages are the sim board's wire (boards/sim_protocol.py,
 its one definition, with the SPI, CS pin, buttons and PWM parts shared with the sim
 board): ``F`` the OLED frame as it is, ``K`` contrast, ``P`` panel power, ``S``, ``C``,
-``T``, and the browser's own ``X`` (the screen's text) and ``D`` (the dice's faces). The
+``T``, and the browser's own ``O`` (the OLED's text) and ``D`` (the dice's faces). The
 clock is virtual as on the sim board: it moves only with the sleeps, and the host paces
 them to real time, so a run is the same in a test and a tab. ``idle(ms)``
 (``webhost.idle``) sleeps until a press or ``ms``, and the clock moves by what was slept.

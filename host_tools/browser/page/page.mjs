@@ -248,7 +248,7 @@ function drawDice() {
 }
 
 // --- what the screen says and the dice show, for screen readers (from the firmware's own
-// strings and faces: boards/web.py "X" and "D"). Said once things settle (a roll's tumble
+// strings and faces: boards/web.py "O" and "D"). Said once things settle (a roll's tumble
 // or the roll-off is not read frame by frame): a new screen whole, else the lines that
 // changed, and the dice when they changed.
 let screenLines = [], toldLines = [];
