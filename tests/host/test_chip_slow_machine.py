@@ -17,8 +17,10 @@ from host_tools import bench, benches
 from host_tools.flashing import build as flash_build
 from host_tools.flashing import device as device_module
 from host_tools.flashing import fs_image, uf2
-from host_tools.flashing.testing import firmware_uf2, table_file, tiny_tree, write
+from host_tools.flashing.testing import tiny_tree, write
 from host_tools.simulator import chip_image, chip_session
+
+from helpers.uf2_fakes import firmware_uf2, table_file
 
 pytestmark = pytest.mark.slow
 

@@ -22,7 +22,9 @@ from host_tools.flashing import virtual_pico
 from host_tools.flash import manifest_text
 from host_tools.flashing import build as flash_build
 from host_tools.flashing import fs_image, uf2
-from host_tools.flashing.testing import TINY_FILES, copy_checkout, firmware_uf2, run_flash, table_file, tiny_tree, write
+from host_tools.flashing.testing import TINY_FILES, copy_checkout, run_flash, tiny_tree, write
+
+from helpers.uf2_fakes import firmware_uf2, table_file
 
 pytestmark = pytest.mark.slow
 
