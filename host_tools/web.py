@@ -81,6 +81,12 @@ def main(argv):
         problem = "--out %s holds no site: run without --no-build" % untrusted.shown(args.out)
     if not problem and not args.no_build:
         problem = out_problem(args.out)
+    httpd = None
+    if not problem and args.serve:
+        # The port first: a port in use is one line now, not a traceback after the build.
+        from host_tools.browser import serve
+
+        httpd, problem = serve.bind(args.out, args.port)
     if problem:
         print("web: %s" % problem, file=sys.stderr)
         return 2
@@ -91,6 +97,8 @@ def main(argv):
             info = site.build_site(args.out, rules=args.rules)
         except (site.SiteError, BuildError) as exc:
             print("web: %s" % exc, file=sys.stderr)
+            if httpd is not None:
+                httpd.server_close()
             return 1
         found = site.parts(args.out)
         print(
@@ -109,8 +117,8 @@ def main(argv):
 
         for path in shots.make(args.out):
             print("web: wrote %s" % path)
-    if args.serve:
+    if httpd is not None:
         from host_tools.browser import serve
 
-        return serve.serve(args.out, args.port)
+        return serve.serve(args.out, httpd)
     return 0

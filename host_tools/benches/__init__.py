@@ -12,6 +12,7 @@ import subprocess
 NOT_RUN = "not run"
 CHANGED = " (code changed since)"  # after a row's commit: firmware/ or boards/ differ now
 _CODE = (":(top)firmware", ":(top)boards")  # from the top, whatever folder the page is in
+FAILED = "failed"  # run() could not measure: its rows stay, and the bench exits non-zero
 
 PAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "docs", "figures.md")
 

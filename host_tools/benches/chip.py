@@ -30,6 +30,7 @@ import os
 import re
 import shutil
 import statistics
+import subprocess
 import tempfile
 import time
 
@@ -257,13 +258,21 @@ def run():
         print("bench chip: " + text, flush=True)
 
     chip_session.ensure_node()
+    try:
+        return _measure(firmware, say)
+    except (RuntimeError, OSError, subprocess.SubprocessError) as exc:  # the chip stopped answering
+        say("could not measure: %s" % (str(exc).strip() or type(exc).__name__))
+        return benches.FAILED
+
+
+def _measure(firmware, say):
     with tempfile.TemporaryDirectory() as folder:
         image = os.path.join(folder, "flash.bin")
         t = time.monotonic()
         done = chip_session.flash_game(image, firmware)
         if done.returncode:
             say("flash failed: %s" % (done.stderr.strip() or done.stdout.strip()))
-            return
+            return benches.FAILED
         say(
             "make flash onto an erased emulated Pico: %.0f s wall; %s"
             % (time.monotonic() - t, done.stdout.strip().splitlines()[-1])

