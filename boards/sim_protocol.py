@@ -13,6 +13,8 @@ Device -> host:
   ``S`` SPI write (the bytes shifted out)      ``C`` chip-select level (1)
   ``N`` WS2812 strip write (GRB bytes)         ``T`` PWM: freq (4), duty_u16 (2)
   ``F`` OLED frame (1024 bytes, MONO_VLSB)     ``K`` OLED contrast (1)   ``P`` panel power (1)
+  the browser board: ``O`` the OLED's text (UTF-8 lines; byte 1 first on the cursor's
+  line), ``D`` the dice: faces (5), held mask (1), animals (1)
   ``W`` wait: milliseconds (4) of virtual time the firmware sleeps
   busy mode: ``B`` busy ms (4) before each wait; ``L`` ms (4): an idle sleep an edge ends;
   ``E`` busy-so-far ms (4): the edges up to now, please; ``M`` busy-so-far ms (4) and a
@@ -46,7 +48,11 @@ MARK_MSG = const(0x4D)  # "M"
 READINGS_MSG = const(0x52)  # "R"
 FLASH_CALL_MSG = const(0x47)  # "G"
 IRQ_OFF_MSG = const(0x58)  # "X"
+TEXT_MSG = const(0x4F)  # "O"
+DICE_MSG = const(0x44)  # "D"
 U32_LEN = const(4)  # W, B, L, E: one number
+DICE_LEN = const(7)  # faces (5), held mask (1), animals (1)
+IDLE_LEVEL_BITS = const(10)  # the browser host's answer to an idle: (ms slept << 10) | levels
 TONE_LEN = const(6)  # freq (4), duty (2)
 MARK_LEN = const(6)  # busy-so-far ms (4), reading number (2)
 LEVELS_LEN = const(2)  # the host's answer: button levels

@@ -1,8 +1,7 @@
-"""Boot: read device.cfg, build the board (big buffers first, while the heap is empty),
-then run the app. ROLL held at power-on is safe mode (the REPL stays free). A part that
-failed, a crash or files missing end in a message on the OLED (or the dice) and the
-console, never a traceback loop. The device runs this file from source, as it is: keep it
-within one 4 KiB littlefs block (tests/host/test_flash_units.py)."""
+"""Boot: read device.cfg, build the board (big buffers first), then run the app. ROLL held
+at power-on: safe mode. A failed part, a crash or files missing: a message on the OLED (or
+the dice) and the console, never a traceback loop. The device runs this file from
+source: keep it within one 4 KiB littlefs block (tests/host/test_flash_units.py)."""
 
 import gc
 import sys
@@ -10,7 +9,7 @@ import sys
 from micropython import const
 
 _ROLL = const(5)  # drivers.buttons.ROLL: safe mode without the drivers
-_SAFE_SAMPLES = const(10)  # 10 x 5 ms: the switch has settled by then
+_SAFE_SAMPLES = const(10)  # 10 x 5 ms: settled
 
 
 def _wrap(text, width=16):
@@ -56,7 +55,7 @@ def load_board(cfg):
 def safe_mode_requested(hw):
     down = 0
     for _ in range(_SAFE_SAMPLES):
-        hw.sleep_ms(5)  # the simulator's buttons come with a wait
+        hw.sleep_ms(5)
         if hw.button_down(_ROLL):
             down += 1
     return down == _SAFE_SAMPLES
@@ -76,13 +75,12 @@ def main():
     try:
         board = load_board(cfg)
     except ImportError as exc:
-        # flash copies only the board it was given: one line, the REPL stays free
         name = cfg.get("board")
         print("board %r is not on this device (%s): make flash BOARD=%s" % (name, exc, name))
         return None
     try:
         hw = board.build(cfg)
-    except Exception as exc:  # a driver missing...
+    except Exception as exc:
         print("board %r failed:" % cfg.get("board"))
         sys.print_exception(exc)
         return None
@@ -95,6 +93,10 @@ def main():
         show_message(hw, "Hardware fault", " / ".join(hw.faults))
         return hw
     try:
+        if hw.glyphs is not None:  # the web board: the screen as text
+            from ui import font
+
+            font.listen(hw.glyphs)
         gc.collect()  # before the app loads (-13 KB heap)
         import app
 
