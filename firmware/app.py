@@ -18,13 +18,13 @@ layer"). Power saving (power.py) is the app's: ``app.power``.
 Advice (coach.py: hints, turn reviews) and the computer levels (seats.py) come from the
 optional strategy table; without it the game plays on with the simple computer.
 
-Frame loop: every 5 ms the buttons are polled, then the frame takes ONE of: the presses
-waiting (the screen's ``handle``), else one part of background work (scheduler.py: the
-table's opening, saves, a computer's decision, the win meter...), else the screen's
-timers (its ``tick``, a computer's move). Animations run and the OLED / dice are redrawn
-(only when something changed) in every frame. While nothing moves the loop sleeps until
-the next timer or a press. After warm-up a frame allocates nothing
-(tests/firmware/test_ui_alloc.py measures it).
+Frame loop: every 5 ms the buttons are polled, then the frame takes ONE of (``frame``):
+the end of a roll's tumble, a part of a save, the presses waiting (the screen's
+``handle``), a part of other background work (scheduler.py: the table's opening, a
+computer's decision, the win meter...), the screen's timers (its ``tick``, a computer's
+move). Animations run and the OLED / dice are redrawn (only when something changed) in
+every frame. While nothing moves the loop sleeps until the next timer or a press. After
+warm-up a frame allocates nothing (tests/firmware/test_ui_alloc.py measures it).
 """
 
 from micropython import const
@@ -62,6 +62,8 @@ _LIST_ROWS = const(6)
 _KIND_MASK = const(0xF0)
 _BUTTON_MASK = const(0x0F)
 # Job ids (scheduler.py).
+_BOOT_JOB = const(0)  # scheduler.BOOT
+_END_JOB = const(3)  # scheduler.END
 _OPEN_JOB = const(4)  # scheduler.OPEN
 _PREPARE_JOB = const(5)  # scheduler.PREPARE
 _METER_JOB = const(6)  # scheduler.METER
@@ -195,10 +197,11 @@ class App:
         )
 
     def frame(self, now):
-        """One frame: the dice's animation, then ONE of: the end of a roll's tumble (the
-        frame draws the roll), the presses waiting, a part of background work, the
-        screen's timers; then the redraw. So a part of work never shares a stretch with
-        a press's redraw or a timer's move (scheduler.py)."""
+        """One frame: the dice's animation, then ONE of, first come first: the end of a
+        roll's tumble (the frame draws the roll), a part of a save, the presses waiting,
+        a part of other work, the screen's timers; then the redraw. So a part of work
+        never shares a stretch with a press's redraw or a timer's move, and the last
+        action's save is on flash before the next press is taken (scheduler.py)."""
         self.now = now
         hw = self.hw
         buttons = hw.buttons
@@ -208,8 +211,8 @@ class App:
         presses = buttons.pending() and not jobs.busy(jobs.hold)
         if self.rolling and self._tumble(now):
             pass  # the roll is shown: this frame draws it, the rest waits a frame
-        elif not presses and jobs.busy():
-            jobs.step()
+        elif jobs.busy(_BOOT_JOB, _END_JOB) or (not presses and jobs.busy()):
+            jobs.step()  # saves first: a press never writes the last one in its own stretch
         elif self.power.frame(self, now):
             buttons.clear()  # the press that woke the device does nothing else
         elif presses:

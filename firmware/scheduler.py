@@ -2,10 +2,11 @@
 
 Work too long for one frame (the strategy table's opening, a save's packing and its
 flash write, a computer's decision, the win meter...) is a job: a generator that yields
-between its parts, or a plain function that is one part. ``App.frame`` takes one part a
-frame, by one rule (app.py): a frame takes the presses waiting if there are any, else
-one part of work, else the screen's timers. So a part never shares a stretch with a
-press's redraw or a timer's move, and no job needs a flag of its own.
+between its parts, or a plain function that is one part. ``App.frame`` takes at most one
+part a frame, by one rule (app.py): a frame takes a part of a save if one waits, else the
+presses waiting, else a part of other work, else the screen's timers. So a part never
+shares a stretch with a press's redraw or a timer's move, the flash holds an action
+before the next press is taken, and no job needs a flag of its own.
 
 Jobs run in the order they were added, except that saves go before any other work: the
 flash holds the last action as soon as it can. The job added with ``hold`` keeps the

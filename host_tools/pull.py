@@ -313,7 +313,7 @@ def _setup_lines(value):
         return "on" if flag else "off"
 
     seats = ", ".join(
-        "%s %s" % (menu.SEAT_LABELS[seat], menu.computer_name(kind))
+        "%s %s" % (menu.SEAT_LABELS[seat], menu.kind_label(kind))
         for seat, kind in enumerate(value["kinds"][: value["players"]])
     )
     if value["rules"] == rules.ZOO:

@@ -259,12 +259,14 @@ def _setup_handle(app, button, long):
 setup = (_setup_draw, _setup_handle, None)  # draw, handle, tick
 
 
-def computer_name(kind):
-    """A computer seat's name in the statistics: its level's label (``CPU casual``), so
-    levels are kept apart; older saves' ``cpu`` kind is ``CPU``. None for a human seat
-    (the records keep the player's own name)."""
-    if not seats.computer(kind):
-        return None
+def kind_label(kind):
+    """A seat's kind as the menu names it (``CPU casual``); older saves' ``cpu`` is ``CPU``."""
     if kind in seats.KINDS:
         return KIND_LABELS[seats.KINDS.index(kind)]
     return "CPU"
+
+
+def computer_name(kind):
+    """A computer seat's name in the statistics: its level's label (``kind_label``), so
+    levels are kept apart. None for a human seat (the records keep the player's own name)."""
+    return kind_label(kind) if seats.computer(kind) else None

@@ -1,8 +1,8 @@
 """The frame's rule for background work, inside MicroPython on the real app (the sim
-board's loopback link): a frame takes ONE of the end of a roll's tumble, the presses
-waiting, one part of work (firmware/scheduler.py), the screen's timers; a job queued
-with ``hold`` keeps the presses waiting, latched and in order; queuing and running a
-part allocate nothing.
+board's loopback link): a frame takes ONE of the end of a roll's tumble, a part of a
+save, the presses waiting, one part of other work (firmware/scheduler.py), the screen's
+timers; a job queued with ``hold`` keeps the presses waiting, latched and in order;
+queuing and running a part allocate nothing.
 """
 
 from helpers.sim_helpers import alloc_probe
@@ -76,10 +76,12 @@ latch()
 a.jobs.add(scheduler.OPEN, work("part", 3), True)
 frames(5)
 report("HELD")
-# A save goes before other work that was queued first.
+# A save goes before other work that was queued first, and before a press waiting.
 a.jobs.add(scheduler.METER, work("meter", 1))
 a.jobs.add(scheduler.SAVE, work("save", 2))
-frames(4)
+rig.press(DOWN, 0)
+latch()
+frames(5)
 report("SAVES")
 # Queuing a one-part job and running it allocate nothing (after a warm-up round).
 for label in ("warm-up", "jobs"):
@@ -150,8 +152,9 @@ def test_a_frame_takes_the_presses_or_one_part_of_work_or_the_timers():
     assert got["FREE"] == [("1", "press"), ("2", "part"), ("3", "part"), ("4", "part"), ("5", "tick")]
     # A held press waits, latched, for the job; then it comes (its frame no part, no tick).
     assert got["HELD"] == [("6", "part"), ("7", "part"), ("8", "part"), ("9", "press"), ("10", "tick")]
-    # The save queued after the meter runs first, a part a frame.
-    assert got["SAVES"] == [("11", "save"), ("12", "save"), ("13", "meter"), ("14", "tick")]
+    # The save queued after the meter runs first, a part a frame, then the press (its
+    # frame no work), then the meter.
+    assert got["SAVES"] == [("11", "save"), ("12", "save"), ("13", "press"), ("14", "meter"), ("15", "tick")]
     assert allocs["jobs"] == 0
 
 
