@@ -95,7 +95,8 @@ def test_two_tabs_one_owns_the_saves_and_the_other_takes_over(served):
 
 
 def test_a_save_of_a_tab_that_lost_the_saves_never_lands(served):
-    # The fence itself, every interleaving at once: two owners in turn on one record.
+    # The fence itself: a save in flight from the tab that lost the saves arrives after
+    # the new owner read them, and is refused.
     url = served + "a/"
     with browse.browser() as context:
         page = browse.Page(context.new_page())
