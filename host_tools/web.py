@@ -100,17 +100,18 @@ def main(argv):
             if httpd is not None:
                 httpd.server_close()
             return 1
-        raw, packed = site.sizes(args.out)
+        found = site.parts(args.out)
         print(
             "web: site in %s (%d files, %d KiB, %d KiB gzipped)%s"
             % (
                 args.out,
                 len(info["files"]),
-                raw // 1024,
-                packed // 1024,
+                found["raw"],
+                found["gzipped"],
                 "" if info["hasTable"] else "; no strategy table (make table builds it): hints off",
             )
         )
+        print("web: " + site.parts_line(found))
     if args.screenshots:
         from host_tools.browser import shots
 

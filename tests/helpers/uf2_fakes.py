@@ -33,3 +33,11 @@ def firmware_uf2(board="pico", family=uf2.RP2040, program="MicroPython", version
         payload = bytes(image[offset : offset + uf2.PAYLOAD]) if offset < len(image) else os.urandom(uf2.PAYLOAD)
         out += uf2._pack(uf2.FLAG_FAMILY_ID, address, payload, number, len(addresses), family)
     return bytes(out)
+
+
+def table_file(variant, size):
+    """A stand-in strategy table: the header's variant byte and ``size`` bytes."""
+    data = bytearray(os.urandom(size))
+    data[:4] = b"YZOT"
+    data[5] = {"exact": 1, "compact": 2}[variant]
+    return bytes(data)
