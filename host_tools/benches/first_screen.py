@@ -28,7 +28,7 @@ from host_tools.simulator.screen import screen_lines
 from host_tools.simulator.unix_port import SimDevice
 builder = tables.TableBuilder() if tables.missing() else None
 device = SimDevice(flash_dir=tempfile.mkdtemp(), tables=tables.ready() if builder else headless.device_tables())
-while "Start game" not in "\n".join(screen_lines(device.oled_pixels())) and device.now < 10000:
+while "Start game" not in chr(10).join(screen_lines(device.oled_pixels())) and device.now < 10000:
     device.run_until(device.now + 20)
 print("FIRST", time.monotonic() - began, "building" if builder else "ready")
 device.close()
@@ -69,7 +69,11 @@ def run():
             print("first screen: not measured, make venv failed: %s" % venv.stderr.strip()[-200:])
             return benches.FAILED
         venv_s = time.monotonic() - began
-        first, building = first_screen(clone)
+        try:
+            first, building = first_screen(clone)
+        except RuntimeError as exc:
+            print("first screen: not measured, %s" % exc)
+            return benches.FAILED
         print(
             "fresh clone to the first screen: %.0f s (git clone and make venv %.0f s, then %.1f s to the menu%s)"
             % (venv_s + first, venv_s, first, " while the tables build" if building else "")
@@ -80,7 +84,11 @@ def run():
         if built.returncode:
             print("first screen: the tables did not build: %s" % built.stderr.strip()[-200:])
             return benches.FAILED
-        again, _building = first_screen(clone)
+        try:
+            again, _building = first_screen(clone)
+        except RuntimeError as exc:
+            print("first screen: not measured with the tables, %s" % exc)
+            return benches.FAILED
         print(
             "first screen with no tables built yet: %.1f s; with them: %.1f s; building the strategy, spread and "
             "Zoo tables (what it used to wait for): %.0f s" % (first, again, tables_s)
