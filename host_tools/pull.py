@@ -305,8 +305,32 @@ def _rolls_lines(rolls):
     return lines
 
 
+def _setup_lines(value):
+    """The menu's set-up (ui/menu.py ``saved``) in the menu's own words."""
+    from ui import menu
+
+    def on(flag):
+        return "on" if flag else "off"
+
+    seats = ", ".join(
+        "%s %s" % (menu.SEAT_LABELS[seat], menu.computer_name(kind))
+        for seat, kind in enumerate(value["kinds"][: value["players"]])
+    )
+    if value["rules"] == rules.ZOO:
+        card = "the kids' Zoo card"
+    else:
+        card = "joker rule %s, Yahtzee bonus %s" % (value["rules"], on(value["ybonus"]))
+    return [
+        "  %d %s: %s" % (value["players"], "player" if value["players"] == 1 else "players", seats),
+        "  rules: %s" % card,
+        "  coach: %s; sound %s; dice brightness %d of 15"
+        % (menu.COACH_LABELS[value["coach"]], on(value["sound"]), value["leds"]),
+    ]
+
+
 _FORMATTERS = {
     "game": _game_lines,
+    "setup": _setup_lines,
     "scores": _scores_lines,
     "stats": _stats_lines,
     "rolls": _rolls_lines,

@@ -115,14 +115,14 @@ def main(argv):
             if builder is not None:
                 builder.close()
             return 1
-        raw, packed = site.sizes(args.out)
+        found = site.parts(args.out)
         print(
             "web: site in %s (%d files, %d KiB, %d KiB gzipped)%s"
             % (
                 args.out,
                 len(info["files"]),
-                raw // 1024,
-                packed // 1024,
+                found["raw"],
+                found["gzipped"],
                 ""
                 if info["hasTable"]
                 else "; no strategy table yet (building)"
@@ -130,6 +130,7 @@ def main(argv):
                 else "; no strategy table (make table builds it): hints off",
             )
         )
+        print("web: " + site.parts_line(found))
     if args.screenshots:
         from host_tools.browser import shots
 

@@ -242,7 +242,7 @@ def flash_figures(port, say, what):
     total, free = _number(r"FLASH (\d+) (\d+)", out)
     tables = re.search(r"FILES(.*)", out).group(1).split()
     say(
-        "flash free after %s: %d bytes (%d KiB) of the %d-byte littlefs; tables on it: %s"
+        "flash free after %s (board pico, armv6m .mpy): %d bytes (%d KiB) of the %d-byte littlefs; tables on it: %s"
         % (what, free, free // 1024, total, ", ".join(tables) or "none")
     )
     return free

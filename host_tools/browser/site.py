@@ -213,3 +213,30 @@ def sizes(out):
             raw += len(data)
             packed += len(gzip.compress(data, 9))
     return raw, packed
+
+
+def parts(out):
+    """What a first visit downloads, in KiB (rounded): ``raw`` and ``gzipped`` in all,
+    then the strategy (``table``), ``spread`` and ``zoo`` tables, the compiled ``tree``
+    (every other device file), the wasm ``port`` and ``micropython.mjs`` (``mjs``);
+    docs/web.md quotes them (tests/web/test_web_node.py keeps it true)."""
+    with open(os.path.join(out, "site.json"), encoding="utf-8") as f:
+        tree = json.load(f)["tree"]
+    by_name = {path: size for path, _at, size in tree}
+    tables = {"table": "/strategy-forced.bin", "spread": "/spread-forced.bin", "zoo": "/strategy-zoo.bin"}
+    raw, packed = sizes(out)
+    found = {"raw": raw, "gzipped": packed}
+    found.update({key: by_name.get(path, 0) for key, path in tables.items()})
+    found["tree"] = sum(size for path, size in by_name.items() if path not in tables.values())
+    found["port"] = os.path.getsize(os.path.join(out, "micropython.wasm"))
+    found["mjs"] = os.path.getsize(os.path.join(out, "micropython.mjs"))
+    return {key: (value + 512) // 1024 for key, value in found.items()}
+
+
+def parts_line(found):
+    """``parts`` as docs/web.md words them."""
+    return (
+        "Download: {raw:,} KiB raw, {gzipped:,} KiB gzipped: the exact strategy table {table:,} KiB, the wasm "
+        "port {port:,} KiB, `micropython.mjs` {mjs:,} KiB, the compiled tree {tree:,} KiB, spread and Zoo tables "
+        "{spread:,} and {zoo:,} KiB.".format(**found)
+    )

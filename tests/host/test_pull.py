@@ -356,6 +356,24 @@ def test_a_copy_is_replaced_by_one_lacking_some_of_its_files_only_when_told(tmp_
     assert sorted(os.listdir(copy)) == [".pico-yahtzee-pull", "data"]  # no temporary folder left
 
 
+def test_the_menu_set_up_is_shown_in_words(tmp_path, capsys):
+    """pull printed the saved menu set-up as a raw Python dict."""
+    import save_store
+
+    flash = device_folder(tmp_path)
+    setup = {"players": 2, "kinds": ["human", "good", "human", "human"], "rules": "forced", "ybonus": 1}
+    setup.update({"coach": 1, "sound": 0, "leds": 8})
+    save_store.Store(str(flash / "data" / "setup")).save(setup)
+    assert pull.main(["--dir", str(flash), "--out", str(tmp_path / "copy")]) == 0
+    text = capsys.readouterr().out
+    shown = text.split("Menu set-up:\n")[1].split("\n\n")[0].rstrip("\n")
+    assert shown == (
+        "  2 players: P1 Human, P2 CPU good\n"
+        "  rules: joker rule forced, Yahtzee bonus on\n"
+        "  coach: hint; sound off; dice brightness 8 of 15"
+    )
+
+
 def _other_device(tmp_path):
     """A second device's flash folder: the same stores, but its high score is SIM's 12."""
     import save_store

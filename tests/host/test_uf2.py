@@ -524,3 +524,28 @@ def test_advise_rebuilds_a_compact_table_left_where_the_exact_one_belongs(tmp_pa
     path = advise.ensure_table(forced, folder=str(tmp_path), quiet=True)
     with open(path, "rb") as f, open(solver_cache.table(forced, "exact"), "rb") as g:
         assert f.read() == g.read()
+
+
+def test_make_uf2_without_firmware_names_the_make_variable(tmp_path):
+    """`make uf2` with no firmware said to pass ``--firmware FILE``, an option a make user
+    cannot give: the one line names ``make uf2 FIRMWARE=FILE`` too."""
+    import shutil
+    import subprocess
+    import sys
+
+    from helpers.checkout import fresh_checkout, outside_make
+
+    folder = fresh_checkout(str(tmp_path / "clone"))
+    proc = subprocess.run(
+        [shutil.which("make"), "uf2", "STAMP=", "PTH=", "PY=" + sys.executable],
+        cwd=folder,
+        env=outside_make(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    said = [line for line in proc.stderr.splitlines() if line.startswith("uf2: ")]
+    assert proc.returncode != 0
+    assert len(said) == 1, proc.stderr
+    assert "make uf2 FIRMWARE=FILE" in said[0]
+    assert not os.path.exists(os.path.join(folder, "build", "pico-yahtzee-pico.uf2"))
