@@ -16,15 +16,15 @@ import time
 
 class Hardware:
     """``oled``, ``dice``, ``buttons``, ``buzzer`` (or None), ``dice_source``, ``faults``;
-        ``ticks_ms()`` / ``sleep_ms(ms)`` are the app's clock (virtual in the simulator);
-        ``button_down(button)`` the raw state of a button now (ROLL held at power-on);
-        ``battery_mv()`` (or None when the board cannot measure) and ``lightsleep(ms)``;
-        ``idle(ms)`` (or None): sleep while nothing moves on screen, at most ``ms``, ended at
-        once by a button's pin interrupt (rp2's timed lightsleep; None: the app keeps its
-        5 ms frames); ``fs`` the filesystem the save layer uses (``open``, ``rename``,
-        ``remove``, ``mkdir``, ``stat``; None: ``os`` and the builtin ``open``); ``glyphs`` (or
-    None): told each character the compact font draws, ``(code, x, y, inverted)``, by a
-    board that tells the screen as text (the web board)."""
+    ``ticks_ms()`` / ``sleep_ms(ms)`` are the app's clock (virtual in the simulator);
+    ``button_down(button)`` the raw state of a button now (ROLL held at power-on);
+    ``battery_mv()`` (or None when the board cannot measure) and ``lightsleep(ms)``;
+    ``idle(ms)`` (or None): sleep while nothing moves on screen, at most ``ms``, ended at
+    once by a button's pin interrupt (rp2's timed lightsleep; None: the app keeps its
+    5 ms frames); ``fs`` the filesystem the save layer uses (``open``, ``rename``,
+    ``remove``, ``mkdir``, ``stat``; None: ``os`` and the builtin ``open``); ``glyphs``
+    (or None): told each character the compact font draws, ``(code, x, y, inverted)``,
+    by a board that tells the screen as text (the web board)."""
 
     def __init__(self):
         self.oled = None
@@ -132,33 +132,24 @@ class FlashGuard:
     def open(self, path, mode="r"):
         if "w" not in mode and "a" not in mode and "+" not in mode:
             return self._open(path, mode)
+        return GuardedFile(self.call(self._open, path, mode), self)
+
+    def call(self, what, first, second=None):
+        """``what(first)`` (or ``what(first, second)``), bracketed for the buttons."""
         self.begin()
         try:
-            f = self._open(path, mode)
+            return what(first) if second is None else what(first, second)
         finally:
             self.end()
-        return GuardedFile(f, self)
 
     def rename(self, old, new):
-        self.begin()
-        try:
-            self.fs.rename(old, new)
-        finally:
-            self.end()
+        self.call(self.fs.rename, old, new)
 
     def remove(self, path):
-        self.begin()
-        try:
-            self.fs.remove(path)
-        finally:
-            self.end()
+        self.call(self.fs.remove, path)
 
     def mkdir(self, path):
-        self.begin()
-        try:
-            self.fs.mkdir(path)
-        finally:
-            self.end()
+        self.call(self.fs.mkdir, path)
 
     def stat(self, path):
         return self.fs.stat(path)
@@ -172,28 +163,13 @@ class GuardedFile:
         self._guard = guard
 
     def write(self, data):
-        guard = self._guard
-        guard.begin()
-        try:
-            return self._f.write(data)
-        finally:
-            guard.end()
+        return self._guard.call(self._f.write, data)
 
     def flush(self):
-        guard = self._guard
-        guard.begin()
-        try:
-            self._f.flush()
-        finally:
-            guard.end()
+        self._guard.call(_flush, self._f)
 
     def close(self):
-        guard = self._guard
-        guard.begin()
-        try:
-            self._f.close()
-        finally:
-            guard.end()
+        self._guard.call(_close, self._f)
 
     def read(self, n=-1):
         return self._f.read(n)
@@ -206,3 +182,11 @@ class GuardedFile:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def _flush(f):
+    f.flush()
+
+
+def _close(f):
+    f.close()

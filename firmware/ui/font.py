@@ -32,14 +32,6 @@ GLYPHS = (
 _glyph = bytearray(3)
 _glyph_fb = None  # made by the first glyph drawn (the host reads GLYPHS without framebuf)
 _inverse_fb = None  # palette for inverted text: glyph pixels 1 -> 0, the rest skipped
-_listener = None  # the board's hw.glyphs, told each character drawn (None on a Pico)
-
-
-def listen(glyphs):
-    """``glyphs(code, x, y, inverted)`` is called with every character drawn from now on:
-    a board that tells the screen as text (the web board's live region) sets it at boot."""
-    global _listener
-    _listener = glyphs
 
 
 def _buffers():
@@ -65,8 +57,21 @@ def glyph(fb, code, x, y, inverted=False):
         fb.blit(_glyph_fb, x, y, 1, _inverse_fb)
     else:
         fb.blit(_glyph_fb, x, y, 0)
-    if _listener is not None:
-        _listener(code, x, y, inverted)
+
+
+def listen(glyphs):
+    """From now on ``glyphs(code, x, y, inverted)`` is told every character drawn: a board
+    that tells the screen as text (the web board's live region) sets it at boot. ``glyph``
+    is replaced by one that draws and tells, so a Pico's drawing pays nothing for it (a
+    test per glyph slowed the busy-time simulator's busiest turn past its 15 s)."""
+    global glyph
+    draw = glyph
+
+    def told(fb, code, x, y, inverted=False):
+        draw(fb, code, x, y, inverted)
+        glyphs(code, x, y, inverted)
+
+    glyph = told
 
 
 def text(fb, s, col, row, inverted=False, limit=COLS):
