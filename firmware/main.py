@@ -26,6 +26,17 @@ def _wrap(text, width=16):
     return wrap(text, width, 7)
 
 
+def _line(oled, text, row):
+    """One line in the game's font (ui/font8.py: every letter of its languages), or
+    MicroPython's built-in one when the files are what is missing; row 0 inverted."""
+    try:
+        from ui.draw import text as put
+    except ImportError:
+        oled.text(text, 0, row * 8, 0 if row == 0 else 1)
+        return
+    put(oled, text, 0, row, row == 0)
+
+
 def show_message(hw, title, text):
     """``title`` and ``text`` on the console, the OLED if there is one, else the dice."""
     print("%s: %s" % (title, text))
@@ -34,10 +45,10 @@ def show_message(hw, title, text):
         try:
             oled.fill(0)
             oled.fill_rect(0, 0, 128, 8, 1)
-            oled.text(title[:16], 0, 0, 0)
+            _line(oled, title[:16], 0)
             row = 1
             for line in _wrap(text):
-                oled.text(line, 0, row * 8, 1)
+                _line(oled, line, row)
                 row += 1
             oled.show()
             return

@@ -1,16 +1,20 @@
-"""Text-grid drawing helpers for the 128x64 OLED: 16 columns x 8 rows of the 8x8 font.
+"""Text-grid drawing helpers for the 128x64 OLED: 16 columns x 8 rows of the 8x8 font
+(ui/font8.py, our own glyphs: ASCII and the letters of the handheld's languages).
 
 Everything sits on the 8-pixel grid (the simulator reads the screen back as text that
-way). Numbers are drawn digit by digit from constant one-character strings, so redrawing
-a screen allocates nothing (no str formatting in the frame loop).
+way). Numbers are drawn digit by digit, so redrawing a screen allocates nothing (no str
+formatting in the frame loop).
 """
 from micropython import const
+
+from ui import font8
 
 COLS = const(16)
 ROWS = const(8)
 _CELL = const(8)
 _WIDTH = const(128)
-_DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
+_ZERO = const(16)  # font8's glyph of "0" (ASCII 48 - 32); the digits follow it
+_MINUS = const(13)  # "-"
 
 
 def clear(fb):
@@ -23,27 +27,27 @@ def bar(fb, row):
 
 
 def text(fb, s, col, row, inverted=False):
-    fb.text(s, col * _CELL, row * _CELL, 0 if inverted else 1)
+    """``s`` from column ``col`` of text row ``row``, clipped at the screen's edge."""
+    font8.text(fb, s, col * _CELL, row * _CELL, inverted, COLS - col)
 
 
 def number(fb, value, right_col, row, inverted=False):
     """Draw ``value`` right-aligned so its last digit is in ``right_col``; returns the
     column of its first character (a minus sign for negatives)."""
-    color = 0 if inverted else 1
     y = row * _CELL
     col = right_col
     negative = value < 0
     if negative:
         value = -value
     while True:
-        fb.text(_DIGITS[value % 10], col * _CELL, y, color)
+        font8.glyph(fb, _ZERO + value % 10, col * _CELL, y, inverted)
         value //= 10
         if value == 0:
             break
         col -= 1
     if negative:
         col -= 1
-        fb.text("-", col * _CELL, y, color)
+        font8.glyph(fb, _MINUS, col * _CELL, y, inverted)
     return col
 
 
