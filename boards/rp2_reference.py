@@ -1,4 +1,4 @@
-"""The reference handheld's wiring (HARDWARE.md), shared by the pico* board modules.
+"""The reference handheld's wiring (docs/building.md), shared by the pico* board modules.
 
 Pins: MAX7219 dice chain on SPI0 (SCK GP18, MOSI GP19, CS GP17) or 45 WS2812 on GP22;
 OLED on I2C1 (SDA GP14, SCL GP15, 400 kHz, 0x3C); buttons GP2..GP11 to GND with pull-ups

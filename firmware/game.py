@@ -14,6 +14,7 @@ TURN = const(1)
 OVER = const(2)
 ROUNDS = const(13)  # rounds of the standard card; a game plays ``rules.n_boxes`` (``rounds``)
 MAX_ROLLS = const(3)
+ALL_HELD = const(0x1F)  # a hold mask (bit i holds die i) holding all five
 STATE_VERSION = const(1)
 
 
@@ -72,7 +73,7 @@ class Game:
         self._need_turn()
         if self.rolls >= MAX_ROLLS:
             raise GameError("no rolls left: choose a box")
-        if self.held == 0x1F:
+        if self.held == ALL_HELD:
             raise GameError("all dice are held: release one to roll")
         dice = self.dice
         for i in range(5):
@@ -97,7 +98,7 @@ class Game:
         self._need_rolled()
         if self.rolls >= MAX_ROLLS:
             raise GameError("no rolls left: choose a box")
-        if not 0 <= mask <= 0x1F:
+        if not 0 <= mask <= ALL_HELD:
             raise GameError("bad hold mask %r" % (mask,))
         self.held = mask
 
@@ -206,7 +207,7 @@ class Game:
             bad = "phase"
         elif not (0 <= self.current < n and 0 <= self.first < n):
             bad = "player index"
-        elif not 0 <= self.rolls <= MAX_ROLLS or not 0 <= self.held <= 0x1F:
+        elif not 0 <= self.rolls <= MAX_ROLLS or not 0 <= self.held <= ALL_HELD:
             bad = "roll count or holds"
         elif len(self.dice) != 5 or any(not (0 <= d <= 6) for d in self.dice):
             bad = "dice"

@@ -20,6 +20,8 @@ OPEN = const(-1)
 N_BOXES = const(13)
 N_UPPER = const(6)
 BONUS = const(13)
+ALL_BOXES = const(0x1FFF)  # the used-box mask of a full standard card
+UPPER_ROW = const(31)  # an upper box scores 0..30 (five of its face): price tables keep 31 a box
 
 # Box kinds; a box is (id, label, kind, param, points). ``points`` = 0 means "the dice":
 # the sum of all five, or for FACE the face's own value per die.
@@ -70,7 +72,6 @@ TIER_FACE = const(-1)
 _UPPER_MASK = const(0x003F)
 _KINDS_MASK = const(0x00C0)  # three_kind, four_kind
 _LOWER_MASK = const(0x1FC0)
-_ALL_MASK = const(0x1FFF)
 # When full house and the straights pay their fixed points under the joker.
 PAY_ALWAYS = const(0)
 PAY_IF_FACE_FILLED = const(1)
@@ -81,12 +82,12 @@ JOKERS = ("forced", "ordered", "free", "none")
 CHOICES = JOKERS + ("zoo",)
 ZOO = "zoo"
 _JOKER_TABLE = {
-    # RULES.md steps 1-3: the face's upper box, else any open lower box, else any upper box.
+    # docs/rules.md, forced: the face's upper box, else any open lower box, else any upper box.
     "forced": ((TIER_FACE, _LOWER_MASK, _UPPER_MASK), PAY_ALWAYS),
     # Seed 001's reading of the 2016 rulebook: three/four of a kind before the other lower boxes.
     "ordered": ((TIER_FACE, _KINDS_MASK, _LOWER_MASK, _UPPER_MASK), PAY_ALWAYS),
     # Verhoeff's convention: any open box; fixed boxes pay only if the face's box is filled.
-    "free": ((_ALL_MASK,), PAY_IF_FACE_FILLED),
+    "free": ((ALL_BOXES,), PAY_IF_FACE_FILLED),
     # No joker at all: a further Yahtzee scores like any other roll.
     "none": (None, PAY_ALWAYS),
 }

@@ -7,7 +7,7 @@ not carry these tables (about 2.7 KB on the device).
 from rules import DIFFERENT, FACE, FULL_HOUSE, SAME
 
 ANIMALS = ("fish", "bird", "cat", "dog", "horse", "elephant")  # faces 1..6
-# 1 point per animal; fixed points below; no straights, no chance (issue 14's reading).
+# 1 point per animal; fixed points below; no straights, no chance (docs/rules_zoo.md).
 BOXES = (
     ("fish", "Fish", FACE, 1, 1),
     ("bird", "Bird", FACE, 2, 1),

@@ -25,6 +25,7 @@ NOISE = (0, 40, 87)
 EXPECTED_LOSS = (0, 10, 30)
 _FRAC = strategy_table.FRAC
 _RANDOM_BITS = const(10)
+_KEEP_ALL = const(0x1F)  # game.ALL_HELD: the hold code that keeps every die, scoring now
 # The standard card's optimal expected score in sixteenths of a point (254.59): the card
 # NOISE was calibrated on. Scales in 1/256: forced, free and ordered round to 256 (the
 # calibrated noise exactly), none 255, without Yahtzee bonuses 247, Zoo 85.
@@ -67,7 +68,7 @@ def choose_hold(advisor, level, card, dice, rolls_left, source, codes, values):
     advisor.ensure(card)
     n = advisor.options(dice, rolls_left, codes, values)
     pick = codes[choose(level, values, n, source, advisor.card_value())]
-    return -1 if pick == 31 else pick
+    return -1 if pick == _KEEP_ALL else pick
 
 
 def choose_box(advisor, level, card, dice, source, codes, values):

@@ -34,6 +34,9 @@ _TIE_BITS = const(11)
 _TIE_MAX = const(2047)
 _LOWER_POINTS = const(51)  # lower-box points 0..50 (a Yahtzee's 50 is the largest)
 _NEG = const(-1)
+_FULL = const(0x1FFF)  # rules.ALL_BOXES
+_ROW = const(31)  # rules.UPPER_ROW
+_UPPER_CAP = const(63)  # strategy_table.UPPER_CAP
 
 
 class WinLevel:
@@ -46,7 +49,7 @@ class WinLevel:
         self._k3 = array("i", bytes(4 * _N_KEEPS))
         self._m = array("i", bytes(4 * _N_KEEPS))
         self._k2 = array("i", bytes(4 * _N_KEEPS))
-        self._ukey = array("i", bytes(4 * 6 * 31))  # box * 31 + points -> key
+        self._ukey = array("i", bytes(4 * 6 * _ROW))  # box * _ROW + points -> key
         self._lkey = array("i", bytes(4 * 7 * _LOWER_POINTS))  # (box - 6) * 51 + points
         self._lsd = array("i", bytes(4 * 13))  # lower box -> sd after it (sixteenths)
         self._lzero = array("i", bytes(4 * 13))  # lower box -> key of scoring 0 there
@@ -141,12 +144,12 @@ class WinLevel:
             for c in range(6):
                 p = (b + 1) * c
                 up2 = adv.up + p
-                sd = 0 if after == 8191 else spread.block_sd(up2 if up2 < 63 else 63)
-                self._ukey[b * 31 + p] = self._key(adv.upper_gain[b * 31 + p], sd)
+                sd = 0 if after == _FULL else spread.block_sd(up2 if up2 < _UPPER_CAP else _UPPER_CAP)
+                self._ukey[b * _ROW + p] = self._key(adv.upper_gain[b * _ROW + p], sd)
         for i in range(adv.n_lower):
             b = adv.open_lower[i]
             after = mask | (1 << b)
-            if after == 8191:
+            if after == _FULL:
                 self._lsd[b] = self._ysd[0] = self._ysd[1] = 0
             elif b == rules.YAHTZEE:
                 self._ysd[0] = spread.sd(after, adv.up, 0)
@@ -206,10 +209,10 @@ class WinLevel:
         adv = self.adv
         if b < 6:
             if extra == 0 and points % (b + 1) == 0 and points <= 5 * (b + 1):
-                return self._ukey[b * 31 + points]
+                return self._ukey[b * _ROW + points]
             after = adv.mask | (1 << b)
             up2 = adv.up + points
-            sd = 0 if after == 8191 else self.spread.sd(after, up2 if up2 < 63 else 63, adv.yz)
+            sd = 0 if after == _FULL else self.spread.sd(after, up2 if up2 < _UPPER_CAP else _UPPER_CAP, adv.yz)
             return self._key(adv.price(b, points, extra), sd)
         if b == rules.YAHTZEE:
             return self._key(adv.price(b, points, extra), self._ysd[1 if points == 50 else 0])

@@ -26,6 +26,7 @@ _FIRST_ROLL = const(210)
 _HALF6 = const(3)  # rounding for the exact-integer average of six outcomes
 _PART_ROLLS = const(18)  # rolls scored per part of the set-up (step; 252 / 14)
 _YZ_BIT = const(11)  # the table keeps a "Yahtzee box holds 50" flag for this box only
+_ROW = const(31)  # rules.UPPER_ROW
 
 
 class Advisor:
@@ -43,7 +44,7 @@ class Advisor:
       scratch list of n_boxes for rules.score_options.
     - after ``load(card)``: ``card`` (a copy), ``mask`` (filled boxes), ``up`` (upper
       points, capped), ``yz`` (Yahtzee box holds 50), ``total``; the open boxes
-      ``open_upper[:n_upper]``, ``open_lower[:n_lower]``; ``upper_gain[b * 31 + points]``,
+      ``open_upper[:n_upper]``, ``open_lower[:n_lower]``; ``upper_gain[b * _ROW + points]``,
       the value of scoring ``points`` in open upper box ``b``; ``price(b, points, extra)``.
     - the programme's steps on keep arrays (462 ints): ``best_rolls(k3, upper, lower0,
       pricer)`` prices the final rolls through a pricer (this advisor, or any object with
@@ -133,7 +134,7 @@ class Advisor:
         keeps.key = None  # only needed while building; 1.8 KB back (keeps.faces unusable now)
         # Per-turn successor values (fixed point, points of the box included).
         self._lower_gain = array("i", bytes(4 * nb))  # box -> value of scoring 0 there
-        self.upper_gain = array("i", bytes(4 * 6 * 31))  # box * 31 + points -> value
+        self.upper_gain = array("i", bytes(4 * 6 * _ROW))  # box * 31 + points -> value
         self._yz_gain = array("i", bytes(4 * 2))  # Yahtzee box scored 0 / 50
         self.open_lower = bytearray(7)
         self.open_upper = bytearray(6)
@@ -236,7 +237,7 @@ class Advisor:
                         if up < th:
                             points += bonus
                         up2 = th
-                    self.upper_gain[b * 31 + per_die * c] = (points << FRAC) + table.block_value(up2)
+                    self.upper_gain[b * _ROW + per_die * c] = (points << FRAC) + table.block_value(up2)
             elif b == yz_box:
                 table.load_block(after, 0)
                 self._yz_gain[0] = table.block_value(up)
@@ -252,7 +253,7 @@ class Advisor:
                 n_lower += 1
         self.n_lower = n_lower
         self.n_upper = n_upper
-        # A joker or bonus needs a filled Yahtzee box (RULES.md); otherwise five of a kind
+        # A joker or bonus needs a filled Yahtzee box (docs/rules.md); otherwise five of a kind
         # is an ordinary roll and the tables above already score it.
         self._joker_on = self._track_yz and mask >> self._yzb & 1
 
@@ -262,7 +263,7 @@ class Advisor:
         if b < 6:
             per_die = self._per_die[b]
             if points % per_die == 0 and points <= 5 * per_die:
-                return self.upper_gain[b * 31 + points] + (extra << FRAC)
+                return self.upper_gain[b * _ROW + points] + (extra << FRAC)
             return self._upper_odd(b, points) + (extra << FRAC)
         if b == self._yzb and self._track_yz:
             return self._yz_gain[1 if points == self._yz_points else 0] + (extra << FRAC)
@@ -303,7 +304,7 @@ class Advisor:
         """k3[roll] := the best price of each of the 252 rolls, for the turn ``load`` read.
 
         One computation for two pricings: values here, chance-to-win keys in the to-win
-        level (seat_win.py). ``upper[b * 31 + points]`` prices the upper boxes and
+        level (seat_win.py). ``upper[b * _ROW + points]`` prices the upper boxes and
         ``lower0[b]`` a 0 in lower box ``b``; ``pricer.price(b, points, extra)`` any box
         (the Yahtzee box's 50, the joker rolls) and ``pricer.lower_into(k3, yz_box)`` the
         rolls where the other open lower boxes score (one call: calls cost).
@@ -313,7 +314,7 @@ class Advisor:
         level's pricing it can be worth more than every legal one); each box then visits
         only the rolls where it scores (``scoring`` lists, about 1,200 visits instead of
         252 x open boxes). Five-of-a-kind rolls are redone last: the rules module decides
-        joker boxes, points and bonus (RULES.md: only with a filled Yahtzee box;
+        joker boxes, points and bonus (docs/rules.md: only with a filled Yahtzee box;
         otherwise they are ordinary rolls).
         """
         score = self.roll_points
@@ -332,7 +333,7 @@ class Advisor:
                 v = lower0[b]
             else:
                 b = self.open_upper[i - n_lower]
-                v = upper[b * 31]
+                v = upper[b * _ROW]
             j = n
             while j > 0 and zero[j - 1] < v:
                 zero[j] = zero[j - 1]
@@ -365,7 +366,7 @@ class Advisor:
                     k3[_FIRST_ROLL + r] = v
         for i in range(self.n_upper):
             b = self.open_upper[i]
-            at = b * 31
+            at = b * _ROW
             for j in range(starts[b], starts[b + 1]):
                 r = scoring[j]
                 v = upper[at + score[r * nb + b]]

@@ -17,6 +17,7 @@ _FACE_BITS = const(3)
 _FACE_MASK = const(7)
 _PART_CHILD = const(15)  # keeps filled per part of fill(), a frame each
 _PART_ROLL = const(42)
+_ALL_DICE = const(0x1F)  # game.ALL_HELD
 
 # Index ranges of the keeps of each size: SIZE_START[n] .. SIZE_START[n + 1].
 SIZE_START = (0, 1, 7, 28, 84, 210, 462)
@@ -102,7 +103,7 @@ class Keeps:
                 return mid
         return -1
 
-    def of_dice(self, dice, mask=31):
+    def of_dice(self, dice, mask=_ALL_DICE):
         """Keep index of the dice at the positions set in ``mask`` (bit i = dice[i])."""
         k = 0
         child = self.child

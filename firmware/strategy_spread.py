@@ -30,6 +30,7 @@ UNIT = const(2)  # a stored byte is sd * UNIT points, rounded: the writer's only
 # The writer refuses an sd above MAX_SD_BYTE / UNIT points (the largest is 83.4): a byte
 # above it is damage, never a figure.
 MAX_SD_BYTE = const(250)
+_FULL = const(0x1FFF)  # rules.ALL_BOXES
 
 
 def _u32(buf, at):
@@ -119,6 +120,6 @@ class SpreadTable:
 
     def sd(self, mask, up, yz):
         """sd of the remaining score of state (mask, up, yz), sixteenths of a point."""
-        if mask >= 8191:
+        if mask >= _FULL:
             return 0
         return self.load_block(mask, yz).block_sd(up)

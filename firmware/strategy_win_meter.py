@@ -31,6 +31,8 @@ from micropython import const
 ONE = const(16384)
 _LOW = const(82)  # 0.5 % of ONE, rounded up
 _HIGH = const(16302)  # 99.5 %
+_FULL = const(0x1FFF)  # rules.ALL_BOXES
+_UPPER_CAP = const(63)  # strategy_table.UPPER_CAP
 # Phi(k / 8) * ONE, k = 0..32 (z = 0..4); linear between entries.
 _PHI = (8192, 9007, 9809, 10587, 11329, 12026, 12671, 13258, 13785, 14249, 14653, 14998,
         15289, 15531, 15728, 15886, 16011, 16109, 16184, 16240, 16282, 16313, 16335, 16351,
@@ -66,11 +68,11 @@ def outlook(table, spread, card, means, sds, i):
             used += 1
             if b < 6:
                 up += card[b]
-    if mask == 8191:
+    if mask == _FULL:
         means[i] = sds[i] = 0
         return used
-    if up > 63:
-        up = 63
+    if up > _UPPER_CAP:
+        up = _UPPER_CAP
     yz = 1 if card[11] == 50 else 0  # the Yahtzee box holds 50: the table's flag
     means[i] = from_fixed(table.value(mask, up, yz))
     sds[i] = spread.sd(mask, up, yz)

@@ -15,8 +15,8 @@ space" --screenshot out.png --print-screen`` as with ``sim`` (key times count fr
 first OLED frame). Without a terminal it only serves the port until interrupted.
 
 The firmware and bootrom are looked up in build/rp2/ (RPI_PICO-v1.28.0.uf2,
-rp2040-bootrom-b1.bin; docs/development.md "The emulated Pico"), then in
-../shared/rp2/.
+rp2040-bootrom-b1.bin; docs/development.md "The emulated Pico"), or given with
+--firmware and --bootrom.
 """
 
 import os
@@ -41,7 +41,9 @@ def parse_args(argv):
         help="the Pico's 2 MiB flash, kept between runs (default %(default)s)",
     )
     p.add_argument("--fresh", action="store_true", help="start from an erased flash (loses the flashed game)")
-    p.add_argument("--bootrom", metavar="FILE", help="RP2040 B1 bootrom (default: build/rp2/ or ../shared/rp2/)")
+    p.add_argument(
+        "--bootrom", metavar="FILE", help="RP2040 B1 bootrom (default: build/rp2/%s)" % chip_image.BOOTROM_NAME
+    )
     p.add_argument(
         "--oled",
         choices=("ssd1306", "sh1106"),
@@ -174,7 +176,7 @@ def regen_images(args):
     chip_image.check_bootrom(args.bootrom or chip_image.find_file(chip_image.BOOTROM_NAME))
     sim_chip.node_command()
     try:
-        sim_golden.regen_images_chip(firmware)
+        sim_golden.regen_images_chip(firmware, bootrom=args.bootrom)
     except RuntimeError as exc:  # a step on the chip failed (uf2, the seed's boot)
         print("chip: %s" % exc, file=sys.stderr)
         return 1

@@ -45,7 +45,7 @@ def sim_tables():
     """The tables ``python -m host_tools sim`` links into its flash folder
     (build/strategy-forced.bin, the spread and Zoo tables), made when missing, for the
     tests that run ``sim`` from this checkout: on a fresh clone the first run would
-    otherwise solve them inside that test's timeout (issue 19 item 1)."""
+    otherwise solve them inside that test's timeout."""
     from host_tools import sim
 
     return sim.device_tables()

@@ -15,6 +15,8 @@ _CELL = const(8)
 _WIDTH = const(128)
 _ZERO = const(16)  # font8's glyph of "0" (ASCII 48 - 32); the digits follow it
 _MINUS = const(13)  # "-"
+_ONE = const(16384)  # strategy_win_meter.ONE: a chance of 1
+_ONE_BITS = const(14)  # _ONE is 1 << 14
 
 
 def clear(fb):
@@ -103,7 +105,7 @@ def percent(chance):
     """A chance to win in the win meter's units (strategy_win_meter.ONE = 16384) as a whole
     percent, rounded: strategy_win_meter.percent, here so the screens need not import the meter
     at boot (its module is loaded with the first multi-player game's meter)."""
-    return (chance * 100 + 8192) >> 14
+    return (chance * 100 + (_ONE >> 1)) >> _ONE_BITS
 
 
 def battery(fb, mv):

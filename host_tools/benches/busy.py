@@ -3,7 +3,7 @@
 How estimated: the firmware runs in the unix port with the sim board's busy mode
 (boards/sim_busy.BusyMeter): each stretch of work between two waits costs its host time
 (wall clock less the time the process waited for a CPU) x the chip/host ratio calibrated
-on ``Advisor()`` (853 ms on MicroPython 1.28 in rp2040js, ../shared/rp2/README.md), plus
+on ``Advisor()`` (853 ms on MicroPython 1.28 in rp2040js, docs/figures.md's chip rows), plus
 the I2C bytes at 400 kHz (a full OLED frame about 23 ms), SPI at 10 MHz and one 45 ms
 sector erase per file written (an upper bound: littlefs often needs none). The tree is
 compiled with mpy-cross (bytecode, native code for x64) as the device runs .mpy, so
@@ -15,7 +15,7 @@ preparation; Continue: the game left saved, at the next boot, ``CONTINUE_MS`` fr
 screen). A second game plays four computers, one of each level, from the menu's set-up
 to Game over (the set-up's saves, the whole game, its end). Each game (seed 3) runs
 ``RUNS`` times, the first recorded and the others replaying its clock readings, and each
-stretch counts its fastest run (``Timeline``). Targets (issue 20): Start game at
+stretch counts its fastest run (``Timeline``). Targets (docs/power_and_input.md): Start game at
 most 200 ms before the first screen reacts; no stretch over 100 ms during play; the menu
 at most 1.5 s after power-on.
 """
@@ -49,7 +49,7 @@ CONTINUE = "Continue: work before the screen reacts"
 CONTINUE_OPENING = "Continue: longest stretch as its table opens"
 CONTINUE_MS = 2500  # the table's opening, the win level and the turn's preparation: the window
 FIRST_TURN = "first turn: longest stretch as it starts (its advisor prepared)"
-# (moment, target ms): issue 20's targets, printed with each figure
+# (moment, target ms): the most a player should wait, printed with each figure
 TARGETS = {
     "menu at (power-on to the menu)": 1500,
     "Start game: work before the screen reacts": 200,

@@ -9,7 +9,7 @@ finds room for them) onto an erased emulated Pico (host_tools chip), then measur
   game, app, session`` (``gc.collect()`` before each reading);
 - the advisor's turn (``prepare`` + ``options``) in emulated microseconds, median of 7
   cards; target <= 100 ms;
-- the CPU win level's decision (issue 15: at most 120 ms, working memory at most 30 KB):
+- the CPU win level's decision (targets: at most 120 ms, working memory at most 30 KB):
   whole games of 2, 3 and 4 win-level players on the device, each turn's first decision
   timed (``ensure`` prepares the turn's programme, then ``hold``: later decisions of the
   turn are lookups), its allocation measured with the collector off (``gc.mem_alloc()``
@@ -20,8 +20,8 @@ finds room for them) onto an erased emulated Pico (host_tools chip), then measur
   ``gc.collect()`` (live data only); the game object is caught to print the round reached.
   Target >= 60 KB (61,440 bytes) at the lowest point, after collection.
 rp2040js counts Cortex-M0+ cycles at 125 MHz with zero-wait-state memory, so on
-interpreter code its times read 0-13 % shorter than a real Pico's (../shared/rp2/README.md).
-Needs the UF2 and bootrom (build/rp2/ or ../shared/rp2/) and Node; says so when missing.
+interpreter code its times read 0-13 % shorter than a real Pico's (docs/figures.md, chip rows).
+Needs the UF2 and bootrom in build/rp2/ and Node; says so when missing.
 About 10-20 minutes of wall time on 2 cores (the game is emulated at a fraction of a real
 Pico's speed).
 """

@@ -118,10 +118,10 @@ OLED_BASE_MA = 0.8  # SSD1306 module, display on, all pixels dark (controller an
 OLED_FULL_MA = 22.0  # SSD1306 module, all 8192 pixels lit at contrast 0xFF (module measurements)
 OLED_OFF_MA = 0.01  # display off (sleep mode, datasheet 10 uA)
 WS2812_IDLE_MA = 1.0  # per pixel, dark (WS2812B datasheet: ~1 mA quiescent)
-WS2812_CHANNEL_MA = 20.0  # per colour channel at 255 (45 pixels white: 2.7 A, HARDWARE.md)
+WS2812_CHANNEL_MA = 20.0  # per colour channel at 255 (45 pixels white: 2.7 A, docs/building.md)
 CHIP_IDLE_FRAME_MS = 0.68  # one idle frame on the chip: busy 14.5 % at a frame every 4.7 ms
-CHIP_IDLE_SHARE = 0.145  # rp2/README.md: awake and idle, 14-15 % busy (5 ms frames)
-CHIP_BLANK_SHARE = 0.007  # rp2/README.md: blanked, 0.7 % (50 ms lightsleep polls)
+CHIP_IDLE_SHARE = 0.145  # docs/figures.md, chip idle duty: awake and idle, 14-15 % busy (5 ms frames)
+CHIP_BLANK_SHARE = 0.007  # docs/figures.md, chip idle duty: blanked, 0.7 % (50 ms lightsleep polls)
 BATTERIES = (("3 x AA alkaline", 2000), ("1000 mAh LiPo", 900))  # usable mAh (AA at ~100 mA
 # drains; the LiPo to the firmware's 3.4 V warning)
 SHORT_MS = 30  # stretches below this are within the busy estimate's noise: charged an idle frame
@@ -154,7 +154,8 @@ def observe(device, until, presses, step=100):
         device.run_until(device.now + step, levels)
         chips = device.chain.chips
         lit = sum(sum(map(sum, chip.rows())) for chip in chips if not chip.shutdown)
-        # the same dice with each held one drawn inverted (the look before issue 20 item 4)
+        # the same dice with each held one drawn inverted (the look before the bar under a
+        # held die, which lights fewer LEDs)
         inverted = lit
         for chip, (face, held, _animal) in zip(chips, dice_state(device)):
             if held and face > 0 and not chip.shutdown:

@@ -94,7 +94,7 @@ def play(n_players, seed, game_id):
             for i in range(5):
                 if g.dice[i] == face:
                     want |= 1 << i
-            if want == 0x1F:
+            if want == G.ALL_HELD:
                 break
             for i in range(5):
                 if (g.held ^ want) >> i & 1:

@@ -181,7 +181,7 @@ class Device:
         MicroPython takes Ctrl-C as plain input, so the game starts anyway and the board
         never answers. ``pull`` and ``push`` end with such a restart (the game runs again),
         so a ``flash`` straight after them sent its one Ctrl-C into that window - a few ms on
-        a Pico, seconds on the emulated one (issue 12). Raises TransportError on silence."""
+        a Pico, seconds on the emulated one. Raises TransportError on silence."""
         deadline = time.monotonic() + PROBE_TIMEOUT
         heard = ""  # the first answer that was not the banner, for the error message
         while True:

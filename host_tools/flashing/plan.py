@@ -16,7 +16,7 @@ import save_store  # noqa: E402  (the firmware's own name for the folder of save
 
 RESERVE_BYTES = 16 * 1024  # left free after flashing, for saves and records
 # A table for the menu's other card (the Zoo table) is a bonus: it goes only when this
-# much stays free for saves beside it (issue 15: at least 100 KB for saves), so on a
+# much stays free for saves beside it (at least 100 KB for saves), so on a
 # Pico W it does not eat the room the game's saves and records grow into.
 MENU_TABLE_KEEP_BYTES = 100 * 1000
 

@@ -2,7 +2,7 @@
 //
 // Everything else (UF2 loading, the pty, the OLED / dice / buzzer decoding, key scripts)
 // is Python (host_tools/simulator/chip.py); this process only runs rp2040js and adds what
-// rp2040js 1.4.1 lacks for the official MicroPython firmware (../shared/rp2/README.md):
+// rp2040js 1.4.1 lacks for the official MicroPython firmware:
 //   - a SPI NOR flash behind the SSI (4 KiB sector erase, page program, status, unique id)
 //     so littlefs can write; the flash image file is kept up to date sector by sector;
 //   - USB CDC flow: host bytes are queued and handed over when the device asks for them

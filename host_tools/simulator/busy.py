@@ -8,7 +8,7 @@ the datasheets (boards/sim.py, boards/sim_busy.py).
 
 The ratio is calibrated against the chip: ``Advisor()`` construction (the strategy
 table's set-up, the longest single piece of work the firmware does) took
-``CHIP_ADVISOR_INIT_MS`` on MicroPython 1.28 in rp2040js (../shared/rp2/README.md); here
+``CHIP_ADVISOR_INIT_MS`` on MicroPython 1.28 in rp2040js (docs/figures.md, chip rows); here
 it runs 5 times in the unix port under the same meter; chip / the fastest host run is
 the ratio. The
 advisor's turn (``prepare`` + ``options`` on 7 cards, the workload of

@@ -37,6 +37,9 @@ POLL_MS = 5  # button levels are sampled this often when the caller gives no edg
 BOOT_LIMIT_MS = 20000  # emulated: the firmware draws within this or the boot failed
 IDLE_SHARE = 0.3  # boot() is over when the CPU runs less than this share of a 50 ms step
 USB_VSYS_MV = 4900  # VSYS on USB power (5 V through the Pico's Schottky diode)
+ADC_MAX = 4095  # ADC3 reads 12 bits
+ADC_VREF_MV = 3300  # against the 3.3 V reference
+VSYS_DIVIDER = 3  # GP29 sees VSYS / 3
 
 
 class ChipError(Exception):
@@ -78,7 +81,7 @@ def install_node_modules():
 
 def battery_adc(mv):
     """The 12-bit ADC3 reading for VSYS = ``mv`` (VSYS/3 against the 3.3 V reference)."""
-    return max(0, min(4095, round(mv / 3 * 4095 / 3300)))
+    return max(0, min(ADC_MAX, round(mv / VSYS_DIVIDER * ADC_MAX / ADC_VREF_MV)))
 
 
 class ChipDevice:

@@ -48,26 +48,11 @@ class ChipFileError(Exception):
     """A firmware, bootrom or flash image that cannot be used; the message is one line."""
 
 
-def shared_rp2_dir():
-    """``../shared/rp2`` beside the main checkout (CI fixtures), or None.
-
-    From a git worktree the main checkout is found through ``.git`` (a file there)."""
-    candidates = [os.path.join(os.path.dirname(host_tools.REPO), "shared", "rp2")]
-    dot_git = os.path.join(host_tools.REPO, ".git")
-    if os.path.isfile(dot_git):
-        with open(dot_git, encoding="utf-8") as f:
-            gitdir = f.read().partition("gitdir:")[2].strip()
-        main = gitdir.split(os.sep + ".git" + os.sep)[0]
-        candidates.append(os.path.join(os.path.dirname(main), "shared", "rp2"))
-    for folder in candidates:
-        if os.path.isdir(folder):
-            return folder
-    return None
-
-
-def find_file(name):
-    """``build/rp2/<name>`` (the user's copy), else ``../shared/rp2/<name>``; None if neither."""
-    for folder in (USER_DIR, shared_rp2_dir()):
+def find_file(name, folders=()):
+    """``build/rp2/<name>`` (where a maker puts it), else ``<name>`` in the first of the
+    caller's ``folders`` that holds it; None if none does. Nothing outside the checkout
+    is looked at unless the caller names it."""
+    for folder in (USER_DIR,) + tuple(folders):
         if folder and os.path.isfile(os.path.join(folder, name)):
             return os.path.join(folder, name)
     return None

@@ -1,7 +1,8 @@
 """Ready-made emulated Picos for the chip tests and benches: flash the game, edit files.
 
-``fixture_files()`` finds the official UF2 and the bootrom (build/rp2/, else ../shared/rp2/
-checked against its SHA256SUMS) or says which file is missing and where to get it.
+``fixture_files(folders)`` finds the official UF2 and the bootrom (build/rp2/, else the
+first of ``folders`` holding each, checked against a SHA256SUMS there) or says which file
+is missing and where to get it.
 ``flash_game(image, ...)`` erases a flash image, loads the UF2 and runs ``python -m
 host_tools flash --port <pty>`` against the emulated Pico, exactly as a maker does with a
 real one. ``serving(image)`` runs a chip with its USB port on a pty (for mpremote, flash,
@@ -19,27 +20,25 @@ from host_tools.simulator import chip as sim_chip
 from host_tools.simulator import chip_image
 
 
-def fixture_files():
+def fixture_files(folders=()):
     """``(firmware, bootrom, problem)``: the two paths, or a one-line ``problem`` naming the
-    missing file and where to get it (the chip tier's one skip reason)."""
+    missing file and where to get it (the chip tier's one skip reason). ``folders`` are
+    looked in after build/rp2/ (the tests pass the fixtures' folder beside the checkout)."""
     found = {}
     for name in (chip_image.FIRMWARE_NAME, chip_image.BOOTROM_NAME):
-        path = chip_image.find_file(name)
+        path = chip_image.find_file(name, folders)
         if path is None:
-            return (
-                None,
-                None,
-                "%s not found: %s (or ../shared/rp2/ beside the checkout)" % (name, chip_image.fetch_hint(name)),
-            )
+            return None, None, "%s not found: %s" % (name, chip_image.fetch_hint(name))
         found[name] = path
-    shared = chip_image.shared_rp2_dir()
-    sums = os.path.join(shared, "SHA256SUMS") if shared else None
-    if sums and os.path.isfile(sums):
+    for folder in folders:
+        sums = os.path.join(folder, "SHA256SUMS")
+        if not os.path.isfile(sums):
+            continue
         with open(sums, encoding="utf-8") as f:
             for line in f:
                 digest, _, name = line.strip().partition("  ")
                 path = found.get(name)
-                if path and os.path.dirname(path) == shared:
+                if path and os.path.dirname(path) == folder:
                     with open(path, "rb") as g:
                         if hashlib.sha256(g.read()).hexdigest() != digest:
                             raise ValueError("%s does not match %s" % (path, sums))
@@ -73,12 +72,12 @@ def run_host_tool(command, *args, timeout=600):
     return subprocess.run(cmd, capture_output=True, text=True, cwd=host_tools.REPO, timeout=timeout)
 
 
-def flash_game(image, firmware, board="pico", source=None, fresh=True, timeout=900):
+def flash_game(image, firmware, board="pico", source=None, fresh=True, timeout=900, bootrom=None):
     """Load ``firmware`` into ``image`` (erased first when ``fresh``) and run ``host_tools
     flash`` against the chip; returns the CompletedProcess."""
     chip_image.prepare_image(image, firmware=firmware if fresh else None, fresh=fresh)
     args = ["--port", None, "--board", board] + (["--source", source] if source else [])
-    with serving(image) as (_device, port):
+    with serving(image, bootrom=bootrom) as (_device, port):
         args[1] = port
         return run_host_tool("flash", *args, timeout=timeout)
 
@@ -92,11 +91,11 @@ def device_exec(port, code, timeout=120):
     return done.stdout
 
 
-def set_config(image, files=(), **values):
+def set_config(image, files=(), bootrom=None, **values):
     """Add ``key=value`` lines to the device's /device.cfg (e.g. ``seed=4``, ``board=...``);
     ``files`` (flashing.build.DeviceFile) are written too: a board switch needs the board's
     own modules, which a flash for another board does not copy."""
-    with serving(image) as (_device, port):
+    with serving(image, bootrom=bootrom) as (_device, port):
         text = "".join("%s=%s\n" % item for item in values.items())
         code = "f = open('device.cfg', 'a')\nf.write(%r)\nf.close()\n" % text
         for device_file in files:

@@ -183,9 +183,10 @@ def chip_image(folder, firmware, names=IMAGES):
     return image
 
 
-def seeded_image(image, seed, folder):
+def seeded_image(image, seed, folder, bootrom=None):
     """A copy of ``image`` with ``sim --seed``'s firmware seed for ``seed`` in device.cfg
-    (the same dice as the unix port); one boot of the chip."""
+    (the same dice as the unix port); one boot of the chip (``bootrom``: None for
+    build/rp2/'s)."""
     import shutil
 
     from host_tools.simulator import chip_session
@@ -193,11 +194,11 @@ def seeded_image(image, seed, folder):
 
     copy = os.path.join(folder, "seed-%d.bin" % seed)
     shutil.copyfile(image, copy)
-    chip_session.set_config(copy, seed=mix_seed(seed))
+    chip_session.set_config(copy, bootrom=bootrom, seed=mix_seed(seed))
     return copy
 
 
-def chip_scene(name, seeded, folder):
+def chip_scene(name, seeded, folder, bootrom=None):
     """Play scene ``name`` on an emulated Pico booting a copy of ``seeded`` (seeded_image
     with the scene's seed); returns the stopped ChipDevice, whose emulators hold the last
     frame. Key times count from the first OLED frame, as on the unix port."""
@@ -208,7 +209,7 @@ def chip_scene(name, seeded, folder):
     _seed, keys = SCENES[name]
     copy = os.path.join(folder, "%s.bin" % name)
     shutil.copyfile(seeded, copy)
-    device = ChipDevice(copy)
+    device = ChipDevice(copy, bootrom=bootrom)
     try:
         device.boot()
         run_headless(device, keys)
@@ -217,7 +218,7 @@ def chip_scene(name, seeded, folder):
     return device
 
 
-def regen_images_chip(firmware, names=IMAGES):
+def regen_images_chip(firmware, names=IMAGES, bootrom=None):
     """The README's pictures on the chip back-end (``chip --regen-images``)."""
     from host_tools.simulator.png import write_png
 
@@ -228,6 +229,6 @@ def regen_images_chip(firmware, names=IMAGES):
         for name in names:
             seed = SCENES[name][0]
             if seed not in seeded:
-                seeded[seed] = seeded_image(image, seed, folder)
-            write_png(image_path(name), chip_scene(name, seeded[seed], folder))
+                seeded[seed] = seeded_image(image, seed, folder, bootrom)
+            write_png(image_path(name), chip_scene(name, seeded[seed], folder, bootrom))
             print("wrote", image_path(name), flush=True)

@@ -7,6 +7,7 @@ import host_tools
 host_tools.use_firmware()
 import strategy_advisor as A  # noqa: E402
 import rules as R  # noqa: E402
+import strategy_table  # noqa: E402
 
 
 def advise(adv, card, dice=None, rolls_left=None):
@@ -46,10 +47,10 @@ def standing(adv, spread, card):
             mask |= 1 << b
             used += 1
             up += card[b] if b < R.N_UPPER else 0
-    up = min(up, 63)
+    up = min(up, strategy_table.UPPER_CAP)
     yz = 1 if card[R.YAHTZEE] == 50 else 0
     total = R.totals(adv.rules, card)[4]
-    if mask == 8191:
+    if mask == R.ALL_BOXES:
         return total, 0, 0, used
     return total, strategy_win_meter.from_fixed(adv.table.value(mask, up, yz)), spread.sd(mask, up, yz), used
 

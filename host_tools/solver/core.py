@@ -137,7 +137,7 @@ class Tables:
 
     def _joker_tables(self, workers):
         """Scores of the six Yahtzee rolls for every (mask, yz50). The joker rule and the
-        bonus need a filled Yahtzee box (RULES.md); with it open, five of a kind scores
+        bonus need a filled Yahtzee box (docs/rules.md); with it open, five of a kind scores
         like any roll, which a sample of cards checks against rules.py."""
         masks = np.arange(N_MASKS)
         open_boxes = (masks[:, None] >> np.arange(self.n_boxes)[None, :] & 1) == 0

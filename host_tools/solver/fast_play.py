@@ -14,7 +14,8 @@ import numpy as np
 
 from host_tools.solver import core
 
-import rules  # noqa: E402  (firmware modules; core put firmware/ on the path)
+import game  # noqa: E402  (firmware modules; core put firmware/ on the path)
+import rules  # noqa: E402
 import strategy_dice  # noqa: E402
 import strategy_table  # noqa: E402
 
@@ -57,7 +58,7 @@ class FastAdvisor:
             top = hold.bit_length() - 1
             hk[:, hold] = t.child[hk[:, hold ^ (1 << top)], digits[:, top]]
         self.hold_keep = hk
-        self.roll_of = hk[:, 31] - FIRST  # code -> roll index 0..251
+        self.roll_of = hk[:, game.ALL_HELD] - FIRST  # code -> roll index 0..251
         self.base = t.base  # (252, 13) box points with every box open
         self.counts = t.counts  # (252, 7)
         self.yz_rolls = np.array(t.yz_rolls)

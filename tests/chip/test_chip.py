@@ -6,7 +6,7 @@ The UF2 and the RP2040 bootrom come from ../shared/rp2/ (CI; checked against its
 SHA256SUMS) or build/rp2/; without them the whole module is skipped with one reason that
 names the missing file and where to get it - the only skip in the project.
 
-Time budget (issue 12: the chip tier adds at most 5 minutes to ``make test`` on 2 cores):
+Time budget (the chip tier adds at most 5 minutes to ``make test`` on 2 cores):
 the game is flashed once per session (tests/helpers/chip_fixtures.py, ``chip_flashed``: about 1.5
 minutes, 1.2 MB with the exact table over the emulated USB); every other test starts from
 a copy of that image. One full game is played with the flash journaled, and the power
@@ -35,9 +35,9 @@ from host_tools.simulator import keys as sim_keys
 from host_tools.simulator.chip import ChipDevice
 from host_tools.simulator.screen import dice_state, screen_lines
 from host_tools.simulator.unix_port import SimDevice
-from helpers.chip_fixtures import SEED, chip_copy
+from helpers.chip_fixtures import SEED, chip_copy, chip_files
 
-FIRMWARE, BOOTROM, MISSING = chip_session.fixture_files()
+FIRMWARE, BOOTROM, MISSING = chip_files()
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
 
 SUMMARY = re.compile(r"(\d+) copied, (\d+) skipped, (\d+) removed, (\d+) bytes")
@@ -92,7 +92,7 @@ def test_flash_onto_a_fresh_pico_copies_the_game_and_the_exact_table(chip_flashe
 def test_reflash_copies_nothing_then_only_the_changed_module(chip_flashed, tmp_path):
     image = copy_of(chip_flashed[0], tmp_path)
     src = source_tree(tmp_path / "src")
-    with chip_session.serving(image) as (_device, port):
+    with chip_session.serving(image, bootrom=BOOTROM) as (_device, port):
         again = chip_session.run_host_tool("flash", "--port", port, "--board", "pico", "--source", src)
         assert summary(again)[0] == 0
         with open(os.path.join(src, "firmware", "save_records_view.py"), "a") as f:
@@ -108,7 +108,7 @@ def test_a_flash_cut_off_half_way_still_boots_the_previous_game(chip_flashed, tm
     for name in ("rules.py", "game.py", "save_records.py", "save_store.py"):
         with open(os.path.join(src, "firmware", name), "a") as f:
             f.write("\nCHIP_CUT = 1\n")
-    device = ChipDevice(image)
+    device = ChipDevice(image, bootrom=BOOTROM)
     port = device.open_pty()
     device.run_free()
     device.wait_port()
@@ -122,7 +122,7 @@ def test_a_flash_cut_off_half_way_still_boots_the_previous_game(chip_flashed, tm
     finally:
         proc.kill()
         proc.wait()
-    device = ChipDevice(image)
+    device = ChipDevice(image, bootrom=BOOTROM)
     try:
         device.boot()
         device.run_until(2000)
@@ -153,7 +153,7 @@ def test_boot_and_play_by_gpio_shows_the_unix_simulators_frames(chip_seeded, tmp
     in the simulator (which passes ``seed=mix_seed(4)`` to the firmware) seed MicroPython's ``random`` (yasmarang on both ports) the same way, and the
     firmware draws dice only from that stream. The frames and the dice LEDs then agree at
     every step, the battery read on ADC3 included."""
-    chip = ChipDevice(copy_of(chip_seeded, tmp_path), battery_mv=4900)
+    chip = ChipDevice(copy_of(chip_seeded, tmp_path), battery_mv=4900, bootrom=BOOTROM)
     sim = SimDevice(
         seed=SEED, flash_dir=str(tmp_path / "simflash"), tables=SIM_TABLES, heap="256K", extra=("battery=4900",)
     )
@@ -220,7 +220,7 @@ def full_game(chip_seeded, tmp_path_factory):
     leaves. Per P1 turn: the emulated ms of the ROLL press and the dice it drew."""
     folder = tmp_path_factory.mktemp("chip-game")
     image = copy_of(chip_seeded, folder)
-    chip = ChipDevice(image)
+    chip = ChipDevice(image, bootrom=BOOTROM)
     rolls = []
     try:
         chip.boot()
@@ -258,7 +258,7 @@ def full_game(chip_seeded, tmp_path_factory):
 def test_a_full_game_against_the_optimal_computer_ends_and_pull_reads_the_records(full_game):
     assert full_game["end"] == "Game over", full_game["end_lines"]
     folder = full_game["folder"]
-    with chip_session.serving(full_game["image"]) as (_device, port):
+    with chip_session.serving(full_game["image"], bootrom=BOOTROM) as (_device, port):
         pulled = chip_session.run_host_tool("pull", "--port", port, "--out", folder / "pulled", "--json")
     assert pulled.returncode == 0, pulled.stderr
     found = json.loads(pulled.stdout)
@@ -273,7 +273,7 @@ CONTINUE_EVERY = 7  # these cuts also press Continue and check the game that com
 def resume_after_cut(image, press_continue):
     """Power on ``image``: (the first screen's lines, and after Continue the game's lines
     and dice, when ``press_continue``)."""
-    chip = ChipDevice(image)
+    chip = ChipDevice(image, bootrom=BOOTROM)
     try:
         chip.boot()
         wait_for(chip, lambda line: "Saved game" in line, 10000)  # the save is read first
@@ -332,7 +332,7 @@ def test_power_cuts_during_saves_always_resume(full_game, tmp_path):
 
 # ---------------------------------------------------------------- the board's corners
 def test_safe_mode_roll_held_at_power_on_leaves_the_repl_free(chip_flashed, tmp_path):
-    chip = ChipDevice(copy_of(chip_flashed[0], tmp_path))
+    chip = ChipDevice(copy_of(chip_flashed[0], tmp_path), bootrom=BOOTROM)
     try:
         chip.buttons = 1 << ROLL
         chip.run_to_clock(2500)
@@ -349,7 +349,7 @@ def test_safe_mode_roll_held_at_power_on_leaves_the_repl_free(chip_flashed, tmp_
 
 
 def test_a_missing_oled_is_named_and_shown_on_the_dice(chip_flashed, tmp_path):
-    chip = ChipDevice(copy_of(chip_flashed[0], tmp_path), oled_present=False)
+    chip = ChipDevice(copy_of(chip_flashed[0], tmp_path), oled_present=False, bootrom=BOOTROM)
     try:
         chip.boot()
         chip.run_until(500)
@@ -364,7 +364,7 @@ def test_a_missing_oled_is_named_and_shown_on_the_dice(chip_flashed, tmp_path):
 def idle_then_wake(image):
     """Boot, leave the menu alone past power.py's 3 minutes (dim after 1, blank + lightsleep
     after 3), press OK: (display off after 190 s, busy share asleep, display on after the press)."""
-    chip = ChipDevice(image)
+    chip = ChipDevice(image, bootrom=BOOTROM)
     try:
         chip.boot()
         chip.run_until(190000)
@@ -414,8 +414,8 @@ def test_the_ws2812_board_lights_the_dice_pixels(chip_seeded, tmp_path):
         if f.path in own
     ]
     assert len(files) == 2
-    chip_session.set_config(image, files=files, board="pico_neopixel")
-    chip = ChipDevice(image)
+    chip_session.set_config(image, files=files, bootrom=BOOTROM, board="pico_neopixel")
+    chip = ChipDevice(image, bootrom=BOOTROM)
     sim = SimDevice(seed=SEED, flash_dir=str(tmp_path / "simflash"), tables=SIM_TABLES, heap="256K", dice="neopixel")
     script = " ".join("%s wait:%d" % step for step in PLAY[:4])
     try:

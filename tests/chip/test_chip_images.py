@@ -18,8 +18,9 @@ import pytest
 from host_tools.simulator import chip_session
 from host_tools.simulator import golden as sim_golden
 from host_tools.simulator.png import png_bytes, read_png, render
+from helpers.chip_fixtures import chip_files
 
-FIRMWARE, BOOTROM, MISSING = chip_session.fixture_files()
+FIRMWARE, BOOTROM, MISSING = chip_files()
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
 PICTURES = ("menu", "turn")  # same seed: one seeded flash
 
@@ -28,10 +29,10 @@ def test_the_readme_menu_and_turn_pictures_are_what_the_chip_shows(tmp_path):
     chip_session.ensure_node()
     assert len({sim_golden.SCENES[name][0] for name in PICTURES}) == 1
     image = sim_golden.chip_image(str(tmp_path), FIRMWARE, names=PICTURES)
-    seeded = sim_golden.seeded_image(image, sim_golden.SCENES[PICTURES[0]][0], str(tmp_path))
+    seeded = sim_golden.seeded_image(image, sim_golden.SCENES[PICTURES[0]][0], str(tmp_path), BOOTROM)
     problems = []
     for name in PICTURES:
-        device = sim_golden.chip_scene(name, seeded, str(tmp_path))
+        device = sim_golden.chip_scene(name, seeded, str(tmp_path), BOOTROM)
         width, height, rows = render(device.dice_pixels(), device.oled_pixels())
         path = sim_golden.image_path(name)
         with open(path, "rb") as f:

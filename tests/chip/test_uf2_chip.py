@@ -20,9 +20,10 @@ from host_tools.flashing import build as flash_build
 from host_tools.simulator import chip as sim_chip
 from host_tools.simulator import chip_image, chip_session
 from host_tools.simulator.screen import device_text, screen_lines
+from helpers.chip_fixtures import chip_files
 from helpers.sim_helpers import play, saved
 
-FIRMWARE, BOOTROM, MISSING = chip_session.fixture_files()
+FIRMWARE, BOOTROM, MISSING = chip_files()
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
 MENU_LIMIT_MS = 20000  # emulated; the menu shows after about 2.1 s (make bench)
 
@@ -45,7 +46,7 @@ class Serving:
     before running a tool), then running freely with its USB port on a pty."""
 
     def __init__(self, image, first_line="Setup"):
-        self.device = sim_chip.ChipDevice(str(image))
+        self.device = sim_chip.ChipDevice(str(image), bootrom=BOOTROM)
         self.first_line = first_line
 
     def __enter__(self):
@@ -85,7 +86,7 @@ def installed(tmp_path_factory):
 def test_a_fresh_chip_with_only_the_uf2_boots_into_the_menu(installed, tmp_path):
     image = tmp_path / "flash.bin"
     shutil.copy(installed[1], image)
-    device = sim_chip.ChipDevice(str(image))
+    device = sim_chip.ChipDevice(str(image), bootrom=BOOTROM)
     try:
         lines = run_to_screen(device, "Setup")
     finally:
@@ -101,7 +102,7 @@ def test_pull_and_flash_work_on_it_and_flash_copies_nothing(installed, tmp_path)
         pulled = run_tool("pull", "--port", port, "--out", tmp_path / "copy")
         # at once, on the same board: pull ended by restarting the game, and a Ctrl-C that
         # arrives before main.py runs is plain input to MicroPython; flash's probe used to
-        # send one and wait (no answer: issue 12), it now interrupts until the board answers
+        # send one and wait (no answer), it now interrupts until the board answers
         flashed = run_tool("flash", "--port", port, "--board", "pico")
     assert pulled.returncode == 0, pulled.stderr
     assert pulled.stdout.strip() == "nothing saved on the device yet"
@@ -127,7 +128,7 @@ def test_push_brings_back_the_records_and_saved_game_pull_copied(installed, tmp_
     assert sorted(os.listdir(tmp_path / "again" / "data")) == sorted(os.listdir(before / "data"))
     for name in os.listdir(before / "data"):
         assert (tmp_path / "again" / "data" / name).read_bytes() == (before / "data" / name).read_bytes()
-    device = sim_chip.ChipDevice(str(image))  # the next power-on offers the restored game
+    device = sim_chip.ChipDevice(str(image), bootrom=BOOTROM)  # the next power-on offers the restored game
     try:
         lines = run_to_screen(device, "Saved game")
     finally:

@@ -3,7 +3,7 @@
 The pico boards are built with a stand-in ``machine`` module (and ``neopixel``) that
 records the wiring and carries the drivers' bytes out (the sim board's bus classes on a
 recording link); CPython then feeds those bytes to H1's datasheet emulators. Checked: the
-reference wiring from HARDWARE.md, nothing touched at import, a missing OLED named with
+reference wiring of docs/building.md, nothing touched at import, a missing OLED named with
 its address and reported on the dice and console, safe mode, the crash screen, missing
 files.
 """
@@ -77,7 +77,7 @@ print("MV", hw.battery_mv(), "ROLL", hw.button_down(5), "RANDINT", 1 <= hw.dice_
     assert ["PWM", 16] in calls
     assert ["ADC", 29] in calls
     assert [c[1] for c in calls if c[0] == "Pin" and c[3] == 2] == list(range(2, 12))  # pull-ups
-    # every button's edges stamped in a hard pin interrupt (issue 20: no press lost)
+    # every button's edges stamped in a hard pin interrupt (no press lost in a long frame)
     assert [c[1:] for c in calls if c[0] == "irq"] == [[n, True, 4 | 8, True] for n in range(2, 12)]
     mv = int([line for line in lines if line.startswith("MV ")][0].split()[1])
     assert 3000 < mv < 5500
@@ -102,7 +102,7 @@ print("MV", hw.battery_mv(), "ROLL", hw.button_down(5), "RANDINT", 1 <= hw.dice_
     ],
 )
 def test_pico_w_reads_the_battery_with_the_wireless_chip_deselected(machine, wireless, tmp_path):
-    # Issue 9.20. The stand-in is a Pico W: GP29 reads VSYS/3 only while GP25 is high and
+    # The stand-in is a Pico W: GP29 reads VSYS/3 only while GP25 is high and
     # GP29 an input. Between readings the wireless driver may take both pins back.
     body = """
 import sys

@@ -72,7 +72,7 @@ def test_hint_review_and_advisor_cpu_frames_allocate_nothing(tmp_path, device_ta
     assert sorted(allocs) == ["cpu-turn", "hint-idle", "hint-redraw", "review-redraw", "simple-cpu-turn"]
     turns = [line for line in lines if line.startswith("CPU ROLLS")]
     # each window scored a box (how many fit in 1200 frames depends on when the splash
-    # ended: 1.4 s after power-on since issue 20)
+    # ended: 1.4 s after power-on)
     first, second = int(turns[0].split()[-1]), int(turns[1].split()[-1])
     assert first <= 12
     assert second < first

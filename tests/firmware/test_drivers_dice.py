@@ -20,7 +20,7 @@ FACES = {
 
 def _face_rows(face, held=False):
     rows = FACES[face].split()
-    if held:  # the face with its bottom row lit, a bar under the die (issue 20: few LEDs)
+    if held:  # the face with its bottom row lit, a bar under the die (few LEDs lit: less current)
         rows = rows[:7] + ["########"]
     return rows
 

@@ -1,4 +1,4 @@
-"""Names across firmware modules (issue 23 item 4): no module reads another's private names,
+"""Names across firmware modules: no module reads another's private names,
 power.py asks the app instead of copying screen ids, the computer's pace is defined once,
 App holds only state more than one module uses (a screen's own is in its module), and no
 module assigns another module's globals.
@@ -133,15 +133,15 @@ def _attributes(tree, owner):
 
 # App attributes only one other module uses, kept on App for now, each with its reason.
 ONE_USER = {
-    "tie": "the roll-off's, set by the app's roll-off round (issue 20: the roll-off's frames)",
-    "starter": "the roll-off's, set by the app's roll-off round with tie (issue 20: the roll-off's frames)",
-    "turn_msg": "the turn screen's footer, beside the computer's turn in ui/turn_screen.py (issue 20)",
-    "turn_msg_until": "the turn screen's footer (issue 20)",
+    "tie": "the roll-off's, set by the app's roll-off round (the roll-off spread over frames)",
+    "starter": "the roll-off's, set by the app's roll-off round with tie (the roll-off spread over frames)",
+    "turn_msg": "the turn screen's footer, beside the computer's turn in ui/turn_screen.py",
+    "turn_msg_until": "the turn screen's footer",
 }
 
 
 def test_app_holds_only_state_more_than_one_module_uses():
-    # Each screen owns its state (issue 23 item 4): what App sets and app.py never reads,
+    # Each screen owns its state: what App sets and app.py never reads,
     # used by one other module only, is that module's, kept there as module-level state
     # set by its way in (ui/__init__.py).
     modules = _modules()
@@ -269,7 +269,7 @@ def _layer_rows():
 
 
 def test_each_root_module_is_in_the_layer_its_prefix_names():
-    """Issue 23 item 5: the flash root lists as layers. Every module at firmware/'s root is
+    """The flash root lists as layers. Every module at firmware/'s root is
     in architecture.md's layer list exactly once, in the row whose prefix it carries (rows
     without a prefix: the app and start layers); the list names no module that is gone."""
     rows = _layer_rows()

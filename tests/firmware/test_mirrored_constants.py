@@ -50,3 +50,13 @@ def test_every_mirrored_constant_equals_its_source():
                 "%s:%d %s = %s, but %s.%s = %r" % (path, number, name, value, module, attr, getattr(source, attr))
             )
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_named_numbers_are_what_their_names_say():
+    import game
+    import rules
+
+    card = rules.make_ruleset()
+    assert rules.ALL_BOXES == sum(1 << b for b in range(card.n_boxes))  # every box of the card used
+    assert rules.UPPER_ROW == 5 * 6 + 1  # an upper box's points 0..30: five sixes in Sixes
+    assert game.ALL_HELD == sum(1 << i for i in range(5))  # every one of the five dice

@@ -49,7 +49,7 @@ def test_the_same_game_and_seat_enters_once():
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.integers(0, 400), max_size=10), st.lists(st.integers(0, 400), min_size=1, max_size=4))
 def test_game_places_are_where_each_seat_ends(table, totals):
-    # Issue 9.4: the place shown while asking a seat's initials is computed for all seats
+    # The place shown while asking a seat's initials is computed for all seats
     # of the game at once, and entering them in the order given lands each exactly there.
     scores = []
     for n in range(len(table)):
@@ -72,7 +72,7 @@ def test_a_better_later_seat_does_not_move_an_earlier_seats_place():
 
 
 def test_games_and_player_results_are_counted_apart_and_computer_levels_kept_apart():
-    # Issue 9.5: "Games 3" after 2 games (a solo game and a 2-seat game).
+    # Games apart from results: "Games 3" after 2 games (a solo and a 2-seat game) was wrong.
     from ui import menu
 
     stats = save_records.new_stats()

@@ -1,5 +1,5 @@
 """An action's save is packed in the frame after the one that shows it and written in the
-frame after that (issue 20 item 3: a screen update, the packing and the write are three
+frame after that (a screen update, the packing and the write are three
 short stretches, not one long one), before those frames' events, and in order: inside MicroPython, the real app and save layer on the sim
 board's loopback link with a scripted HOLD1 press, saving to FakeFs (tests/shared)."""
 
@@ -114,7 +114,7 @@ def test_the_frame_that_shows_an_action_does_not_write_its_save_the_next_frame_d
     assert held_at > 0
     assert out["HELD_FRAME_SAVED"] == "0"  # the flash still has the roll when the hold shows
     # the frame of the press draws; the next one packs the save, the one after writes it
-    # (issue 20 item 3: the packing and the sector erase are two stretches, not one)
+    # (the packing and the sector erase are two stretches, not one)
     assert out["LOG"] == str([("show", held_at), ("pack", held_at + 1), ("write", held_at + 2)])
     assert out["SAVED_HELD"] == "1"
 
@@ -277,7 +277,7 @@ print("LEFT", gc.mem_alloc() - before)
 
 
 def test_the_garbage_of_a_long_frame_is_collected_in_the_next_spare_one():
-    # Issue 20 item 3: the heap's automatic collection runs when an allocation finds no
+    # The heap's automatic collection runs when an allocation finds no
     # room, which is inside work; collecting after a long frame, with time to spare, keeps
     # it out of the next stretch a press could notice.
     _out, stdout = _run_script(GC_SCRIPT)
@@ -379,7 +379,7 @@ print("WAITS", session.scores_wait(), "DUE", session.save_due())
 
 
 def test_a_games_end_writes_one_file_a_frame():
-    """The last score's save, then the records (issue 20 item 3: the end of a game was one
+    """The last score's save, then the records (the end of a game was one
     stretch of about 300 estimated ms with three 45 ms erases): the score's frame writes
     nothing, the game's save is packed and written, then the statistics and the dice
     rolled, a file a frame; the end screen learns of the high score once it is known."""

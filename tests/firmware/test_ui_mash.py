@@ -38,7 +38,7 @@ def script(t):
     if t >= slot_end:
         pick = rnd(18)
         if pick >= 16:
-            mask = 1 << 8  # OK alone: habitual double OKs (scoring takes two since issue 9.9)
+            mask = 1 << 8  # OK alone: habitual double OKs (scoring takes two presses)
         elif pick == 0:
             mask = 0x3FF  # everything at once
         elif pick < 6:

@@ -1,4 +1,4 @@
-"""The compact font and what it makes room for (issue 9.7): the whole scorecard on one
+"""The compact font and what it makes room for: the whole scorecard on one
 screen and an opponents' line that is never truncated. Drawn by the real app inside
 MicroPython (sim board on a loopback link); the frame buffer is read back in CPython with
 the simulator's reader, which decodes the compact font with the firmware's own table.

@@ -77,7 +77,7 @@ def test_end_screen_shares_first_place():
     assert lines[2].split() == ["2.", "P1", "Human", "0"]
     assert lines[3].split() == ["2.", "P2", "CPU", "0"]
     assert lines[5].split() == ["Winner:", "P3"]
-    assert lines[7] == "OK: menu"  # issue 9.6: says what OK does (no save layer: no high scores)
+    assert lines[7] == "OK: menu"  # says what OK does (no save layer: no high scores)
 
 
 def test_tied_winners_are_all_named():
@@ -144,7 +144,7 @@ print("SKIPPED", a.screen == app_module.TURN, a.game.current)
 
 
 def test_a_computer_turn_ends_with_what_it_scored_for_a_moment_or_until_ok():
-    # Issue 9.8: "P2: Full house 25", about 1.5 s, skippable with OK.
+    # "P2: Full house 25", about 1.5 s, skippable with OK.
     (lines,), out = _screens(COMPUTER_TURN)
     scored = [line for line in out if line.startswith("SCORED ")][0].split()
     points, total, faces = scored[1], scored[2], scored[3:]

@@ -11,7 +11,7 @@ Imported by conftest.py, so every test file may ask for them:
   the shared ones).
 
 Both skip, with the one reason naming the missing file, where the official UF2 or the
-bootrom is missing (chip_session.fixture_files).
+bootrom is missing (``chip_files``: build/rp2/, then the folder beside the checkout).
 """
 
 import os
@@ -28,6 +28,27 @@ from host_tools.simulator import chip_session
 SEED = 4  # the unix simulator's --seed the seeded image matches
 
 
+def beside_checkout():
+    """``../shared/rp2`` beside the main checkout, where CI keeps the bootrom, as a tuple
+    of the folders that exist. Only the tests look outside the checkout; they pass what
+    they find to the host tools. From a git worktree the main checkout is found through
+    ``.git`` (a file there)."""
+    candidates = [os.path.join(os.path.dirname(host_tools.REPO), "shared", "rp2")]
+    dot_git = os.path.join(host_tools.REPO, ".git")
+    if os.path.isfile(dot_git):
+        with open(dot_git, encoding="utf-8") as f:
+            gitdir = f.read().partition("gitdir:")[2].strip()
+        main = gitdir.split(os.sep + ".git" + os.sep)[0]
+        candidates.append(os.path.join(os.path.dirname(main), "shared", "rp2"))
+    return tuple(folder for folder in candidates if os.path.isdir(folder))[:1]
+
+
+def chip_files():
+    """``(firmware, bootrom, problem)`` of chip_session.fixture_files: build/rp2/, then
+    the folder beside the checkout (checked against its SHA256SUMS)."""
+    return chip_session.fixture_files(beside_checkout())
+
+
 def chip_copy(image, folder, name="flash.bin"):
     path = os.path.join(str(folder), name)
     shutil.copyfile(image, path)
@@ -38,7 +59,7 @@ def chip_copy(image, folder, name="flash.bin"):
 def chip_flashed(tmp_path_factory):
     """(image path, flash output): what ``make chip CHIPARGS=--fresh`` and ``make flash
     PORT=...`` run: the chip command prints its port once it is up, the flash command uses it."""
-    firmware, _bootrom, missing = chip_session.fixture_files()
+    firmware, bootrom, missing = chip_files()
     if missing:
         pytest.skip(missing)
     chip_session.ensure_node()
@@ -49,7 +70,19 @@ def chip_flashed(tmp_path_factory):
     advise.ensure_spread(rules.make_ruleset())  # chip always shows the win meter
     image = str(tmp_path_factory.mktemp("chip") / "flash.bin")
     chip = subprocess.Popen(
-        [sys.executable, "-m", "host_tools", "chip", "--fresh", "--firmware", firmware, "--flash-image", image],
+        [
+            sys.executable,
+            "-m",
+            "host_tools",
+            "chip",
+            "--fresh",
+            "--firmware",
+            firmware,
+            "--bootrom",
+            bootrom,
+            "--flash-image",
+            image,
+        ],
         cwd=host_tools.REPO,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
@@ -79,5 +112,5 @@ def chip_seeded(chip_flashed, tmp_path_factory):
     from host_tools.simulator.unix_port import mix_seed
 
     image = chip_copy(chip_flashed[0], tmp_path_factory.mktemp("chip"), "seeded.bin")
-    chip_session.set_config(image, seed=mix_seed(SEED))
+    chip_session.set_config(image, bootrom=chip_files()[1], seed=mix_seed(SEED))
     return image

@@ -1,5 +1,5 @@
-"""``bench busy`` (host_tools/benches/busy.py): issue 20's busy moments in estimated chip
-ms, each stretch counted at its fastest of several runs of a game (a recorded run and
+"""``bench busy`` (host_tools/benches/busy.py): the busy moments of docs/power_and_input.md
+in estimated chip ms, each stretch counted at its fastest of several runs of a game (a recorded run and
 replays of it, tests/sim/test_busy_replay.py), with every run's own figure beside it:
 a human against a computer, and four computers played to Game over."""
 

@@ -160,11 +160,11 @@ def test_usage_errors(capsys, argv, message):
 )
 def test_the_chip_tier_skip_reason_names_the_missing_file_and_where_to_get_it(monkeypatch, missing, where):
     """Without the UF2 (CI: ../shared/rp2/ holds only the bootrom) the chip tier skips with
-    one line naming that file, where to download it and the folder it goes in (issue 19)."""
+    one line naming that file, where to download it and the folder it goes in."""
     from host_tools.simulator import chip_session
 
     found = {chip_image.FIRMWARE_NAME: "/fw.uf2", chip_image.BOOTROM_NAME: "/bootrom.bin"}
-    monkeypatch.setattr(chip_image, "find_file", lambda name: None if name == missing else found[name])
+    monkeypatch.setattr(chip_image, "find_file", lambda name, folders=(): None if name == missing else found[name])
     firmware, bootrom, problem = chip_session.fixture_files()
     assert (firmware, bootrom) == (None, None)
     assert "\n" not in problem

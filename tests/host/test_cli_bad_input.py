@@ -1,5 +1,5 @@
 """Every command x every kind of bad value: exit 2, exactly one line on stderr, nothing on
-stdout, no traceback, and nothing written (issue 10, item 11).
+stdout, no traceback, and nothing written.
 
 ``TABLE`` is the whole test: ``{command: {kind: rows}}``, where a row is the argument
 list (placeholders in braces are filled by ``Paths``, see ``PLACEHOLDERS``) and ``rows``
@@ -491,7 +491,7 @@ TABLE = {
         ],  # the clone's docs/: the pictures' folder
     },
 }
-# Ports that are not serial devices (issue 22 item 13), for every command with --port.
+# Ports that are not serial devices, for every command with --port.
 NOT_PORTS = ("{file}", "{port_fifo}", "/dev/zero")
 for _command, _rest in (("pull", []), ("flash", []), ("push", ["--from", "{pulled}"])):
     TABLE[_command]["folder instead of file"] = TABLE[_command]["folder instead of file"] + [

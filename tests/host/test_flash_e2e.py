@@ -80,7 +80,7 @@ def test_flash_the_firmware_then_only_what_changed(tmp_path):
 
 
 def test_a_board_switch_copies_the_new_boards_parts_and_removes_the_old_ones(tmp_path):
-    """flash copies only the board's own modules and drivers (issue 15 item 2): switching a
+    """flash copies only the board's own modules and drivers: switching a
     Pico from board pico to pico_neopixel copies that board's module and dice driver and
     removes pico's (manifest entries, unchanged), never a file the game wrote."""
     src = copy_checkout(tmp_path / "src")
@@ -269,7 +269,7 @@ def test_the_zoo_table_goes_along_for_the_menus_kids_card(tmp_path):
     assert (device / "strategy-zoo.bin").read_bytes() == zoo
 
 
-# Module names the firmware had before the layer names (issue 23 item 5), some of each layer.
+# Module names the firmware had before the layer names, some of each layer.
 EARLIER = ("players", "computer", "session", "storage", "records", "win_meter")  # earlier versions' names
 
 

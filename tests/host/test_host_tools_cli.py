@@ -85,7 +85,7 @@ def planted(folder, name):
 
 
 def test_solve_never_writes_through_a_planted_tmp_link(tmp_path):
-    """Issue 22 item 10: solve wrote its table through an existing ``<out>.tmp`` link (over
+    """solve wrote its table through an existing ``<out>.tmp`` link (over
     the file it points to); temp files are now made exclusively under a fresh name."""
     out, victim = planted(tmp_path, "zoo.bin")
     proc = run("solve", "--rules", "zoo", "--out", str(out))
@@ -132,7 +132,7 @@ def test_an_output_link_is_replaced_not_written_through(tmp_path):
 
 
 def test_too_long_names_and_the_same_file_twice_are_refused_before_the_solve(tmp_path):
-    """Issue 22 item 11: a too-long --screenshot was a traceback after the game; solve --out F
+    """A too-long --screenshot was a traceback after the game; solve --out F
     --spread F wrote the spread table over the value table. Refused first, nothing written."""
     proc = run(
         "sim",

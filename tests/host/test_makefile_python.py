@@ -144,7 +144,7 @@ def test_python_m_host_tools_works_from_any_folder_after_make(tmp_path):
 
 def test_make_flash_compact_builds_and_copies_the_compact_table_under_its_own_name(tmp_path):
     """README "Flash the game": `make flash COMPACT=1` builds build/strategy-forced-compact.bin
-    (never build/strategy-forced.bin, issue 19 item 11) and flashes that one."""
+    (never build/strategy-forced.bin, the exact table's) and flashes that one."""
     folder = fresh_checkout(tmp_path)
     for name in (
         "firmware/strategy_table.py",
@@ -183,7 +183,7 @@ def test_make_flash_compact_builds_and_copies_the_compact_table_under_its_own_na
 
 
 def test_make_alone_lists_every_target_and_runs_nothing(tmp_path):
-    """Issue 19 item 14: `make` alone began installing (the first rule was the venv's);
+    """`make` alone began installing (the first rule was the venv's);
     `make help` is the default goal and names every .PHONY target."""
     import re
 

@@ -30,7 +30,7 @@ def test_pull_from_a_flash_folder_prints_everything(tmp_path, capsys):
     assert " 1. ANN   285" in text
     assert "1 game    average  285.0" in text
     assert "upper bonus in 100%" in text
-    assert "  1 game played\n  all      2 results" in text  # issue 9.5: games apart from results
+    assert "  1 game played\n  all      2 results" in text  # games apart from results
     # 600 dice, 130/70/100...: chi-square = (30**2 + 30**2) / 100 = 18.00
     assert "600 dice rolled, chi-square 18.00" in text
     assert "unfair (1%)" in text
@@ -133,7 +133,7 @@ def _no_escape_characters(text):
 
 
 def test_a_lying_device_gets_only_plain_names_copied_and_printed_escaped(tmp_path):
-    """Issue 10 items 1 and 3: names with paths, links or escape sequences; sizes that lie."""
+    """Names with paths, links or escape sequences; sizes that lie."""
     flash = device_folder(tmp_path)
     scores = (flash / "data" / "scores.a").read_bytes()
     outside = tmp_path / "pwned_abs.txt"
@@ -175,7 +175,7 @@ def test_a_lying_device_gets_only_plain_names_copied_and_printed_escaped(tmp_pat
 
 
 def test_a_crafted_flash_folder_is_copied_without_following_links(tmp_path):
-    """Issue 10 item 2: links out of the folder, /dev/zero, a FIFO, a sparse 3 GB file."""
+    """Links out of the folder, /dev/zero, a FIFO, a sparse 3 GB file."""
     secret = tmp_path / "secret.txt"
     secret.write_text("the host's secret")
     flash = hostile.links_folder(str(tmp_path / "flash"), str(secret))
@@ -197,7 +197,7 @@ def test_a_crafted_flash_folder_is_copied_without_following_links(tmp_path):
 
 
 def test_a_damaged_flash_folder_is_reported_not_a_traceback(tmp_path):
-    """Issue 10 item 6: data is a file; data/game.tmp and data/game.a.bad are folders."""
+    """The flash's data is a file; data/game.tmp and data/game.a.bad are folders."""
     flash = hostile.data_is_a_file(str(tmp_path / "file"))
     proc = hostile.run_limited(["pull", "--dir", flash, "--out", tmp_path / "copy"])
     assert (proc.returncode, proc.stderr, proc.stdout) == (
@@ -312,7 +312,7 @@ def _files(folder):
 
 
 def test_a_pull_from_a_device_with_nothing_saved_keeps_the_previous_copy(tmp_path, capsys):
-    """Issue 22 item 8: the second pull (from the freshly erased device) must not delete
+    """The second pull (from the freshly erased device) must not delete
     the only backup."""
     flash = device_folder(tmp_path)
     copy = tmp_path / "copy"

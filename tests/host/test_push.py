@@ -57,7 +57,7 @@ def uf2_round_trip():
 
 @pytest.mark.parametrize("where", ["README", "uf2 last line"])
 def test_pull_then_push_as_written_restores_what_was_pulled(tmp_path, where):
-    """Issue 19 item 10: from a fresh folder, with a fresh HOME, the commands exactly as
+    """From a fresh folder, with a fresh HOME, the commands exactly as
     shown (only the port replaced) bring back the records and the saved game."""
     lines = readme_round_trip() if where == "README" else uf2_round_trip()
     assert len(lines) == 2, lines
@@ -216,7 +216,7 @@ def pulled(tmp_path_factory):
 
 @pytest.mark.parametrize("case", BAD_COPIES, ids=[c[0] for c in BAD_COPIES])
 def test_a_bad_copy_is_refused_whole_before_the_device_is_touched(pulled, tmp_path, case):
-    """Issue 22 item 6: one line, exit 2, nothing on stdout, the device's data/ as it was."""
+    """One line, exit 2, nothing on stdout, the device's data/ as it was."""
     device, port, good = pulled
     _name, spoil, message = case
     copy = tmp_path / "copy"
@@ -418,7 +418,7 @@ NEW = {"game.a": b"new game", "scores.a": b"new scores a", "scores.b": b"new sco
 
 @pytest.mark.parametrize("had_data", [True, False], ids=["over old data", "on a fresh install"])
 def test_a_power_cut_at_any_step_of_a_push_leaves_the_old_data_or_the_new(tmp_path, had_data):
-    """Issue 22 item 7: for every step N of the push's device-side scripts, a cut at N
+    """For every step N of the push's device-side scripts, a cut at N
     and a boot leave data/ exactly as it was or exactly the copy; the next push then
     completes and leaves no staging folder."""
     (tmp_path / "cuts.py").write_text(CUTS)

@@ -1,4 +1,4 @@
-"""Documented examples run as written (issue 19 item 17): each command is taken from the
+"""Documented examples run as written: each command is taken from the
 page's own text (docs/development.md, docs/strategy.md), run by the shell from a fresh
 folder, and must give what the page shows under it."""
 

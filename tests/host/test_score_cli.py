@@ -159,7 +159,7 @@ FULL_CARD = json.dumps(
 
 
 def test_a_full_card_is_named_not_scored():
-    """Issue 19 item 15: with every box filled, score announced a joker and 'Yahtzee
+    """With every box filled, score announced a joker and 'Yahtzee
     bonus: +100' for five of a kind; it says the card is full, as advise does."""
     proc = run("--card", FULL_CARD, "6", "6", "6", "6", "6")
     assert (proc.returncode, proc.stdout) == (2, "")
@@ -187,7 +187,7 @@ def test_the_zoo_card_refuses_no_yahtzee_bonus():
 
 
 def test_a_box_named_twice_and_a_negative_bonus_are_refused():
-    """Issue 22 item 12: {"chance": 20, "chance": 25} kept the last silently; a Yahtzee
+    """{"chance": 20, "chance": 25} kept the last silently; a Yahtzee
     bonus of -100 was accepted (rules.check_card) and scored -100."""
     proc = run("--card", '{"chance": 20, "chance": 25}', "1", "2", "3", "4", "5")
     assert proc.returncode == 2

@@ -159,7 +159,7 @@ def test_make_flash_after_installing_the_uf2_copies_nothing(tmp_path, source):
 
 
 def test_the_game_and_its_tables_leave_room_for_saves_on_a_pico_and_fit_a_pico_w():
-    """Issue 15 item 2, counted as the rp2 port's littlefs counts (fs_image, the image uf2
+    """Counted as the rp2 port's littlefs counts (fs_image, the image uf2
     writes): on a Pico the game of board pico with the exact, spread and Zoo tables leaves
     at least 100 KB for saves; on a Pico W the game, the compact table and the spread
     table (the win meter, CPU win) too."""
@@ -445,8 +445,8 @@ def test_the_readme_commands_write_one_file_per_board(tmp_path, device_tables):
     python_lines = [line for line in lines if line.startswith("python -m host_tools uf2 ")]
     assert len(python_lines) == 3
     # The Pico W line builds the compact table into its own file, so the Pico 2 line
-    # takes the exact one again (issue 19 item 11). Since flash copies only the board's own
-    # modules (issue 15 item 2) the game and the compact table (6 bits per state) fit a
+    # takes the exact one again. Since flash copies only the board's own
+    # modules the game and the compact table (6 bits per state) fit a
     # Pico W's 848 KiB with the spread table.
     exact = os.path.getsize(device_tables["strategy-forced.bin"])
     for line, layout in zip(python_lines, (PICO, PICO_W, PICO2)):
@@ -521,7 +521,7 @@ def test_the_check_refuses_an_image_that_lacks_a_file(tmp_path):
 
 
 def test_the_compact_table_has_its_own_name_and_never_replaces_the_exact_one(tmp_path, source):
-    """Issue 19 item 11: ``uf2 --compact`` built its table over build/strategy-forced.bin,
+    """``uf2 --compact`` built its table over build/strategy-forced.bin,
     and every later uf2, advise, sim and flash took the compact one: the same command made
     a different UF2. The compact table is build/strategy-forced-compact.bin."""
     firmware = tmp_path / "fw.uf2"

@@ -92,7 +92,7 @@ def test_not_micropython_mode_has_no_raw_repl(tmp_path):
 
 
 def test_the_readme_example_makes_its_folder(tmp_path):
-    """Issue 9 item 15: ``virtual-pico --dir /tmp/pico`` works when the folder is missing."""
+    """``virtual-pico --dir /tmp/pico`` works when the folder is missing."""
     folder = tmp_path / "pico" / "flash"
     with virtual_pico.running(folder) as port:
         out = mpremote(port, "exec", "open('/made.txt', 'w').write('yes')")
@@ -101,7 +101,7 @@ def test_the_readme_example_makes_its_folder(tmp_path):
 
 
 def test_dir_is_a_sandbox_for_every_client(tmp_path):
-    """Issue 10 item 10: ``..`` stops at the flash's top, as on a board."""
+    """``..`` stops at the flash's top, as on a board."""
     flash = tmp_path / "a" / "flash"
     write(flash, "inside.txt", "inside")
     outside = write(tmp_path, "a/outside.txt", "the host's file")
@@ -151,7 +151,7 @@ def test_a_dir_that_is_a_file_is_a_usage_error_with_nothing_on_stdout(tmp_path):
 
 
 def test_an_interpreter_failing_at_start_prints_no_port(tmp_path, monkeypatch, capsys):
-    """Issue 9 item 15: a script reads the first stdout line as the port; a failure is
+    """A script reads the first stdout line as the port; a failure is
     only on stderr, with a non-zero exit."""
     import host_tools
 

@@ -1,4 +1,4 @@
-"""The end of a game on a nearly full flash (issue 22 item 5): the finished game's records
+"""The end of a game on a nearly full flash: the finished game's records
 are never dropped while the game that rebuilds them is gone. Cases for MicroPython only
 (the sim board needs ``framebuf``): tests/sim/test_full_flash_sim.py runs each ``case_*`` in
 the unix port. The real app and save layer (save_session.py) run on the sim board's loopback

@@ -1,5 +1,5 @@
 """Saves the firmware cannot write back are refused at load; any save that fails is a
-SaveError (issue 22 items 1 and 3). Run by pytest AND inside real MicroPython.
+SaveError. Run by pytest AND inside real MicroPython.
 
 The rule (firmware/save_bounds.py): a shape check accepts only what the firmware can make and
 save again, so the largest value each check accepts still packs into its 16 KiB frame
@@ -49,7 +49,7 @@ def test_a_game_save_is_refused_when_its_counts_or_players_exceed_one_game():
     assert save_boot.save_ok(_game_save(four))
     five = _game_save(four + [("P5", "human")])  # the engine plays five; the device does not
     for bad in (
-        _game_save(counts=[(1 << 63) - 1, 0, 0, 0, 0, 0]),  # the issue's count
+        _game_save(counts=[(1 << 63) - 1, 0, 0, 0, 0, 0]),  # the largest count a crafted save held
         _game_save(counts=[save_bounds.MAX_GAME_DICE, 1, 0, 0, 0, 0]),
         _game_save(counts=[save_bounds.MAX_GAME_DICE + 1, 0, 0, 0, 0, 0]),
         five,
@@ -73,7 +73,7 @@ def test_the_largest_game_save_the_check_accepts_saves_again():
 
 def test_records_refuse_what_no_game_makes_and_accept_what_games_make():
     assert save_records.rolls_ok({"last": 1, "faces": [save_bounds.MAX_TALLY] * 6})
-    assert not save_records.rolls_ok({"last": 1, "faces": [(1 << 63) - 4] + [0] * 5})  # the issue's face
+    assert not save_records.rolls_ok({"last": 1, "faces": [(1 << 63) - 4] + [0] * 5})  # a crafted face count
     assert not save_records.rolls_ok({"last": save_bounds.MAX_ID + 1, "faces": [0] * 6})
     assert save_records.stats_ok(_biggest_stats())
     long_name = _biggest_stats()
@@ -117,7 +117,7 @@ def test_the_largest_records_the_checks_accept_save_again():
 
 
 def test_a_stats_file_of_long_names_is_damage_not_a_crash():
-    # The issue's file is 16 names of ~1,000 characters (16,376 bytes: booted at the
+    # The crafted file is 16 names of ~1,000 characters (16,376 bytes: booted at the
     # simulator's heap in tests/sim/test_hostile_saves_sim.py); names of 100 are as wrong.
     names = {}
     for i in range(16):

@@ -66,7 +66,7 @@ def test_other_ranges_reseed_so_positions_stay_replayable():
 
 
 def test_the_first_press_after_a_seek_keeps_the_restored_stream():
-    # Issue 9.2: on the device the Continue press is the first press; its stir must not
+    # On the device the Continue press is the first press; its stir must not
     # replace the stream the save restored (an unseeded source, as on the Pico).
     source = DiceSource(seed=8)
     source.randint(1, 6)

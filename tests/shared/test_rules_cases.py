@@ -1,4 +1,4 @@
-"""Every rule and worked example of RULES.md, against firmware/rules.py.
+"""Every rule and worked example of docs/rules.md, against firmware/rules.py.
 
 Runs under pytest and inside the real MicroPython (tests/firmware/test_on_micropython.py).
 """

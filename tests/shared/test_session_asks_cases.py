@@ -1,5 +1,5 @@
 """The save layer's asks (save_session.py) and the UI that shows them (ui/records_screens.py),
-run by pytest AND inside MicroPython (issue 23 item 4): the save layer returns what to
+run by pytest AND inside MicroPython: the save layer returns what to
 show as plain data, the UI draws it, takes the keys and hands the answer back through
 ``session.answer``. The app is a stand-in with only what the save layer may use of it
 (app.py's docstring), so a save layer reaching for more fails here.

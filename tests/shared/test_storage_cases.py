@@ -84,8 +84,8 @@ def test_first_save_makes_the_folder():
 
 
 def test_a_prepared_file_is_the_one_saved_and_a_cut_keeps_last_or_previous():
-    """``prepare`` packs in one frame what ``save`` writes in another (issue 20 item 3);
-    the write is the same one, so a cut during it leaves the last or the previous save."""
+    """``prepare`` packs in one frame what ``save`` writes in another (two short stretches,
+    not one); the write is the same one, so a cut during it leaves the last or the previous save."""
     values = states_after(0, 3)
     fs = saved_fs(values[:2])
     store = save_store.Store("data/game", fs.reboot())
@@ -397,7 +397,7 @@ def test_zoo_records_are_kept_apart_from_the_standard_cards():
     equal(save_records.Records("data", fs.reboot(), R.make_ruleset("free")).stores["scores"].base, "data/scores")
 
 
-# --- intact frames, wrong contents (issue 10 item 7) -------------------------------------
+# --- intact frames, wrong contents ------------------------------------------------------
 def _seven_scores():
     return [[300 - i * 10, "AB" + "CDEFGHI"[i], 100 + i, 0] for i in range(7)]
 
@@ -520,7 +520,7 @@ def test_a_game_save_that_cannot_be_resumed_falls_back_to_the_older_slot():
     equal(store.damaged, [("data/game.b", save_store.SHAPE)])
 
 
-# --- obstacles on the flash (issue 10 items 6 and 9) --------------------------------------
+# --- obstacles on the flash --------------------------------------------------------------
 def test_data_being_a_file_is_moved_aside_and_saving_works_again():
     fs = FakeFs(files={"data": bytearray(b"not a folder")})
     store = save_store.Store("data/game", fs)

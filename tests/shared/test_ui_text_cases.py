@@ -1,4 +1,4 @@
-"""The menu's saved set-up and the messages' word wrap (issue 19 item 9), run by pytest
+"""The menu's saved set-up and the messages' word wrap, run by pytest
 AND inside real MicroPython (plain asserts only): what the save layer writes and checks,
 and how a long message is broken into the OLED's 16-column lines.
 """

@@ -1,7 +1,7 @@
 """The Zoo (kids') ruleset of docs/rules_zoo.md, against firmware/rules.py.
 
 Every scoring line, the 18 -> 10 upper bonus boundary, and the new box kinds checked over
-all 252 rolls against a plain re-reading of the issue's table (written here from scratch,
+all 252 rolls against a plain re-reading of docs/rules_zoo.md's table (written here from scratch,
 not with rules.py's scorer). Runs under pytest and inside the real MicroPython.
 """
 
@@ -151,7 +151,7 @@ def test_impossible_zoo_entries_are_named():
 
 
 def _plain_reading(roll):
-    """The issue's Zoo table read again, plainly: box id -> points for an open card."""
+    """docs/rules_zoo.md's Zoo table read again, plainly: box id -> points for an open card."""
     counts = [roll.count(face) for face in range(1, 7)]
     ordered = sorted(counts)
     got = {}

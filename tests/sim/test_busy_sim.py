@@ -2,8 +2,8 @@
 time, presses arrive during it as pin-interrupt edges; host_tools/simulator/busy.py).
 
 A game of a human against a computer is played with taps of 20, 40, 80 and 150 ms made
-right after the press that starts each busy moment of issue 20's table (boot, the menu,
-Start game, ROLL, a hold change's save, the score that starts the computer's turn, OK on
+right after the press that starts each busy moment of docs/power_and_input.md's table
+(boot, the menu, Start game, ROLL, a hold change's save, the score that starts the computer's turn, OK on
 the computer's summary that starts the human's turn), plus a random tap storm over a
 whole turn. The sim board's ``presslog=1`` prints every event the game takes: they must
 be exactly the presses made, in order, once. Blanked in lightsleep, a 40 ms tap between

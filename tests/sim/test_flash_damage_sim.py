@@ -1,4 +1,4 @@
-"""Damage to the flash folder that used to stop saving for good (issue 10 items 6 and 9),
+"""Damage to the flash folder that used to stop saving for good,
 in the headless simulator: the real firmware under MicroPython on the host filesystem,
 which (unlike the in-memory FakeFs of tests/shared) has symlinks and real errno values.
 

@@ -1,4 +1,4 @@
-"""Runs the nearly-full-flash cases (tests/shared/full_flash_rig.py, issue 22 item 5) inside
+"""Runs the nearly-full-flash cases (tests/shared/full_flash_rig.py) inside
 the real MicroPython: the app, the save layer and the records on a small FakeFs."""
 
 import ast

@@ -1,4 +1,4 @@
-"""Saves with an intact frame that the firmware cannot write back (issue 22 item 1), booted
+"""Saves with an intact frame that the firmware cannot write back, booted
 in the headless simulator (the real firmware under MicroPython, its default heap): each
 used to crash at every boot; now each is damage, named on screen, kept as ``*.bad``, and
 the game after it plays and saves.
@@ -80,6 +80,6 @@ def test_a_stats_file_of_sixteen_long_names_boots_at_the_default_heap(tmp_path):
         names["N%02d" % i + "x" * 1000] = [1, 250, 250, 1, 1]
     value = {"last": 1, "games": 16, "all": [16, 4000, 250, 16, 16], "names": names}
     _write(tmp_path, "stats", value)
-    assert 16000 < (tmp_path / "data" / "stats.a").stat().st_size <= 16384  # the issue's 16,376
+    assert 16000 < (tmp_path / "data" / "stats.a").stat().st_size <= 16384  # the crafted file's 16,376
     assert _boot(tmp_path)[:5] == ["Records damaged", "stats:", "bad contents,", "kept as .bad,", "started afresh."]
     _plays_on(tmp_path)

@@ -163,7 +163,7 @@ def test_an_unsaved_change_is_saved_before_sleeping(tmp_path):
 
 
 def test_safe_mode_still_skips_the_game_and_its_files(tmp_path):
-    # Issue 9.21: ``sim --hold-at-boot ROLL`` holds ROLL from power-on (a key script starts
+    # ``sim --hold-at-boot ROLL`` holds ROLL from power-on (a key script starts
     # too late for main.py's check), the way the command line offers it.
     import subprocess
     import sys
@@ -250,7 +250,7 @@ def test_power_saving_frames_allocate_nothing(tmp_path):
     assert "SLEEPS 1 1" in lines  # slept once; the waking ROLL did not roll
 
 
-# Issue 23: power.py asks the app (app.moving()) instead of comparing screen ids.
+# power.py asks the app (app.moving()) instead of comparing screen ids.
 MOVING_PROBE = r"""
 import time
 def at(label):

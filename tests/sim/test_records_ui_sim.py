@@ -61,7 +61,7 @@ def test_initials_then_the_records_pages(tmp_path):
     assert shown[3].split() == ["Average", "%d.%d" % (summary[1] // 10, summary[1] % 10)]
     assert shown[4].split() == ["Best", str(total)]
     assert shown[6].split() == ["Up.bonus", "%d%%" % summary[4]]
-    assert shown[7] == "UP/DOWN who  OK>"  # the keys (issue 9.11)
+    assert shown[7] == "UP/DOWN who  OK>"  # the keys
     person = run(flash, pages + " enter down")
     assert person[0] == "P1             v"
     assert person[3].split() == ["Best", str(total)]
@@ -155,7 +155,7 @@ def test_scores_with_a_valid_frame_but_wrong_contents_use_the_older_copy_once(tm
     scores = saved(tmp_path, "scores")
     store = save_store.Store(str(data / "scores"))
     store.load()
-    store.save({"weird": [1, 2, 3]})  # correct CRC, newer sequence number: issue 10 item 7
+    store.save({"weird": [1, 2, 3]})  # correct CRC, newer sequence number, wrong contents
     lines = run(tmp_path, "")
     assert lines[:5] == ["Records damaged", "scores:", "bad contents,", "kept as .bad,", "older copy used."]
     assert sorted(p.name for p in data.iterdir() if p.name.startswith("scores.")) == ["scores.a", "scores.b.bad"]
@@ -168,7 +168,7 @@ def test_scores_with_a_valid_frame_but_wrong_contents_use_the_older_copy_once(tm
 
 
 def test_the_place_shown_for_initials_is_where_each_player_ends(tmp_path):
-    # Issue 9.4: a two-player game that ended just before a power cut (its save in phase
+    # A two-player game that ended just before a power cut (its save in phase
     # OVER), P2 ahead of P1. Places are computed for both at once: the better seat is
     # asked first and each sees the place it really ends in.
     import game

@@ -161,7 +161,7 @@ def test_quitting_a_game_forgets_its_save_and_keeps_its_dice(tmp_path):
     assert screen_lines(run(tmp_path, "wait:1600").oled_pixels())[0].startswith("Setup")  # no Continue
 
 
-# Issue 9.2, its repro: a solo game saved with --seed 21, then booted WITHOUT a seed (the
+# A solo game saved with --seed 21, then booted WITHOUT a seed (the
 # dice stirred as on the device) and continued: every boot must roll the same dice.
 REPRO_PLAY = "enter down enter enter enter up enter wait:500 space wait:1500 1 2 wait:300"
 REPRO_CONTINUE = "enter wait:500 space wait:1500 space wait:1500"
@@ -188,7 +188,7 @@ def test_continue_rolls_the_same_dice_when_stirred_like_the_device(tmp_path):
     assert results[2] == results[0]
 
 
-# Issue 22 item 4: four computers, one per level (P1 optimal, P2 win, P3 good, P4 casual;
+# Four computers, one per level (P1 optimal, P2 win, P3 good, P4 casual;
 # good and casual draw noise per decision), in one game cut at random moments again and
 # again, each boot continuing the last: the end must be the uninterrupted game's.
 EVERY_LEVEL = "enter down enter enter down enter down enter enter enter down enter enter enter enter up up up up enter"

@@ -113,4 +113,4 @@ def test_zoo_game_with_its_table_and_an_advisor_level_cpu(tmp_path):
     assert all(0 < total <= 130 for _place, total in shown.values())
     stats = saved(tmp_path, "zoo_stats")
     assert stats["all"][0] == 2
-    assert stats["names"]["CPU casual"][0] == 1  # levels apart (issue 9.5)
+    assert stats["names"]["CPU casual"][0] == 1  # levels apart

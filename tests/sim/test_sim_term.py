@@ -119,7 +119,7 @@ def test_a_too_small_terminal_is_told_so_in_one_line(columns, rows):
 
 
 def test_the_chip_port_stays_on_screen_and_console_lines_are_text_only(menu_device):
-    """Issue 19 item 16: make chip printed its port and then cleared the screen; after a
+    """`make chip` printed its port and then cleared the screen; after a
     flash or pull the console lines showed the raw REPL's control bytes."""
     menu_device.console.append("\x01\x04raw REPL; CTRL-B to exit\r\x1b[2J>OK\x04\x04>")
     try:

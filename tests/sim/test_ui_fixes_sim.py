@@ -1,4 +1,4 @@
-"""Issue 9's small screen fixes, played in the headless simulator (the real firmware under
+"""Small screen fixes, played in the headless simulator (the real firmware under
 MicroPython) or checked on the module that makes the decision: the menu shows the players'
 set-up on its first screen, the end screen of a solo game shows its score and says what OK
 does, the splash does not ask for a press it does not wait for, the dice go dark in the
@@ -103,7 +103,7 @@ def test_a_hint_keeps_the_held_die_when_another_shows_the_same_face():
 
 
 def test_scoring_takes_two_presses_and_the_first_shows_what_it_makes(tmp_path):
-    # Issue 9.9: one OK (or an OK pressed out of habit) never scores: it shows the box,
+    # One OK (or an OK pressed out of habit) never scores: it shows the box,
     # its points and the total it makes; OK again scores, any other button goes back.
     from helpers.sim_helpers import saved
 

@@ -1,6 +1,6 @@
-"""A damaged strategy table is refused with a named message, never used (issue 10 item 8).
+"""A damaged strategy table is refused with a named message, never used.
 
-The damage the issue found (a table cut at 4,160 or 1,000,000 bytes, a flipped variant
+The damage found first (a table cut at 4,160 or 1,000,000 bytes, a flipped variant
 byte, damaged offsets, a flipped data byte) and a few more (a check byte, a rank row, a
 byte too many) against every reader: the device reader under CPython and inside the real
 MicroPython, ``advise`` (one line, exit 2), and the firmware in the headless simulator

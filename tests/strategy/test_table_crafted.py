@@ -1,4 +1,4 @@
-"""Crafted tables: one field changed and every checksum recomputed (issue 22 item 2).
+"""Crafted tables: one field changed and every checksum recomputed.
 
 A CRC catches damage by chance, not a file a buggy writer made or someone edited with
 care. Each case below changes one header field, one rank entry or one block's

@@ -3,7 +3,7 @@
 Plays whole solo games through the game engine with seeded dice. The strategy is simple
 (keep the most common face or a straight draw, score the box furthest above its par), so
 the bar is modest: an average well above random play (about 45) and above the ~170 of
-"always take the highest-scoring box"; the optimal player (issue 6) averages 254.6.
+"always take the highest-scoring box"; the optimal player averages 254.6 (docs/strategy.md).
 """
 
 import os
@@ -125,10 +125,10 @@ for f, kind in log:
 
 
 def test_the_app_plays_computer_turns_a_decision_step_a_frame(tmp_path):
-    """Every level's turns play with the turn screen's tick gone (issue 23 item 4), and
+    """Every level's turns play with the turn screen's tick gone, and
     no frame holds two decision steps, a step and a move, or a step and a redraw: the
     win level's programme (about 90 ms on the chip), its set-up and the hold each get
-    a frame of their own (issue 20 item 3: no stretch over 100 ms)."""
+    a frame of their own (no stretch over 100 ms)."""
     from host_tools import sim
     from helpers.sim_helpers import run_probe
 

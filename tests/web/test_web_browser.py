@@ -186,7 +186,7 @@ def test_an_advisor_hint_in_the_browser(url):
         lines = page.wait_for_line("Hint")
         assert lines[0].startswith("Hint P1"), "\n".join(lines)
         # The bursts are figures, not a test of speed: since the table opens a part a
-        # frame (issue 20) and the idle frames sleep, a fast host's advisor turn can stay
+        # frame and the idle frames sleep, a fast host's advisor turn can stay
         # under the worker's 1 ms threshold (docs/web.md quotes them).
         print("advisor: worker bursts after the first roll %s ms, after the second %s ms" % tuple(rolls))
         assert page.handheld("busyMax") > 0  # the worker timed its stretches

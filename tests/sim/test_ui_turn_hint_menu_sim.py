@@ -1,4 +1,4 @@
-"""Issue 19's screen fixes (items 4-9), played in the headless simulator (the real
+"""Screen fixes of the turn, the hint and the menu, played in the headless simulator (the real
 firmware under MicroPython) or drawn by the real app on a loopback link: the box list
 keeps the points hidden while the dice tumble, the win meter shows from the first turn
 and after Continue, a computer's summary names its bonuses, the hint with opponents
@@ -41,7 +41,7 @@ def at(flash, keys, seed=5, **options):
     return device
 
 
-# -- item 7: the box list waits for the dice ------------------------------------------
+# -- the box list waits for the dice --------------------------------------------------
 def test_the_box_list_shows_the_points_only_when_the_dice_settle(tmp_path):
     rolled = sim_golden.SOLO + " space"
     tumbling = at(tmp_path / "tumbling", rolled)
@@ -62,7 +62,7 @@ def test_the_box_list_shows_the_points_only_when_the_dice_settle(tmp_path):
     assert dice_line(quick).split() == [str(face) for face in dice]
 
 
-# -- item 5: the win meter from the first turn and after Continue ---------------------
+# -- the win meter from the first turn and after Continue -----------------------------
 def test_the_win_meter_shows_in_round_one_and_right_after_continue(tmp_path, meter_tables):
     first = text_lines(play(tmp_path, sim_golden.TWO_HUMANS + " wait:4500", seed=4, tables=meter_tables).oled_pixels())
     assert first[0].startswith("P")
@@ -74,7 +74,7 @@ def test_the_win_meter_shows_in_round_one_and_right_after_continue(tmp_path, met
     assert resumed[7].count("%") == 1, resumed  # Continue
 
 
-# -- item 6: a computer's summary names its bonuses -----------------------------------
+# -- a computer's summary names its bonuses -------------------------------------------
 def _screens(code, cwd=None):
     """Run ``code`` (APP_ON_LOOPBACK and more) inside MicroPython; the ``dump()`` frames as
     text, and the other output lines."""
@@ -154,7 +154,7 @@ dump()
     ]
 
 
-# -- item 4: the coach with opponents -------------------------------------------------
+# -- the coach with opponents ---------------------------------------------------------
 def _far_behind_cards():
     from support import card_with
     from helpers.strategy_helpers import ME, THEM
@@ -285,7 +285,7 @@ def test_following_the_hint_with_opponents_is_never_charged(tmp_path, meter_tabl
     assert frames[-1][2] == "Best play!"
 
 
-# -- item 9: dismissing a "Score:" hint ------------------------------------------------
+# -- dismissing a "Score:" hint --------------------------------------------------------
 def test_dismissing_a_score_hint_leaves_the_cursor_where_it_was(tmp_path):
     from host_tools.simulator.screen import inverted_rows
 
@@ -340,7 +340,7 @@ measure("hint2-picked", 200, True)
     assert allocs == {"hint2-idle": 0, "hint2-redraw": 0, "hint2-picked": 0}, lines
 
 
-# -- item 8: the dim shows in the simulator's front-end --------------------------------
+# -- the dim shows in the simulator's front-end ----------------------------------------
 def test_the_simulator_shows_the_dimmed_oled_and_the_waking_press_does_nothing_else(tmp_path):
     from host_tools.simulator import png, term
     from host_tools.simulator.backend import DIMMED
@@ -370,7 +370,7 @@ def test_the_simulator_shows_the_dimmed_oled_and_the_waking_press_does_nothing_e
     assert device_text(moved) != device_text(awake)  # the second press moves it
 
 
-# -- item 9: the menu's set-up is kept between power-ons ------------------------------
+# -- the menu's set-up is kept between power-ons --------------------------------------
 # From "Start game": Players 2 -> 3, P2 CPU casual -> Human, then down to Joker (forced
 # -> ordered) and Coach (hint -> turn).
 SETUP_KEYS = "enter down enter down down enter down down enter down down enter"
@@ -418,7 +418,7 @@ def test_a_damaged_set_up_gives_the_defaults_and_one_message(tmp_path, damage):
     assert after[4].split() == ["P2", "CPU", "casual"]
 
 
-# -- item 9: small screens -------------------------------------------------------------
+# -- small screens ---------------------------------------------------------------------
 def test_safe_mode_and_crash_screens_wrap_at_spaces(tmp_path):
     from host_tools.simulator.backend import DeviceExited
 
