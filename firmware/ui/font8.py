@@ -53,6 +53,12 @@ def _buffers():
     _table_fb = framebuf.FrameBuffer(GLYPHS, len(GLYPHS), 8, framebuf.MONO_VLSB)
     _inverse_fb = framebuf.FrameBuffer(bytearray(1), 2, 1, framebuf.MONO_HLSB)
     _inverse_fb.pixel(0, 0, 1)
+    # Drawing reads a text a character at a time (s[i]), which interns each character
+    # the first time it is met: intern them all now, so no later frame grows the pool.
+    for code in range(_FIRST, _FIRST + _N_ASCII):
+        chr(code)
+    for i in range(len(LETTERS)):
+        LETTERS[i]  # noqa: B018
 
 
 def glyph(fb, number, x, y, inverted=False):
