@@ -49,6 +49,7 @@ from drivers.buttons import LONG
 import coach as coach_module
 import game as game_module
 import seats
+import lang
 import rules
 from ui import coach_screens
 from ui import draw
@@ -121,7 +122,6 @@ class App:
         self.starter = -1
         self.tie = False
         self.coach = coach_module.Coach()  # hints, turn reviews, advisor levels (coach.py)
-        self.labels = screens.BOX_LABELS  # the game's box names on the 8x8 screens (_begin)
         self.note = ""  # one line shown on the roll-off screen and through round 1
         self.turn_msg = ""  # the turn screen's footer for a moment: why ROLL did nothing
         self.turn_msg_until = 0
@@ -370,13 +370,13 @@ class App:
                 self.scroll_cursor()
 
     def _begin(self, game, defer=False):
-        """Take ``game`` on: its box names for the 8x8 screens (the standard card's short
-        ones, else the ruleset's), animals on the dice for the Zoo card, its totals, and the strategy table when the coach or an
+        """Take ``game`` on: its box names in the chosen language (lang.card), animals on
+        the dice for the Zoo card, its totals, and the strategy table when the coach or an
         advisor level needs it (its RAM is held while a game runs; without one, say so through
         round 1: ``note``). ``defer``: open it a part a frame from the frame after the
         next drawn one (``coach_pending``); the roll-off waits for it (ui/screens.py)."""
         self.game = game
-        self.labels = screens.BOX_LABELS if game.rules.card == "yahtzee" else game.rules.labels
+        lang.card(game.rules)
         self.hw.dice.animals(game.rules.faces is not None)  # the Zoo card's pictures
         self.starter = -1
         self.tie = False

@@ -17,6 +17,7 @@ from host_tools import UsageError as InputError
 from host_tools import argument_parser, read_input_file, use_firmware
 
 use_firmware()
+import lang  # noqa: E402
 import rules as R  # noqa: E402
 
 TOTAL_NAMES = ("upper", "upper_bonus", "lower", "yahtzee_bonus", "grand")
@@ -152,7 +153,7 @@ def render(rules, card, result):
             cell = "%d" % result["boxes"][box_id]
         else:
             cell = "not allowed (joker rule)"
-        lines.append("%-16s %s" % (rules.labels[b], cell))
+        lines.append("%-16s %s" % (lang.T[box_id][0], cell))
     lines.append("")
     totals = result["totals"]
     if rules.yahtzee_bonus or totals["yahtzee_bonus"]:
@@ -182,5 +183,6 @@ def main(argv):
         print("score: %s" % exc, file=sys.stderr)
         return 2
     result = evaluate(rules, card, dice)
+    lang.use(lang.ENGLISH)
     print(json.dumps(result) if args.json else render(rules, card, result))
     return 0

@@ -7,6 +7,8 @@ screen (``setup``) draws the lines and moves its cursor.
 """
 from micropython import const
 
+import lang
+from lang import T
 import rules
 from ui import draw
 
@@ -34,19 +36,22 @@ CASUAL = const(4)
 # strategy table on the device every computer kind plays seat_simple.py's simple strategy)
 # and "win" (seat_win.py: plays for the win; needs the spread table too, else optimal).
 KIND_NAMES = ("human", "optimal", "win", "good", "casual")
-KIND_LABELS = ("Human", "CPU optimal", "CPU win", "CPU good", "CPU casual")
+# How the statistics name a computer seat, by level (computer_name): data, never shown as
+# it is (the records pages show the language's name for it, person()).
+STAT_NAMES = ("Human", "CPU optimal", "CPU win", "CPU good", "CPU casual")
 # Coach modes: no advice; hints on request (short MENU in a turn); a review after each turn.
 COACH_OFF = const(0)
 COACH_HINT = const(1)
 COACH_TURN = const(2)
-COACH_LABELS = ("off", "hint", "turn")
+N_COACH_MODES = const(3)
+# The players' names in a game and its save (language-neutral: each language shows its
+# own, lang T["seats"]).
 SEAT_LABELS = ("P1", "P2", "P3", "P4")
-LABELS = ("Players", "", "", "", "", "Joker", "Y.bonus", "Sound", "LEDs", "Start game", "Records", "Coach")
+# Each line's text (lang.T keys), by item id; the seats' lines show the seat's name.
+LABELS = ("players", "", "", "", "", "joker", "yahtzee_bonus", "sound", "brightness", "start_game", "records",
+          "coach")
 # The JOKER line steps through rules.CHOICES: the four joker options of the standard card,
 # then the kids' Zoo card, shown as "Rules Zoo (kids)" (it has no joker and no Y.bonus line).
-CHOICE_LABELS = ("forced", "ordered", "free", "none", "Zoo (kids)")
-RULES_LABEL = "Rules"
-ON_OFF = ("off", "on")
 
 
 class Settings:
@@ -61,6 +66,7 @@ class Settings:
         self.coach = COACH_HINT
         self.sound = 1
         self.leds = 8
+        self.lang = lang.use(cfg.get("lang", lang.ENGLISH))  # the texts' language (lang.py)
         self.items = []
         # For the save layer, which imports nothing of the UI: its set-up store's check
         # and the statistics' names of computer seats (functions below).
@@ -104,7 +110,7 @@ class Settings:
         elif item == YBONUS:
             self.yahtzee_bonus ^= 1
         elif item == COACH:
-            self.coach = (self.coach + step) % len(COACH_LABELS)
+            self.coach = (self.coach + step) % N_COACH_MODES
         elif item == SOUND:
             self.sound ^= 1
         elif item == LEDS:
@@ -113,7 +119,7 @@ class Settings:
 
     def set_coach(self, mode):
         """Restore a saved coach mode; anything else keeps the current one."""
-        if isinstance(mode, int) and 0 <= mode < len(COACH_LABELS):
+        if isinstance(mode, int) and 0 <= mode < N_COACH_MODES:
             self.coach = mode
 
     def saved(self):
@@ -187,7 +193,7 @@ def _setup_draw(app, fb):
     items = settings.items
     draw.clear(fb)
     draw.bar(fb, 0)
-    draw.text(fb, "Setup", 0, 0, True)
+    draw.text(fb, T["setup"], 0, 0, True)
     for line in range(7):
         index = top + line
         if index >= len(items):
@@ -199,25 +205,25 @@ def _setup_draw(app, fb):
             draw.bar(fb, row)
         if SEAT1 <= item < SEAT1 + MAX_PLAYERS:
             seat = item - SEAT1
-            draw.text(fb, SEAT_LABELS[seat], 1, row, inv)
-            draw.text(fb, KIND_LABELS[settings.kinds[seat]], 4, row, inv)
+            draw.text(fb, T["seats"][seat], 1, row, inv)
+            draw.text(fb, T["kinds"][settings.kinds[seat]], 4, row, inv)
             continue
         if item == JOKER and settings.zoo():
-            draw.text(fb, RULES_LABEL, 0, row, inv)  # "Rules Zoo (kids)": 16 columns
+            draw.text(fb, T["rules"], 0, row, inv)  # "Rules Zoo (kids)": 16 columns
         else:
-            draw.text(fb, LABELS[item], 1, row, inv)
+            draw.text(fb, T[LABELS[item]], 1, row, inv)
         if item == PLAYERS:
             draw.number(fb, settings.players, 15, row, inv)
         elif item == JOKER:
-            label = CHOICE_LABELS[settings.joker]
+            label = T["jokers"][settings.joker]
             draw.text(fb, label, 16 - len(label), row, inv)
         elif item == COACH:
-            label = COACH_LABELS[settings.coach]
+            label = T["coach_modes"][settings.coach]
             draw.text(fb, label, 16 - len(label), row, inv)
         elif item == YBONUS:
-            draw.text(fb, ON_OFF[settings.yahtzee_bonus], 13, row, inv)
+            draw.text(fb, T["on_off"][settings.yahtzee_bonus], 13, row, inv)
         elif item == SOUND:
-            draw.text(fb, ON_OFF[settings.sound], 13, row, inv)
+            draw.text(fb, T["on_off"][settings.sound], 13, row, inv)
         elif item == LEDS:
             draw.number(fb, settings.leds, 15, row, inv)
     if top > 0:
@@ -256,8 +262,20 @@ setup = (_setup_draw, _setup_handle, None)  # draw, handle, tick
 
 
 def computer_name(kind):
-    """A computer seat's name in the statistics: its level's label (``CPU casual``), so
-    levels are kept apart; older saves' ``cpu`` kind is ``CPU``."""
+    """A computer seat's name in the statistics: its level's (``CPU casual``), so levels
+    are kept apart; older saves' ``cpu`` kind is ``CPU``. The same in every language."""
     if kind in KIND_NAMES:
-        return KIND_LABELS[KIND_NAMES.index(kind)]
+        return STAT_NAMES[KIND_NAMES.index(kind)]
     return "CPU"
+
+
+def person(name):
+    """How the records pages name a player of the statistics: a seat ("P1") or a
+    computer level (``computer_name``) in the chosen language, anything else as it is."""
+    if name in SEAT_LABELS:
+        return T["seats"][SEAT_LABELS.index(name)]
+    if name in STAT_NAMES:
+        return T["kinds"][STAT_NAMES.index(name)]
+    if name == "CPU":
+        return T["computer"]
+    return name

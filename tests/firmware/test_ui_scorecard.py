@@ -134,12 +134,12 @@ def test_the_whole_card_is_on_one_screen():
 
 OTHER_CARD = r"""
 import framebuf
+import lang
 import rules
 from ui import scorecard
 
 class Ruleset:  # a card of 11 boxes: 6 upper, 5 lower; no Yahtzee bonus (like the Zoo card)
-    boxes = rules.BOXES[:6] + (("pairs", "Two pairs", rules.SAME, 2, 0),) + rules.BOXES[8:12]
-    labels = tuple(box[1] for box in boxes)
+    boxes = rules.BOXES[:6] + (("pairs", rules.SAME, 2, 0),) + rules.BOXES[8:12]
     upper_threshold = 50
     yahtzee_bonus = 0
 
@@ -155,6 +155,9 @@ class App:
     breakdowns = [(17, 0, 122, 0, 139)]
     win_known = False  # solo: no win meter in the header
 
+lang.use("en")
+lang.card(rules.make_ruleset())  # the names of the standard boxes, then this card's
+lang.short = lang.short[:6] + ("Two pairs",) + lang.short[8:12]
 buf = bytearray(1024)
 fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
 scorecard.card_seat = 0  # whose card: the card screen's own state

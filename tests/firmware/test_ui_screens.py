@@ -120,9 +120,9 @@ for _ in range(4000):
         break
 card = a.game.players[1].card
 box = [b for b in range(13) if card[b] >= 0][0]
-from ui import screens
+import lang
 print("SCORED", card[box], a.game.total(1), " ".join(str(f) for f in a.faces))
-print("LABEL", screens.BOX_LABELS[box])
+print("LABEL", lang.short[box])
 dump()
 start = hw.ticks_ms()
 while a.screen == app_module.SUMMARY:

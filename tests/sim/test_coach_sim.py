@@ -79,9 +79,10 @@ def test_hint_shows_the_host_advisors_best_move(tmp_path, device_tables, host_ad
 
 
 def sim_golden_label(box_id):
-    from ui import screens
+    import lang
 
-    return screens.BOX_LABELS[rules.BOX_IDS.index(box_id)]
+    lang.use(lang.ENGLISH)
+    return lang.T[box_id][1]
 
 
 def test_hint_ok_takes_the_advised_hold(tmp_path, device_tables, host_adv):
