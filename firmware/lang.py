@@ -1,59 +1,150 @@
 """The languages the handheld speaks: every text a player reads comes from a catalog.
 
-A catalog is a module ``lang_<code>.py`` beside this one with ``TEXTS``, a dict of key ->
-text (a str, or a tuple of str for a list such as the computer levels; a box's name is
-the pair ``(long, short)``). ``lang_en.py`` holds every key; another language's catalog
-holds the keys it translates, and any it lacks fall back to English key by key. The
-languages on a device are the catalogs on it (``codes()``), so adding one is one file
-(docs/architecture.md, "A language").
+A catalog is a module ``lang_<code>.py`` beside this one whose ``TEXTS`` is one string of
+lines ``key = text`` (``#`` lines are notes for translators). A text that is a list (the
+computer levels, a box's long and short name, a message's lines) separates its items
+with ``|``. ``lang_en.py`` has every key; another language's catalog has the keys it
+translates, and any it lacks fall back to English key by key. The languages on a device
+are the catalogs on it (``codes()``), so adding one is one file (docs/architecture.md,
+"A language").
 
-``use(code)`` loads English, lays the language's catalog over it into ``T`` (one dict,
-made once and refilled, so ``from lang import T`` stays valid) and forgets both modules,
-so only the chosen language's texts stay on the heap. Screens read ``T[key]``, a dict
-lookup that allocates nothing; strings are resolved here, once per change of language,
-never per frame. ``card(ruleset)`` resolves the names of a card's boxes into ``names``
-(long) and ``short`` (the turn list and the card view) for the game being played.
+``use(code)`` resolves the language once: its texts, English where it has none, become
+one bytearray ``blob`` of glyph numbers (one byte a character, the fonts' order: ASCII
+32..126, then ``LETTERS``), and each key an attribute of ``T`` holding a small int
+handle, ``offset << 8 | length``. Screens draw ``T.<key>`` (ui/draw.py and ui/font.py take a
+handle where they take a str): an attribute lookup and a blit a glyph, no str made, so a
+frame allocates nothing; the catalogs' own strings are garbage once resolved, and only
+the blob and T's entries stay on the heap. ``item(handle, i)`` is the i-th item of a
+list, ``string(handle)`` the text as a str (messages, host tools). ``card(ruleset)``
+resolves the names of a card's boxes (by their ids) into ``names`` and ``short``.
 
-Only the UI layer reads this module: the game, the rules and the save layer keep
-language-neutral ids (box ids, "P1", "human"), so saves, records and tables do not
-change with the language.
+Only the UI layer and the host tools read this module: the game, the rules and the save
+layer keep language-neutral ids (box ids, "P1", "human", message keys), so saves, records
+and tables do not change with the language.
 """
+import gc
 import sys
 
+from micropython import const
+
 ENGLISH = "en"
-T = {}  # the chosen language's texts, English where its catalog has no entry
-code = None  # the language loaded (None before the first use)
-names = ()  # the game's boxes in its card's order: long names (card)
-short = ()  # and the names that fit the turn list and the card view
+# Beyond printable ASCII, the letters the languages need, in the fonts' order (their
+# tables follow it: host_tools/fonts). Dutch ij is the two letters i and j.
+LETTERS = "äöüßÄÖÜëïéèàìòùÉÈ"
+_N_ASCII = const(95)
+_BAR = const(92)  # the glyph of "|", between a list's items
+_QUESTION = const(31)  # "?": a character no font draws (tests/shared/test_lang_cases.py)
+
+
+class _Texts:
+    """The chosen language's texts: one attribute a key, its value a handle."""
+
+
+T = _Texts()
+blob = bytearray(0)  # the texts' glyph numbers, one byte a character
+code = None  # the language in use (None before the first use)
+names = ()  # the game's boxes in its card's order: handles of their long names (card)
+short = ()  # and of the names that fit the turn list and the card view
 _codes = None  # the languages found on this device (codes)
 
 
 def use(want):
     """Make ``want`` (a language code) the language of every text; English when there is
     no catalog for it on this device. Returns the code in use."""
-    global code, names, short
-    T.clear()
-    T.update(_texts(ENGLISH))
+    global blob, code, names, short
+    texts = _catalog(ENGLISH, None)
+    for key in texts:
+        setattr(T, key, 0)  # T's entries first, before the texts' garbage
     code = ENGLISH
     if want != ENGLISH:
         try:
-            T.update(_texts(want))
+            _catalog(want, texts)
             code = want
         except ImportError:
             pass  # not on this device (make flash LANG=...): English
+    size = 0
+    for key in texts:
+        size += len(texts[key])
+    blob = None
+    gc.collect()  # the catalogs' garbage out of the way of the blob
+    blob = bytearray(size)
+    at = 0
+    for key in texts:
+        text = texts[key]
+        for i in range(len(text)):
+            blob[at + i] = glyph(text[i])
+        setattr(T, key, at << 8 | len(text))
+        at += len(text)
     names = short = ()
     return code
 
 
-def _texts(language):
-    """A catalog's TEXTS; the module itself is forgotten (its code is garbage once the
-    texts are in T)."""
+def _catalog(language, into):
+    """The ``key = text`` lines of ``lang_<language>.py`` as a dict, or laid over ``into``
+    (only keys it has). The module is forgotten: its strings are garbage once resolved."""
     name = "lang_" + language
     try:
-        return __import__(name).TEXTS
+        source = __import__(name).TEXTS
     finally:
         if name in sys.modules:
             del sys.modules[name]
+    texts = {} if into is None else into
+    start = 0
+    while start < len(source):
+        end = source.find("\n", start)
+        if end < 0:
+            end = len(source)
+        eq = source.find(" = ", start, end)
+        if eq > start and source[start] != "#":
+            key = source[start:eq]
+            if into is None or key in into:
+                texts[key] = source[eq + 3 : end]
+        start = end + 1
+    return texts
+
+
+def glyph(char):
+    """The fonts' glyph number of a one-character string; ``?``'s when they have none."""
+    number = ord(char) - 32
+    if 0 <= number < _N_ASCII:
+        return number
+    at = LETTERS.find(char)
+    return _N_ASCII + at if at >= 0 else _QUESTION
+
+
+def length(handle):
+    """How many characters a text has."""
+    return handle & 0xFF
+
+
+def item(handle, i):
+    """The handle of item ``i`` of a list (``a|b|c``); the last item past its end."""
+    at = handle >> 8
+    end = at + (handle & 0xFF)
+    start = at
+    while at < end:
+        if blob[at] == _BAR:
+            if i == 0:
+                break
+            i -= 1
+            start = at + 1
+        at += 1
+    return start << 8 | (at - start)
+
+
+def string(handle):
+    """A text as a str (allocates: for messages and the host tools, not for frames)."""
+    chars = []
+    at = handle >> 8
+    for i in range(at, at + (handle & 0xFF)):
+        number = blob[i]
+        chars.append(chr(32 + number) if number < _N_ASCII else LETTERS[number - _N_ASCII])
+    return "".join(chars)
+
+
+def get(key):
+    """The text of ``key`` as a str ("|" between a list's items)."""
+    return string(getattr(T, key))
 
 
 def codes():
@@ -91,5 +182,5 @@ def card(ruleset):
     """Resolve the names of ``ruleset``'s boxes (by their ids) into ``names`` and
     ``short``; once per game and per change of language."""
     global names, short
-    names = tuple(T[box_id][0] for box_id in ruleset.ids)
-    short = tuple(T[box_id][1] for box_id in ruleset.ids)
+    names = tuple(item(getattr(T, box_id), 0) for box_id in ruleset.ids)
+    short = tuple(item(getattr(T, box_id), 1) for box_id in ruleset.ids)

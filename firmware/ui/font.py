@@ -3,10 +3,12 @@ the cell's sixth row), 32 columns across the 128-pixel OLED; the 8x8 font (ui/fo
 is for headings, menus and messages, where it reads best.
 
 Stored compactly: ASCII 32..126 and the letters of the handheld's languages
-(``LETTERS``), 3 bytes per glyph (one byte per column, bit 0 at the top, the OLED's own
-MONO_VLSB layout), drawn for this project (host_tools/fonts/). Drawing copies a glyph's 3 bytes
-into one small frame buffer made at import and blits it (inverted text through a 2-entry
-palette), so a call allocates nothing. Numbers are drawn digit by digit, never formatted.
+(lang.LETTERS, numbered as lang.glyph numbers them), 3 bytes per glyph (one byte per
+column, bit 0 at the top, the OLED's own MONO_VLSB layout), drawn for this project
+(host_tools/fonts/). Drawing copies a glyph's 3 bytes into one small frame buffer made at
+import and blits it (inverted text through a 2-entry palette), so a call allocates
+nothing. Numbers are drawn digit by digit, never formatted. A text resolved by lang.py is
+drawn from its glyph numbers as they are.
 
 The compact grid: ``text(fb, s, col, row)`` puts column ``col`` at x = 4 * col and row
 ``row`` at y = TOP + 6 * row (below an 8x8 header line), 9 rows down to the last pixel
@@ -15,6 +17,8 @@ row. The simulator reads this grid back as text with the same glyph table
 """
 from micropython import const
 
+import lang
+
 CELL_W = const(4)
 CELL_H = const(6)
 COLS = const(32)
@@ -22,7 +26,6 @@ ROWS = const(9)
 TOP = const(9)  # y of compact row 0: one blank pixel row under the 8x8 header
 FIRST = const(32)  # the first character in GLYPHS (space)
 # glyphs: made by python -m host_tools.fonts from host_tools/fonts/glyphs_3x5.txt
-LETTERS = "äöüßÄÖÜëïéèàìòùÉÈ"
 GLYPHS = (
     b"\x00\x00\x00\x00\x17\x00\x03\x00\x03\x1f\x0a\x1f\x12\x1f\x09\x19\x04\x13\x0a\x15\x1a\x00\x03\x00"  #   ! " # $ % & '
     b"\x00\x0e\x11\x11\x0e\x00\x0a\x04\x0a\x04\x0e\x04\x20\x18\x00\x04\x04\x04\x00\x10\x00\x18\x04\x03"  # ( ) * + , - . /
@@ -40,7 +43,6 @@ GLYPHS = (
     b"\x0c\x1e\x15\x0d\x1e\x14\x09\x16\x1c\x01\x1c\x00\x09\x16\x08\x0d\x12\x1c\x1c\x1e\x15\x1d\x1e\x14"  # é è à ì ò ù É È
 )
 # glyphs: end
-_N_ASCII = const(95)  # GLYPHS: ASCII 32..126, then LETTERS
 _glyph = bytearray(3)
 _glyph_fb = None  # made by the first glyph drawn (the host reads GLYPHS without framebuf)
 _inverse_fb = None  # palette for inverted text: glyph pixels 1 -> 0, the rest skipped
@@ -55,21 +57,12 @@ def _buffers():
     _inverse_fb.pixel(0, 0, 1)
 
 
-def index(char):
-    """The glyph number of a one-character string, or -1 when the font has none."""
-    code = ord(char)
-    if FIRST <= code < FIRST + _N_ASCII:
-        return code - FIRST
-    at = LETTERS.find(char)
-    return at + _N_ASCII if at >= 0 else -1
-
-
 def glyph(fb, code, x, y, inverted=False):
-    """Draw glyph number ``code`` (``index``; ASCII characters: their code - 32) with its
-    top-left pixel at ``x``, ``y``; -1 (no glyph) draws ``?``."""
+    """Draw glyph number ``code`` (lang.glyph; ASCII characters: their code - 32) with its
+    top-left pixel at ``x``, ``y``."""
     if _glyph_fb is None:
         _buffers()
-    at = (code if code >= 0 else 31) * 3  # 31: "?"
+    at = code * 3
     _glyph[0] = GLYPHS[at]
     _glyph[1] = GLYPHS[at + 1]
     _glyph[2] = GLYPHS[at + 2]
@@ -81,12 +74,22 @@ def glyph(fb, code, x, y, inverted=False):
 
 def text(fb, s, col, row, inverted=False, limit=COLS):
     """``s`` (at most ``limit`` characters of it) from compact column ``col`` of compact
-    row ``row``; returns the next column."""
+    row ``row``: a text's handle (lang.T) or a str; returns the next column."""
     x = col * CELL_W
     y = TOP + row * CELL_H
+    if type(s) is int:  # a resolved text: its glyph numbers in lang.blob
+        blob = lang.blob
+        at = s >> 8
+        n = s & 0xFF
+        if n > limit:
+            n = limit
+        for i in range(at, at + n):
+            glyph(fb, blob[i], x, y, inverted)
+            x += CELL_W
+        return col + n
     n = len(s) if len(s) < limit else limit
     for i in range(n):
-        glyph(fb, index(s[i]), x, y, inverted)
+        glyph(fb, lang.glyph(s[i]), x, y, inverted)
         x += CELL_W
     return col + n
 

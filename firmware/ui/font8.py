@@ -1,22 +1,20 @@
 """The 8x8 font of the 16 x 8 text grid (ui/draw.py): printable ASCII and the letters of
-the handheld's languages (``LETTERS``), drawn for this project (host_tools/fonts/).
+the handheld's languages (lang.LETTERS), drawn for this project (host_tools/fonts/).
 
 The table is one bytearray, 8 column bytes per glyph (bit 0 at the top, the OLED's
-MONO_VLSB layout), in the order of ASCII 32..126 then ``LETTERS``. It is also a frame
+MONO_VLSB layout), numbered as lang.glyph numbers characters (ASCII 32..126, then
+lang.LETTERS), so a text resolved by lang.py is drawn as it is. It is also a frame
 buffer 8 * n pixels wide, so drawing a glyph is two blits and no Python loop: the table
 at -8 * index onto an 8x8 cell (the clip keeps that one glyph), then the cell onto the
 screen (inverted text through a 2-entry palette). Nothing allocates after the first call.
 """
-from micropython import const
+import lang
 
-_FIRST = const(32)  # ASCII 32..126 first, then LETTERS
-_N_ASCII = const(95)
 _cell_fb = None  # made by the first glyph drawn (the host reads GLYPHS without framebuf)
 _table_fb = None
 _inverse_fb = None
 
 # glyphs: made by python -m host_tools.fonts from host_tools/fonts/glyphs_8x8.txt
-LETTERS = "äöüßÄÖÜëïéèàìòùÉÈ"
 GLYPHS = bytearray(
     b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x5f\x00\x00\x00\x00\x00\x00\x03\x00\x03\x00\x00\x00\x00\x14\x7f\x14\x7f\x14\x00\x00\x00\x24\x2a\x7f\x2a\x12\x00\x00\x00\x23\x13\x08\x64\x62\x00\x00\x00\x36\x49\x55\x22\x50\x00\x00\x00\x00\x04\x03\x00\x00\x00\x00"  #   ! " # $ % & '
     b"\x00\x00\x1c\x22\x41\x00\x00\x00\x00\x00\x41\x22\x1c\x00\x00\x00\x00\x14\x08\x3e\x08\x14\x00\x00\x00\x08\x08\x3e\x08\x08\x00\x00\x00\x00\xe0\x60\x00\x00\x00\x00\x00\x08\x08\x08\x08\x08\x00\x00\x00\x00\x60\x60\x00\x00\x00\x00\x00\x20\x10\x08\x04\x02\x00\x00"  # ( ) * + , - . /
@@ -36,15 +34,6 @@ GLYPHS = bytearray(
 # glyphs: end
 
 
-def index(char):
-    """The glyph number of a one-character string, or -1 when the font has none."""
-    code = ord(char)
-    if _FIRST <= code < _FIRST + _N_ASCII:
-        return code - _FIRST
-    at = LETTERS.find(char)
-    return at + _N_ASCII if at >= 0 else -1
-
-
 def _buffers():
     global _cell_fb, _table_fb, _inverse_fb
     import framebuf
@@ -53,16 +42,10 @@ def _buffers():
     _table_fb = framebuf.FrameBuffer(GLYPHS, len(GLYPHS), 8, framebuf.MONO_VLSB)
     _inverse_fb = framebuf.FrameBuffer(bytearray(1), 2, 1, framebuf.MONO_HLSB)
     _inverse_fb.pixel(0, 0, 1)
-    # Drawing reads a text a character at a time (s[i]), which interns each character
-    # the first time it is met: intern them all now, so no later frame grows the pool.
-    for code in range(_FIRST, _FIRST + _N_ASCII):
-        chr(code)
-    for i in range(len(LETTERS)):
-        LETTERS[i]  # noqa: B018
 
 
 def glyph(fb, number, x, y, inverted=False):
-    """Glyph ``number`` (``index``) with its top-left pixel at ``x``, ``y``."""
+    """Glyph ``number`` (lang.glyph) with its top-left pixel at ``x``, ``y``."""
     if _cell_fb is None:
         _buffers()
     _cell_fb.blit(_table_fb, -8 * number, 0)
@@ -73,11 +56,21 @@ def glyph(fb, number, x, y, inverted=False):
 
 
 def text(fb, s, x, y, inverted=False, limit=16):
-    """``s`` (at most ``limit`` characters of it) from pixel ``x``, ``y``; a character
-    without a glyph shows as ``?``. Returns the number of characters drawn."""
+    """``s`` (at most ``limit`` characters of it) from pixel ``x``, ``y``: a text's handle
+    (lang.T), or a str (a character without a glyph shows as ``?``). Returns the number of
+    characters drawn."""
+    if type(s) is int:  # a resolved text: its glyph numbers in lang.blob
+        blob = lang.blob
+        at = s >> 8
+        n = s & 0xFF
+        if n > limit:
+            n = limit
+        for i in range(at, at + n):
+            glyph(fb, blob[i], x, y, inverted)
+            x += 8
+        return n
     n = len(s) if len(s) < limit else limit
     for i in range(n):
-        number = index(s[i])
-        glyph(fb, number if number >= 0 else 31, x, y, inverted)  # 31: "?"
+        glyph(fb, lang.glyph(s[i]), x, y, inverted)
         x += 8
     return n

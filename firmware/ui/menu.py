@@ -45,7 +45,7 @@ COACH_HINT = const(1)
 COACH_TURN = const(2)
 N_COACH_MODES = const(3)
 # The players' names in a game and its save (language-neutral: each language shows its
-# own, lang T["seats"]).
+# own, lang T.seats).
 SEAT_LABELS = ("P1", "P2", "P3", "P4")
 # Each line's text (lang.T keys), by item id; the seats' lines show the seat's name.
 LABELS = ("players", "", "", "", "", "joker", "yahtzee_bonus", "sound", "brightness", "start_game", "records",
@@ -193,7 +193,7 @@ def _setup_draw(app, fb):
     items = settings.items
     draw.clear(fb)
     draw.bar(fb, 0)
-    draw.text(fb, T["setup"], 0, 0, True)
+    draw.text(fb, T.setup, 0, 0, True)
     for line in range(7):
         index = top + line
         if index >= len(items):
@@ -205,25 +205,25 @@ def _setup_draw(app, fb):
             draw.bar(fb, row)
         if SEAT1 <= item < SEAT1 + MAX_PLAYERS:
             seat = item - SEAT1
-            draw.text(fb, T["seats"][seat], 1, row, inv)
-            draw.text(fb, T["kinds"][settings.kinds[seat]], 4, row, inv)
+            draw.text(fb, lang.item(T.seats, seat), 1, row, inv)
+            draw.text(fb, lang.item(T.kinds, settings.kinds[seat]), 4, row, inv)
             continue
         if item == JOKER and settings.zoo():
-            draw.text(fb, T["rules"], 0, row, inv)  # "Rules Zoo (kids)": 16 columns
+            draw.text(fb, T.rules, 0, row, inv)  # "Rules Zoo (kids)": 16 columns
         else:
-            draw.text(fb, T[LABELS[item]], 1, row, inv)
+            draw.text(fb, getattr(T, LABELS[item]), 1, row, inv)
         if item == PLAYERS:
             draw.number(fb, settings.players, 15, row, inv)
         elif item == JOKER:
-            label = T["jokers"][settings.joker]
-            draw.text(fb, label, 16 - len(label), row, inv)
+            label = lang.item(T.jokers, settings.joker)
+            draw.text(fb, label, 16 - lang.length(label), row, inv)
         elif item == COACH:
-            label = T["coach_modes"][settings.coach]
-            draw.text(fb, label, 16 - len(label), row, inv)
+            label = lang.item(T.coach_modes, settings.coach)
+            draw.text(fb, label, 16 - lang.length(label), row, inv)
         elif item == YBONUS:
-            draw.text(fb, T["on_off"][settings.yahtzee_bonus], 13, row, inv)
+            draw.text(fb, lang.item(T.on_off, settings.yahtzee_bonus), 13, row, inv)
         elif item == SOUND:
-            draw.text(fb, T["on_off"][settings.sound], 13, row, inv)
+            draw.text(fb, lang.item(T.on_off, settings.sound), 13, row, inv)
         elif item == LEDS:
             draw.number(fb, settings.leds, 15, row, inv)
     if top > 0:
@@ -273,9 +273,9 @@ def person(name):
     """How the records pages name a player of the statistics: a seat ("P1") or a
     computer level (``computer_name``) in the chosen language, anything else as it is."""
     if name in SEAT_LABELS:
-        return T["seats"][SEAT_LABELS.index(name)]
+        return lang.item(T.seats, SEAT_LABELS.index(name))
     if name in STAT_NAMES:
-        return T["kinds"][STAT_NAMES.index(name)]
+        return lang.item(T.kinds, STAT_NAMES.index(name))
     if name == "CPU":
-        return T["computer"]
+        return T.computer
     return name

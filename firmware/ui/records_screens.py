@@ -12,6 +12,7 @@ never per frame, so the little formatting they do costs nothing in the frame loo
 from micropython import const
 
 from drivers.buttons import ROLL, UP, DOWN, OK, MENU
+import lang
 from lang import T
 from save_session import release
 from ui import draw
@@ -68,7 +69,7 @@ def paint(app, fb):
 def _header(fb, title):
     draw.clear(fb)
     draw.bar(fb, 0)
-    draw.text(fb, title[:16], 0, 0, True)
+    draw.text(fb, title, 0, 0, True)  # clipped at the screen's edge
 
 
 class Message:
@@ -146,18 +147,18 @@ class Initials:
         return False
 
     def draw(self, fb):
-        _header(fb, T["new_high_score"])
+        _header(fb, T.new_high_score)
         draw.text(fb, menu.person(self.seat_label), 0, 1)
         draw.number(fb, self.total, 15, 1)
-        draw.text(fb, T["place"], 0, 2)
+        draw.text(fb, T.place, 0, 2)
         draw.number(fb, self.place + 1, 15, 2)
         for i in range(3):
             col = 6 + 2 * i
             if i == self.pos:  # the letter being set: inverted
                 fb.fill_rect(col * 8, 32, 8, 8, 1)
             draw.text(fb, _LETTERS[self.letters[i]], col, 4, i == self.pos)
-        draw.text(fb, T["letter_keys"], 0, 6)
-        draw.text(fb, T["ok_next"], 0, 7)
+        draw.text(fb, T.letter_keys, 0, 6)
+        draw.text(fb, T.ok_next, 0, 7)
 
 
 SCORES = const(0)
@@ -210,11 +211,11 @@ class RecordsView:
             self._draw_fairness(fb)
 
     def _draw_scores(self, fb):
-        _header(fb, T["zoo_high_scores"] if self.recs.ruleset.faces else T["high_scores"])  # per card
-        draw.text(fb, T["pages_keys"], 0, 7)  # the pages' keys
+        _header(fb, T.zoo_high_scores if self.recs.ruleset.faces else T.high_scores)  # per card
+        draw.text(fb, T.pages_keys, 0, 7)  # the pages' keys
         scores = self.recs.scores
         if not scores:
-            draw.text(fb, T["none_yet"], 0, 2)
+            draw.text(fb, T.none_yet, 0, 2)
             return
         for line in range(_SCORE_ROWS):
             index = self.top + line
@@ -233,16 +234,16 @@ class RecordsView:
         name = self.names[self.who]
         stats = self.recs.stats
         entry = stats["all"] if self.who == 0 else stats["names"][name]
-        _header(fb, T["all_players"] if self.who == 0 else menu.person(name))
+        _header(fb, T.all_players if self.who == 0 else menu.person(name))
         if len(self.names) > 1:
             draw.text(fb, "v", 15, 0, True)
-            draw.text(fb, T["who_keys"], 0, 7)
+            draw.text(fb, T.who_keys, 0, 7)
         else:
-            draw.text(fb, T["pages_keys"], 0, 7)
+            draw.text(fb, T.pages_keys, 0, 7)
         values = save_records_view.summary(entry)  # in _STAT_LABELS order
         row = 1
         if self.who == 0:  # games; each game holds a result per seat
-            draw.text(fb, T["games_played"], 0, row)
+            draw.text(fb, T.games_played, 0, row)
             draw.number(fb, save_records_view.games_played(stats), 15, row)
             row += 1
         ruleset = self.recs.ruleset
@@ -250,7 +251,7 @@ class RecordsView:
             label = _STAT_LABELS[i]
             if label is None:
                 label = "zoo_yahtzys" if ruleset.faces else "yahtzees"
-            draw.text(fb, T[label], 0, row)
+            draw.text(fb, getattr(T, label), 0, row)
             if i == 1:  # the average in tenths, one decimal: 2453 -> "245.3"
                 draw.number(fb, values[1] // 10, 13, row)
                 draw.text(fb, ".", 14, row)
@@ -267,7 +268,7 @@ class RecordsView:
 
         faces = self.recs.rolls["faces"]
         stat, verdict = save_records_view.chi_square(faces)
-        _header(fb, T["fairness"])
+        _header(fb, T.fairness)
         figure = save_records_view.thousandths(stat)
         draw.text(fb, figure, 16 - len(figure), 0, True)
         most = 1
@@ -281,4 +282,4 @@ class RecordsView:
             if width:
                 fb.fill_rect(16, row * 8 + 1, width, 6, 1)
             draw.number(fb, faces[face], 15, row)
-        draw.text(fb, T["verdicts"][verdict], 0, 7)
+        draw.text(fb, lang.item(T.verdicts, verdict), 0, 7)

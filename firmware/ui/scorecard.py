@@ -79,8 +79,8 @@ def _card_draw(app, fb):
     upper, upper_bonus, _lower, ybonus, grand = app.breakdowns[seat]
     draw.clear(fb)
     draw.bar(fb, 0)
-    draw.text(fb, T["seats"][seat], 0, 0, True)
-    draw.text(fb, T["card"], 3, 0, True)
+    draw.text(fb, lang.item(T.seats, seat), 0, 0, True)
+    draw.text(fb, T.card, 3, 0, True)
     if app.win_known:  # the win meter (app.refresh_totals): this player's chance to win
         draw.number(fb, draw.percent(app.win_chance[seat]), 9, 0, True)
         draw.text(fb, "%", 10, 0, True)
@@ -92,17 +92,17 @@ def _card_draw(app, fb):
     for box in range(split):
         _box(fb, card_, labels, box, _LEFT, row)
         row += 1
-    font.text(fb, T["upper"], _LEFT, row)
+    font.text(fb, T.upper, _LEFT, row)
     col = font.number(fb, ruleset.upper_threshold, _LEFT + 14, row)
     font.text(fb, "/", col - 1, row)
     font.number(fb, upper, col - 2, row)
     row += 1
-    font.text(fb, T["bonus"], _LEFT, row)
+    font.text(fb, T.bonus, _LEFT, row)
     if upper_bonus or upper >= ruleset.upper_threshold:
         font.number(fb, upper_bonus, _LEFT + 14, row)
     else:  # what the upper section still needs for the bonus
         col = font.number(fb, ruleset.upper_threshold - upper, _LEFT + 14, row)
-        font.text(fb, T["need"], col - 5, row)
+        font.text(fb, T.need, col - 5, row)
     row += 1
     if row < font.ROWS:  # progress bar to the threshold
         y = font.TOP + row * font.CELL_H
@@ -117,10 +117,10 @@ def _card_draw(app, fb):
         _box(fb, card_, labels, box, _RIGHT, row)
         row += 1
     if ruleset.yahtzee_bonus:
-        font.text(fb, T["yahtzee_bonus_short"], _RIGHT, row)
+        font.text(fb, T.yahtzee_bonus_short, _RIGHT, row)
         font.number(fb, ybonus, _RIGHT + 14, row)
         row += 1
-    font.text(fb, T["total"], _RIGHT, row)
+    font.text(fb, T.total, _RIGHT, row)
     font.number(fb, grand, _RIGHT + 14, row)
 
 
@@ -149,7 +149,7 @@ def opponents(app, fb, skip):
     for seat in range(len(game.players)):
         if seat == skip:
             continue
-        font.text(fb, T["seats"][seat], col, FOOTER_ROW)
+        font.text(fb, lang.item(T.seats, seat), col, FOOTER_ROW)
         font.number(fb, app.breakdowns[seat][_GRAND], col + 2 + draw.digits(app.breakdowns[seat][_GRAND]),
                     FOOTER_ROW)
         if app.win_known:  # the win meter: this opponent's chance to win, "P2 174 31%"

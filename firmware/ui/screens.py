@@ -37,11 +37,11 @@ def bonuses(fb, yahtzee, upper, row):
     """The Yahtzee bonus and the upper bonus a score earns, a line each when nonzero,
     from ``row``; returns the next free row (the summary's and the score confirmation's)."""
     if yahtzee:
-        draw.text(fb, T["yahtzee_bonus_short"], 0, row)
+        draw.text(fb, T.yahtzee_bonus_short, 0, row)
         draw.number(fb, yahtzee, 15, row)
         row += 1
     if upper:
-        draw.text(fb, T["upper_bonus"], 0, row)
+        draw.text(fb, T.upper_bonus, 0, row)
         draw.number(fb, upper, 15, row)
         row += 1
     return row
@@ -51,7 +51,7 @@ def bonuses(fb, yahtzee, upper, row):
 def _splash_draw(app, fb):
     draw.clear(fb)
     draw.bar(fb, 0)
-    draw.text(fb, T["title"], 0, 0, True)
+    draw.text(fb, T.title, 0, 0, True)
     # five small dice as a logo
     for i in range(5):
         x = 4 + i * 25
@@ -68,7 +68,7 @@ def _splash_draw(app, fb):
         if face == 6:
             fb.fill_rect(x + 4, 29, 2, 2, 1)
             fb.fill_rect(x + 14, 29, 2, 2, 1)
-    draw.text(fb, T["one_to_four"], 2, 6)  # the menu follows by itself (any button: now)
+    draw.text(fb, T.one_to_four, 2, 6)  # the menu follows by itself (any button: now)
 
 
 def _splash_handle(app, button, long):
@@ -88,29 +88,29 @@ def _rolloff_draw(app, fb):
     game = app.game
     draw.clear(fb)
     draw.bar(fb, 0)
-    draw.text(fb, T["who_starts"], 0, 0, True)
+    draw.text(fb, T.who_starts, 0, 0, True)
     faces = app.faces
     animals = game.rules.faces  # the Zoo card: the animal's name instead of its number
     for seat in range(len(game.players)):
         row = seat + 1
-        draw.text(fb, T["seats"][seat], 1, row)
+        draw.text(fb, lang.item(T.seats, seat), 1, row)
         if not animals:
-            draw.text(fb, T["die"], 4, row)
+            draw.text(fb, T.die, 4, row)
             draw.number(fb, seat + 1, 8, row)
         if app.rolling or faces[seat] == 0:
             draw.text(fb, "-", 12, row)
         elif animals:
             name = lang.names[faces[seat] - 1]  # the animal's box
-            draw.text(fb, name, 16 - len(name), row)
+            draw.text(fb, name, 16 - lang.length(name), row)
         else:
             draw.number(fb, faces[seat], 12, row)
     if app.starter >= 0:
-        draw.text(fb, T["seats"][app.starter], 1, 6)
-        draw.text(fb, T["starts"], 4, 6)
+        draw.text(fb, lang.item(T.seats, app.starter), 1, 6)
+        draw.text(fb, T.starts, 4, 6)
     elif app.tie:
-        draw.text(fb, T["tie_again"], 0, 6)
+        draw.text(fb, T.tie_again, 0, 6)
     if app.note:
-        draw.text(fb, T[app.note], 0, 7)
+        draw.text(fb, getattr(T, app.note), 0, 7)
 
 
 def _rolloff_handle(app, button, long):
@@ -149,9 +149,9 @@ def ask_quit(app, back):
 def _confirm_quit_draw(app, fb):
     draw.clear(fb)
     draw.bar(fb, 0)
-    draw.text(fb, T["quit_game"], 0, 0, True)
-    draw.text(fb, T["ok_quit"], 1, 3)
-    draw.text(fb, T["other_play_on"], 1, 4)
+    draw.text(fb, T.quit_game, 0, 0, True)
+    draw.text(fb, T.ok_quit, 1, 3)
+    draw.text(fb, T.other_play_on, 1, 4)
 
 
 def _confirm_quit_handle(app, button, long):
@@ -186,8 +186,8 @@ def _summary_draw(app, fb):
     seat, box, points, bonus, upper = _summary
     draw.clear(fb)
     draw.bar(fb, 0)
-    draw.text(fb, T["seats"][seat], 0, 0, True)
-    draw.text(fb, T["scored"], 3, 0, True)
+    draw.text(fb, lang.item(T.seats, seat), 0, 0, True)
+    draw.text(fb, T.scored, 3, 0, True)
     faces = app.faces
     letters = app.game.rules.face_letters  # the Zoo card: each animal's letter
     for i in range(5):
@@ -200,9 +200,9 @@ def _summary_draw(app, fb):
     draw.text(fb, lang.short[box], 0, row)
     draw.number(fb, points, 15, row)
     row = bonuses(fb, bonus, upper, row + 1)
-    draw.text(fb, T["total"], 0, row)
+    draw.text(fb, T.total, 0, row)
     draw.number(fb, app.breakdowns[seat][_GRAND], 15, row)
-    draw.text(fb, T["ok_go_on"], 0, 7)
+    draw.text(fb, T.ok_go_on, 0, 7)
 
 
 def _summary_handle(app, button, long):
@@ -235,34 +235,34 @@ def _end_draw(app, fb):
     game = app.game
     draw.clear(fb)
     draw.bar(fb, 0)
-    draw.text(fb, T["game_over"], 0, 0, True)
+    draw.text(fb, T.game_over, 0, 0, True)
     n = len(ranking)
     for i in range(n):
         place, seat, total = ranking[i]
         row = i + 1
         draw.number(fb, place, 1, row)
         draw.text(fb, ".", 2, row)
-        draw.text(fb, T["seats"][seat], 4, row)
+        draw.text(fb, lang.item(T.seats, seat), 4, row)
         human = game.players[seat].kind == menu.KIND_NAMES[menu.HUMAN]
-        draw.text(fb, T["human"] if human else T["computer"], 7, row)
+        draw.text(fb, T.human if human else T.computer, 7, row)
         draw.number(fb, total, 15, row)
     row = n + 2
     if n == 1:
-        draw.text(fb, T["final_score"], 0, row)
+        draw.text(fb, T.final_score, 0, row)
         draw.number(fb, ranking[0][2], 15, row)
     else:
         winners = 0
         for place, _seat, _total in ranking:
             if place == 1:
                 winners += 1
-        draw.text(fb, T["winner"] if winners == 1 else T["tie"], 0, row)
+        draw.text(fb, T.winner if winners == 1 else T.tie, 0, row)
         col = 8 if winners == 1 else 5
         for place, seat, _total in ranking:
             if place == 1:
-                draw.text(fb, T["seats"][seat], col, row)
+                draw.text(fb, lang.item(T.seats, seat), col, row)
                 col += 3
     session = app.session  # what OK does: high scores first while some wait, else the menu
-    draw.text(fb, T["ok_high_scores"] if session is not None and session.scores_wait() else T["ok_menu"], 0, 7)
+    draw.text(fb, T.ok_high_scores if session is not None and session.scores_wait() else T.ok_menu, 0, 7)
 
 
 def _end_handle(app, button, long):

@@ -44,8 +44,8 @@ def _turn_draw(app, fb):
     draw.clear(fb)
     # Row 0, inverted: player name, ``Roll n/3`` and the player's running total.
     draw.bar(fb, 0)
-    draw.text(fb, T["seats"][seat], 0, 0, True)
-    draw.text(fb, T["roll"], 3, 0, True)
+    draw.text(fb, lang.item(T.seats, seat), 0, 0, True)
+    draw.text(fb, T.roll, 3, 0, True)
     draw.number(fb, game.rolls, 8, 0, True)
     draw.text(fb, "/3", 9, 0, True)
     draw.number(fb, app.breakdowns[seat][_GRAND], 15, 0, True)
@@ -77,13 +77,13 @@ def _turn_draw(app, fb):
     if top + _LIST_ROWS < game.rules.n_boxes:
         draw.text(fb, "v", 0, 6)
     if app.turn_msg:
-        draw.text(fb, T[app.turn_msg], 0, 7)  # why ROLL did nothing (also without sound)
+        draw.text(fb, getattr(T, app.turn_msg), 0, 7)  # why ROLL did nothing (also without sound)
     elif app.note and game.round == 0:
-        draw.text(fb, T[app.note], 0, 7)  # e.g. no strategy table: shown through round 1
+        draw.text(fb, getattr(T, app.note), 0, 7)  # e.g. no strategy table: shown through round 1
     elif len(game.players) > 1:  # the others' totals in the compact font: P2 174  P3 98
         scorecard.opponents(app, fb, seat)
     else:  # solo: the upper section's progress to its threshold, "Upper 45 /63"
-        draw.text(fb, T["upper"], 0, 7)
+        draw.text(fb, T.upper, 0, 7)
         draw.number(fb, app.breakdowns[0][_UPPER], 9, 7)
         draw.text(fb, "/", 10, 7)
         draw.number(fb, game.rules.upper_threshold, 12, 7)
@@ -180,15 +180,15 @@ def _confirm_score_draw(app, fb):
     box, points, bonus, upper, total = _confirm
     draw.clear(fb)
     draw.bar(fb, 0)
-    draw.text(fb, T["score_zero"] if points == 0 else T["score_this"], 0, 0, True)
+    draw.text(fb, T.score_zero if points == 0 else T.score_this, 0, 0, True)
     draw.text(fb, lang.short[box], 0, 2)
     draw.number(fb, points, 15, 2)
     row = screens.bonuses(fb, bonus, upper, 3)
     row = 4 if row < 4 else row
-    draw.text(fb, T["total_then"], 0, row)
+    draw.text(fb, T.total_then, 0, row)
     draw.number(fb, total, 15, row)
-    draw.text(fb, T["ok_score"], 1, 6)
-    draw.text(fb, T["other_back"], 1, 7)
+    draw.text(fb, T.ok_score, 1, 6)
+    draw.text(fb, T.other_back, 1, 7)
 
 
 def _confirm_score_handle(app, button, long):

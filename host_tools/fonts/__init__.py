@@ -2,11 +2,12 @@
 
 ``glyphs_8x8.txt`` (the 16 x 8 text grid: headings, menus, messages) and
 ``glyphs_3x5.txt`` (the compact 32-column grid: the card view, the opponents' line) hold
-every glyph as rows of ``#`` and ``.``; ``CHARACTERS`` is what both must draw: printable
-ASCII and the letters of the languages the handheld speaks (``LETTERS``). A missing or
-extra glyph stops the build, so no letter is silently dropped. ``python -m
-host_tools.fonts`` writes the tables into firmware/ui/font8.py and firmware/ui/font.py
-(between their ``# glyphs:`` markers); tests/host/test_fonts.py checks they match.
+every glyph as rows of ``#`` and ``.``; ``CHARACTERS`` is what both must draw, in the
+order lang.glyph numbers them: printable ASCII and the letters of the languages the
+handheld speaks (firmware/lang.py ``LETTERS``). A missing or extra glyph stops the build,
+so no letter is silently dropped. ``python -m host_tools.fonts`` writes the tables into
+firmware/ui/font8.py and firmware/ui/font.py (between their ``# glyphs:`` markers);
+tests/host/test_fonts.py checks they match.
 """
 
 import os
@@ -20,9 +21,9 @@ ART_3X5 = os.path.join(HERE, "glyphs_3x5.txt")
 FIRMWARE_8X8 = os.path.join(host_tools.REPO, "firmware", "ui", "font8.py")
 FIRMWARE_3X5 = os.path.join(host_tools.REPO, "firmware", "ui", "font.py")
 ASCII = "".join(chr(code) for code in range(32, 127))
-# Beyond ASCII, in the order the firmware's tables keep them: German, Dutch, Italian (and
-# French-style É È for Italian's capitals). Dutch ij is written as the two letters i j.
-LETTERS = "äöüßÄÖÜëïéèàìòùÉÈ"
+host_tools.use_firmware()
+from lang import LETTERS  # noqa: E402 (beyond ASCII, in the fonts' order)
+
 CHARACTERS = ASCII + LETTERS
 BEGIN = "# glyphs: made by python -m host_tools.fonts from host_tools/fonts/%s"
 END = "# glyphs: end"
@@ -106,12 +107,12 @@ def _literal(name, data, glyph_bytes, per_line=8):
 
 
 def section(art_name, data, glyph_bytes, wrap=None):
-    """The generated lines of a firmware module: the extra letters and the table
+    """The generated lines of a firmware module: the table
     (``wrap``: a call around the literal, e.g. bytearray for a table drawn by blits)."""
-    lines = [BEGIN % art_name, "LETTERS = \"%s\"" % LETTERS]
+    lines = [BEGIN % art_name]
     lines += _literal("GLYPHS", data, glyph_bytes)
     if wrap:
-        lines[2] = "GLYPHS = %s(" % wrap
+        lines[1] = "GLYPHS = %s(" % wrap
     lines.append(END)
     return "\n".join(lines)
 

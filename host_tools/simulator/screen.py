@@ -15,9 +15,11 @@ GRAPHICS = "#"
 _glyphs = None
 
 
-def _characters(font):
-    """The characters of a firmware font's table, in its order (ASCII, then LETTERS)."""
-    return "".join(chr(code) for code in range(32, 127)) + font.LETTERS
+def _characters(_font):
+    """The characters of a firmware font's table, in its order (lang.glyph's numbers)."""
+    import lang
+
+    return "".join(chr(code) for code in range(32, 127)) + lang.LETTERS
 
 
 def glyphs():

@@ -122,7 +122,7 @@ card = a.game.players[1].card
 box = [b for b in range(13) if card[b] >= 0][0]
 import lang
 print("SCORED", card[box], a.game.total(1), " ".join(str(f) for f in a.faces))
-print("LABEL", lang.short[box])
+print("LABEL", lang.string(lang.short[box]))
 dump()
 start = hw.ticks_ms()
 while a.screen == app_module.SUMMARY:

@@ -4,6 +4,7 @@ that check what a screen says, on CPython and inside MicroPython alike."""
 
 import framebuf
 
+import lang
 from ui import font8
 
 _ASCII = "".join(chr(code) for code in range(32, 127))
@@ -28,7 +29,7 @@ class Screen(framebuf.FrameBuffer):
                     if self.buf[at + x] ^ flip != glyphs[8 * number + x]:
                         break
                 else:
-                    return (_ASCII + font8.LETTERS)[number]
+                    return (_ASCII + lang.LETTERS)[number]
         return "#"
 
     def row(self, n):

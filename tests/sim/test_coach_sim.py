@@ -82,7 +82,7 @@ def sim_golden_label(box_id):
     import lang
 
     lang.use(lang.ENGLISH)
-    return lang.T[box_id][1]
+    return lang.string(lang.item(getattr(lang.T, box_id), 1))
 
 
 def test_hint_ok_takes_the_advised_hold(tmp_path, device_tables, host_adv):

@@ -95,8 +95,8 @@ def test_code_dir_boots_a_flashed_tree(tmp_path):
     shutil.copytree(
         os.path.join(host_tools.REPO, "boards"), str(code / "boards"), ignore=shutil.ignore_patterns("__pycache__")
     )
-    with open(code / "ui" / "menu.py", "a") as patched:  # prove this tree is the one running
-        patched.write('\nLABELS = LABELS[:9] + ("Go!",) + LABELS[10:]\n')
+    with open(code / "lang_en.py", "a") as patched:  # prove this tree is the one running
+        patched.write('\nTEXTS["start_game"] = "Go!"\n')
     flash = tmp_path / "flash"
     proc = run(["--headless", "--code-dir", str(code), "--flash-dir", str(flash), "--keys", "enter", "--print-screen"])
     assert proc.returncode == 0, proc.stderr
