@@ -6,6 +6,7 @@ is replaced by a silent stand-in and its error message (naming the part and its 
 is appended to ``faults``; main.py then shows the message on the part that works and on
 the console instead of crashing in a loop.
 """
+
 import framebuf
 import time
 

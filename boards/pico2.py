@@ -3,6 +3,7 @@
 
 Pins are in rp2_reference.py (one place for the reference wiring).
 """
+
 from boards import rp2_reference
 
 

@@ -10,6 +10,7 @@ the ADC reads VSYS/3 only while GP25 is high (the chip deselected) and GP29 is a
 else it reads the SPI traffic (false "battery low"). ``build`` detects the W boards from
 ``sys.implementation._machine`` (``"Raspberry Pi Pico W with RP2040"``) and reads so.
 """
+
 from micropython import const
 
 _SPI_ID = const(0)

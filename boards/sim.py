@@ -3,25 +3,16 @@ streams to the host front-end (host_tools/sim.py) and a virtual clock it drives.
 
 Runs in the MicroPython unix port. The host starts ``micropython main.py board=sim
 link=R,W [seed=N] [oled=sh1106] [dice=neopixel]``; R and W are inherited pipe file
-descriptors. Wire format, device -> host: messages ``kind(1) length(2, LE) payload``:
-  ``I`` I2C write: address byte, then the bytes as they go on the bus
-  ``S`` SPI write (bytes shifted out)        ``C`` chip-select level (1 byte)
-  ``N`` WS2812 strip write (GRB bytes)        ``T`` PWM: freq (4, LE), duty_u16 (2, LE)
-  ``W`` wait: milliseconds (4, LE) of virtual time the firmware sleeps
-After each ``W`` the host answers with 2 bytes (LE): bit i set = button i pressed. Time in
+descriptors carrying the simulator's wire (boards/sim_protocol.py, its one definition):
+the parts' bus bytes to the host, and at each wait (``W``) the button levels back. Time in
 the firmware moves only with those waits, so a headless run is deterministic and as fast
 as the pipes allow.
 
 Busy mode (``busy=R[:REF]``, ``sim --busy-time``; boards/sim_busy.py): work costs virtual
-time too (the unix port's time for it x R / 100, plus bus and flash times), sent as ``B``
-busy ms (4, LE) before each ``W``; the host answers with the button edges of the busy
-stretch and the wait: count (2), offset ms from the stretch's start (4) and bit mask (2)
-each, then the levels (2); each edge runs the buttons' pin interrupt handler at its own
-virtual time, as on the chip. ``E`` busy-so-far ms (4) before each poll asks for the
-edges up to that moment (the list only); ``L`` ms (4) instead of ``W`` is an idle sleep
-that an edge ends early (the reply adds the ms slept, 4); ``M`` busy-so-far ms (4) and
-a reading number (2) marks a screen transfer (no reply). ``busylog=record|replay`` adds
-``R`` and the replies' readings (boards/sim_busy_log.py).
+time too (the unix port's time for it x R / 100, plus bus and flash times), sent before
+each wait; the host answers with the button edges of the busy stretch and the wait, and
+each edge runs the buttons' pin interrupt handler at its own virtual time, as on the
+chip. ``busylog=record|replay`` adds the stretches' clock readings (boards/sim_busy_log.py).
 Without ``link`` (tests) the board runs on a scripted ``Loopback``
 (boards/sim_extras.py, with the other parts a plain run does not need).
 ``fault=oled`` / ``fault=dice`` makes that part missing, to exercise the fault path;
@@ -29,13 +20,18 @@ Without ``link`` (tests) the board runs on a scripted ``Loopback``
 button event the game takes (boards/sim_extras.log_presses); ``battery=MV`` or
 ``battery=FROM:TO:MS`` simulates VSYS (see ``battery``).
 """
+
 from micropython import const
 import time
 
 from boards.hardware import Hardware, NoDice, NoOLED
+from boards.sim_protocol import I2C_MSG, MARK_LEN, MARK_MSG, WAIT_MSG, LEVELS_LEN, U32_LEN, EDGE_LEN
+from boards.sim_protocol import WireButtonPin, WireOutPin, WirePWM, WireSPI, put_u32, send_u32, u16
 from game_dice import DiceSource
 
-_OUT_SIZE = const(1040)  # one OLED frame (1024 bytes) and its message header fit; sim-only RAM
+# One OLED frame's I2C message (sim_protocol.FRAME_BYTES, its address and control byte and
+# the header) fits whole; sim-only RAM.
+_OUT_SIZE = const(1040)
 _N_BUTTONS = const(10)
 _N_PIXELS = const(45)
 _OLED_ADDR = const(0x3C)
@@ -52,11 +48,11 @@ class PipeLink:
         self._out = open("/dev/fd/%d" % fd_out, "wb")
         self._buf = bytearray(_OUT_SIZE)
         self._pos = 0
-        self._reply = bytearray(2)
-        # Busy mode's replies (an edge: 6 bytes; the ms slept: 4), made once: its frames
-        # allocate nothing, as the chip's do.
-        self._reply4 = bytearray(4)
-        self._reply6 = bytearray(6)
+        self._reply = bytearray(LEVELS_LEN)
+        # Busy mode's replies (an edge; the ms slept), made once: its frames allocate
+        # nothing, as the chip's do.
+        self._reply4 = bytearray(U32_LEN)
+        self._reply6 = bytearray(EDGE_LEN)
         self.buttons = 0
         self.pins = ()  # busy mode: the button pins whose interrupt handlers edges run
         self.meter = None  # busy mode: a full pipe's wait is no device work (BusyMeter.pause)
@@ -107,14 +103,20 @@ class PipeLink:
                 meter.resume()
 
     def wait_message(self, ms):
-        self.begin(0x57, 4)  # "W"
-        for shift in (0, 8, 16, 24):
-            self.add_byte((ms >> shift) & 0xFF)
+        send_u32(self, WAIT_MSG, ms)
         self.flush()
 
     def read_exact(self, n):
-        """``n`` reply bytes (2, 4 and 6 use buffers made once: read before the next)."""
-        buf = self._reply if n == 2 else self._reply4 if n == 4 else self._reply6 if n == 6 else bytearray(n)
+        """``n`` reply bytes (the levels, a number and an edge use buffers made once: read
+        before the next)."""
+        if n == LEVELS_LEN:
+            buf = self._reply
+        elif n == U32_LEN:
+            buf = self._reply4
+        elif n == EDGE_LEN:
+            buf = self._reply6
+        else:
+            buf = bytearray(n)
         got = 0
         while got < n:
             k = self._in.readinto(memoryview(buf)[got:]) if got else self._in.readinto(buf)
@@ -125,8 +127,7 @@ class PipeLink:
 
     def wait(self, ms):
         self.wait_message(ms)
-        reply = self.read_exact(2)
-        self.buttons = reply[0] | reply[1] << 8
+        self.buttons = u16(self.read_exact(LEVELS_LEN))
         return self.buttons
 
 
@@ -143,9 +144,8 @@ def _mark(link, meter):
     stretch (``SimDevice.shown``; the number for record and replay, else 0)."""
     busy = meter.busy_ns() // 1000000
     number = meter.reading_number()
-    link.begin(0x4D, 6)  # "M"
-    for shift in (0, 8, 16, 24):
-        link.add_byte((busy >> shift) & 0xFF)
+    link.begin(MARK_MSG, MARK_LEN)
+    put_u32(link, busy)
     link.add_byte(number & 0xFF)
     link.add_byte(number >> 8)
 
@@ -168,7 +168,7 @@ class SimI2C:
         if self._meter is not None:
             self._meter.io_ns += n * _I2C_BYTE_NS
             _mark(self._link, self._meter)
-        link.begin(0x49, n)  # "I"
+        link.begin(I2C_MSG, n)
         link.add_byte(addr)
         for v in vecs:
             link.add(v)
@@ -179,52 +179,13 @@ class SimI2C:
         link = self._link
         if self._meter is not None:
             self._meter.io_ns += (1 + len(buf)) * _I2C_BYTE_NS
-        link.begin(0x49, 1 + len(buf))
+        link.begin(I2C_MSG, 1 + len(buf))
         link.add_byte(addr)
         link.add(buf)
 
 
-class SimSPI:
-    def __init__(self, link, meter=None):
-        self._link = link
-        self._meter = meter
-
-    def write(self, buf):
-        if self._meter is not None:
-            self._meter.io_ns += len(buf) * _SPI_BYTE_NS
-        self._link.begin(0x53, len(buf))  # "S"
-        self._link.add(buf)
-
-
-class SimOutPin:
-    """An output pin whose level changes go to the host (the MAX7219 CS/LOAD line)."""
-
-    def __init__(self, link, level=1):
-        self._link = link
-        self._level = level
-
-    def value(self, level=None):
-        if level is None:
-            return self._level
-        self._level = 1 if level else 0
-        self._link.begin(0x43, 1)  # "C"
-        self._link.add_byte(self._level)
-
-
-class SimButtonPin:
-    """Input with pull-up, switch to GND: reads 0 while the host holds the button."""
-
-    def __init__(self, link, index):
-        self._link = link
-        self._bit = 1 << index
-        self.handler = None
-
-    def value(self):
-        return 0 if self._link.buttons & self._bit else 1
-
-    def irq(self, handler=None, trigger=0, hard=False):
-        """Busy mode runs ``handler(pin)`` at each edge the host reports (a pin interrupt)."""
-        self.handler = handler
+# SPI, the CS pin, the buttons and the buzzer's PWM are sim_protocol's Wire* parts, shared
+# with the browser board.
 
 
 def SimNeoPixel(link, n):
@@ -232,26 +193,6 @@ def SimNeoPixel(link, n):
     from boards.sim_extras import SimNeoPixel as Strip
 
     return Strip(link, n)
-
-
-class SimPWM:
-    def __init__(self, link):
-        self._link = link
-        self._freq = 1000
-
-    def freq(self, hz=None):
-        if hz is None:
-            return self._freq
-        self._freq = hz
-
-    def duty_u16(self, duty):
-        link = self._link
-        link.begin(0x54, 6)  # "T"
-        freq = self._freq
-        for shift in (0, 8, 16, 24):
-            link.add_byte((freq >> shift) & 0xFF)
-        link.add_byte(duty & 0xFF)
-        link.add_byte(duty >> 8)
 
 
 class VirtualClock:
@@ -404,10 +345,10 @@ def build(config):
             return NeoPixelDice(SimNeoPixel(link, _N_PIXELS))
         from drivers.max7219 import MAX7219Dice
 
-        return MAX7219Dice(SimSPI(link, meter), SimOutPin(link))
+        return MAX7219Dice(WireSPI(link, meter, _SPI_BYTE_NS), WireOutPin(link))
 
     hw.dice = hw.part(make_dice, NoDice)
-    pins = [SimButtonPin(link, i) for i in range(_N_BUTTONS)]
+    pins = [WireButtonPin(link, i) for i in range(_N_BUTTONS)]
     hw.buttons = Buttons(pins, active=0, clock=clock.ticks_ms)
     if meter is not None:  # edges from the host, stamped as the chip's pin interrupt does
         from boards.sim_busy import poll_with_edges
@@ -422,7 +363,7 @@ def build(config):
 
         log_presses(hw.buttons, clock)
     hw.button_down = lambda button: pins[button].value() == 0
-    hw.buzzer = Buzzer(SimPWM(link), clock=clock.ticks_ms)
+    hw.buzzer = Buzzer(WirePWM(link), clock=clock.ticks_ms)
     seed = config.get("seed")
     hw.dice_source = DiceSource(int(seed) if seed not in (None, "") else None)
     hw.battery_mv = battery(config.get("battery"), clock)

@@ -1,15 +1,19 @@
 """The simulator board's busy mode (``busy=R[:REF]``, ``sim --busy-time``): the
 firmware's work costs virtual time and button presses arrive during it as pin-interrupt
-edges (boards/sim.py documents the wire messages B, E, L and M). Loaded only in that mode,
+edges (boards/sim_protocol.py defines the wire messages B, E, L and M). Loaded only in that mode,
 so the usual run and the tests' loopback keep their RAM. ``make bench`` records and
 replays runs with boards/sim_busy_log.py.
 """
+
 import time
+
+from boards.sim_protocol import BUSY_MSG, COUNT_LEN, EDGE_LEN, EDGES_MSG, IDLE_MSG, LEVELS_LEN, U32_LEN
+from boards.sim_protocol import send_u32, u16, u32
 
 # Flash costs the unix port does not have (datasheet figures, W25Q16JV typical): a
 # sector erase (4 KiB) 45 ms, a 256-byte page program 0.4 ms; every file written is
 # charged at least one erase (littlefs may often avoid it: an upper bound). The bus
-# costs are in sim.py (SimI2C, SimSPI).
+# costs are in sim.py (SimI2C, and WireSPI's byte time).
 ERASE_NS = 45000000
 PAGE_NS = 400000
 SECTOR = 4096
@@ -186,8 +190,7 @@ class MeteredFile:
         n = self._n
         self._n = 0
         if self._writing:
-            self._meter.io_ns += (((n + SECTOR - 1) // SECTOR or 1) * ERASE_NS
-                                  + ((n + PAGE - 1) // PAGE) * PAGE_NS)
+            self._meter.io_ns += ((n + SECTOR - 1) // SECTOR or 1) * ERASE_NS + ((n + PAGE - 1) // PAGE) * PAGE_NS
             self._writing = False
 
     def __enter__(self):
@@ -262,15 +265,15 @@ class MeteredFS:
 
 
 def _run_edges(link, clock, start):
-    """Read an edge list (count (2), then offset ms (4) and mask (2) each); each edge runs
-    the pins' interrupt handlers with the clock at the edge's own virtual time."""
-    head = link.read_exact(2)  # called, not kept: a bound method kept is an allocation
+    """Read an edge list (a count, then offset ms and mask each); each edge runs the pins'
+    interrupt handlers with the clock at the edge's own virtual time."""
+    head = link.read_exact(COUNT_LEN)  # called, not kept: a bound method kept is an allocation
     pins = link.pins
     now = clock.now
-    for _ in range(head[0] | head[1] << 8):
-        edge = link.read_exact(6)
-        offset = edge[0] | edge[1] << 8 | edge[2] << 16 | edge[3] << 24
-        mask = edge[4] | edge[5] << 8
+    for _ in range(u16(head)):
+        edge = link.read_exact(EDGE_LEN)
+        offset = u32(edge)
+        mask = u16(edge, 4)
         changed = mask ^ link.buttons
         link.buttons = mask
         clock.now = time.ticks_add(start, offset)
@@ -283,18 +286,12 @@ def _run_edges(link, clock, start):
     clock.now = now
 
 
-def _send_busy(link, kind, busy):
-    link.begin(kind, 4)
-    for shift in (0, 8, 16, 24):
-        link.add_byte((busy >> shift) & 0xFF)
-
-
 def edges_so_far(link, clock):
     """Before the buttons are polled: ``E`` (the work so far, ms) asks the host for the
     edges up to now, so a poll in the middle of a long stretch sees what the chip's
     interrupt would have recorded by then."""
     meter = clock.meter
-    _send_busy(link, 0x45, meter.busy_ns() // 1000000)  # "E"
+    send_u32(link, EDGES_MSG, meter.busy_ns() // 1000000)
     link.flush()
     meter.pause()  # the host's answer is no device work
     _run_edges(link, clock, clock.now)
@@ -313,19 +310,17 @@ def wait_busy(link, clock, ms, wake=False):
     busy = busy_ns // 1000000
     if meter.logging:
         meter.send_log(link)
-    _send_busy(link, 0x42, busy)  # "B"
+    send_u32(link, BUSY_MSG, busy)
     if wake:
-        _send_busy(link, 0x4C, ms)  # "L"
+        send_u32(link, IDLE_MSG, ms)
         link.flush()
     else:
         link.wait_message(ms)
     start = clock.now
     _run_edges(link, clock, start)
-    tail = link.read_exact(2)
-    link.buttons = tail[0] | tail[1] << 8
+    link.buttons = u16(link.read_exact(LEVELS_LEN))
     if wake:
-        slept = link.read_exact(4)
-        ms = slept[0] | slept[1] << 8 | slept[2] << 16 | slept[3] << 24
+        ms = u32(link.read_exact(U32_LEN))
     if meter.replaying:
         meter.read_replay(link)
     clock.now = time.ticks_add(start, busy + ms)

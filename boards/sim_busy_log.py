@@ -3,15 +3,17 @@
 A stretch's host time is noisy: a 1 ms hiccup of the host is about 100 chip ms. So the
 bench runs a game several times and counts each stretch at its fastest run
 (host_tools/benches/busy.py), and for that every run must take the recorded run's path.
-Recording sends each stretch's clock readings (``R``: count (2), then estimated chip us
-(4) each) before its wait. A replay gets the recorded readings of the next stretch after
-each wait's reply (count (2), us (4) each; the first stretch's at boot; count 0xFFFF:
-the recorded run ended here), hands those to the firmware and sends what it measured.
+Recording sends each stretch's clock readings (``R``, in estimated chip us) before its
+wait. A replay gets the recorded readings of the next stretch after each wait's reply
+(the first stretch's at boot; sim_protocol.REPLAY_END: the recorded run ended here),
+hands those to the firmware and sends what it measured (boards/sim_protocol.py).
 Loaded only then: plain busy mode keeps its heap.
 """
+
 from array import array
 
 from boards.sim_busy import BusyMeter
+from boards.sim_protocol import COUNT_LEN, READINGS_MSG, REPLAY_END, U32_LEN, put_u32, u16, u32
 
 _LOG_MAX = 64  # clock readings in one stretch (the bench game's most: 8)
 
@@ -48,27 +50,23 @@ class LoggingMeter(BusyMeter):
         """Before the stretch's wait: its readings (``R``); the next stretch starts anew."""
         n = self._logged
         log = self._log
-        link.begin(0x52, 2 + 4 * n)  # "R"
+        link.begin(READINGS_MSG, COUNT_LEN + U32_LEN * n)
         link.add_byte(n & 0xFF)
         link.add_byte(n >> 8)
         for i in range(n):
-            value = log[i]
-            for shift in (0, 8, 16, 24):
-                link.add_byte((value >> shift) & 0xFF)
+            put_u32(link, log[i])
         self._logged = 0
 
     def read_replay(self, link):
         """After a wait's reply (and at boot): the next stretch's recorded readings."""
-        head = link.read_exact(2)
-        n = head[0] | head[1] << 8
-        if n == 0xFFFF:  # the recorded run ended here: so does this one
+        n = u16(link.read_exact(COUNT_LEN))
+        if n == REPLAY_END:  # the recorded run ended here: so does this one
             raise SystemExit(0)
         if n > _LOG_MAX:
             _diverged("the host sent %d readings for one stretch" % n)
         replay = self._replay
         for i in range(n):
-            b = link.read_exact(4)
-            replay[i] = b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24
+            replay[i] = u32(link.read_exact(U32_LEN))
         self._replays = n
 
 

@@ -4,7 +4,10 @@ the simulated battery (``battery=``) and the press log (``presslog=1``). sim.py 
 this module only when one of them is asked for, so the usual run keeps less code in RAM
 (make bench).
 """
+
 import time
+
+from boards.sim_protocol import STRIP_MSG
 
 
 class Loopback:
@@ -57,7 +60,7 @@ class SimNeoPixel:
         return (buf[3 * i + 1], buf[3 * i], buf[3 * i + 2])
 
     def write(self):
-        self._link.begin(0x4E, len(self.buf))  # "N"
+        self._link.begin(STRIP_MSG, len(self.buf))
         self._link.add(self.buf)
 
 

@@ -8,22 +8,25 @@ is the real driver on a PWM the page plays through WebAudio. Output is batched i
 buffer made here and handed to the page at each sleep, with one call into the JS module
 ``webhost`` that the host registers: ``webhost.wait(ms, address, length)`` takes the
 bytes at that address of the wasm heap, lets ``ms`` pass and returns the button levels
-(bit i = button i pressed). Wire format, as the sim board's: ``kind(1) length(2, LE)
-payload``, kinds ``F`` OLED frame (1024 bytes, MONO_VLSB), ``K`` contrast (1), ``P`` panel
-power (1), ``S`` SPI bytes, ``C`` chip-select level (1), ``T`` PWM: freq (4, LE),
-duty_u16 (2, LE). The clock is virtual as on the sim board: it moves only with the
-sleeps, and the host paces them to real time, so a run is the same in a test and a tab.
+(bit i = button i pressed). The messages are the sim board's wire (boards/sim_protocol.py,
+its one definition, with the SPI, CS pin, buttons and PWM parts shared with the sim
+board): ``F`` the OLED frame as it is, ``K`` contrast, ``P`` panel power, ``S``, ``C``,
+``T``. The clock is virtual as on the sim board: it moves only with the sleeps, and the
+host paces them to real time, so a run is the same in a test and a tab.
 """
+
 from micropython import const
 import framebuf
 import time
 
 from boards.hardware import Hardware
+from boards.sim_protocol import CONTRAST_MSG, FRAME_BYTES, FRAME_MSG, HEADER, OLED_HEIGHT, OLED_WIDTH, POWER_MSG
+from boards.sim_protocol import WireButtonPin, WireOutPin, WirePWM, WireSPI
 from game_dice import DiceSource
 
-_OUT_SIZE = const(1100)  # one OLED frame (1024 bytes) and its header fit, with room for the dice
+# One OLED frame (sim_protocol.FRAME_BYTES) and its header fit, with room for the dice.
+_OUT_SIZE = const(1100)
 _N_BUTTONS = const(10)
-_FRAME_BYTES = const(1024)
 
 
 class WebLink:
@@ -40,7 +43,7 @@ class WebLink:
 
     def begin(self, kind, length):
         """Start a message of ``length`` payload bytes; follow with ``add`` calls."""
-        if self._pos + 3 + length > _OUT_SIZE:
+        if self._pos + HEADER + length > _OUT_SIZE:
             self.flush()
         buf = self._buf
         pos = self._pos
@@ -73,79 +76,24 @@ class WebOLED(framebuf.FrameBuffer):
     """The 128x64 panel as the page draws it: ``show`` sends the frame buffer as it is."""
 
     def __init__(self, link):
-        self.width = 128
-        self.height = 64
-        self.buffer = bytearray(_FRAME_BYTES)
-        super().__init__(self.buffer, 128, 64, framebuf.MONO_VLSB)
+        self.width = OLED_WIDTH
+        self.height = OLED_HEIGHT
+        self.buffer = bytearray(FRAME_BYTES)
+        super().__init__(self.buffer, OLED_WIDTH, OLED_HEIGHT, framebuf.MONO_VLSB)
         self._link = link
         self.show()
 
     def show(self):
-        self._link.begin(0x46, _FRAME_BYTES)  # "F"
+        self._link.begin(FRAME_MSG, FRAME_BYTES)
         self._link.add(self.buffer)
 
     def contrast(self, value):
-        self._link.begin(0x4B, 1)  # "K"
+        self._link.begin(CONTRAST_MSG, 1)
         self._link.add_byte(0 if value < 0 else 255 if value > 255 else value)
 
     def power(self, on):
-        self._link.begin(0x50, 1)  # "P"
+        self._link.begin(POWER_MSG, 1)
         self._link.add_byte(1 if on else 0)
-
-
-class WebSPI:
-    def __init__(self, link):
-        self._link = link
-
-    def write(self, buf):
-        self._link.begin(0x53, len(buf))  # "S"
-        self._link.add(buf)
-
-
-class WebOutPin:
-    """The MAX7219 CS/LOAD line: the page latches the chain when it rises."""
-
-    def __init__(self, link, level=1):
-        self._link = link
-        self._level = level
-
-    def value(self, level=None):
-        if level is None:
-            return self._level
-        self._level = 1 if level else 0
-        self._link.begin(0x43, 1)  # "C"
-        self._link.add_byte(self._level)
-
-
-class WebButtonPin:
-    """Input with pull-up, switch to GND: reads 0 while the page holds the button."""
-
-    def __init__(self, link, index):
-        self._link = link
-        self._bit = 1 << index
-
-    def value(self):
-        return 0 if self._link.buttons & self._bit else 1
-
-
-class WebPWM:
-    def __init__(self, link):
-        self._link = link
-        self._freq = 1000
-
-    def freq(self, hz=None):
-        if hz is None:
-            return self._freq
-        self._freq = hz
-
-    def duty_u16(self, duty):
-        link = self._link
-        link.begin(0x54, 6)  # "T"
-        freq = self._freq
-        for shift in (0, 8, 16, 24):
-            link.add_byte((freq >> shift) & 0xFF)
-        link.add_byte(duty & 0xFF)
-        link.add_byte(duty >> 8)
 
 
 class WebClock:
@@ -179,11 +127,11 @@ def build(config):
     hw.sleep_ms = clock.sleep_ms
     hw.lightsleep = clock.sleep_ms
     hw.oled = WebOLED(link)
-    hw.dice = MAX7219Dice(WebSPI(link), WebOutPin(link))
-    pins = [WebButtonPin(link, i) for i in range(_N_BUTTONS)]
+    hw.dice = MAX7219Dice(WireSPI(link), WireOutPin(link))
+    pins = [WireButtonPin(link, i) for i in range(_N_BUTTONS)]
     hw.buttons = Buttons(pins, active=0)
     hw.button_down = lambda button: pins[button].value() == 0
-    hw.buzzer = Buzzer(WebPWM(link), clock=clock.ticks_ms)
+    hw.buzzer = Buzzer(WirePWM(link), clock=clock.ticks_ms)
     seed = config.get("seed")
     hw.dice_source = DiceSource(int(seed) if seed not in (None, "") else None)
     return hw

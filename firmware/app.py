@@ -41,6 +41,7 @@ Frame loop: every 5 ms the buttons are polled; latched events are handled, timer
 (animations, computer moves), and the OLED / dice are redrawn only when something changed.
 After warm-up a frame allocates nothing (tests/firmware/test_ui_alloc.py measures it).
 """
+
 from micropython import const
 import gc
 import time
@@ -57,9 +58,11 @@ from ui import menu
 from ui import scorecard
 from ui import screens
 from ui import turn_screen
-# Screen ids, indexes into SCREENS (ui/__init__.py); part of the app's API (power.py, tests).
-from ui import SPLASH, MENU_SCREEN, ROLLOFF, TURN, CONFIRM_SCORE, CARD, END, CONFIRM_QUIT, HINT, \
-    REVIEW, SUMMARY  # noqa: F401 (re-exported: the screens that open them use ui's own)
+
+# Screen ids, indexes into SCREENS (ui/__init__.py); part of the app's API (power.py, tests),
+# re-exported: the screens that open them use ui's own.
+from ui import SPLASH, MENU_SCREEN, ROLLOFF, TURN, CONFIRM_SCORE, CARD, END  # noqa: F401
+from ui import CONFIRM_QUIT, HINT, REVIEW, SUMMARY  # noqa: F401
 
 FRAME_MS = const(5)
 _IDLE_MS = const(50)  # the longest idle sleep (hw.idle): a button's interrupt ends it
@@ -84,8 +87,16 @@ _BUTTON_MASK = const(0x0F)
 
 # The screens, indexed by the ids above: (draw, handle, tick) each (ui/__init__.py).
 SCREENS = (
-    screens.splash, menu.setup, screens.rolloff, turn_screen.turn, turn_screen.confirm_score,
-    scorecard.card, screens.end, screens.confirm_quit, coach_screens.hint, coach_screens.review,
+    screens.splash,
+    menu.setup,
+    screens.rolloff,
+    turn_screen.turn,
+    turn_screen.confirm_score,
+    scorecard.card,
+    screens.end,
+    screens.confirm_quit,
+    coach_screens.hint,
+    coach_screens.review,
     screens.summary,
 )
 _DRAW = const(0)
@@ -186,11 +197,19 @@ class App:
         (the hint's dice blink). The power timers need no finer step than _IDLE_MS."""
         buzzer = self.hw.buzzer
         session = self.session
-        return not (self.rolling or self.timer_on or self.coach_pending or self.prepare_pending
-                    or self.meter_pending
-                    or self.dirty or self.dice_dirty
-                    or self.screen == HINT or (buzzer is not None and buzzer.busy)
-                    or self.hw.buttons.settling() or (session is not None and session.save_due()))
+        return not (
+            self.rolling
+            or self.timer_on
+            or self.coach_pending
+            or self.prepare_pending
+            or self.meter_pending
+            or self.dirty
+            or self.dice_dirty
+            or self.screen == HINT
+            or (buzzer is not None and buzzer.busy)
+            or self.hw.buttons.settling()
+            or (session is not None and session.save_due())
+        )
 
     def frame(self, now):
         self.now = now
@@ -300,7 +319,6 @@ class App:
     def changed(self):
         if self.session is not None:
             self.session.on_change(self)
-
 
     def beep(self, freq, ms):
         buzzer = self.hw.buzzer
@@ -587,8 +605,11 @@ class App:
     def moving(self):
         """The game moves by itself (a roll's tumble, the roll-off, a computer's turn): for
         power.py, which counts that as activity."""
-        return self.rolling or self.screen == ROLLOFF or (
-            self.screen == TURN and self.game is not None and self.computer_turn())
+        return (
+            self.rolling
+            or self.screen == ROLLOFF
+            or (self.screen == TURN and self.game is not None and self.computer_turn())
+        )
 
     # ----------------------------------------------------------------- dice animation
     def _start_tumble(self, steady_mask):

@@ -14,6 +14,7 @@ final score lost. Multi-player games with the spread table: the chance to win lo
 win level's model, seat_win.py), and the hint also shows the move that maximises the
 chance to win when it differs from the max-score move.
 """
+
 import gc
 
 from micropython import const

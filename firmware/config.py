@@ -5,6 +5,7 @@ back to the defaults below. On the unix port the simulator appends ``key=value``
 the command line (``micropython main.py board=sim seed=7``); those override the file, so
 the same main.py runs unmodified on the Pico (where ``sys.argv`` is empty) and in the sim.
 """
+
 import sys
 
 DEFAULTS = {"board": "pico", "rules": "forced"}

@@ -5,6 +5,7 @@ Knows nothing of buttons, pixels or files. The dice source is injected (anything
 replays). Every illegal action raises ``GameError`` before changing anything. The whole
 state converts to and from a plain structure (lists, ints, strings) for saves.
 """
+
 from micropython import const
 
 import rules as R
@@ -13,9 +14,9 @@ ROLLOFF = const(0)
 TURN = const(1)
 OVER = const(2)
 ROUNDS = const(13)  # rounds of the standard card; a game plays ``rules.n_boxes`` (``rounds``)
-MAX_ROLLS = const(3)
+_MAX_ROLLS = const(3)
 ALL_HELD = const(0x1F)  # a hold mask (bit i holds die i) holding all five
-STATE_VERSION = const(1)
+_STATE_VERSION = const(1)
 
 
 class GameError(ValueError):
@@ -71,7 +72,7 @@ class Game:
 
     def roll(self):
         self._need_turn()
-        if self.rolls >= MAX_ROLLS:
+        if self.rolls >= _MAX_ROLLS:
             raise GameError("no rolls left: choose a box")
         if self.held == ALL_HELD:
             raise GameError("all dice are held: release one to roll")
@@ -88,7 +89,7 @@ class Game:
 
     def toggle_hold(self, die):
         self._need_rolled()
-        if self.rolls >= MAX_ROLLS:
+        if self.rolls >= _MAX_ROLLS:
             raise GameError("no rolls left: choose a box")
         if not 0 <= die < 5:
             raise GameError("there is no die %r" % (die,))
@@ -96,7 +97,7 @@ class Game:
 
     def set_held(self, mask):
         self._need_rolled()
-        if self.rolls >= MAX_ROLLS:
+        if self.rolls >= _MAX_ROLLS:
             raise GameError("no rolls left: choose a box")
         if not 0 <= mask <= ALL_HELD:
             raise GameError("bad hold mask %r" % (mask,))
@@ -162,7 +163,7 @@ class Game:
     # --- plain data ---------------------------------------------------------------------
     def to_state(self):
         return {
-            "v": STATE_VERSION,
+            "v": _STATE_VERSION,
             "rules": self.rules.name,
             "phase": self.phase,
             "round": self.round,
@@ -179,8 +180,8 @@ class Game:
     def from_state(cls, state, dice_source):
         """Rebuild a game; raises GameError naming what is wrong with a bad state."""
         try:
-            if state["v"] != STATE_VERSION:
-                raise GameError("saved game has format %r, not %d" % (state["v"], STATE_VERSION))
+            if state["v"] != _STATE_VERSION:
+                raise GameError("saved game has format %r, not %d" % (state["v"], _STATE_VERSION))
             rules = R.ruleset_from_name(state["rules"])
             players = state["players"]
             game = cls(rules, [(p[0], p[1]) for p in players], dice_source)
@@ -207,7 +208,7 @@ class Game:
             bad = "phase"
         elif not (0 <= self.current < n and 0 <= self.first < n):
             bad = "player index"
-        elif not 0 <= self.rolls <= MAX_ROLLS or not 0 <= self.held <= ALL_HELD:
+        elif not 0 <= self.rolls <= _MAX_ROLLS or not 0 <= self.held <= ALL_HELD:
             bad = "roll count or holds"
         elif len(self.dice) != 5 or any(not (0 <= d <= 6) for d in self.dice):
             bad = "dice"

@@ -14,6 +14,7 @@ sleeping, or failing on a full disk) never changes which dice come next. A ``see
 ``restore`` also cancels the first press's stir: that press is "Continue", and stirring
 then would replace the restored stream (the save layer stirs itself on "New game").
 """
+
 import os
 import random
 

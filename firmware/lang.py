@@ -22,6 +22,7 @@ Only the UI layer and the host tools read this module: the game, the rules and t
 layer keep language-neutral ids (box ids, "P1", "human", message keys), so saves, records
 and tables do not change with the language.
 """
+
 import gc
 import sys
 

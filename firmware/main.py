@@ -7,6 +7,7 @@ in the app, or files missing after an interrupted flash end in a message on the 
 on the dice when the OLED is the missing part) and on the console - never in a traceback
 loop. Importing this module does nothing; the device runs it as ``__main__``.
 """
+
 import gc
 import sys
 
@@ -22,7 +23,7 @@ def _wrap(text, width=16):
     try:
         from ui.draw import wrap
     except ImportError:
-        return [text[i:i + width] for i in range(0, min(len(text), 7 * width), width)]
+        return [text[i : i + width] for i in range(0, min(len(text), 7 * width), width)]
     return wrap(text, width, 7)
 
 

@@ -10,6 +10,7 @@ contrast and the LED brightness drop; after three (``_BLANK_MS``) ``on_sleep(app
 on rp2. The press that wakes (or un-dims) does nothing else: its event is dropped. Panels
 keep their RAM while off, so waking needs no redraw. No allocation per frame.
 """
+
 from micropython import const
 import time
 
@@ -115,4 +116,3 @@ class Power:
             if down(button):
                 return True
         return False
-

@@ -12,6 +12,7 @@ docs/rules_zoo.md). A card is a plain list of
 on the card (box count, upper boxes, thresholds, names) is an attribute of the Ruleset,
 never a constant elsewhere.
 """
+
 from micropython import const
 
 OPEN = const(-1)
@@ -67,14 +68,14 @@ def _card(card):
 
 # Joker rule (a Yahtzee rolled while the Yahtzee box is filled). Each option is a list of
 # tiers tried in order: the legal boxes are the open boxes of the first tier that has any.
-# A tier is a mask of boxes; TIER_FACE stands for "the upper box of the rolled face".
-TIER_FACE = const(-1)
+# A tier is a mask of boxes; _TIER_FACE stands for "the upper box of the rolled face".
+_TIER_FACE = const(-1)
 _UPPER_MASK = const(0x003F)
 _KINDS_MASK = const(0x00C0)  # three_kind, four_kind
 _LOWER_MASK = const(0x1FC0)
 # When full house and the straights pay their fixed points under the joker.
-PAY_ALWAYS = const(0)
-PAY_IF_FACE_FILLED = const(1)
+_PAY_ALWAYS = const(0)
+_PAY_IF_FACE_FILLED = const(1)
 
 JOKERS = ("forced", "ordered", "free", "none")
 # Every ruleset a player can pick (menu, ``--rules``): the joker options of the standard
@@ -83,13 +84,13 @@ CHOICES = JOKERS + ("zoo",)
 ZOO = "zoo"
 _JOKER_TABLE = {
     # docs/rules.md, forced: the face's upper box, else any open lower box, else any upper box.
-    "forced": ((TIER_FACE, _LOWER_MASK, _UPPER_MASK), PAY_ALWAYS),
+    "forced": ((_TIER_FACE, _LOWER_MASK, _UPPER_MASK), _PAY_ALWAYS),
     # Seed 001's reading of the 2016 rulebook: three/four of a kind before the other lower boxes.
-    "ordered": ((TIER_FACE, _KINDS_MASK, _LOWER_MASK, _UPPER_MASK), PAY_ALWAYS),
+    "ordered": ((_TIER_FACE, _KINDS_MASK, _LOWER_MASK, _UPPER_MASK), _PAY_ALWAYS),
     # Verhoeff's convention: any open box; fixed boxes pay only if the face's box is filled.
-    "free": ((ALL_BOXES,), PAY_IF_FACE_FILLED),
+    "free": ((ALL_BOXES,), _PAY_IF_FACE_FILLED),
     # No joker at all: a further Yahtzee scores like any other roll.
-    "none": (None, PAY_ALWAYS),
+    "none": (None, _PAY_ALWAYS),
 }
 
 
@@ -207,10 +208,10 @@ def score_options(rules, card, dice, out):
     if joker:
         face = dice[0]
         for tier in rules.joker_tiers:
-            legal = open_mask & ((1 << (face - 1)) if tier == TIER_FACE else tier)
+            legal = open_mask & ((1 << (face - 1)) if tier == _TIER_FACE else tier)
             if legal:
                 break
-        pay_fixed = rules.joker_pays == PAY_ALWAYS or card[face - 1] != OPEN
+        pay_fixed = rules.joker_pays == _PAY_ALWAYS or card[face - 1] != OPEN
 
     boxes = rules.boxes
     for box in range(n_boxes):
@@ -312,7 +313,9 @@ def check_card(rules, card):
     bonus = card[n_boxes]
     step = rules.yahtzee_bonus
     yz = rules.yahtzee_box
-    if bonus and (bonus < 0 or not step or card[yz] != rules.boxes[yz][3] or bonus % step or bonus > (n_boxes - 1) * step):
+    if bonus and (
+        bonus < 0 or not step or card[yz] != rules.boxes[yz][3] or bonus % step or bonus > (n_boxes - 1) * step
+    ):
         raise ValueError("a Yahtzee bonus of %r points is impossible on this card" % (bonus,))
 
 

@@ -4,6 +4,7 @@ Pure data in rules.py's box format, read by the same table-driven scorer. rules.
 imports this module only when a game uses the Zoo card, so the standard game's heap does
 not carry these tables (about 2.7 KB on the device).
 """
+
 from rules import DIFFERENT, FACE, FULL_HOUSE, SAME
 
 ANIMALS = ("fish", "bird", "cat", "dog", "horse", "elephant")  # faces 1..6

@@ -5,6 +5,7 @@ releases this module afterwards (save_session.release), so its code is not in RA
 ``tell_repairs`` is loaded the same way when a save had to move something aside. It is a
 part of save_session.py moved out for that reason, so it uses the session's private helpers.
 """
+
 import os
 
 from micropython import const

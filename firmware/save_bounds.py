@@ -7,6 +7,7 @@ written back: no save that loads can fail to encode, overflow or outgrow its 16 
 frame (tests/shared/test_bounds_cases.py packs the largest value each check accepts).
 Per-card score bounds come from the card's own table (``rules.card_bounds``).
 """
+
 from micropython import const
 
 MAX_PLAYERS = const(4)  # seats at one table (ui/menu.py offers 1..4)

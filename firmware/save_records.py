@@ -8,6 +8,7 @@ a power cut (see docs/architecture.md, Persistence). Integer math only. What onl
 records pages need (summaries, the fairness test) is in save_records_view.py, so the end of a
 game loads less code.
 """
+
 from micropython import const
 
 from save_bounds import MAX_ID, MAX_NAME, MAX_PLAYERS, MAX_TALLY, tally, within
@@ -186,7 +187,9 @@ class Records:
         checks = {"scores": self._scores_ok, "stats": self._stats_ok, "rolls": rolls_ok}
         self.stores = {}
         for name in ("scores", "stats", "rolls"):
-            self.stores[name] = save_store.Store(folder + "/" + ("" if name == "rolls" else prefix) + name, fs, checks[name])
+            self.stores[name] = save_store.Store(
+                folder + "/" + ("" if name == "rolls" else prefix) + name, fs, checks[name]
+            )
         self.scores = []
         self.stats = new_stats()
         self.rolls = new_rolls()
@@ -298,8 +301,12 @@ def _entry_ok(entry, top, yahtzees):
             return False
     games = entry[GAMES]
     # Per result at most: the card's best total, its Yahtzees, one upper bonus.
-    return entry[BEST] <= top and entry[BEST] <= entry[POINTS] <= games * top \
-        and entry[YAHTZEES] <= games * yahtzees and entry[BONUSES] <= games
+    return (
+        entry[BEST] <= top
+        and entry[BEST] <= entry[POINTS] <= games * top
+        and entry[YAHTZEES] <= games * yahtzees
+        and entry[BONUSES] <= games
+    )
 
 
 def scores_ok(scores, top=_TOP):
@@ -310,16 +317,24 @@ def scores_ok(scores, top=_TOP):
         if type(entry) is not list or len(entry) != 4:
             return False
         total, initials, game_id, seat = entry
-        if not within(total, before) or type(initials) is not str or len(initials) != 3 \
-                or not within(game_id, MAX_ID) or not within(seat, MAX_PLAYERS - 1):
+        if (
+            not within(total, before)
+            or type(initials) is not str
+            or len(initials) != 3
+            or not within(game_id, MAX_ID)
+            or not within(seat, MAX_PLAYERS - 1)
+        ):
             return False
         before = total  # best first
     return True
 
 
 def stats_ok(stats, top=_TOP, yahtzees=_YAHTZEES):
-    if type(stats) is not dict or not within(stats.get("last"), MAX_ID) \
-            or not _entry_ok(stats.get("all"), top, yahtzees):
+    if (
+        type(stats) is not dict
+        or not within(stats.get("last"), MAX_ID)
+        or not _entry_ok(stats.get("all"), top, yahtzees)
+    ):
         return False
     if "games" in stats and not within(stats["games"], MAX_TALLY):
         return False

@@ -3,6 +3,7 @@ entry's summary and the chi-square fairness test of the roll histogram. Apart fr
 save_records.py so that the end of a game, which only updates the records, loads less code.
 Integer math only.
 """
+
 from micropython import const
 
 from save_records import GAMES, POINTS, BEST, YAHTZEES, BONUSES, games_played  # noqa: F401 (re-exported)
@@ -27,8 +28,13 @@ def summary(entry):
     games = entry[GAMES]
     if games == 0:
         return (0, 0, 0, 0, 0)
-    return (games, (entry[POINTS] * 10 + games // 2) // games, entry[BEST], entry[YAHTZEES],
-            (entry[BONUSES] * 100 + games // 2) // games)
+    return (
+        games,
+        (entry[POINTS] * 10 + games // 2) // games,
+        entry[BEST],
+        entry[YAHTZEES],
+        (entry[BONUSES] * 100 + games // 2) // games,
+    )
 
 
 def chi_square(faces):

@@ -6,6 +6,7 @@ a save cannot get past: the store's folder being a file or a dangling link, a fo
 the temp file's or a slot's path, a folder where a damaged file should be kept aside. They
 are renamed, never deleted, so their contents stay for inspection (``pull``).
 """
+
 from micropython import const
 
 _EEXIST = const(17)
@@ -44,7 +45,7 @@ def repair(store, create):
     fs = store.fs
     moved = []
     if "/" in store.base:
-        folder = store.base[:store.base.rfind("/")]
+        folder = store.base[: store.base.rfind("/")]
         kind = is_dir(fs, folder)
         if kind is False or (kind is None and create):
             try:

@@ -26,6 +26,7 @@ statistics, the dice rolled, the places: each writes at most one file); 3. initi
 each qualifying seat, then ``add_high_score``; 4. ``store.clear()``, once every record is
 written (else the finished game stays saved for the next boot; docs/architecture.md).
 """
+
 import gc
 import os
 import sys
@@ -57,8 +58,15 @@ _REPAIR = "save_repair"  # loaded by storage only when damage is found
 _BOUNDS = "save_bounds"  # the shape checks' table: records and save_boot import it
 # The strategy code a game imports (coach.py): released once the app has closed the coach,
 # so the records pages and the high-score entry find its room.
-_STRATEGY = ("seat_win", "seat_levels", "strategy_advisor", "strategy_dice", "strategy_spread", "strategy_table",
-             "strategy_win_meter")
+_STRATEGY = (
+    "seat_win",
+    "seat_levels",
+    "strategy_advisor",
+    "strategy_dice",
+    "strategy_spread",
+    "strategy_table",
+    "strategy_win_meter",
+)
 
 
 def use(name):
@@ -74,8 +82,8 @@ def release(name):
         del sys.modules[name]
         dot = name.rfind(".")
         parent = sys.modules.get(name[:dot]) if dot > 0 else None
-        if parent is not None and hasattr(parent, name[dot + 1:]):
-            delattr(parent, name[dot + 1:])
+        if parent is not None and hasattr(parent, name[dot + 1 :]):
+            delattr(parent, name[dot + 1 :])
 
 
 def _release_strategy():
@@ -335,8 +343,13 @@ class Session:
     def _value(self, app):
         if self._position is None:
             self._position = self.hw.dice_source.position()
-        return {"id": self.game_id, "seed": self._position, "counts": list(self.counts),
-                "game": self.game.to_state(), "coach": app.settings.coach}
+        return {
+            "id": self.game_id,
+            "seed": self._position,
+            "counts": list(self.counts),
+            "game": self.game.to_state(),
+            "coach": app.settings.coach,
+        }
 
     def _write(self, app, value, data=None):
         try:
@@ -354,10 +367,11 @@ class Session:
             if not self._warned_full:
                 self._warned_full = True
                 if err.reason == save_store.FULL:
-                    self.message("Flash full",
-                                 "Game not saved.\nPlay goes on; it\nsaves again when\nthere is room.")
+                    self.message("Flash full", "Game not saved.\nPlay goes on; it\nsaves again when\nthere is room.")
                 elif err.reason == save_store.IO:  # even the repair (save_store.Store.repair) failed
-                    self.message("Save failed", "Game not saved\n(%s).\nPlay goes on.\nSee README:\nDamaged flash." % err.reason)
+                    self.message(
+                        "Save failed", "Game not saved\n(%s).\nPlay goes on.\nSee README:\nDamaged flash." % err.reason
+                    )
                 else:
                     self.message("Save failed", "Game not saved\n(%s).\nPlay goes on." % err.reason)
         if self.store.repaired:
@@ -387,8 +401,10 @@ class Session:
         if self.game is not None:
             self.save(app)
             saved = "Game saved.\n" if not self.unsaved else "Game NOT saved.\n"
-        self.message("Battery low", "%d.%02d V\n%sCharge or change\nthe batteries.\nAny key: go on" %
-                     (mv // 1000, mv % 1000 // 10, saved))
+        self.message(
+            "Battery low",
+            "%d.%02d V\n%sCharge or change\nthe batteries.\nAny key: go on" % (mv // 1000, mv % 1000 // 10, saved),
+        )
 
     # ----------------------------------------------------------------- boot
     def boot(self, app):
@@ -462,7 +478,9 @@ class Session:
                 use(_BOOT).tell_repairs(self, app, store)
         self.last_id = recs.stats["last"]
         if failed:
-            self.message("Flash full", "Not saved:\n%s.\nThe game stays\nsaved; the next\nboot keeps them." % " ".join(failed))
+            self.message(
+                "Flash full", "Not saved:\n%s.\nThe game stays\nsaved; the next\nboot keeps them." % " ".join(failed)
+            )
         # Places for all seats at once (best first), so the one shown is where it ends.
         self._pending = use(_RECORDS).game_places(recs.scores, [r[1] for r in results], self.game_id)
         self._news = True  # the end screen says whether high scores wait (scores_wait)
@@ -509,7 +527,10 @@ class Session:
         except save_store.SaveError as err:
             self._keep(self.game)
             self._kept[3].append((seat, initials))
-            self.message("Flash full", "High score not\nsaved (%s).\nThe game stays\nsaved; the next\nboot asks again." % err.reason)
+            self.message(
+                "Flash full",
+                "High score not\nsaved (%s).\nThe game stays\nsaved; the next\nboot asks again." % err.reason,
+            )
 
     def _keep(self, game):
         """Keeps ``game``'s save on flash until all its records are written (save_boot.settle)."""
@@ -535,4 +556,3 @@ def count_roll(counts, dice, held):
     for i in range(len(dice)):
         if not (held >> i) & 1 and 1 <= dice[i] <= 6:
             counts[dice[i] - 1] += 1
-

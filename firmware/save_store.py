@@ -11,6 +11,7 @@ counts as damaged like a bad CRC, so the older slot is used and the next save ne
 overwrites that older slot. The filesystem is injected (``open/rename/remove/mkdir``
 like ``os``), the real one by default. Format: docs/formats.md.
 """
+
 import os
 
 from micropython import const
@@ -168,7 +169,7 @@ class _Reader:
         if n > len(self.data) - self.pos:
             raise SaveError(CORRUPT)
         self.pos += n
-        return self.data[self.pos - n:self.pos]
+        return self.data[self.pos - n : self.pos]
 
     def text(self, n):
         try:
@@ -236,10 +237,12 @@ def decode(data):
 # CRC-32 (IEEE, as zlib/binascii.crc32) a nibble at a time, the 32-bit register split in
 # two 16-bit halves so every step stays a small int (no heap) on a 32-bit port.
 # binascii.crc32 is absent from some builds, so the firmware never relies on it.
+# fmt: off
 _CRC_HI = (0x0000, 0x1DB7, 0x3B6E, 0x26D9, 0x76DC, 0x6B6B, 0x4DB2, 0x5005,
            0xEDB8, 0xF00F, 0xD6D6, 0xCB61, 0x9B64, 0x86D3, 0xA00A, 0xBDBD)
 _CRC_LO = (0x0000, 0x1064, 0x20C8, 0x30AC, 0x4190, 0x51F4, 0x6158, 0x713C,
            0x8320, 0x9344, 0xA3E8, 0xB38C, 0xC2B0, 0xD2D4, 0xE278, 0xF21C)
+# fmt: on
 
 
 def crc32(data, start=0, end=-1):
@@ -290,7 +293,7 @@ def pack(value, seq):
 def unpack(data):
     """``(seq, value)`` from a file's bytes; SaveError(TRUNCATED/CORRUPT/UNKNOWN_VERSION)."""
     seq = check(data)
-    return seq, decode(memoryview(data)[_HEADER:len(data) - _TRAILER])
+    return seq, decode(memoryview(data)[_HEADER : len(data) - _TRAILER])
 
 
 def check(data):
@@ -310,7 +313,7 @@ def check(data):
         raise SaveError(TRUNCATED)
     if len(data) > end + _TRAILER or data[3] != 0:
         raise SaveError(CORRUPT)
-    if crc32(data, 0, end) != bytes(data[end:end + _TRAILER]):
+    if crc32(data, 0, end) != bytes(data[end : end + _TRAILER]):
         raise SaveError(CORRUPT)
     return _u32(data, 4)
 
@@ -382,7 +385,7 @@ class Store:
         best = None
         for seq, i, data in frames:
             try:
-                value = decode(memoryview(data)[_HEADER:len(data) - _TRAILER])
+                value = decode(memoryview(data)[_HEADER : len(data) - _TRAILER])
                 if self.check is not None and not self.check(value):
                     raise SaveError(SHAPE)
             except SaveError as err:  # an intact frame around a bad payload or shape
@@ -467,7 +470,7 @@ class Store:
         except OSError as exc:
             if _errno(exc) != _ENOENT or "/" not in self.base:
                 raise
-            self.fs.mkdir(self.base[:self.base.rfind("/")])  # first save: make the folder
+            self.fs.mkdir(self.base[: self.base.rfind("/")])  # first save: make the folder
             f = self._open(self.temp, "wb")
         try:
             f.write(data)

@@ -13,6 +13,7 @@ value of the empty card, ``advisor.card_value()``) over the standard card's: the
 on the 85-point Zoo card made ``good`` play below the simple strategy (docs/rules_zoo.md).
 The random source is injected: anything with ``randint(a, b)`` (the game's dice source).
 """
+
 from micropython import const
 
 import strategy_table

@@ -7,6 +7,7 @@ decisions, ``choose_hold`` and ``choose_box``.
 It reads the boxes from the ruleset's table (kinds, not positions), so it plays the
 standard card and the Zoo card alike; only the par values are per card.
 """
+
 from micropython import const
 import rules
 
@@ -75,8 +76,12 @@ def choose_hold(ruleset, card, dice, rolls):
     rules.score_options(ruleset, card, dice, options)
     # A made hand in an open box that pays fixed points: five the same, a 5-run, a full
     # house, all different.
-    for box in (ruleset.yahtzee_box, _box(ruleset, rules.STRAIGHT, 5),
-                _box(ruleset, rules.FULL_HOUSE, None), _box(ruleset, rules.DIFFERENT, None)):
+    for box in (
+        ruleset.yahtzee_box,
+        _box(ruleset, rules.STRAIGHT, 5),
+        _box(ruleset, rules.FULL_HOUSE, None),
+        _box(ruleset, rules.DIFFERENT, None),
+    ):
         if box >= 0 and options[box] > 0:
             return -1
     small = _box(ruleset, rules.STRAIGHT, 4)

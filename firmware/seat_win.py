@@ -18,6 +18,7 @@ on: among options with the same chance the higher expected score wins, so a play
 ahead or far behind still plays sensible Yahtzee. Buffers are made once; a turn
 allocates nothing.
 """
+
 from array import array
 import micropython
 from micropython import const
@@ -177,7 +178,9 @@ class WinLevel:
         """Key of ending the turn with fixed-point ``value`` (points this turn plus the
         expected remaining score after it) and spread ``sd`` (sixteenths) afterwards."""
         adv = self.adv
-        centre = (adv.total << 4) + ((value + (1 << (_FRAC - 5))) >> (_FRAC - 4))  # strategy_win_meter.from_fixed, inline: one call less per key
+        centre = (adv.total << 4) + (
+            (value + (1 << (_FRAC - 5))) >> (_FRAC - 4)
+        )  # strategy_win_meter.from_fixed, inline: one call less per key
         mine = (sd * self._factors[self._used + 1] + 128) >> 8
         chance = _ONE
         phi = strategy_win_meter.phi  # one lookup, not one per opponent

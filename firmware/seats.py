@@ -15,6 +15,7 @@ coach.win_level(): also needs the spread table); without the spread table, or al
 the table, it plays as optimal. seat_simple.py and seat_levels.py make the same two
 decisions, ``choose_hold`` and ``choose_box``, which are also this module's.
 """
+
 from micropython import const
 
 import seat_simple
@@ -135,8 +136,9 @@ def choose_hold(coach, game):
     if win is not None:
         hold = win.hold(game.dice, rolls_left)
         return -1 if hold == 31 else hold
-    return coach.levels.choose_hold(coach.adv, lvl, card, game.dice, rolls_left, game.dice_source,
-                                    coach.codes, coach.values)
+    return coach.levels.choose_hold(
+        coach.adv, lvl, card, game.dice, rolls_left, game.dice_source, coach.codes, coach.values
+    )
 
 
 def choose_box(coach, game, options):
@@ -148,5 +150,4 @@ def choose_box(coach, game, options):
     win = _win(coach, game)
     if win is not None:
         return win.box(game.dice)
-    return coach.levels.choose_box(coach.adv, lvl, card, game.dice, game.dice_source,
-                                   coach.codes, coach.values)
+    return coach.levels.choose_box(coach.adv, lvl, card, game.dice, game.dice_source, coach.codes, coach.values)

@@ -10,6 +10,7 @@ allocate nothing per die or per roll. The card's shape comes from the ruleset: 1
 and a bonus at 63, or the Zoo card's 11 boxes (1 point per animal, bonus at 18, no
 Yahtzee flag: no bonus and no joker there).
 """
+
 from array import array
 import micropython
 from micropython import const
@@ -397,8 +398,15 @@ class Advisor:
         child = self.keeps.child
         for i in range(_FIRST_ROLL - 1, -1, -1):
             c = i * 6
-            k[i] = (k[child[c]] + k[child[c + 1]] + k[child[c + 2]] + k[child[c + 3]]
-                    + k[child[c + 4]] + k[child[c + 5]] + _HALF6) // 6
+            k[i] = (
+                k[child[c]]
+                + k[child[c + 1]]
+                + k[child[c + 2]]
+                + k[child[c + 3]]
+                + k[child[c + 4]]
+                + k[child[c + 5]]
+                + _HALF6
+            ) // 6
 
     @micropython.native
     def subset_max(self, k, m):

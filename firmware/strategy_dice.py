@@ -6,6 +6,7 @@ bits 18+). Keeps 210..461 are the 252 rolls. Both sides build the same tables fr
 module, so the solver's state layout and the advisor's lookups cannot drift apart.
 Built once (allocation at construction only); the arrays are the hot-loop tables.
 """
+
 from array import array
 from micropython import const
 
@@ -37,8 +38,9 @@ def _all_keys():
                     for c5 in range(6 - c1 - c2 - c3 - c4):
                         for c6 in range(6 - c1 - c2 - c3 - c4 - c5):
                             size = c1 + c2 + c3 + c4 + c5 + c6
-                            keys.append((size << _SIZE_SHIFT) | c1 | (c2 << 3) | (c3 << 6)
-                                        | (c4 << 9) | (c5 << 12) | (c6 << 15))
+                            keys.append(
+                                (size << _SIZE_SHIFT) | c1 | (c2 << 3) | (c3 << 6) | (c4 << 9) | (c5 << 12) | (c6 << 15)
+                            )
     keys.sort()
     return keys
 
@@ -77,7 +79,9 @@ class Keeps:
             key = self.key[k]
             if k < FIRST_ROLL:
                 for face in range(1, 7):
-                    self.child[k * 6 + face - 1] = self.index(key + (1 << _SIZE_SHIFT) + (1 << (_FACE_BITS * (face - 1))))
+                    self.child[k * 6 + face - 1] = self.index(
+                        key + (1 << _SIZE_SHIFT) + (1 << (_FACE_BITS * (face - 1)))
+                    )
             j = 0
             for face in range(1, 7):
                 if face_count(key, face):

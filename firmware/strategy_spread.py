@@ -14,6 +14,7 @@ a group whose CRC-8 fails, or a byte above what the writer stores, raises
 ``strategy_table.TableDamaged`` (a ValueError). The coach then turns the meter and the win
 level off (coach.py).
 """
+
 from micropython import const
 
 import rules
@@ -66,9 +67,14 @@ class SpreadTable:
         self._data_at = _u32(head, 16)
         self.sd_empty = _u32(head, 20)  # units of 2**-16 points
         size = _u32(head, 44)
-        if (_u32(head, 12) != strategy_table.N_BLOCKS or _u32(head, 48) != N_GROUPS or self._data_at != HEADER_SIZE
-                or size != HEADER_SIZE + strategy_table.N_BLOCKS * self.bands + N_GROUPS
-                or _u32(head, 52) != 0 or _u32(head, 56) != 0):
+        if (
+            _u32(head, 12) != strategy_table.N_BLOCKS
+            or _u32(head, 48) != N_GROUPS
+            or self._data_at != HEADER_SIZE
+            or size != HEADER_SIZE + strategy_table.N_BLOCKS * self.bands + N_GROUPS
+            or _u32(head, 52) != 0
+            or _u32(head, 56) != 0
+        ):
             raise TableDamaged("spread table damaged: layout")
         if f.seek(0, 2) != size:  # cut short or grown
             raise TableDamaged("spread table damaged: size")

@@ -18,6 +18,7 @@ whole file.) A failure raises ``TableDamaged`` (a ValueError) naming what is wro
 the caller plays as without a table: a table whose checksums were recomputed after a
 change is refused as well as one damaged by chance.
 """
+
 from array import array
 from micropython import const
 
@@ -115,7 +116,7 @@ def check_ruleset(head, at, zoo, damaged):
     (the Zoo card's; else the joker rule's, "-nobonus" without the bonus). TableDamaged
     otherwise, the message led by ``damaged``. (matches() checks the rest against the
     ruleset asked for: no Ruleset is made here.)"""
-    name = bytes(head[at:at + NAME_SIZE])
+    name = bytes(head[at : at + NAME_SIZE])
     end = name.find(b"\x00")
     if end >= 0 and name[end:] != bytes(NAME_SIZE - end):
         raise TableDamaged(damaged + "ruleset name")
@@ -131,8 +132,12 @@ def check_ruleset(head, at, zoo, damaged):
 def check_rules(table, ruleset, jokers, damaged):
     """``matches`` of either table: True when ``table`` (its ruleset fields) was built for
     ``ruleset``; TableDamaged when it names ``ruleset`` but a field differs."""
-    same = (jokers[table.joker_id] == ruleset.joker and table.yahtzee_bonus == (1 if ruleset.yahtzee_bonus else 0)
-            and table.upper_threshold == ruleset.upper_threshold and table.upper_bonus == ruleset.upper_bonus)
+    same = (
+        jokers[table.joker_id] == ruleset.joker
+        and table.yahtzee_bonus == (1 if ruleset.yahtzee_bonus else 0)
+        and table.upper_threshold == ruleset.upper_threshold
+        and table.upper_bonus == ruleset.upper_bonus
+    )
     if table.ruleset_name != ruleset.name:
         return False
     if not same:
@@ -214,8 +219,12 @@ class StrategyTable:
         values_size = (self._head_bits * n_blocks + self._bits * self.n_states + 7) >> 3
         blocks_at = 0 if self.variant == EXACT else HEADER_SIZE + RANK_SIZE
         values_at = HEADER_SIZE + RANK_SIZE + (0 if self.variant == EXACT else 4 * n_blocks)
-        if (self._blocks_at != blocks_at or self._values_at != values_at
-                or self._checks_at != values_at + values_size or size != self._checks_at + n_masks + 64):
+        if (
+            self._blocks_at != blocks_at
+            or self._values_at != values_at
+            or self._checks_at != values_at + values_size
+            or size != self._checks_at + n_masks + 64
+        ):
             raise TableDamaged("damaged: offsets")
         self._parts = self._rows(lower_slots)
         if not later:

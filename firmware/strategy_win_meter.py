@@ -25,6 +25,7 @@ Units: points in sixteenths (Q4; ``from_fixed`` converts the advisor's 2**-18 va
 chances in units of ONE = 16384. Every product stays below 2**30 (a MicroPython small
 int on the RP2040).
 """
+
 import micropython
 from micropython import const
 
@@ -34,12 +35,16 @@ _HIGH = const(16302)  # 99.5 %
 _FULL = const(0x1FFF)  # rules.ALL_BOXES
 _UPPER_CAP = const(63)  # strategy_table.UPPER_CAP
 # Phi(k / 8) * ONE, k = 0..32 (z = 0..4); linear between entries.
+# fmt: off
 _PHI = (8192, 9007, 9809, 10587, 11329, 12026, 12671, 13258, 13785, 14249, 14653, 14998,
         15289, 15531, 15728, 15886, 16011, 16109, 16184, 16240, 16282, 16313, 16335, 16351,
         16362, 16369, 16375, 16378, 16380, 16382, 16383, 16383, 16383, 16384)
+# fmt: on
 # Integration nodes z = -4 + k/4 (k = 0..32): weights ~ pdf(z) / 4 * ONE, summing to ONE.
+# fmt: off
 _W = (1, 1, 4, 8, 18, 37, 72, 130, 221, 353, 531, 748, 991, 1234, 1442, 1584, 1634, 1584,
       1442, 1234, 991, 748, 531, 353, 221, 130, 72, 37, 18, 8, 4, 1, 1)
+# fmt: on
 _N_NODES = const(33)
 # Spread factors (1/256) by used boxes 0..13, for 2, 3 and 4 players (from --fit).
 FACTORS = (

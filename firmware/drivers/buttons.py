@@ -23,6 +23,7 @@ events stay a true prefix of what the player did, which is what a game can repla
 Both rings have one writer index and one reader index, so the interrupt handler and the
 main loop never write the same index.
 """
+
 from array import array
 from micropython import const
 from time import ticks_diff, ticks_ms
@@ -66,8 +67,16 @@ class Buttons:
     ``clock``: the ticks_ms the edge handler stamps edges with (the board's clock).
     """
 
-    def __init__(self, pins, active=0, debounce_ms=_DEBOUNCE_MS, long_ms=_LONG_MS, queue_size=_QUEUE_SIZE,
-                 clock=ticks_ms, edges=_EDGES):
+    def __init__(
+        self,
+        pins,
+        active=0,
+        debounce_ms=_DEBOUNCE_MS,
+        long_ms=_LONG_MS,
+        queue_size=_QUEUE_SIZE,
+        clock=ticks_ms,
+        edges=_EDGES,
+    ):
         if len(pins) > BUTTON_MASK + 1:
             raise ValueError("at most 16 buttons")
         if queue_size < 1 or edges < 1:

@@ -4,6 +4,7 @@
 from the frame loop, silences it when the time is up. Idle means duty 0 (no DC through
 the piezo, no hiss). ``muted`` silences everything without changing callers.
 """
+
 from micropython import const
 from time import ticks_add, ticks_diff, ticks_ms
 

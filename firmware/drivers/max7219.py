@@ -17,6 +17,7 @@ a missing chain simply shows nothing. With that wire, ``check_chain=True`` shift
 pattern through the whole chain and raises OSError when it does not come back exactly
 one chain length later (wrong chip count, broken link, no MISO).
 """
+
 from micropython import const
 
 from drivers.pips import ANIMAL_ROWS, FACE_PIPS, N_DICE
@@ -71,7 +72,9 @@ class MAX7219Chain:
         self._spi.write_readinto(out, back)
         self._cs.value(1)  # every chip latches a no-op word: nothing changes
         if back[n:] != out[:n]:
-            raise OSError("MAX7219 LED chain: %d chips did not echo on MISO (wiring, chip count, DOUT->MISO)" % self.count)
+            raise OSError(
+                "MAX7219 LED chain: %d chips did not echo on MISO (wiring, chip count, DOUT->MISO)" % self.count
+            )
 
     def clear_words(self):
         """Start a CS cycle in which every chip gets the no-op word."""

@@ -11,6 +11,7 @@ most ``_MAX_CHANNEL_SUM`` = 127 (of 765), i.e. at most 127/765 x 60 mA = 10 mA p
 at brightness 15. At most 30 pips are lit (five sixes), so the LEDs draw <= 300 mA plus
 about 1 mA standby per pixel (45 mA): within a 500 mA USB supply with the Pico and OLED.
 """
+
 from micropython import const
 
 from drivers.pips import ANIMAL_COLOURS, FACE_PIPS, GRID_CELLS, N_DICE

@@ -9,6 +9,7 @@ The frame buffer is MONO_VLSB: byte ``page * 128 + x`` holds pixels (x, 8*page .
 bit 0 at the top, which is exactly the controllers' GDDRAM layout, so ``show()`` sends the
 buffer as is. Every transfer uses buffers made here once; nothing is allocated per frame.
 """
+
 import framebuf
 from micropython import const
 

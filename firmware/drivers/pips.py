@@ -16,6 +16,7 @@ mane, elephant with a trunk.
 pips of its number, so the same die can be counted and named. None is orange: held dice
 use the board's held colour (orange) on the same pips.
 """
+
 from micropython import const
 
 N_DICE = const(5)

@@ -7,6 +7,7 @@ column 0 is RAM column 2. With the segment remap used here (0xA1, RAM column 131
 SEG n) the visible window stays columns 2..129, so the offset is the same either way.
 Register values from the SH1106 datasheet (Sino Wealth, V2.3), section "Commands".
 """
+
 from micropython import const
 
 from drivers.oled import OLED, PAGES, WIDTH, CTRL_DATA
@@ -22,6 +23,7 @@ class SH1106(OLED):
 
     PART = "SH1106"
     # Power-on sequence with the display still off (oled.OLED lights it after clearing RAM).
+    # fmt: off
     INIT = bytes((
         0xAE,  # display off
         0xD5, 0x80,  # clock divide 1, oscillator +15 % (as the SSD1306 modules run)
@@ -39,6 +41,7 @@ class SH1106(OLED):
         0xA4,  # display follows RAM
         0xA6,  # not inverted
     ))
+    # fmt: on
 
     def _prepare(self):
         # Per page: the command transfer and the data transfer, both made once. The column
@@ -50,7 +53,7 @@ class SH1106(OLED):
         self._page_data = []
         for page in range(PAGES):
             self._page_cmds.append(bytes((0x00, _SET_PAGE | page, low, high)))
-            self._page_data.append((CTRL_DATA, buf[page * WIDTH:(page + 1) * WIDTH]))
+            self._page_data.append((CTRL_DATA, buf[page * WIDTH : (page + 1) * WIDTH]))
 
     def show(self):
         i2c = self._i2c

@@ -4,6 +4,7 @@ Uses horizontal addressing: ``show()`` sets the column/page window to the whole 
 sends the 1024-byte frame buffer in one data write (two I2C transfers per frame).
 Register values from the SSD1306 datasheet (Solomon Systech, rev 1.1), section 10.
 """
+
 from micropython import const
 
 from drivers.oled import OLED, CTRL_COMMANDS, CTRL_DATA
@@ -20,6 +21,7 @@ class SSD1306(OLED):
     # Power-on sequence with the display still off (oled.OLED lights it after clearing RAM).
     # Segment remap and COM scan reversal (0xA1, 0xC8) give an upright picture on the usual
     # modules, whose glass is mounted with SEG0/COM0 at the bottom right.
+    # fmt: off
     INIT = bytes((
         0xAE,  # display off
         0x20, 0x00,  # horizontal addressing
@@ -37,6 +39,7 @@ class SSD1306(OLED):
         0xA6,  # not inverted
         0x8D, 0x14,  # charge pump on: these modules have no external panel supply
     ))
+    # fmt: on
 
     def _prepare(self):
         # Whole-panel window; also resets the RAM pointer to (0, 0) before each frame.

@@ -19,6 +19,7 @@ Plain functions in a table, not classes: on the unix port a class per screen cos
 
 To add a screen: docs/architecture.md, "How to add a screen".
 """
+
 from micropython import const
 
 SPLASH = const(0)

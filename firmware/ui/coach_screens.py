@@ -10,6 +10,7 @@ in percentage points of the chance to win. While a hint is up the dice to re-rol
 on the LEDs (the OLED's ``.``). Each screen's own state is module-level here, set by its
 way in (``open_hint``, ``show_review``).
 """
+
 from micropython import const
 import time
 

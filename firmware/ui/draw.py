@@ -5,6 +5,7 @@ Everything sits on the 8-pixel grid (the simulator reads the screen back as text
 way). Numbers are drawn digit by digit, so redrawing a screen allocates nothing (no str
 formatting in the frame loop).
 """
+
 from micropython import const
 
 from ui import font8

@@ -15,6 +15,7 @@ The compact grid: ``text(fb, s, col, row)`` puts column ``col`` at x = 4 * col a
 row. The simulator reads this grid back as text with the same glyph table
 (host_tools/simulator/screen.py).
 """
+
 from micropython import const
 
 import lang

@@ -8,6 +8,7 @@ buffer 8 * n pixels wide, so drawing a glyph is two blits and no Python loop: th
 at -8 * index onto an 8x8 cell (the clip keeps that one glyph), then the cell onto the
 screen (inverted text through a 2-entry palette). Nothing allocates after the first call.
 """
+
 import lang
 
 _cell_fb = None  # made by the first glyph drawn (the host reads GLYPHS without framebuf)

@@ -5,6 +5,7 @@ Settings live here as small ints; the menu is a list of item ids that depends on
 number of players (one "Pn human/CPU" line per player). ``change`` steps a value; the
 screen (``setup``) draws the lines and moves its cursor.
 """
+
 from micropython import const
 
 import lang
@@ -48,8 +49,7 @@ N_COACH_MODES = const(3)
 # own, lang T.seats).
 SEAT_LABELS = ("P1", "P2", "P3", "P4")
 # Each line's text (lang.T keys), by item id; the seats' lines show the seat's name.
-LABELS = ("players", "", "", "", "", "joker", "yahtzee_bonus", "sound", "brightness", "start_game", "records",
-          "coach")
+LABELS = ("players", "", "", "", "", "joker", "yahtzee_bonus", "sound", "brightness", "start_game", "records", "coach")
 # The JOKER line steps through rules.CHOICES: the four joker options of the standard card,
 # then the kids' Zoo card, shown as "Rules Zoo (kids)" (it has no joker and no Y.bonus line).
 
@@ -125,9 +125,15 @@ class Settings:
     def saved(self):
         """The set-up as the save layer keeps it between power-ons (names, not indexes,
         so a firmware that reorders the choices still reads it; ``setup_ok`` checks it)."""
-        return {"players": self.players, "kinds": [KIND_NAMES[kind] for kind in self.kinds],
-                "rules": rules.CHOICES[self.joker], "ybonus": self.yahtzee_bonus, "coach": self.coach,
-                "sound": self.sound, "leds": self.leds}
+        return {
+            "players": self.players,
+            "kinds": [KIND_NAMES[kind] for kind in self.kinds],
+            "rules": rules.CHOICES[self.joker],
+            "ybonus": self.yahtzee_bonus,
+            "coach": self.coach,
+            "sound": self.sound,
+            "leds": self.leds,
+        }
 
     def restore(self, value):
         """Take a set-up ``saved`` made (checked by ``setup_ok``)."""
@@ -150,8 +156,7 @@ class Settings:
 
 
 # Ranges of the saved set-up's small ints: key -> (lowest, highest).
-_RANGES = (("players", 1, MAX_PLAYERS), ("ybonus", 0, 1), ("coach", 0, COACH_TURN), ("sound", 0, 1),
-           ("leds", 0, 15))
+_RANGES = (("players", 1, MAX_PLAYERS), ("ybonus", 0, 1), ("coach", 0, COACH_TURN), ("sound", 0, 1), ("leds", 0, 15))
 
 
 def setup_ok(value):

@@ -9,6 +9,7 @@ is finished, its ``answer`` then goes back to the save layer (``session.answer``
 ``draw(fb)`` paints the whole 16 x 8 text grid. They are drawn only after a button press,
 never per frame, so the little formatting they do costs nothing in the frame loop.
 """
+
 from micropython import const
 
 from drivers.buttons import ROLL, UP, DOWN, OK, MENU

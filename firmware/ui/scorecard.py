@@ -13,6 +13,7 @@ slots of 11 compact columns (``P2 174    P3 98     P4 153``), so 3 opponents wit
 player's chance to win (``P2 174 31%``); the card view's header shows a seat's own. Pure drawing from the app's caches: nothing allocates.
 Whose card shows is module-level here, set by ``show_card`` (the card's way in).
 """
+
 from micropython import const
 
 import lang
@@ -150,8 +151,7 @@ def opponents(app, fb, skip):
         if seat == skip:
             continue
         font.text(fb, lang.item(T.seats, seat), col, FOOTER_ROW)
-        font.number(fb, app.breakdowns[seat][_GRAND], col + 2 + draw.digits(app.breakdowns[seat][_GRAND]),
-                    FOOTER_ROW)
+        font.number(fb, app.breakdowns[seat][_GRAND], col + 2 + draw.digits(app.breakdowns[seat][_GRAND]), FOOTER_ROW)
         if app.win_known:  # the win meter: this opponent's chance to win, "P2 174 31%"
             font.number(fb, draw.percent(app.win_chance[seat]), col + 8, FOOTER_ROW)
             font.text(fb, "%", col + 9, FOOTER_ROW)

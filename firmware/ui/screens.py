@@ -9,6 +9,7 @@ Drawing is on the 8x8 text grid (16 x 8 cells, ui/draw.py): row 0 is an inverted
 Numbers come from caches the app refreshes after each game action, so a redraw allocates
 nothing.
 """
+
 from micropython import const
 
 import lang

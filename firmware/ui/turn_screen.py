@@ -9,6 +9,7 @@ tumble the list shows no points (a press that needs them ends the tumble). A com
 turn is played by seats.play from the app's frame loop: this screen only draws it. The
 confirmation's state is module-level here, set by ``ask_score`` (its way in).
 """
+
 from micropython import const
 import time
 

@@ -1,12 +1,14 @@
 """Drivers: microseconds per oled.show(), dice.show(), buttons.poll(); bytes per frame.
 
 Runs the real drivers inside the MicroPython unix port against buses that only count
-bytes, so the times are the drivers' own Python work on this host (an RP2040 at 125 MHz is
-roughly 20-50x slower); the bus bytes give the wire time on the device, which dominates
-the OLED frame: at 400 kHz I2C each byte takes 9 clocks.
+bytes (host_tools/fakes/buses.py, the driver tests' fakes), so the times are the drivers'
+own Python work on this host (an RP2040 at 125 MHz is roughly 20-50x slower); the bus
+bytes give the wire time on the device, which dominates the OLED frame: at 400 kHz I2C
+each byte takes 9 clocks.
 """
 
 import host_tools
+from host_tools import fakes
 
 SCRIPT = r"""
 import gc
@@ -17,66 +19,7 @@ from drivers.max7219 import MAX7219Dice
 from drivers.neopixel_dice import NeoPixelDice
 from drivers.buttons import Buttons
 from drivers.buzzer import Buzzer
-
-
-class CountingI2C:
-    def __init__(self):
-        self.bytes = 0
-        self.transfers = 0
-
-    def writeto(self, addr, buf, stop=True):
-        self.bytes += len(buf) + 1  # + the address byte
-        self.transfers += 1
-
-    def writevto(self, addr, vector, stop=True):
-        self.bytes += 1
-        for part in vector:
-            self.bytes += len(part)
-        self.transfers += 1
-
-
-class CountingSPI:
-    def __init__(self):
-        self.bytes = 0
-        self.transfers = 0
-
-    def write(self, buf):
-        self.bytes += len(buf)
-        self.transfers += 1
-
-
-class QuietPin:
-    def __init__(self, level=1):
-        self.level = level
-
-    def value(self, level=None):
-        return self.level
-
-
-class QuietPixels:
-    def __init__(self, n):
-        self.n = n
-        self.buf = bytearray(3 * n)
-        self.writes = 0
-
-    def __len__(self):
-        return self.n
-
-    def __setitem__(self, i, colour):
-        self.buf[3 * i] = colour[1]
-        self.buf[3 * i + 1] = colour[0]
-        self.buf[3 * i + 2] = colour[2]
-
-    def write(self):
-        self.writes += 1
-
-
-class QuietPWM:
-    def freq(self, hz):
-        pass
-
-    def duty_u16(self, duty):
-        pass
+from buses import CountingI2C, CountingSPI, InputPin, NullNeoPixel, NullPin, NullPWM
 
 
 BATCH = 20
@@ -100,12 +43,12 @@ ssd = SSD1306(ssd_bus)
 sh_bus = CountingI2C()
 sh = SH1106(sh_bus)
 leds_bus = CountingSPI()
-leds = MAX7219Dice(leds_bus, QuietPin())
-pixels = QuietPixels(45)
+leds = MAX7219Dice(leds_bus, NullPin())
+pixels = NullNeoPixel(45)
 np_dice = NeoPixelDice(pixels)
-pins = [QuietPin() for _ in range(10)]
+pins = [InputPin() for _ in range(10)]
 buttons = Buttons(pins)
-buzzer = Buzzer(QuietPWM())
+buzzer = Buzzer(NullPWM())
 A = [1, 2, 3, 4, 5]
 B = [6, 5, 4, 3, 2]
 flip = [0]
@@ -196,7 +139,7 @@ print("%-44s %8.2f bytes (over 1000 frames)" % ("heap allocated per frame (draw+
 
 
 def run():
-    proc = host_tools.run_micropython(["-c", SCRIPT], heap="192K", timeout=300)
+    proc = host_tools.run_micropython(["-c", SCRIPT], heap="192K", extra_path=(fakes.FOLDER,), timeout=300)
     print(proc.stdout, end="")
     if proc.returncode != 0:
         print("bench_drivers failed:", proc.stderr.strip().splitlines()[-1:] or proc.returncode)

@@ -13,37 +13,13 @@ import os
 import tempfile
 
 import host_tools
+from host_tools import fakes
 
 SCRIPT = r"""
 import os, time
 import game as G, save_records, rules as R, save_session, save_store
 from game_dice import DiceSource
-
-
-class RamFlash:
-    def __init__(self, blocks):
-        self.data = bytearray(b"\xff" * (blocks * 4096))
-        self.progs = self.prog_bytes = self.erases = 0
-
-    def readblocks(self, n, buf, off=0):
-        a = n * 4096 + off
-        buf[:] = self.data[a:a + len(buf)]
-
-    def writeblocks(self, n, buf, off=0):
-        a = n * 4096 + off
-        self.data[a:a + len(buf)] = buf
-        self.progs += 1
-        self.prog_bytes += len(buf)
-
-    def ioctl(self, op, arg):
-        if op == 4:
-            return len(self.data) // 4096
-        if op == 5:
-            return 4096
-        if op == 6:
-            self.erases += 1
-        return 0
-
+from ram_flash import RamFlash  # host_tools/fakes: counts programs and erases
 
 flash = RamFlash(352)
 os.VfsLfs2.mkfs(flash, progsize=256)
@@ -151,7 +127,7 @@ def _micropython_figures():
         path = os.path.join(folder, "bench_storage_mp.py")
         with open(path, "w") as f:
             f.write(SCRIPT)
-        proc = host_tools.run_micropython([path, folder], heap="4M")
+        proc = host_tools.run_micropython([path, folder], heap="4M", extra_path=(fakes.FOLDER,))
     if proc.returncode != 0:
         raise RuntimeError("MicroPython bench failed:\n" + proc.stdout + proc.stderr)
     return proc.stdout.splitlines()

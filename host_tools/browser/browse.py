@@ -14,7 +14,7 @@ import threading
 import time
 
 from host_tools.browser import serve
-from host_tools.browser.device import frame_pixels
+from host_tools.simulator.wire import frame_pixels
 from host_tools.simulator import keys as sim_keys
 from host_tools.simulator.backend import BUTTONS
 

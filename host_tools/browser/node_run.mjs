@@ -1,6 +1,7 @@
 // The web firmware under Node, for the tests (host_tools/browser/device.py): the built
-// site's tree booted by host.mjs as the page's worker boots it, on the sim board's pipe
-// protocol. stdout carries the board's messages, then "W" + ms (4, LE) at each wait;
+// site's tree booted by host.mjs as the page's worker boots it, on the simulator's wire
+// (boards/sim_protocol.py; its kinds in site.json's "wire"). stdout carries the board's
+// messages, then a wait message (WAIT, ms (4, LE)) at each wait;
 // stdin answers each wait with the button levels (2 bytes, LE); the firmware's console
 // goes to stderr. The saved data/ is mirrored into DATA_DIR at each wait after a change,
 // as the page keeps it in IndexedDB, and read from there at start.
@@ -31,12 +32,12 @@ function write(bytes) {
 }
 
 const reply = Buffer.alloc(2);
-const head = Buffer.alloc(7);
+const head = Buffer.alloc(site.wire.header + 4);
 function wait(ms, bytes) {
   if (bytes.length) write(bytes);
-  head[0] = 0x57;
+  head[0] = site.wire.kinds.WAIT;
   head.writeUInt16LE(4, 1);
-  head.writeUInt32LE(ms, 3);
+  head.writeUInt32LE(ms, site.wire.header);
   write(head);
   let got = 0;
   while (got < 2) {

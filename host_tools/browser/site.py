@@ -106,6 +106,7 @@ def build_site(out, source=None, rules="forced", node_dir=NODE_DIR, mpy_cross=No
     """Write the site into ``out`` (replaced); returns site.json's dict."""
     from host_tools.simulator.backend import BUTTONS, BUTTON_NAMES
     from host_tools.simulator import keys as sim_keys
+    from host_tools.simulator import wire
 
     import save_store
 
@@ -144,6 +145,7 @@ def build_site(out, source=None, rules="forced", node_dir=NODE_DIR, mpy_cross=No
         "buttons": list(BUTTONS),
         "buttonNames": list(BUTTON_NAMES),
         "pressMs": sim_keys.PRESS_MS,
+        "wire": {"header": wire.P.HEADER, "kinds": wire.KINDS},  # boards/sim_protocol.py
         "hasTable": has_table,
         "files": sorted(
             ["./", "site.json", "tree.bin"]

@@ -12,6 +12,7 @@ import os
 import tempfile
 
 import host_tools
+from host_tools import fakes
 
 BLOCK = 4096
 
@@ -19,42 +20,14 @@ BLOCK = 4096
 # ``touched``: only those need to go into the UF2.
 _FLASH = r"""
 import os, sys, hashlib, binascii
-BS = 4096
-ERASED = b'\xff' * BS
-class Flash:
-    def __init__(self, data):
-        self.data = data
-        self.view = memoryview(data)
-        self.touched = bytearray(len(data) // BS)
-    def readblocks(self, n, buf, off=0):
-        a = n * BS + off
-        buf[:] = self.view[a:a + len(buf)]
-    def writeblocks(self, n, buf, off=None):
-        if off is None:  # rp2.Flash erases first when called without an offset
-            self.ioctl(6, n)
-            off = 0
-        a = n * BS + off
-        self.view[a:a + len(buf)] = buf
-        self.touched[n] = 1
-    def ioctl(self, op, arg):
-        if op == 4:
-            return len(self.data) // BS
-        if op == 5:
-            return BS
-        if op == 6:
-            self.view[arg * BS:(arg + 1) * BS] = ERASED
-            self.touched[arg] = 1
-            return 0
-        return None
+from ram_flash import BLOCK as BS, RamFlash as Flash  # host_tools/fakes
 """
 
 _BUILD = (
     _FLASH
     + r"""
 src, listing, blocks, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-flash = Flash(bytearray(blocks * BS))
-for n in range(blocks):
-    flash.view[n * BS:(n + 1) * BS] = ERASED
+flash = Flash(blocks)
 os.VfsLfs2.mkfs(flash, progsize=256)
 # mtime=False: the image depends only on the files (no clock), so a build repeats exactly
 fs = os.VfsLfs2(flash, progsize=256, mtime=False)
@@ -89,7 +62,7 @@ _CHECK = (
     + r"""
 region, copy_to = sys.argv[1], sys.argv[2]
 with open(region, 'rb') as f:
-    flash = Flash(bytearray(f.read()))
+    flash = Flash(data=bytearray(f.read()))
 try:  # as ports/rp2/modules/_boot.py mounts it (which formats the flash when this fails)
     os.mount(os.VfsLfs2(flash, progsize=256), '/pico')
 except OSError as exc:
@@ -163,7 +136,9 @@ def build(files, blocks):
         with open(script, "w") as out:
             out.write(_BUILD)
         image = os.path.join(work, "image.bin")
-        proc = host_tools.run_micropython([script, tree, listing, str(blocks), image], heap=_heap(blocks))
+        proc = host_tools.run_micropython(
+            [script, tree, listing, str(blocks), image], heap=_heap(blocks), extra_path=(fakes.FOLDER,)
+        )
         if proc.returncode != 0:
             last = ((proc.stdout + proc.stderr).strip().splitlines() or ["?"])[
                 -1
@@ -197,7 +172,9 @@ def read(region, copy_to=None):
         with open(script, "w") as out:
             out.write(_CHECK)
         proc = host_tools.run_micropython(
-            [script, path, os.path.abspath(copy_to) if copy_to else ""], heap=_heap(len(region) // BLOCK)
+            [script, path, os.path.abspath(copy_to) if copy_to else ""],
+            heap=_heap(len(region) // BLOCK),
+            extra_path=(fakes.FOLDER,),
         )
     if proc.returncode != 0 or proc.stdout.startswith("unmountable"):
         raise ImageError(

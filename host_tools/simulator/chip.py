@@ -22,12 +22,11 @@ import subprocess
 import threading
 
 import host_tools
-from host_tools.emulators.max7219 import MAX7219ChainEmulator
 from host_tools.emulators.sh1106 import SH1106Emulator
 from host_tools.emulators.ssd1306 import SSD1306Emulator
-from host_tools.emulators.ws2812 import WS2812Emulator
-from host_tools.simulator import chip_image
-from host_tools.simulator.backend import N_DICE, N_PIXELS, DeviceExited, dice_pixels_of
+from host_tools.simulator import chip_image, wire
+from host_tools.simulator.backend import DeviceExited
+from host_tools.simulator.wire import P
 
 NODE_SCRIPT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "rp2040", "chip.js")
 NODE_MODULES = os.path.join(host_tools.REPO, "build", "rp2040", "node_modules")
@@ -40,6 +39,9 @@ USB_VSYS_MV = 4900  # VSYS on USB power (5 V through the Pico's Schottky diode)
 ADC_MAX = 4095  # ADC3 reads 12 bits
 ADC_VREF_MV = 3300  # against the 3.3 V reference
 VSYS_DIVIDER = 3  # GP29 sees VSYS / 3
+# chip.js's messages for the parts (host_tools/rp2040/chip.js) carry the sim board's
+# payloads: the simulator's wire (boards/sim_protocol.py) decodes them.
+_PART_KINDS = {b"i": P.I2C_MSG, b"s": P.SPI_MSG, b"c": P.CS_MSG, b"n": P.STRIP_MSG, b"t": P.TONE_MSG}
 
 
 class ChipError(Exception):
@@ -84,7 +86,7 @@ def battery_adc(mv):
     return max(0, min(ADC_MAX, round(mv / VSYS_DIVIDER * ADC_MAX / ADC_VREF_MV)))
 
 
-class ChipDevice:
+class ChipDevice(wire.Parts):
     """An emulated Pico booting ``flash_image`` (prepared by chip_image.prepare_image)."""
 
     def __init__(
@@ -93,12 +95,8 @@ class ChipDevice:
         self.node = node_command()
         self.bootrom = chip_image.check_bootrom(bootrom or chip_image.find_file(chip_image.BOOTROM_NAME))
         self.flash_image = flash_image
-        self.oled = SH1106Emulator() if oled == "sh1106" else SSD1306Emulator()
-        self.chain = MAX7219ChainEmulator(N_DICE)
-        self.strip = WS2812Emulator(N_PIXELS)
-        self.tone = (0, 0)
+        wire.Parts.__init__(self, SH1106Emulator() if oled == "sh1106" else SSD1306Emulator(), None)
         self.tones = []  # (emulated ms, freq, duty) of every change: the buzzer observed
-        self.frames = 0
         self.resets = 0
         self._buttons = 0
         self.origin = 0.0  # emulated ms of the first OLED frame (see boot())
@@ -170,21 +168,12 @@ class ChipDevice:
                     os.write(self._pty, payload)
                 except OSError:
                     pass  # nobody reading the port: a real CDC port drops it too
-        elif kind == b"i":
-            if payload[0] == self.oled.addr:
-                self.oled.i2c_write(payload[0], payload[1:])
-                if len(payload) > 1 and payload[1] == 0x40:
-                    self.frames += 1
-        elif kind == b"s":
-            self.chain.spi_write(payload)
-        elif kind == b"c":
-            self.chain.cs(payload[0])
-        elif kind == b"n":
-            self._neopixel_seen = True
-            self.strip.write(payload)
-        elif kind == b"t":
-            self.tone = struct.unpack("<IH", payload)
-            self.tones.append((self.clock_ms,) + self.tone)
+        elif kind in _PART_KINDS:  # the parts' bytes, as the sim board's wire carries them
+            self.part_message(_PART_KINDS[kind], payload)
+            if kind == b"n":
+                self._neopixel_seen = True
+            elif kind == b"t":
+                self.tones.append((self.clock_ms,) + self.tone)
         elif kind == b"r":
             with self._reached:
                 self._times(payload)
@@ -373,12 +362,3 @@ class ChipDevice:
     @property
     def dice_kind(self):
         return "neopixel" if self._neopixel_seen else "max7219"
-
-    def oled_pixels(self):
-        return self.oled.pixels()
-
-    def oled_contrast(self):
-        return self.oled.contrast
-
-    def dice_pixels(self):
-        return dice_pixels_of(self.dice_kind, self.chain, self.strip)

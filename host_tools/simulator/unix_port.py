@@ -1,8 +1,8 @@
 """The simulated handheld seen from the host: the firmware process, its wire and the chips.
 
 Starts the unmodified firmware (``main.py``) in the MicroPython unix port with the ``sim``
-board (boards/sim.py documents the wire format), feeds every I2C/SPI/WS2812 byte to the
-datasheet emulators in host_tools/emulators/ and answers each virtual-time wait with the
+board (boards/sim_protocol.py defines the wire; wire.py is the host's end), feeds every
+I2C/SPI/WS2812 byte to the datasheet emulators in host_tools/emulators/ and answers each virtual-time wait with the
 button levels of that moment. ``run_until(ms)`` advances the device's clock; the caller
 decides the button levels through ``buttons`` (a bit mask, bit i = button i pressed).
 By default it boots what a Pico runs: the tree ``flash`` builds (device_tree.py) with the
@@ -18,20 +18,16 @@ import threading
 import zlib
 
 import host_tools
-from host_tools.emulators.max7219 import MAX7219ChainEmulator
 from host_tools.emulators.sh1106 import SH1106Emulator
 from host_tools.emulators.ssd1306 import SSD1306Emulator
-from host_tools.emulators.ws2812 import WS2812Emulator
-from host_tools.simulator import device_tree
+from host_tools.simulator import device_tree, wire
+from host_tools.simulator.wire import P
 
 # BUTTON_NAMES, BUTTONS and DeviceExited are re-exported: callers import them from here.
 from host_tools.simulator.backend import (  # noqa: F401
     BUTTON_NAMES,
     BUTTONS,
-    N_DICE,
-    N_PIXELS,
     DeviceExited,
-    dice_pixels_of,
 )
 
 DEFAULT_FLASH = os.path.join(os.path.expanduser("~"), ".local", "share", "pico-yahtzee", "flash")
@@ -106,7 +102,7 @@ class ReplayDiverged(RuntimeError):
     """A busy-mode replay that did not take the recorded run's path."""
 
 
-class SimDevice:
+class SimDevice(wire.Parts):
     """The unix-port back-end (backend.py lists what every back-end offers)."""
 
     def __init__(
@@ -127,17 +123,12 @@ class SimDevice:
         os.makedirs(self.flash_dir, exist_ok=True)
         for name, host_path in (tables or {}).items():
             put_table(self.flash_dir, name, host_path)
-        self.oled = SH1106Emulator() if oled == "sh1106" else SSD1306Emulator()
-        self.dice_kind = dice
-        self.chain = MAX7219ChainEmulator(N_DICE)
-        self.strip = WS2812Emulator(N_PIXELS)
-        self.tone = (0, 0)  # (freq, duty) of the buzzer now
+        wire.Parts.__init__(self, SH1106Emulator() if oled == "sh1106" else SSD1306Emulator(), dice)
         self.now = 0  # virtual ms since boot
         self.buttons = 0
         # (mask, ms): buttons held from power-on for ms of virtual time, on top of
         # ``buttons`` (a button held while plugging in: ROLL is safe mode).
         self.boot_mask, self.boot_until = hold_at_boot
-        self.frames = 0  # how many OLED frames (data writes) arrived: a redraw counter
         self.console = []
         # Busy mode: ``busy`` is busy.ratio(), the chip/unix-port speed ratio (simulator/busy.py);
         # the firmware then says how long each stretch of work took, and presses arrive
@@ -230,40 +221,27 @@ class SimDevice:
     def next_wait(self):
         """Process messages up to the firmware's next wait; returns its milliseconds."""
         while True:
-            head = self._read(3)
-            kind, length = struct.unpack("<cH", head)
-            payload = self._read(length)
-            if self.readings is not None and kind != b"R":  # record/replay: the path taken
+            kind, head, payload = wire.read_message(self._read)
+            if self.readings is not None and kind != P.READINGS_MSG:  # record/replay: the path taken
                 self._digest = zlib.crc32(payload, zlib.crc32(head, self._digest))
-            if kind in (b"W", b"L"):  # L, busy mode: an idle sleep that a button edge ends early
-                self._wake = kind == b"L"
+            if kind in (P.WAIT_MSG, P.IDLE_MSG):  # IDLE, busy mode: a sleep that a button edge ends early
+                self._wake = kind == P.IDLE_MSG
                 self._end_stretch()
-                return struct.unpack("<I", payload)[0]
-            if kind == b"B":
-                self._busy_ms = struct.unpack("<I", payload)[0]
-            elif kind == b"R":  # busy mode, record/replay: the stretch's clock readings
+                return wire.u32(payload)
+            if self.part_message(kind, payload):
+                continue
+            if kind == P.BUSY_MSG:
+                self._busy_ms = wire.u32(payload)
+            elif kind == P.READINGS_MSG:  # busy mode, record/replay: the stretch's clock readings
                 self._stretch_readings = struct.unpack("<%dI" % (payload[0] | payload[1] << 8), payload[2:])
-            elif kind == b"M":  # busy mode: a screen transfer at this moment of the stretch
-                at, number = struct.unpack("<IH", payload)
+            elif kind == P.MARK_MSG:  # busy mode: a screen transfer at this moment of the stretch
+                at, number = wire.u32_u16(payload)
                 self.shown.append(self.now + at)
                 if self.readings is not None:
                     self.marks.append((len(self.readings), number))
-            elif kind == b"E":  # busy mode: the edges up to this moment of the stretch
-                until = self.now + struct.unpack("<I", payload)[0]
+            elif kind == P.EDGES_MSG:  # busy mode: the edges up to this moment of the stretch
+                until = self.now + wire.u32(payload)
                 self._write(self._edge_list(until + 1, self._buttons_at))
-            if kind == b"I":
-                if self.oled.addr == payload[0]:
-                    self.oled.i2c_write(payload[0], payload[1:])
-                    if len(payload) > 1 and payload[1] == 0x40:
-                        self.frames += 1
-            elif kind == b"S":
-                self.chain.spi_write(payload)
-            elif kind == b"C":
-                self.chain.cs(payload[0])
-            elif kind == b"N":
-                self.strip.write(payload)
-            elif kind == b"T":
-                self.tone = struct.unpack("<IH", payload)
 
     def _end_stretch(self):
         if self.readings is None:
@@ -298,9 +276,9 @@ class SimDevice:
         """The recorded readings of stretch ``index`` (past the recorded run's end: 0xFFFF,
         the firmware stops)."""
         if index >= len(self._replay):
-            return struct.pack("<H", 0xFFFF)
+            return wire.count(P.REPLAY_END)
         values = self._replay[index][1]
-        return struct.pack("<H%dI" % len(values), len(values), *values)
+        return wire.count(len(values)) + b"".join(wire.u32_bytes(v) for v in values)
 
     def _boot(self, ms):
         return self.boot_mask if ms < self.boot_until else 0
@@ -310,7 +288,7 @@ class SimDevice:
         the busy stretch the firmware reported; ``buttons_at`` gives the edges inside)."""
         self.waits += 1
         if self.busy is None:
-            reply = struct.pack("<H", self.buttons | self._boot(self.now))
+            reply = wire.levels(self.buttons | self._boot(self.now))
             self.now += ms
         else:
             busy, self._busy_ms = self._busy_ms, 0
@@ -322,8 +300,8 @@ class SimDevice:
                 woke = self._first_edge(self.now + busy, end, buttons_at)
                 if woke is not None:
                     end = woke + 1  # the edge's interrupt, then the firmware runs
-                slept = struct.pack("<I", end - self.now - busy)
-            reply = self._edge_list(end, buttons_at) + struct.pack("<H", self._levels) + slept
+                slept = wire.u32_bytes(end - self.now - busy)
+            reply = self._edge_list(end, buttons_at) + wire.levels(self._levels) + slept
             if self._replay is not None:
                 reply += self._replay_list(len(self.readings))
             self.now = end
@@ -353,7 +331,7 @@ class SimDevice:
         offsets from the stretch's start (``now``)."""
         start = max(self.now, self._sent_until)
         if end <= start:
-            return struct.pack("<H", 0)
+            return wire.count(0)
         if buttons_at is None:
             mask = self.buttons
 
@@ -368,12 +346,12 @@ class SimDevice:
         for t in sorted(times):
             mask = buttons_at(t) | self._boot(t)
             if mask != last:
-                edges.append(struct.pack("<IH", t - self.now, mask))
+                edges.append(wire.edge(t - self.now, mask))
                 last = mask
         self._levels = last
         self.buttons = last
         self._sent_until = end
-        return struct.pack("<H", len(edges)) + b"".join(edges)
+        return wire.count(len(edges)) + b"".join(edges)
 
     def run_until(self, until_ms, buttons_at=None):
         """Advance the device to ``until_ms``; ``buttons_at(ms)`` gives levels (else ``buttons``)."""
@@ -397,16 +375,3 @@ class SimDevice:
             self.proc.wait()
         self._console_thread.join(timeout=2)
         self.alive = False
-
-    # --------------------------------------------------------------- what is shown
-    def oled_pixels(self):
-        """64 rows x 128 of 0/1 as the glass shows them."""
-        return self.oled.pixels()
-
-    def oled_contrast(self):
-        """The contrast the firmware last set (0..255; power saving dims it)."""
-        return self.oled.contrast
-
-    def dice_pixels(self):
-        """For each die an 8x8 grid of (r, g, b) as the LEDs light it (dark = (0, 0, 0))."""
-        return dice_pixels_of(self.dice_kind, self.chain, self.strip)

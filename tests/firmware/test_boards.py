@@ -26,16 +26,14 @@ BOARDS = ("pico", "pico_sh1106", "pico_neopixel", "pico2", "sim")
 
 
 def play(msgs, oled=None, chain=None, strip=None):
-    """Feed recorded bus traffic to the emulators."""
+    """Feed recorded bus traffic to the emulators (through the simulator's wire decoder)."""
+    from host_tools.simulator import wire
+
+    parts = wire.Parts(oled)
+    parts.chain = chain or parts.chain
+    parts.strip = strip or parts.strip
     for kind, data in msgs:
-        if kind == "I" and oled is not None:
-            oled.i2c_write(data[0], data[1:])
-        elif kind == "S" and chain is not None:
-            chain.spi_write(data)
-        elif kind == "C" and chain is not None:
-            chain.cs(data[0])
-        elif kind == "N" and strip is not None:
-            strip.write(data)
+        parts.part_message(ord(kind), data)
 
 
 def test_board_import_touches_no_hardware(tmp_path):
@@ -210,7 +208,11 @@ def test_a_board_switch_to_a_board_not_flashed_says_so_in_one_line(tmp_path):
     from host_tools.flashing import build as flash_build
 
     pairs = flash_build.source_files(host_tools.REPO)
-    needed = flash_build.board_modules(pairs, "pico") | {"/boards/sim.py", "/boards/sim_extras.py"}  # the probe's fakes
+    needed = flash_build.board_modules(pairs, "pico") | {
+        "/boards/sim.py",
+        "/boards/sim_extras.py",
+        "/boards/sim_protocol.py",
+    }  # the probe's fakes
     code = tmp_path / "code"
     for device_path, local in pairs:
         if device_path.startswith(flash_build.BOARD_FOLDERS) and device_path not in needed:

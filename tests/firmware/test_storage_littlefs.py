@@ -9,10 +9,12 @@ including saves that make littlefs compact a metadata block (erases).
 """
 
 import host_tools
+from host_tools import fakes
 
 SCRIPT = r"""
 import os
 import save_store
+from ram_flash import RamFlash  # host_tools/fakes, shared with bench storage
 
 
 class PowerCut(Exception):
@@ -22,12 +24,14 @@ class PowerCut(Exception):
 CUT = PowerCut()  # made once: a finaliser may hit the dead flash while the heap is locked
 
 
-class RamFlash:
+# The RAM flash losing power at operation cut_at: that program is torn (only its first
+# half lands), and the flash stays off.
+class CutFlash(RamFlash):
+
     def __init__(self, data, cut_at=-1):
-        self.data = data
+        RamFlash.__init__(self, data=data)
         self.cut_at = cut_at
         self.ops = 0
-        self.erases = 0
 
     def _op(self):
         if self.cut_at >= 0 and self.ops >= self.cut_at:
@@ -39,33 +43,22 @@ class RamFlash:
     def readblocks(self, n, buf, off=0):
         if self.cut_at >= 0 and self.ops > self.cut_at:
             return  # powered off; also how a finaliser of an abandoned file gets here
-        a = n * 4096 + off
-        buf[:] = self.data[a:a + len(buf)]
+        RamFlash.readblocks(self, n, buf, off)
 
     def writeblocks(self, n, buf, off=0):
-        a = n * 4096 + off
         if self._op():
             if self.ops > self.cut_at + 1:
                 return -5  # still off: an I/O error code, no exception from a finaliser
-            half = len(buf) // 2
-            self.data[a:a + half] = buf[:half]  # torn program
+            RamFlash.writeblocks(self, n, buf[: len(buf) // 2], off)  # torn program
             raise CUT
-        self.data[a:a + len(buf)] = buf
+        RamFlash.writeblocks(self, n, buf, off)
 
     def ioctl(self, op, arg):
-        if op == 4:
-            return len(self.data) // 4096
-        if op == 5:
-            return 4096
-        if op == 6:
-            if self._op():
-                if self.ops > self.cut_at + 1:
-                    return -5
-                raise CUT
-            self.erases += 1
-            a = arg * 4096
-            self.data[a:a + 4096] = b"\xff" * 4096
-        return 0
+        if op == 6 and self._op():
+            if self.ops > self.cut_at + 1:
+                return -5
+            raise CUT
+        return RamFlash.ioctl(self, op, arg)
 
 
 def mount(data, cut_at=-1):
@@ -73,7 +66,7 @@ def mount(data, cut_at=-1):
         os.umount("/flash")
     except OSError:
         pass
-    flash = RamFlash(data, cut_at)
+    flash = CutFlash(data, cut_at)
     os.mount(os.VfsLfs2(flash, progsize=256), "/flash")
     return flash
 
@@ -87,7 +80,7 @@ def value(n):
 
 
 data = bytearray(b"\xff" * (64 * 4096))
-flash = RamFlash(data)
+flash = RamFlash(data=data)
 os.VfsLfs2.mkfs(flash, progsize=256)
 mount(data)
 store = save_store.Store("/flash/data/game")
@@ -126,7 +119,7 @@ print("saves", checked, "cuts", cuts, "erases", erases)
 def test_power_cut_at_every_flash_operation_on_littlefs(tmp_path):
     script = tmp_path / "lfs_cuts.py"
     script.write_text(SCRIPT)
-    proc = host_tools.run_micropython([str(script)], heap="4M")
+    proc = host_tools.run_micropython([str(script)], heap="4M", extra_path=(fakes.FOLDER,))
     out = proc.stdout
     assert proc.returncode == 0, out + proc.stderr
     assert "FAIL" not in out, out

@@ -10,6 +10,7 @@ from host_tools.simulator.unix_port import SOURCE_HEAP
 FAKE_RP2 = r"""
 import sys, json
 from boards import sim as S
+from boards import sim_protocol as W
 
 NO_OLED = %(no_oled)s
 ROLL_HELD = %(roll_held)s
@@ -42,7 +43,7 @@ class Pin:
         calls.append(["Pin", n, mode, pull])
         self.n = n
         modes[n] = mode
-        self.cs = S.SimOutPin(link) if n == 17 else None
+        self.cs = W.WireOutPin(link) if n == 17 else None
         if self.cs is not None and value is not None:
             self.cs.value(value)
         if value is not None:
@@ -67,11 +68,11 @@ def I2C(bus_id, sda, scl, freq):
 
 def SPI(bus_id, baudrate, sck, mosi):
     calls.append(["SPI", bus_id, baudrate, sck.n, mosi.n])
-    return S.SimSPI(link)
+    return W.WireSPI(link)
 
 def PWM(pin):
     calls.append(["PWM", pin.n])
-    return S.SimPWM(link)
+    return W.WirePWM(link)
 
 class ADC:
     def __init__(self, n):

@@ -1,23 +1,21 @@
 """Pytest-side helpers for the driver tests (no test cases here).
 
 ``run_on_micropython(script)`` runs a script inside the real unix-port MicroPython with the
-recording fakes (tests/helpers/drivers_fakes.py) imported, and returns its output lines;
+recording fakes (host_tools/fakes/buses.py, shared with bench drivers) imported, and returns its output lines;
 ``marked_sections(lines)`` splits them at the script's ``MARK name`` lines; the ``feed_*``
 helpers replay the recorded traffic into the datasheet emulators.
 """
 
 import binascii
-import os
 
 import host_tools
-
-HERE = os.path.dirname(os.path.abspath(__file__))  # drivers_fakes.py
+from host_tools import fakes
 
 
 def run_on_micropython(script, heap="192K"):
     """Output lines of ``script`` run in MicroPython; fails the test on a crash."""
-    code = "from drivers_fakes import *\n" + script
-    proc = host_tools.run_micropython(["-c", code], heap=heap, extra_path=(HERE,), timeout=60)
+    code = "from buses import *\n" + script
+    proc = host_tools.run_micropython(["-c", code], heap=heap, extra_path=(fakes.FOLDER,), timeout=60)
     if proc.returncode != 0:
         raise AssertionError(
             "MicroPython failed (%d):\n%s\n%s" % (proc.returncode, proc.stdout[-3000:], proc.stderr[-3000:])

@@ -90,7 +90,7 @@ def add_hello(tree):
     path = os.path.join(tree, "app.py")
     source = open(path).read()
     source = source.replace("from ui import turn_screen\n", "from ui import turn_screen\nfrom ui import hello\n")
-    source = source.replace("    REVIEW, SUMMARY", "    REVIEW, SUMMARY, HELLO", 1)
+    source = source.replace("REVIEW, SUMMARY", "REVIEW, SUMMARY, HELLO", 1)
     table = source.index("SCREENS = (")
     end = source.index("\n)", table)
     source = source[:end] + "\n    hello.hello," + source[end:]

@@ -291,6 +291,7 @@ def test_a_flash_copies_only_its_boards_modules_and_drivers():
         "/boards/sim_extras.mpy",
         "/boards/sim_busy.mpy",
         "/boards/sim_busy_log.mpy",
+        "/boards/sim_protocol.mpy",
     }
 
 

@@ -12,6 +12,7 @@ import save_session as session_module
 import save_store
 from boards import sim
 from fake_fs import FakeFs
+from ram_flash import RamFlash  # host_tools/fakes
 from check import equal, true
 from ui import menu, records_screens
 
@@ -224,33 +225,6 @@ def case_a_finished_game_whose_records_cannot_be_completed_is_set_aside_at_boot(
     assert save_store.Store("data/game", fs).load() is None
 
 
-class _RamFlash:
-    """A block device in RAM for littlefs (4096-byte blocks, as on the rp2 port)."""
-
-    def __init__(self, blocks):
-        self.data = bytearray(blocks * 4096)  # erased (0xff), a block at a time: one copy in RAM
-        erased = b"\xff" * 4096
-        for n in range(blocks):
-            self.data[n * 4096 : (n + 1) * 4096] = erased
-
-    def readblocks(self, n, buf, off=0):
-        at = n * 4096 + off
-        buf[:] = self.data[at : at + len(buf)]
-
-    def writeblocks(self, n, buf, off=0):
-        at = n * 4096 + off
-        self.data[at : at + len(buf)] = buf
-
-    def ioctl(self, op, arg):
-        if op == 4:
-            return len(self.data) // 4096
-        if op == 5:
-            return 4096
-        if op == 6:
-            self.data[arg * 4096 : arg * 4096 + 4096] = b"\xff" * 4096
-        return 0
-
-
 def _fill(folder):
     """Files of one block each (1100 bytes: too big for littlefs to keep inline) until
     littlefs says ENOSPC: not one block left. Their names."""
@@ -274,7 +248,7 @@ def _fill(folder):
 def case_on_a_full_littlefs_the_finished_game_waits_for_room_for_its_records():
     import os
 
-    flash = _RamFlash(24)
+    flash = RamFlash(24)
     os.VfsLfs2.mkfs(flash, progsize=256)
     os.mount(os.VfsLfs2(flash, progsize=256), "/flash")
     try:

@@ -7,6 +7,7 @@ import os
 import pytest
 
 import host_tools
+from host_tools import fakes
 
 pytestmark = pytest.mark.slow
 
@@ -25,6 +26,6 @@ def _cases():
 @pytest.mark.parametrize("name", _cases())
 def test_full_flash(name):
     script = "import full_flash_rig\nfull_flash_rig.%s()\nprint('PASS')\n" % name
-    proc = host_tools.run_micropython(["-c", script], heap=HEAP, extra_path=(SHARED,))
+    proc = host_tools.run_micropython(["-c", script], heap=HEAP, extra_path=(SHARED, fakes.FOLDER))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "PASS" in proc.stdout.splitlines(), proc.stdout[-3000:] + proc.stderr[-3000:]

@@ -149,20 +149,23 @@ function tone(freq, duty) {
   gain.gain.setTargetAtTime(duty ? 0.05 : 0, audio.currentTime, 0.003);
 }
 
+// The board's messages (boards/sim_protocol.py, the one definition; its kinds come in
+// site.json's "wire").
 function decode(bytes) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (let at = 0; at + 3 <= bytes.length;) {
-    const kind = bytes[at], n = view.getUint16(at + 1, true), p = at + 3;
-    if (kind === 0x46) { // F
+  const K = info.wire.kinds, header = info.wire.header;
+  for (let at = 0; at + header <= bytes.length;) {
+    const kind = bytes[at], n = view.getUint16(at + 1, true), p = at + header;
+    if (kind === K.FRAME) {
       lastFrame = bytes.slice(p, p + n);
       state.frames++;
       if (state.firstFrameMs === null) state.firstFrameMs = performance.now();
       drawOled();
-    } else if (kind === 0x50) { panelOn = !!bytes[p]; drawOled(); }
-    else if (kind === 0x4b) $("oled").style.filter = `brightness(${0.55 + bytes[p] / 570})`;
-    else if (kind === 0x53) spi(bytes.subarray(p, p + n));
-    else if (kind === 0x43) { if (bytes[p]) latch(); }
-    else if (kind === 0x54) tone(view.getUint32(p, true), view.getUint16(p + 4, true));
+    } else if (kind === K.POWER) { panelOn = !!bytes[p]; drawOled(); }
+    else if (kind === K.CONTRAST) $("oled").style.filter = `brightness(${0.55 + bytes[p] / 570})`;
+    else if (kind === K.SPI) spi(bytes.subarray(p, p + n));
+    else if (kind === K.CS) { if (bytes[p]) latch(); }
+    else if (kind === K.TONE) tone(view.getUint32(p, true), view.getUint16(p + 4, true));
     at = p + n;
   }
 }

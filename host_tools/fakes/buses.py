@@ -1,15 +1,17 @@
-"""Recording fake buses for running the drivers INSIDE MicroPython (no test cases here).
+"""Fake buses for running the drivers INSIDE MicroPython, shared by the driver tests
+(tests/firmware/test_drivers_*.py, through tests/helpers/drivers_run.py) and ``bench
+drivers`` (host_tools/benches/drivers.py): a script puts this folder on MICROPYPATH
+(``FOLDER`` in host_tools/fakes/__init__.py) and imports ``buses``.
 
-The driver tests (tests/firmware/test_drivers_*.py) start the unix-port MicroPython with a small
-script that imports this module, hands a driver these fakes and lets them print the
-traffic, one transaction per line, for pytest to feed into the emulators:
+The ``Recording*`` fakes print the traffic, one transaction per line, for pytest to feed
+into the emulators:
     I2C <addr hex> <bytes hex>      one I2C write transfer (writevto parts joined)
     CS <0|1>                        chip select level
     SPI <bytes hex>                 SPI write (write_readinto prints SPIRX <out> <in>)
     NP <bytes hex>                  NeoPixel.write() of the GRB buffer
     PWM freq <hz> / PWM duty <u16>  PWM calls
-The ``Null*`` classes do nothing, for allocation and speed measurements.
-Plain MicroPython code (not a test module: pytest does not collect it).
+The ``Null*`` fakes do nothing, for allocation and speed measurements; the ``Counting*``
+buses count bytes and transfers (the wire time of a frame). Plain MicroPython code.
 """
 
 import binascii
@@ -141,3 +143,31 @@ class NullPWM:
 
     def duty_u16(self, duty):
         pass
+
+
+class CountingI2C:
+    """Counts the bytes on the wire (the address byte too) and the transfers."""
+
+    def __init__(self):
+        self.bytes = 0
+        self.transfers = 0
+
+    def writeto(self, addr, buf, stop=True):
+        self.bytes += len(buf) + 1
+        self.transfers += 1
+
+    def writevto(self, addr, vector, stop=True):
+        self.bytes += 1
+        for part in vector:
+            self.bytes += len(part)
+        self.transfers += 1
+
+
+class CountingSPI:
+    def __init__(self):
+        self.bytes = 0
+        self.transfers = 0
+
+    def write(self, buf):
+        self.bytes += len(buf)
+        self.transfers += 1
