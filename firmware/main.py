@@ -28,7 +28,7 @@ def _wrap(text, width=16):
 
 
 def _line(oled, text, row):
-    """One line in the game's font (ui/font8.py: every letter of its languages), or
+    """One line in the game's font (ui/draw.py: every letter of its languages), or
     MicroPython's built-in one when the files are what is missing; row 0 inverted."""
     try:
         from ui.draw import text as put

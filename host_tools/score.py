@@ -153,7 +153,7 @@ def render(rules, card, result):
             cell = "%d" % result["boxes"][box_id]
         else:
             cell = "not allowed (joker rule)"
-        lines.append("%-16s %s" % (lang.string(lang.item(getattr(lang.T, box_id), 0)), cell))
+        lines.append("%-16s %s" % (lang.string(lang.item(getattr(lang.T, box_id), 1)), cell))
     lines.append("")
     totals = result["totals"]
     if rules.yahtzee_bonus or totals["yahtzee_bonus"]:

@@ -1,5 +1,5 @@
 """A compact fixed font for dense screens: 3x5 glyphs in a 4x6 cell (descenders use
-the cell's sixth row), 32 columns across the 128-pixel OLED; the 8x8 font (ui/font8.py)
+the cell's sixth row), 32 columns across the 128-pixel OLED; the 8x8 font (ui/draw.py)
 is for headings, menus and messages, where it reads best.
 
 Stored compactly: ASCII 32..126 and the letters of the handheld's languages

@@ -6,7 +6,7 @@ every glyph as rows of ``#`` and ``.``; ``CHARACTERS`` is what both must draw, i
 order lang.glyph numbers them: printable ASCII and the letters of the languages the
 handheld speaks (firmware/lang.py ``LETTERS``). A missing or extra glyph stops the build,
 so no letter is silently dropped. ``python -m host_tools.fonts`` writes the tables into
-firmware/ui/font8.py and firmware/ui/font.py (between their ``# glyphs:`` markers);
+firmware/ui/draw.py and firmware/ui/font.py (between their ``# glyphs:`` markers);
 tests/host/test_fonts.py checks they match.
 """
 
@@ -18,7 +18,7 @@ import host_tools
 HERE = os.path.dirname(os.path.abspath(__file__))
 ART_8X8 = os.path.join(HERE, "glyphs_8x8.txt")
 ART_3X5 = os.path.join(HERE, "glyphs_3x5.txt")
-FIRMWARE_8X8 = os.path.join(host_tools.REPO, "firmware", "ui", "font8.py")
+FIRMWARE_8X8 = os.path.join(host_tools.REPO, "firmware", "ui", "draw.py")
 FIRMWARE_3X5 = os.path.join(host_tools.REPO, "firmware", "ui", "font.py")
 ASCII = "".join(chr(code) for code in range(32, 127))
 host_tools.use_firmware()

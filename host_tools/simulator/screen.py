@@ -1,6 +1,6 @@
 """Reads the simulated device back as text: the OLED's characters and the dice faces.
 
-The firmware draws text on the 8x8 grid with its own font (firmware/ui/font8.py), so each
+The firmware draws text on the 8x8 grid with its own font (firmware/ui/draw.py), so each
 of the 16 x 8 cells of the glass either matches a glyph (normal or inverted), is empty, or
 is graphics (shown as ``#``). The glyph tables are the firmware's own, so this reads
 exactly the device's fonts. Dice are decoded from what the LEDs show (the emulators'
@@ -27,11 +27,11 @@ def glyphs():
     global _glyphs
     if _glyphs is None:
         host_tools.use_firmware()
-        from ui import font8
+        from ui import draw
 
         table = {}
-        for i, char in enumerate(_characters(font8)):
-            cols = bytes(font8.GLYPHS[8 * i : 8 * i + 8])
+        for i, char in enumerate(_characters(draw)):
+            cols = bytes(draw.GLYPHS[8 * i : 8 * i + 8])
             table.setdefault(cols, char)
             table.setdefault(bytes(255 - b for b in cols), char)
         _glyphs = table

@@ -5,7 +5,7 @@
 ``fill``, ``pixel``, ``hline``, ``vline``, ``fill_rect``, ``rect`` and ``blit`` (key and
 palette) behaving as MicroPython's extmod/modframebuf.c, clipping included
 (tests/firmware/test_stand_in.py draws the same with both and compares the bytes). The
-built-in ``text`` font is not here: the firmware draws its own (ui/font8.py).
+built-in ``text`` font is not here: the firmware draws its own (ui/draw.py, ui/font.py).
 """
 
 MONO_VLSB = 0
@@ -102,4 +102,4 @@ class FrameBuffer:
             y0 += 1
 
     def text(self, s, x, y, c=1):
-        raise NotImplementedError("the firmware draws text with its own fonts (ui/font8.py)")
+        raise NotImplementedError("the firmware draws text with its own fonts (ui/draw.py, ui/font.py)")

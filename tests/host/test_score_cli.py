@@ -118,7 +118,7 @@ def test_zoo_takes_animal_numbers_and_names_the_animals():
     assert "Elephant         3" in lines
     assert "3 the same       10" in lines
     assert "Full house       15" in lines
-    assert "All differ       0" in lines
+    assert "5 different      0" in lines
     assert "Zoo Yahtzy       0" in lines
     assert not any("straight" in line.lower() or "chance" in line.lower() for line in lines)
     assert lines[-1] == "card totals: upper 17 + bonus 0 + lower 0 = 17"

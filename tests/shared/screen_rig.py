@@ -5,7 +5,7 @@ that check what a screen says, on CPython and inside MicroPython alike."""
 import framebuf
 
 import lang
-from ui import font8
+from ui import draw
 
 _ASCII = "".join(chr(code) for code in range(32, 127))
 
@@ -22,7 +22,7 @@ class Screen(framebuf.FrameBuffer):
         """The character in text cell ``col``, ``row`` (normal or inverted), "#" when no
         glyph matches (graphics)."""
         at = row * 128 + col * 8
-        glyphs = font8.GLYPHS
+        glyphs = draw.GLYPHS
         for flip in (0, 0xFF):
             for number in range(len(glyphs) // 8):
                 for x in range(8):

@@ -9,7 +9,7 @@ import framebuf
 import lang
 from ui import draw
 from ui import font
-from ui import font8
+
 from check import equal
 
 ASCII = "".join(chr(code) for code in range(32, 127))
@@ -22,7 +22,7 @@ def _screen():
 
 
 def test_every_character_of_the_list_has_a_glyph_in_both_fonts():
-    equal(len(font8.GLYPHS), 8 * len(CHARS), "8x8 glyphs")
+    equal(len(draw.GLYPHS), 8 * len(CHARS), "8x8 glyphs")
     equal(len(font.GLYPHS), 3 * len(CHARS), "compact glyphs")
     for i in range(len(CHARS)):
         equal(lang.glyph(CHARS[i]), i, CHARS[i])
@@ -41,7 +41,7 @@ def test_each_8x8_glyph_lands_as_its_table_holds_it():
             for i in range(len(line)):
                 at = 8 * lang.glyph(line[i])
                 for x in range(8):
-                    want = font8.GLYPHS[at + x] ^ (0xFF if inverted else 0)
+                    want = draw.GLYPHS[at + x] ^ (0xFF if inverted else 0)
                     equal(buf[3 * 128 + 8 * i + x], want, line[i])
 
 
@@ -78,4 +78,4 @@ def test_a_character_without_a_glyph_shows_as_a_question_mark():
     buf, fb = _screen()
     draw.text(fb, "\u0153", 0, 0)
     for x in range(8):
-        equal(buf[x], font8.GLYPHS[8 * lang.glyph("?") + x], "column %d" % x)
+        equal(buf[x], draw.GLYPHS[8 * lang.glyph("?") + x], "column %d" % x)
