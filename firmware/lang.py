@@ -16,7 +16,8 @@ handle where they take a str): an attribute lookup and a blit a glyph, no str ma
 frame allocates nothing; the catalogs' own strings are garbage once resolved, and only
 the blob and T's entries stay on the heap. ``item(handle, i)`` is the i-th item of a
 list, ``string(handle)`` the text as a str (messages, host tools). ``card(ruleset)``
-resolves the names of a card's boxes (by their ids) into ``names`` and ``short``.
+resolves the names of a card's boxes (by their ids) into ``names`` and ``short``;
+``fit`` and ``box_name`` pick the long name where it fits, else the short one.
 
 Only the UI layer and the host tools read this module: the game, the rules and the save
 layer keep language-neutral ids (box ids, "P1", "human", message keys), so saves, records
@@ -29,9 +30,10 @@ import sys
 from micropython import const
 
 ENGLISH = "en"
-# Beyond printable ASCII, the letters the languages need, in the fonts' order (their
-# tables follow it: host_tools/fonts). Dutch ij is the two letters i and j.
-LETTERS = "äöüßÄÖÜëïéèàìòùÉÈ"
+# Beyond printable ASCII: the letters the languages need (Dutch ij is the two letters i
+# and j) and the menu's boxes for off and on (empty, filled), in the fonts' order (their
+# tables follow it: host_tools/fonts).
+LETTERS = "äöüßÄÖÜëïéèàìòùÉÈ\u2610\u2611"
 _N_ASCII = const(95)
 _BAR = const(92)  # the glyph of "|", between a list's items
 _QUESTION = const(31)  # "?": a character no font draws (tests/shared/test_lang_cases.py)
@@ -177,6 +179,18 @@ def next_code(current, step=1):
     found = codes()
     at = found.index(current) if current in found else 0
     return found[(at + step) % len(found)]
+
+
+def fit(handle, cols):
+    """A long|short pair's long text when it has at most ``cols`` characters, else its
+    short one."""
+    long = item(handle, 0)
+    return long if long & 0xFF <= cols else item(handle, 1)
+
+
+def box_name(box, cols):
+    """Box ``box``'s long name when it fits ``cols`` columns, else its short one (card)."""
+    return names[box] if names[box] & 0xFF <= cols else short[box]
 
 
 def card(ruleset):

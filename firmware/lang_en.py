@@ -1,13 +1,16 @@
 """English: every text the handheld shows, and every other language's fallback.
 
 One line a text, ``key = text``; ``|`` separates the items of a list (a box's long and
-short name, the computer levels). Lines starting with ``#`` are notes. lang.py says how
-the texts are resolved; tests/shared/test_lang_cases.py draws every text of every
-catalog on the screen that shows it.
+short name, the computer levels, the two texts of a yes/no). Lines starting with ``#``
+are notes. lang.py says how the texts are resolved; tests/shared/test_lang_cases.py
+draws every text of every catalog on the screen that shows it and fails on one that
+does not fit.
 """
 
 TEXTS = """
-# The boxes by id: long name|short name (the short one fits the turn list and the card view).
+lang_name = English
+# The boxes by id: long name|short name. The short one fits the turn list and the card
+# view (11 columns); the long one a line of its own (16).
 aces = Aces|Aces
 twos = Twos|Twos
 threes = Threes|Threes
@@ -31,35 +34,35 @@ three_same = Three the same|3 the same
 four_same = Four the same|4 the same
 all_different = All different|5 different
 zoo_yahtzy = Zoo Yahtzy|Zoo Yahtzy
-# Names: the seats, the computer levels (menu.KIND_NAMES order), the Zoo animals.
+# The bonuses, long|short (the short one beside a number of up to four digits).
+yahtzee_bonus = Yahtzee bonus|Yahtzee+
+upper_bonus = Upper bonus|Bonus
+# The players: the seats' short names, the computer levels (human first).
 seats = P1|P2|P3|P4
 kinds = Human|CPU optimal|CPU win|CPU good|CPU casual
-human = Human
-computer = CPU
-# The menu.
-setup = Setup
+human_cpu = Human|CPU
+# The menu: a line's name, its value at the right.
+menu = Setup
 start_game = Start game
 players = Players
+card_line = Card
+cards = standard|Zoo (kids)
 joker = Joker
-jokers = forced|ordered|free|none|Zoo (kids)
-rules = Rules
-yahtzee_bonus = Y.bonus
+jokers = forced|in order|free|off
 coach = Coach
-coach_modes = off|hint|turn
+coach_modes = off|hints|review
 sound = Sound
-brightness = LEDs
+brightness = Brightness
+language = Language
 records = Records
-on_off = off|on
 # Around a game.
-title =     YAHTZEE
 one_to_four = 1-4 players
 who_starts = Who starts?
 die = die
 starts = starts!
 tie_again = Tie: roll again
 quit_game = Quit this game?
-ok_quit = OK    = quit
-other_play_on = other = play on
+quit_keys = OK    = quit|other = play on
 scored = scored
 total = Total
 ok_go_on = OK: go on
@@ -67,65 +70,48 @@ game_over = Game over
 final_score = Final score
 winner = Winner:
 tie = Tie:
-ok_high_scores = OK: high scores
-ok_menu = OK: menu
-yahtzee_bonus_short = Y.bonus
-upper_bonus = Up.bonus
+end_keys = OK: high scores|OK: menu
 # The turn.
 roll = Roll
 upper = Upper
 no_rolls_left = No rolls left
 all_held = All dice held
-score_zero = Score a zero?
-score_this = Score this?
+score_ask = Score this?|Score a zero?
 total_then = Total then
-ok_score = OK    = score
-other_back = other = back
-# The card view.
+score_keys = OK    = score|other = back
 card = card
-bonus = Bonus
 need = need
 # Hints and reviews.
 hint = Hint
-max_score = Max score
-to_win = To win
-ok_to_win = OK = to win
-ok_max_score = OK = max score
-hint_keys_two = ^v:other M:card
-score_now = Score now:
-score = Score:
+hint_moves = Most points|To win
+hint_ok = OK = most points|OK = to win
+other_move = UP/DOWN: other
+score_now = Score now:|Score:
 keep_then_roll = Keep, then roll:
-expect = Expect
-hint_keys = OK:take M:card
+ends_about = Ends about
+menu_card = MENU: card
+take_it = OK: take it
 turn_review = turn review
 best_play = Best play!
-best = Best:
-best_score_now = (score now)
-best_keep = Best: keep, roll
-you_lost = You lost
-points_of_chance = pp
+better_score = Best: score
+right_away = (right away)
+better_keep = Best: keep, roll
+lost = Points lost|Win chance
 # Why there are no hints (coach.py's reasons).
-no_table = No strat. table
-no_ram = No RAM: simple
+no_table = No advice table
+no_ram = Too little RAM
 table_damaged = Table damaged
 # Records.
 new_high_score = New high score!
 place = Place
-letter_keys = UP/DOWN letter
-ok_next = OK next
-high_scores = High scores
-zoo_high_scores = Zoo high scores
-pages_keys = OK next MENU end
+letter_keys = UP/DOWN: letter|OK: next
+high_scores = High scores|Zoo high scores
+next_page = OK: next page
 none_yet = none yet
 all_players = All players
-who_keys = UP/DOWN who  OK>
-games_played = Games played
-player_games = Player games
-average = Average
-best_total = Best
-yahtzees = Yahtzees
+who_keys = UP/DOWN: player
+stats = Games|Scores|Average|Best|Yahtzees|Upper bonus
 zoo_yahtzys = Zoo Yahtzys
-upper_bonuses = Up.bonus
-fairness = Dice  chi2
-verdicts = too few rolls|looks fair|doubtful (5%)|unfair (1%)
+fairness = Fair dice?
+verdicts = Too few rolls|Looks fair|Maybe unfair|Unfair dice!
 """

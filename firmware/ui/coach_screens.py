@@ -76,7 +76,7 @@ def _percent(fb, chance, right_col, row, inv=False):
 def _move(app, fb, box, code, row):
     """One hint's move on one line: the box label, or the dice to keep."""
     if box >= 0:
-        draw.text(fb, lang.short[box], 1, row)
+        draw.text(fb, lang.names[box], 1, row)
     else:
         _kept_dice(fb, app.game.dice, code, row, app.game.rules.face_letters)
 
@@ -151,22 +151,23 @@ def _hint_draw(app, fb):
     draw.text(fb, "/3", 14, 0, True)
     if coach.win_differs:  # multi-player: the max-score move and the to-win move
         to_win = hint_pick == _TO_WIN
-        _heading(fb, T.max_score, coach.hint_chance, 1, not to_win)
+        _heading(fb, lang.item(T.hint_moves, 0), coach.hint_chance, 1, not to_win)
         _move(app, fb, coach.hint_box, coach.hint_code, 2)
-        _heading(fb, T.to_win, coach.win_chance, 4, to_win)
+        _heading(fb, lang.item(T.hint_moves, 1), coach.win_chance, 4, to_win)
         _move(app, fb, coach.win_box, coach.win_code, 5)
-        draw.text(fb, T.ok_to_win if to_win else T.ok_max_score, 0, 6)
-        draw.text(fb, T.hint_keys_two, 0, 7)
+        draw.text(fb, lang.item(T.hint_ok, 1 if to_win else 0), 0, 6)
+        draw.text(fb, T.other_move, 0, 7)
         return
     if coach.hint_box >= 0:
-        draw.text(fb, T.score_now if coach.hint_rolls_left else T.score, 0, 2)
-        draw.text(fb, lang.short[coach.hint_box], 1, 3)
+        draw.text(fb, lang.item(T.score_now, 0 if coach.hint_rolls_left else 1), 0, 2)
+        draw.text(fb, lang.names[coach.hint_box], 1, 3)
     else:
         draw.text(fb, T.keep_then_roll, 0, 2)
         _kept_dice(fb, game.dice, coach.hint_code, 3, game.rules.face_letters)
-    draw.text(fb, T.expect, 0, 5)
+    draw.text(fb, T.ends_about, 0, 5)
     _tenths(fb, coach.tenths(coach.hint_value), 15, 5)
-    draw.text(fb, T.hint_keys, 0, 7)
+    draw.text(fb, T.menu_card, 0, 6)
+    draw.text(fb, T.take_it, 0, 7)
 
 
 def _hint_handle(app, button, long):
@@ -233,18 +234,20 @@ def _review_draw(app, fb):
     if lost == 0:
         draw.text(fb, T.best_play, 0, 2)
     elif coach.worst_kind == coach_module.BOX:
-        draw.text(fb, T.best, 0, 2)
-        draw.text(fb, lang.short[coach.worst_code], 6, 2)
-        if coach.worst_rolls_left:
-            draw.text(fb, T.best_score_now, 5, 3)
+        draw.text(fb, T.better_score, 0, 2)
+        draw.text(fb, lang.names[coach.worst_code], 1, 3)
+        if coach.worst_rolls_left:  # instead of rolling again
+            draw.text(fb, T.right_away, 1, 4)
     else:
-        draw.text(fb, T.best_keep, 0, 2)
+        draw.text(fb, T.better_keep, 0, 2)
         _kept_dice(fb, coach.worst_dice, coach.worst_code, 3, app.game.rules.face_letters)
-    draw.text(fb, T.you_lost, 0, 5)
-    if coach.in_chance:  # multi-player: percentage points of the chance to win
-        _tenths(fb, lost, 13, 5)
-        draw.text(fb, T.points_of_chance, 14, 5)
+    if coach.in_chance:  # multi-player: the chance to win it cost, in percent of a game
+        draw.text(fb, lang.item(T.lost, 1), 0, 5)
+        _tenths(fb, lost, 14, 5)
+        draw.text(fb, "%", 15, 5)
+        draw.text(fb, "-", 12 - draw.digits(lost // 10), 5)
     else:
+        draw.text(fb, lang.item(T.lost, 0), 0, 5)
         _tenths(fb, lost, 15, 5)
     draw.text(fb, T.ok_go_on, 0, 7)
 

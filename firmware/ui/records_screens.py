@@ -158,17 +158,14 @@ class Initials:
             if i == self.pos:  # the letter being set: inverted
                 fb.fill_rect(col * 8, 32, 8, 8, 1)
             draw.text(fb, _LETTERS[self.letters[i]], col, 4, i == self.pos)
-        draw.text(fb, T.letter_keys, 0, 6)
-        draw.text(fb, T.ok_next, 0, 7)
+        draw.text(fb, lang.item(T.letter_keys, 0), 0, 6)
+        draw.text(fb, lang.item(T.letter_keys, 1), 0, 7)
 
 
 SCORES = const(0)
 STATS = const(1)
 FAIRNESS = const(2)
 _PAGES = const(3)
-# Per player result (one per seat and game: "Player games"), as lang.T keys; the Yahtzee
-# line is named after the card's box of five the same (the Zoo card's "Zoo Yahtzys").
-_STAT_LABELS = ("player_games", "average", "best_total", None, "upper_bonuses")
 
 
 class RecordsView:
@@ -212,8 +209,8 @@ class RecordsView:
             self._draw_fairness(fb)
 
     def _draw_scores(self, fb):
-        _header(fb, T.zoo_high_scores if self.recs.ruleset.faces else T.high_scores)  # per card
-        draw.text(fb, T.pages_keys, 0, 7)  # the pages' keys
+        _header(fb, lang.item(T.high_scores, 1 if self.recs.ruleset.faces else 0))  # per card
+        draw.text(fb, T.next_page, 0, 7)  # the pages' keys
         scores = self.recs.scores
         if not scores:
             draw.text(fb, T.none_yet, 0, 2)
@@ -240,19 +237,18 @@ class RecordsView:
             draw.text(fb, "v", 15, 0, True)
             draw.text(fb, T.who_keys, 0, 7)
         else:
-            draw.text(fb, T.pages_keys, 0, 7)
-        values = save_records_view.summary(entry)  # in _STAT_LABELS order
+            draw.text(fb, T.next_page, 0, 7)
+        # T.stats: games, then summary()'s order: results (a seat's game), average, best,
+        # Yahtzees (the Zoo card's Zoo Yahtzys), upper bonus.
+        values = save_records_view.summary(entry)
         row = 1
         if self.who == 0:  # games; each game holds a result per seat
-            draw.text(fb, T.games_played, 0, row)
+            draw.text(fb, lang.item(T.stats, 0), 0, row)
             draw.number(fb, save_records_view.games_played(stats), 15, row)
             row += 1
-        ruleset = self.recs.ruleset
+        zoo = self.recs.ruleset.faces is not None
         for i in range(5):
-            label = _STAT_LABELS[i]
-            if label is None:
-                label = "zoo_yahtzys" if ruleset.faces else "yahtzees"
-            draw.text(fb, getattr(T, label), 0, row)
+            draw.text(fb, T.zoo_yahtzys if i == 3 and zoo else lang.item(T.stats, i + 1), 0, row)
             if i == 1:  # the average in tenths, one decimal: 2453 -> "245.3"
                 draw.number(fb, values[1] // 10, 13, row)
                 draw.text(fb, ".", 14, row)
@@ -268,10 +264,8 @@ class RecordsView:
         import save_records_view
 
         faces = self.recs.rolls["faces"]
-        stat, verdict = save_records_view.chi_square(faces)
-        _header(fb, T.fairness)
-        figure = save_records_view.thousandths(stat)
-        draw.text(fb, figure, 16 - len(figure), 0, True)
+        _stat, verdict = save_records_view.chi_square(faces)
+        _header(fb, T.fairness)  # the verdict below says what the chi-square figure means
         most = 1
         for n in faces:
             if n > most:

@@ -83,8 +83,8 @@ def _card_draw(app, fb):
     draw.text(fb, lang.item(T.seats, seat), 0, 0, True)
     draw.text(fb, T.card, 3, 0, True)
     if app.win_known:  # the win meter (app.refresh_totals): this player's chance to win
-        draw.number(fb, draw.percent(app.win_chance[seat]), 9, 0, True)
-        draw.text(fb, "%", 10, 0, True)
+        draw.number(fb, draw.percent(app.win_chance[seat]), 10, 0, True)
+        draw.text(fb, "%", 11, 0, True)
     draw.number(fb, grand, 15, 0, True)
     labels = lang.short
     split = n_upper(ruleset)
@@ -98,12 +98,12 @@ def _card_draw(app, fb):
     font.text(fb, "/", col - 1, row)
     font.number(fb, upper, col - 2, row)
     row += 1
-    font.text(fb, T.bonus, _LEFT, row)
+    font.text(fb, lang.item(T.upper_bonus, 1), _LEFT, row)
     if upper_bonus or upper >= ruleset.upper_threshold:
         font.number(fb, upper_bonus, _LEFT + 14, row)
     else:  # what the upper section still needs for the bonus
         col = font.number(fb, ruleset.upper_threshold - upper, _LEFT + 14, row)
-        font.text(fb, T.need, col - 5, row)
+        font.text(fb, T.need, col - 1 - lang.length(T.need), row)
     row += 1
     if row < font.ROWS:  # progress bar to the threshold
         y = font.TOP + row * font.CELL_H
@@ -118,7 +118,7 @@ def _card_draw(app, fb):
         _box(fb, card_, labels, box, _RIGHT, row)
         row += 1
     if ruleset.yahtzee_bonus:
-        font.text(fb, T.yahtzee_bonus_short, _RIGHT, row)
+        font.text(fb, lang.item(T.yahtzee_bonus, 1), _RIGHT, row)
         font.number(fb, ybonus, _RIGHT + 14, row)
         row += 1
     font.text(fb, T.total, _RIGHT, row)

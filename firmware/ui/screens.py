@@ -37,12 +37,12 @@ ranking = ()  # the end screen: game.ranking(), [(place, seat, total), ...]
 def bonuses(fb, yahtzee, upper, row):
     """The Yahtzee bonus and the upper bonus a score earns, a line each when nonzero,
     from ``row``; returns the next free row (the summary's and the score confirmation's)."""
-    if yahtzee:
-        draw.text(fb, T.yahtzee_bonus_short, 0, row)
+    if yahtzee:  # 100 a further Yahtzee: three digits
+        draw.text(fb, lang.fit(T.yahtzee_bonus, 12), 0, row)
         draw.number(fb, yahtzee, 15, row)
         row += 1
     if upper:
-        draw.text(fb, T.upper_bonus, 0, row)
+        draw.text(fb, lang.fit(T.upper_bonus, 13), 0, row)
         draw.number(fb, upper, 15, row)
         row += 1
     return row
@@ -52,7 +52,7 @@ def bonuses(fb, yahtzee, upper, row):
 def _splash_draw(app, fb):
     draw.clear(fb)
     draw.bar(fb, 0)
-    draw.text(fb, T.title, 0, 0, True)
+    draw.text(fb, "YAHTZEE", 4, 0, True)  # the game's name, in every language
     # five small dice as a logo
     for i in range(5):
         x = 4 + i * 25
@@ -69,7 +69,7 @@ def _splash_draw(app, fb):
         if face == 6:
             fb.fill_rect(x + 4, 29, 2, 2, 1)
             fb.fill_rect(x + 14, 29, 2, 2, 1)
-    draw.text(fb, T.one_to_four, 2, 6)  # the menu follows by itself (any button: now)
+    draw.text(fb, T.one_to_four, (16 - lang.length(T.one_to_four)) // 2, 6)  # the menu follows by itself
 
 
 def _splash_handle(app, button, long):
@@ -94,20 +94,20 @@ def _rolloff_draw(app, fb):
     animals = game.rules.faces  # the Zoo card: the animal's name instead of its number
     for seat in range(len(game.players)):
         row = seat + 1
-        draw.text(fb, lang.item(T.seats, seat), 1, row)
-        if not animals:
-            draw.text(fb, T.die, 4, row)
-            draw.number(fb, seat + 1, 8, row)
+        draw.text(fb, lang.item(T.seats, seat), 0, row)
+        if not animals:  # which die: the one above the seat's number
+            draw.text(fb, T.die, 3, row)
+            draw.number(fb, seat + 1, 4 + lang.length(T.die), row)
         if app.rolling or faces[seat] == 0:
-            draw.text(fb, "-", 12, row)
+            draw.text(fb, "-", 15, row)
         elif animals:
             name = lang.names[faces[seat] - 1]  # the animal's box
             draw.text(fb, name, 16 - lang.length(name), row)
         else:
-            draw.number(fb, faces[seat], 12, row)
+            draw.number(fb, faces[seat], 15, row)
     if app.starter >= 0:
-        draw.text(fb, lang.item(T.seats, app.starter), 1, 6)
-        draw.text(fb, T.starts, 4, 6)
+        draw.text(fb, lang.item(T.seats, app.starter), 0, 6)
+        draw.text(fb, T.starts, 3, 6)
     elif app.tie:
         draw.text(fb, T.tie_again, 0, 6)
     if app.note:
@@ -151,8 +151,8 @@ def _confirm_quit_draw(app, fb):
     draw.clear(fb)
     draw.bar(fb, 0)
     draw.text(fb, T.quit_game, 0, 0, True)
-    draw.text(fb, T.ok_quit, 1, 3)
-    draw.text(fb, T.other_play_on, 1, 4)
+    draw.text(fb, lang.item(T.quit_keys, 0), 1, 3)
+    draw.text(fb, lang.item(T.quit_keys, 1), 1, 4)
 
 
 def _confirm_quit_handle(app, button, long):
@@ -198,7 +198,7 @@ def _summary_draw(app, fb):
             draw.number(fb, faces[i], 1 + 3 * i, 2)
     # The box and its points, the bonuses the score earned, the total (row 5 without).
     row = 4 if not (bonus or upper) else 3
-    draw.text(fb, lang.short[box], 0, row)
+    draw.text(fb, lang.box_name(box, 13), 0, row)
     draw.number(fb, points, 15, row)
     row = bonuses(fb, bonus, upper, row + 1)
     draw.text(fb, T.total, 0, row)
@@ -245,25 +245,23 @@ def _end_draw(app, fb):
         draw.text(fb, ".", 2, row)
         draw.text(fb, lang.item(T.seats, seat), 4, row)
         human = game.players[seat].kind == menu.KIND_NAMES[menu.HUMAN]
-        draw.text(fb, T.human if human else T.computer, 7, row)
+        draw.text(fb, lang.item(T.human_cpu, 0 if human else 1), 7, row)
         draw.number(fb, total, 15, row)
     row = n + 2
     if n == 1:
         draw.text(fb, T.final_score, 0, row)
         draw.number(fb, ranking[0][2], 15, row)
-    else:
-        winners = 0
-        for place, _seat, _total in ranking:
-            if place == 1:
-                winners += 1
-        draw.text(fb, T.winner if winners == 1 else T.tie, 0, row)
-        col = 8 if winners == 1 else 5
+    else:  # the winner, or the seats sharing first place as far as the line holds them
+        label = T.tie if ranking[1][0] == 1 else T.winner
+        draw.text(fb, label, 0, row)
+        col = lang.length(label) + 1
         for place, seat, _total in ranking:
-            if place == 1:
+            if place == 1 and col + 2 <= draw.COLS:
                 draw.text(fb, lang.item(T.seats, seat), col, row)
                 col += 3
     session = app.session  # what OK does: high scores first while some wait, else the menu
-    draw.text(fb, T.ok_high_scores if session is not None and session.scores_wait() else T.ok_menu, 0, 7)
+    waiting = session is not None and session.scores_wait()
+    draw.text(fb, lang.item(T.end_keys, 0 if waiting else 1), 0, 7)
 
 
 def _end_handle(app, button, long):

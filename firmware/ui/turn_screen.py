@@ -112,7 +112,7 @@ def _turn_handle(app, button, long):
             app.roll()
         else:  # no roll left, or nothing to roll: choose a box
             app.beep(220, 80)
-            app.turn_msg = "no_rolls_left" if game.rolls >= 3 else "all_held"  # keys of lang.T
+            app.turn_msg = "no_rolls_left" if game.rolls >= 3 else "all_held"  # lang.T's keys
             app.turn_msg_until = time.ticks_add(app.now, _MSG_MS)
             app.dirty = True
     elif button < _ROLL:  # HOLD1..HOLD5
@@ -181,15 +181,15 @@ def _confirm_score_draw(app, fb):
     box, points, bonus, upper, total = _confirm
     draw.clear(fb)
     draw.bar(fb, 0)
-    draw.text(fb, T.score_zero if points == 0 else T.score_this, 0, 0, True)
-    draw.text(fb, lang.short[box], 0, 2)
+    draw.text(fb, lang.item(T.score_ask, 1 if points == 0 else 0), 0, 0, True)
+    draw.text(fb, lang.box_name(box, 13), 0, 2)
     draw.number(fb, points, 15, 2)
     row = screens.bonuses(fb, bonus, upper, 3)
     row = 4 if row < 4 else row
     draw.text(fb, T.total_then, 0, row)
     draw.number(fb, total, 15, row)
-    draw.text(fb, T.ok_score, 1, 6)
-    draw.text(fb, T.other_back, 1, 7)
+    draw.text(fb, lang.item(T.score_keys, 0), 1, 6)
+    draw.text(fb, lang.item(T.score_keys, 1), 1, 7)
 
 
 def _confirm_score_handle(app, button, long):

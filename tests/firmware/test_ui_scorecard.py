@@ -126,7 +126,7 @@ def test_the_whole_card_is_on_one_screen():
         ["Lg", "straight", "."],
         ["Yahtzee", "50"],
         ["Chance", "22"],
-        ["Y.bonus", "100"],
+        ["Yahtzee+", "100"],
         ["Total", total],
     ]
     assert int(total) == 83 + 35 + 25 + 25 + 30 + 50 + 22 + 100
@@ -184,4 +184,4 @@ def test_the_card_lays_itself_out_from_the_rulesets_boxes():
         ["Lg", "straight", "40"],
         ["Yahtzee", "50"],
         ["Total", "139"],
-    ]  # no Y.bonus line
+    ]  # no Yahtzee bonus line

@@ -122,7 +122,7 @@ card = a.game.players[1].card
 box = [b for b in range(13) if card[b] >= 0][0]
 import lang
 print("SCORED", card[box], a.game.total(1), " ".join(str(f) for f in a.faces))
-print("LABEL", lang.string(lang.short[box]))
+print("LABEL", lang.string(lang.box_name(box, 13)))
 dump()
 start = hw.ticks_ms()
 while a.screen == app_module.SUMMARY:
@@ -165,10 +165,9 @@ ZOO_MENU = (
     + r"""
 from ui import menu, scorecard
 a.show(1)  # the menu
-for _ in range(4):  # forced -> ordered -> free -> none -> Zoo (kids)
-    a.settings.change(menu.JOKER)
+a.settings.change(menu.CARD)  # standard -> Zoo (kids)
 print("ITEMS", a.settings.items)
-menu.cursor = a.settings.items.index(menu.JOKER)
+menu.cursor = a.settings.items.index(menu.CARD)
 a.dirty = True
 dump()
 print("RULES", a.settings.ruleset().name)
@@ -184,13 +183,13 @@ dump()
 
 def test_menu_offers_the_zoo_card_and_its_card_has_11_boxes_and_18():
     (menu_lines, card_lines), out = _screens(ZOO_MENU)
-    assert "Rules Zoo (kids)" in menu_lines
-    assert not any(line.strip().startswith("Y.bonus") for line in menu_lines)
+    assert "Card  Zoo (kids)" in menu_lines
+    assert not any(line.strip().startswith(("Yahtzee bonus", "Joker")) for line in menu_lines)
     assert "RULES zoo" in out
     boxes = [line[:15] for line in card_lines[1:] if line[:15].strip()[-1:] == "."]
     boxes += [line[16:] for line in card_lines[1:] if line[16:].strip()[-1:] == "."]
     assert card_lines[0].split()[:2] == ["P1", "card"]
     assert len(boxes) == 11  # all open
     assert ["Upper", "0/18"] in [line[:15].split() for line in card_lines[1:]]
-    assert not any("Y.bonus" in line for line in card_lines)  # the Zoo card pays no bonus
+    assert not any("Yahtzee+" in line for line in card_lines)  # the Zoo card pays no bonus
     assert any(line[16:].split()[:1] == ["Total"] for line in card_lines)

@@ -13,8 +13,8 @@ def test_a_set_up_round_trips_and_the_defaults_pass_the_check():
     assert menu.setup_ok(settings.saved())
     settings.change(menu.PLAYERS)  # 3 players
     settings.change(menu.SEAT1 + 2)  # P3 casual -> human
-    for _ in range(4):
-        settings.change(menu.JOKER)  # forced -> ... -> the Zoo card
+    settings.change(menu.JOKER)  # forced -> in order: lost with the Zoo card (saved as "zoo")
+    settings.change(menu.CARD)  # the standard card -> the Zoo card
     settings.change(menu.COACH)
     settings.change(menu.SOUND)
     settings.change(menu.LEDS, -3)
