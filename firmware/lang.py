@@ -152,7 +152,7 @@ def get(key):
 
 def codes():
     """The languages on this device, English first, then by code: every catalog module
-    (``lang_<code>.py`` or ``.mpy``) in a folder on the import path."""
+    (``lang_<code>.py`` or ``.mpy``, ``is_code``) in a folder on the import path."""
     global _codes
     if _codes is None:
         import os
@@ -165,13 +165,24 @@ def codes():
                 continue
             for file in files:
                 dot = file.find(".")
-                if file.startswith("lang_") and file[dot:] in (".py", ".mpy") and file[5:dot] not in found:
-                    found.append(file[5:dot])
+                name = file[5:dot]
+                if file.startswith("lang_") and file[dot:] in (".py", ".mpy") and is_code(name) and name not in found:
+                    found.append(name)
         found.sort()
         if ENGLISH in found:
             found.remove(ENGLISH)
         _codes = [ENGLISH] + found
     return _codes
+
+
+def is_code(name):
+    """A language's code: two or three lower-case letters (``nl``, ``de``)."""
+    if not 2 <= len(name) <= 3:
+        return False
+    for char in name:
+        if not "a" <= char <= "z":
+            return False
+    return True
 
 
 def next_code(current, step=1):

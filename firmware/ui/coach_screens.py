@@ -241,14 +241,15 @@ def _review_draw(app, fb):
     else:
         draw.text(fb, T.better_keep, 0, 2)
         _kept_dice(fb, coach.worst_dice, coach.worst_code, 3, app.game.rules.face_letters)
-    if coach.in_chance:  # multi-player: the chance to win it cost, in percent of a game
-        draw.text(fb, lang.item(T.lost, 1), 0, 5)
+    # What the turn's choices cost: points of the final score (solo), or of the chance to
+    # win with opponents, in percent ("You lost 2.3%", "of win chance").
+    draw.text(fb, T.you_lost, 0, 5)
+    if coach.in_chance:
         _tenths(fb, lost, 14, 5)
         draw.text(fb, "%", 15, 5)
-        draw.text(fb, "-", 12 - draw.digits(lost // 10), 5)
     else:
-        draw.text(fb, lang.item(T.lost, 0), 0, 5)
         _tenths(fb, lost, 15, 5)
+    draw.text(fb, lang.item(T.lost_what, 1 if coach.in_chance else 0), 0, 6)
     draw.text(fb, T.ok_go_on, 0, 7)
 
 

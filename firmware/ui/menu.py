@@ -198,7 +198,7 @@ def setup_ok(value):
         kinds = value["kinds"]
         if type(kinds) is not list or len(kinds) != MAX_PLAYERS or len(value) != (8 if "lang" in value else 7):
             return False
-        if "lang" in value and not _code_ok(value["lang"]):
+        if "lang" in value and (type(value["lang"]) is not str or not lang.is_code(value["lang"])):
             return False
         for kind in kinds:
             if type(kind) is not str or kind not in KIND_NAMES:
@@ -210,16 +210,6 @@ def setup_ok(value):
                 return False
     except (KeyError, TypeError, IndexError):
         return False
-    return True
-
-
-def _code_ok(code):
-    """A language code as lang.codes() finds them: two to three lower-case letters."""
-    if type(code) is not str or not 2 <= len(code) <= 3:
-        return False
-    for char in code:
-        if not "a" <= char <= "z":
-            return False
     return True
 
 

@@ -241,11 +241,11 @@ def _end_draw(app, fb):
     for i in range(n):
         place, seat, total = ranking[i]
         row = i + 1
-        draw.number(fb, place, 1, row)
-        draw.text(fb, ".", 2, row)
-        draw.text(fb, lang.item(T.seats, seat), 4, row)
+        draw.number(fb, place, 0, row)
+        draw.text(fb, ".", 1, row)
+        draw.text(fb, lang.item(T.seats, seat), 3, row)
         human = game.players[seat].kind == menu.KIND_NAMES[menu.HUMAN]
-        draw.text(fb, lang.item(T.human_cpu, 0 if human else 1), 7, row)
+        draw.text(fb, lang.item(T.human_cpu, 0 if human else 1), 6, row)
         draw.number(fb, total, 15, row)
     row = n + 2
     if n == 1:

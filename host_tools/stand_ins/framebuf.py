@@ -63,9 +63,19 @@ class FrameBuffer:
             return
         x0, y0 = max(x, 0), max(y, 0)
         x1, y1 = min(x + w, self.width), min(y + h, self.height)
-        for yy in range(y0, y1):
-            for xx in range(x0, x1):
-                self._set(xx, yy, c)
+        if self.format != MONO_VLSB:
+            for yy in range(y0, y1):
+                for xx in range(x0, x1):
+                    self._set(xx, yy, c)
+            return
+        # A byte holds 8 rows of a column: set or clear the rows of each page at once.
+        buf, stride = self.buffer, self.stride
+        for page in range(y0 >> 3, ((y1 - 1) >> 3) + 1):
+            top, bottom = max(y0, page * 8), min(y1, page * 8 + 8)
+            mask = ((1 << (bottom - top)) - 1) << (top - page * 8)
+            row = page * stride
+            for index in range(row + x0, row + x1):
+                buf[index] = buf[index] | mask if c else buf[index] & ~mask
 
     def hline(self, x, y, w, c):
         self.fill_rect(x, y, w, 1, c)
@@ -89,17 +99,43 @@ class FrameBuffer:
         x1, y1 = max(0, -x), max(0, -y)
         x0end = min(self.width, x + source.width)
         y0end = min(self.height, y + source.height)
+        get, put = source._get, self._set
+        colours = None if palette is None else (palette._get(0, 0), palette._get(1, 0))
+        if self.format == source.format == MONO_VLSB and y1 == 0 and y0end - y0 <= 8:
+            self._blit_rows(source, x0, x0end, x1, y0, y0end - y0, key, colours or (0, 1))
+            return
         while y0 < y0end:
             cx1 = x1
             for cx0 in range(x0, x0end):
-                col = source._get(cx1, y1)
-                if palette is not None:
-                    col = palette._get(col, 0)
+                col = get(cx1, y1)
+                if colours is not None:
+                    col = colours[col]
                 if col != key:
-                    self._set(cx0, y0, col)
+                    put(cx0, y0, col)
                 cx1 += 1
             y1 += 1
             y0 += 1
+
+    def _blit_rows(self, source, x0, x0end, x1, y0, rows, key, colours):
+        """blit's loop for a source of at most 8 rows from its top, both MONO_VLSB (the
+        fonts' glyphs): a column's bits at once, the same pixels as the loop draws."""
+        ones_mask = (1 << rows) - 1
+        c0, c1 = colours
+        page, shift = y0 >> 3, y0 & 7
+        buf, src, stride = self.buffer, source.buffer, self.stride
+        second = (page + 1) * stride if (y0 + rows - 1) >> 3 > page else -1
+        for cx0 in range(x0, x0end):
+            ones = src[x1 + cx0 - x0] & ones_mask
+            zeros = ~ones & ones_mask
+            on = (ones if c1 != key and c1 else 0) | (zeros if c0 != key and c0 else 0)
+            off = (ones if c1 != key and not c1 else 0) | (zeros if c0 != key and not c0 else 0)
+            on <<= shift
+            off <<= shift
+            index = page * stride + cx0
+            buf[index] = (buf[index] | (on & 0xFF)) & ~(off & 0xFF)
+            if second >= 0:
+                index = second + cx0
+                buf[index] = (buf[index] | (on >> 8)) & ~(off >> 8)
 
     def text(self, s, x, y, c=1):
         raise NotImplementedError("the firmware draws text with its own fonts (ui/draw.py, ui/font.py)")

@@ -114,7 +114,8 @@ def test_review_prices_a_deliberately_bad_box(tmp_path, device_tables, host_adv,
     keys = "enter wait:300" + " down" * ((worst_box - cursor) % 13) + " enter enter"  # OK, OK: score
     screen = run(tmp_path, keys, device_tables, seed)  # Continue: the coach mode came back
     assert screen[0] == "P1 turn review"
-    assert screen[5] == "Points lost" + tenths_text(best - worst_value).rjust(5)
+    assert screen[5] == "You lost" + tenths_text(best - worst_value).rjust(8)
+    assert screen[6] == "points"
     assert best - worst_value > 1 << A.FRAC  # a bad choice indeed: more than a point
     if best_hold == 31:
         host_adv.options(dice, 0, codes, values)
@@ -204,7 +205,7 @@ def test_review_adds_the_cost_of_a_hold_and_of_the_box(tmp_path, device_tables, 
     box_cost = best - values[list(codes[:n]).index(box)]
     assert hold_cost > 0  # re-rolling everything was not the best hold
     assert screen[0] == "P1 turn review"
-    assert screen[5] == "Points lost" + tenths_text(hold_cost + box_cost).rjust(5)
+    assert screen[5] == "You lost" + tenths_text(hold_cost + box_cost).rjust(8)
 
 
 def test_sim_command_links_the_table_and_no_table_removes_it(tmp_path, capsys):
