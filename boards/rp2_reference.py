@@ -33,6 +33,7 @@ _ADC_MAX = const(65535)
 _VREF_MV = const(3300)
 _VSYS_DIVIDER = const(3)
 _WL_CS = const(25)  # Pico W: the wireless chip's SPI select (the LED pin on a plain Pico)
+LIGHTSLEEP_FROM = (1, 24, 0)  # the first MicroPython whose lightsleep keeps USB up (lightsleep_works)
 
 
 def is_pico_w(machine_name):
@@ -58,17 +59,27 @@ def vsys_reader(ADC, Pin, wireless):
     return read
 
 
-def build(config, oled, dice, machine_name=None):
+def lightsleep_works(version):
+    """Whether MicroPython ``version`` (``sys.implementation.version``) has an rp2
+    lightsleep the firmware can rely on: from 1.24.0 a timed lightsleep keeps the USB
+    clocks running while a host has the device configured (micropython pull requests
+    15111 and 15301); before, it stopped them, and a Pico plugged into a computer could
+    drop its serial port while it idles (docs/building.md)."""
+    return tuple(version[:3]) >= LIGHTSLEEP_FROM
+
+
+def build(config, oled, dice, machine_name=None, version=None):
     """The hardware object for the reference wiring with the given OLED and dice drivers
     (classes, imported by the board module: ``oled`` takes ``(i2c, addr)``, ``dice`` is
     wired by its ``BUS``, "spi" or "ws2812"); its clock is Hardware's default,
-    time.ticks_ms / time.sleep_ms. ``machine_name``: ``sys.implementation._machine``
-    unless given (tests). No driver is named here: flash copies only the drivers the
-    board module imports (host_tools/flashing/build.py)."""
+    time.ticks_ms / time.sleep_ms. ``machine_name``: ``sys.implementation._machine``,
+    ``version``: ``sys.implementation.version``, unless given (tests). No driver is named
+    here: flash copies only the drivers the board module imports
+    (host_tools/flashing/build.py)."""
     import sys
     from machine import ADC, I2C, PWM, Pin
 
-    from boards.hardware import Hardware, NoDice, NoOLED
+    from boards.hardware import FlashGuard, Hardware, NoDice, NoOLED
     from drivers.buttons import Buttons
     from drivers.buzzer import Buzzer
     from game_dice import DiceSource
@@ -93,8 +104,10 @@ def build(config, oled, dice, machine_name=None):
     pins = [Pin(_FIRST_BUTTON + i, Pin.IN, Pin.PULL_UP) for i in range(_N_BUTTONS)]
     hw.buttons = Buttons(pins, active=0)
     # Edges stamped in a hard pin interrupt: a press made while the firmware is busy counts.
-    hw.buttons.start(Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)
+    hw.buttons.start(Pin.IRQ_FALLING, Pin.IRQ_RISING, hard=True)
     hw.button_down = lambda button: pins[button].value() == 0
+    # rp2 stops the interrupts while it erases or programs the flash: the buttons are told when.
+    hw.fs = FlashGuard(hw.buttons, hw.ticks_ms)
     # After the SPI: rp2's SPI(0) claims its default MISO pin, GP16, which is the buzzer's
     # pin here (the dice need no MISO); creating the PWM afterwards gives GP16 back to PWM.
     hw.buzzer = Buzzer(PWM(Pin(_BUZZER)))
@@ -103,6 +116,11 @@ def build(config, oled, dice, machine_name=None):
     if machine_name is None:
         machine_name = getattr(sys.implementation, "_machine", "")
     hw.battery_mv = vsys_reader(ADC, Pin, is_pico_w(machine_name))
+    if not lightsleep_works(sys.implementation.version if version is None else version):
+        # An older MicroPython: the same waits in a plain sleep (clocks on, about 18 mA;
+        # Hardware's default, time.sleep_ms), and the USB keeps working.
+        hw.idle = hw.sleep_ms
+        return hw
     from machine import lightsleep
 
     hw.lightsleep = lightsleep

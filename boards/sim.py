@@ -351,11 +351,15 @@ def build(config):
     pins = [WireButtonPin(link, i) for i in range(_N_BUTTONS)]
     hw.buttons = Buttons(pins, active=0, clock=clock.ticks_ms)
     if meter is not None:  # edges from the host, stamped as the chip's pin interrupt does
-        from boards.sim_busy import poll_with_edges
+        from boards.hardware import FlashGuard
+        from boards.sim_busy import guard_with_edges, poll_with_edges
 
         link.pins = pins
-        hw.buttons.start(3)
+        meter.link = link
+        hw.buttons.start(WireButtonPin.IRQ_FALLING, WireButtonPin.IRQ_RISING)
         poll_with_edges(hw.buttons, link, clock)
+        guard_with_edges(hw.buttons, link, clock)
+        hw.fs = FlashGuard(hw.buttons, clock.ticks_ms, hw.fs)  # as on rp2: flash writes stop the interrupts
         if config.get("idle") != "0":  # idle=0: 5 ms frames throughout (make bench's "before")
             hw.idle = clock.idle_ms
     if config.get("presslog"):

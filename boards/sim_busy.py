@@ -7,8 +7,11 @@ replays runs with boards/sim_busy_log.py.
 
 import time
 
+from array import array
+
 from boards.sim_protocol import BUSY_MSG, COUNT_LEN, EDGE_LEN, EDGES_MSG, IDLE_MSG, LEVELS_LEN, U32_LEN
-from boards.sim_protocol import send_u32, u16, u32
+from boards.sim_protocol import FLASH_CALL_LEN, FLASH_CALL_MSG, IRQ_OFF_LEN, IRQ_OFF_MSG
+from boards.sim_protocol import put_u32, send_u32, u16, u32
 
 # Flash costs the unix port does not have (datasheet figures, W25Q16JV typical): a
 # sector erase (4 KiB) 45 ms, a 256-byte page program 0.4 ms; every file written is
@@ -18,6 +21,9 @@ ERASE_NS = 45000000
 PAGE_NS = 400000
 SECTOR = 4096
 PAGE = 256
+# rp2 turns the interrupts off for every flash erase and program
+# (begin_critical_flash_section in ports/rp2/rp2_flash.c): the stretch's windows of it.
+_WINDOWS = 16
 
 
 class BusyMeter:
@@ -37,6 +43,12 @@ class BusyMeter:
         self.io_ns = 0
         self.logging = False  # boards/sim_busy_log.LoggingMeter: its readings go to the host
         self.replaying = False
+        self.link = None  # the board's link: the windows of interrupts off go to the host (X)
+        # The stretch's flash windows (from, to ms after its start), made once, and the
+        # end of the one whose latched edges wait for their handler (-1: none).
+        self._windows = array("i", bytes(8 * _WINDOWS))
+        self._n_windows = 0
+        self.latched_until = -1
         self._buf = bytearray(96)
         try:
             self._stat = open("/proc/self/schedstat", "rb")
@@ -105,7 +117,38 @@ class BusyMeter:
         wall = time.ticks_diff(time.ticks_us(), self._pause_wall)
         self._paused += wall - (self._delay_us() - self._pause_delay)
 
+    def flash(self, ns):
+        """``ns`` of flash erase or program from now: chip time, with the interrupts off
+        (edges inside latch until it ends: ``_run_edges``)."""
+        at = self.busy_ns() // 1000000
+        self.io_ns += ns
+        end = self.busy_ns() // 1000000 + 1
+        windows = self._windows
+        n = self._n_windows
+        if n and windows[2 * n - 1] > at:
+            at = windows[2 * n - 1]  # the previous one ended in this ms: this one follows
+        if n < _WINDOWS:
+            windows[2 * n] = at
+            windows[2 * n + 1] = end
+            self._n_windows = n + 1
+        else:
+            windows[2 * n - 1] = end
+        link = self.link
+        if link is not None:
+            link.begin(IRQ_OFF_MSG, IRQ_OFF_LEN)
+            put_u32(link, at)
+            put_u32(link, end)
+
+    def window_end(self, ms):
+        """The end of the flash window ``ms`` (after the stretch's start) falls in, or -1."""
+        windows = self._windows
+        for k in range(self._n_windows):
+            if windows[2 * k] <= ms < windows[2 * k + 1]:
+                return windows[2 * k + 1]
+        return -1
+
     def restart(self, keep_ns=0):
+        self._n_windows = 0
         self._reads = 0
         self._paused = 0
         self._wall = time.ticks_us()
@@ -190,7 +233,7 @@ class MeteredFile:
         n = self._n
         self._n = 0
         if self._writing:
-            self._meter.io_ns += ((n + SECTOR - 1) // SECTOR or 1) * ERASE_NS + ((n + PAGE - 1) // PAGE) * PAGE_NS
+            self._meter.flash(((n + SECTOR - 1) // SECTOR or 1) * ERASE_NS + ((n + PAGE - 1) // PAGE) * PAGE_NS)
             self._writing = False
 
     def __enter__(self):
@@ -243,7 +286,8 @@ class MeteredFS:
             call(*paths)
         finally:  # a refused call (no such file) still took littlefs its lookup
             meter.resume()
-            meter.io_ns += READ_CALL_NS + PAGE_NS
+            meter.io_ns += READ_CALL_NS
+            meter.flash(PAGE_NS)
 
     def rename(self, old, new):
         self._commit(self._os.rename, old, new)
@@ -266,24 +310,56 @@ class MeteredFS:
 
 def _run_edges(link, clock, start):
     """Read an edge list (a count, then offset ms and mask each); each edge runs the pins'
-    interrupt handlers with the clock at the edge's own virtual time."""
+    interrupt handlers with the clock at the edge's own virtual time, or, inside a flash
+    window (interrupts off), latches the edge: the handler runs once the window ends, with
+    the pin's level then and every edge latched in its ``flags()``, as rp2's GPIO interrupt
+    does."""
     head = link.read_exact(COUNT_LEN)  # called, not kept: a bound method kept is an allocation
     pins = link.pins
+    meter = clock.meter
     now = clock.now
     for _ in range(u16(head)):
         edge = link.read_exact(EDGE_LEN)
         offset = u32(edge)
         mask = u16(edge, 4)
+        if 0 <= meter.latched_until <= offset:
+            _run_latched(pins, clock, start, meter)
         changed = mask ^ link.buttons
         link.buttons = mask
-        clock.now = time.ticks_add(start, offset)
-        clock.frozen = True  # the handlers stamp the edge's own time
+        until = meter.window_end(offset)
+        if until >= 0:
+            meter.latched_until = until
+        else:
+            clock.now = time.ticks_add(start, offset)
+            clock.frozen = True  # the handlers stamp the edge's own time
         for i in range(len(pins)):
             pin = pins[i]
             if changed & (1 << i) and pin.handler is not None:
-                pin.handler(pin)
+                flag = pin.IRQ_FALLING if mask & (1 << i) else pin.IRQ_RISING  # pressed: low
+                if until >= 0:
+                    pin.latched |= flag
+                else:
+                    pin.latched = flag
+                    pin.handler(pin)
+                    pin.latched = 0
         clock.frozen = False
+    if meter.latched_until >= 0:
+        _run_latched(pins, clock, start, meter)
     clock.now = now
+
+
+def _run_latched(pins, clock, start, meter):
+    """The interrupts back on at the flash window's end: each pin with latched edges runs
+    its handler once, in pin order."""
+    clock.now = time.ticks_add(start, meter.latched_until)
+    clock.frozen = True
+    for i in range(len(pins)):
+        pin = pins[i]
+        if pin.latched:
+            pin.handler(pin)
+            pin.latched = 0
+    clock.frozen = False
+    meter.latched_until = -1
 
 
 def edges_so_far(link, clock):
@@ -326,6 +402,33 @@ def wait_busy(link, clock, ms, wake=False):
     clock.now = time.ticks_add(start, busy + ms)
     meter.restart(busy_ns - busy * 1000000)  # the part of a ms not charged yet
     return link.buttons
+
+
+def _send_flash_call(link, begins, now_ms):
+    link.begin(FLASH_CALL_MSG, FLASH_CALL_LEN)
+    link.add_byte(begins)
+    put_u32(link, now_ms)
+
+
+def guard_with_edges(buttons, link, clock):
+    """Busy mode: the flash calls' ``flash_begin`` and ``flash_end`` (boards/hardware's
+    FlashGuard) first take the edges up to now, as the chip's interrupts would have by
+    then, and tell the host (``G``: 1 at the begin, 0 at the end, and the ms)."""
+    begin = buttons.flash_begin
+    end = buttons.flash_end
+
+    def begun(now_ms):
+        edges_so_far(link, clock)
+        _send_flash_call(link, 1, now_ms)
+        begin(now_ms)
+
+    def ended(now_ms):
+        edges_so_far(link, clock)
+        _send_flash_call(link, 0, now_ms)
+        end(now_ms)
+
+    buttons.flash_begin = begun
+    buttons.flash_end = ended
 
 
 def poll_with_edges(buttons, link, clock):

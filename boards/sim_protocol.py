@@ -13,10 +13,16 @@ Device -> host:
   ``S`` SPI write (the bytes shifted out)      ``C`` chip-select level (1)
   ``N`` WS2812 strip write (GRB bytes)         ``T`` PWM: freq (4), duty_u16 (2)
   ``F`` OLED frame (1024 bytes, MONO_VLSB)     ``K`` OLED contrast (1)   ``P`` panel power (1)
+  the browser board: ``O`` the OLED's text (UTF-8 lines; byte 1 first on the cursor's
+  line), ``D`` the dice: faces (5), held mask (1), animals (1)
   ``W`` wait: milliseconds (4) of virtual time the firmware sleeps
   busy mode: ``B`` busy ms (4) before each wait; ``L`` ms (4): an idle sleep an edge ends;
   ``E`` busy-so-far ms (4): the edges up to now, please; ``M`` busy-so-far ms (4) and a
-  reading number (2) at a screen transfer; ``R`` count (2), then that many readings (4).
+  reading number (2) at a screen transfer; ``R`` count (2), then that many readings (4);
+  ``G`` begins (1) and virtual ms (4): a call that may erase or program the flash begins
+  (1) or ends (0) (boards/hardware.FlashGuard); ``X`` from-ms and to-ms (4 each, after the
+  stretch's start): an erase or program inside it, the interrupts off as on rp2 (edges
+  then run their handler when it is done, with the edges latched).
 Host -> device, after each wait: the button levels (2; bit i = button i pressed). In busy
 mode first the edges: count (2), then offset ms from the stretch's start (4) and levels
 (2) each; then the levels (2); after ``L`` the ms slept (4); a replay adds the next
@@ -40,12 +46,20 @@ IDLE_MSG = const(0x4C)  # "L"
 EDGES_MSG = const(0x45)  # "E"
 MARK_MSG = const(0x4D)  # "M"
 READINGS_MSG = const(0x52)  # "R"
+FLASH_CALL_MSG = const(0x47)  # "G"
+IRQ_OFF_MSG = const(0x58)  # "X"
+TEXT_MSG = const(0x4F)  # "O"
+DICE_MSG = const(0x44)  # "D"
 U32_LEN = const(4)  # W, B, L, E: one number
+DICE_LEN = const(7)  # faces (5), held mask (1), animals (1)
+IDLE_LEVEL_BITS = const(10)  # the browser host's answer to an idle: (ms slept << 10) | levels
 TONE_LEN = const(6)  # freq (4), duty (2)
 MARK_LEN = const(6)  # busy-so-far ms (4), reading number (2)
 LEVELS_LEN = const(2)  # the host's answer: button levels
 COUNT_LEN = const(2)  # how many edges or readings follow
 EDGE_LEN = const(6)  # offset ms (4), levels (2)
+FLASH_CALL_LEN = const(5)  # begins (1), virtual ms (4)
+IRQ_OFF_LEN = const(8)  # from ms (4), to ms (4)
 REPLAY_END = const(0xFFFF)  # a replay's count: the recorded run ended here
 OLED_WIDTH = const(128)
 OLED_HEIGHT = const(64)
@@ -107,17 +121,27 @@ class WireOutPin:
 class WireButtonPin:
     """Input with pull-up, switch to GND: reads 0 while the host holds the button."""
 
+    IRQ_FALLING = 4  # rp2's values
+    IRQ_RISING = 8
+
     def __init__(self, link, index):
         self._link = link
         self._bit = 1 << index
         self.handler = None
+        self.latched = 0  # the edges this interrupt reports (busy mode: boards/sim_busy.py)
 
     def value(self):
         return 0 if self._link.buttons & self._bit else 1
 
-    def irq(self, handler=None, trigger=0, hard=False):
-        """Busy mode runs ``handler(pin)`` at each edge the host reports (a pin interrupt)."""
-        self.handler = handler
+    def irq(self, handler=0, trigger=0, hard=False):
+        """Busy mode runs ``handler(pin)`` at each edge the host reports (a pin interrupt);
+        ``irq()`` alone is the interrupt itself, whose ``flags()`` are the latched edges."""
+        if handler != 0:
+            self.handler = handler
+        return self
+
+    def flags(self):
+        return self.latched
 
 
 class WirePWM:

@@ -112,6 +112,10 @@ def main():
         show_message(hw, "Hardware fault", " / ".join(hw.faults))
         return hw
     try:
+        if hw.glyphs is not None:  # a board that tells the screen as text (the web board)
+            from ui import font
+
+            font.listen(hw.glyphs)
         gc.collect()  # boot garbage out of the way before the app's code loads (-13 KB heap)
         import app
 

@@ -2,7 +2,7 @@
 in timed lightsleeps until a button is pressed, and watch VSYS for a low battery.
 
 ``Power.frame(app, now)`` runs once per frame (save_session.py calls it from the app's frame
-hook). Activity is a queued button event, or the game moving by itself (``app.moving()``:
+hook). Activity is a queued button event or a press in progress, or the game moving by itself (``app.moving()``:
 a roll's tumble, the roll-off, a computer's turn). After a minute (``_DIM_MS``) the OLED
 contrast and the LED brightness drop; after three (``_BLANK_MS``) ``on_sleep(app)`` runs
 (the session saves anything unsaved), both displays switch off and the loop sleeps in
@@ -54,7 +54,9 @@ class Power:
                     self.on_low(app, mv)
             elif mv >= _RECOVER_MV:
                 self.low = False
-        if hw.buttons.pending():
+        # A press in progress counts too: a long press that begins just before the dim
+        # is the player's, not the press that un-dims (that one is swallowed whole).
+        if hw.buttons.pending() or hw.buttons.pressing():
             self.last_active = now
             if self.state != AWAKE:
                 self.wake(app)

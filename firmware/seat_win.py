@@ -12,11 +12,15 @@ each one (an approximation: it treats those events as independent).
 A turn's holds then maximise the expected chance exactly as the advisor maximises the
 expected score: the same keep tables, integer averages and sub-keep maxima (the
 advisor's turn kernel, through its public names; this level is the pricer its
-``best_rolls`` calls: ``price`` and ``lower_into``) over keys ``chance << 11 | tie``,
-where ``tie`` (quarter points, capped at 2047) is the option's expected points from here
-on: among options with the same chance the higher expected score wins, so a player far
-ahead or far behind still plays sensible Yahtzee. Buffers are made once; a turn
-allocates nothing.
+``best_rolls`` calls: ``price`` and ``lower_into``) over keys ``chance * 8 + tie``,
+where ``tie`` (quarter points, 0..2047 around 1024) is the option's expected points from
+here on against what the turn was expected to bring. A unit of chance (1/16384) weighs as
+much as 2 expected points, so chances within a few units of each other count as equal
+and the expected score decides between them: a player who has won already scores the
+Yahtzee it rolled, and one far ahead or far behind still plays sensible Yahtzee. A
+larger difference in chance decides alone (0.1 % outweighs 33 points). The key is linear
+in both, so the advisor's averages and maxima price exactly this. Buffers are made once;
+a turn allocates nothing.
 """
 
 from array import array
@@ -31,7 +35,8 @@ _ONE = const(16384)  # strategy_win_meter.ONE: a chance of 1
 _N_KEEPS = const(462)
 _FIRST_ROLL = const(210)
 _N_ROLLS = const(252)
-_TIE_BITS = const(11)
+_UNIT = const(8)  # quarter points a unit of chance weighs (2 points): the key's chance step
+_TIE_MID = const(1024)  # the tie of an option worth what the turn was expected to bring
 _TIE_MAX = const(2047)
 _LOWER_POINTS = const(51)  # lower-box points 0..50 (a Yahtzee's 50 is the largest)
 _NEG = const(-1)
@@ -65,6 +70,7 @@ class WinLevel:
         self._seen = array("h", bytes(2 * 14 * 4))  # the cards of the prepared turn
         self._seen_n = 0
         self._ready = False  # the programme (_programme) is made for the set-up cards
+        self._base = 0  # quarter points the turn's state is worth (the ties' middle)
 
     def ensure(self, card, others):
         """``prepare(card, others)`` unless these very cards are prepared already (a
@@ -131,6 +137,7 @@ class WinLevel:
             self._opp_s[j] = (self._opp_s[j] * factors[used] + 128) >> 8
         adv.load(card)
         mask = adv.mask
+        self._base = table.value(mask, adv.up, adv.yz) >> (_FRAC - 2)
         used = 0
         for b in range(13):
             if mask >> b & 1:
@@ -199,12 +206,12 @@ class WinLevel:
             else:
                 p = _ONE if d > 0 else (_ONE >> 1 if d == 0 else 0)
             chance = (chance * p) >> 14
-        tie = value >> (_FRAC - 2)  # quarter points; the card's total is the same for all
+        tie = (value >> (_FRAC - 2)) - self._base + _TIE_MID  # the card's total is the same for all
         if tie > _TIE_MAX:
             tie = _TIE_MAX
         elif tie < 0:
             tie = 0
-        return (chance << _TIE_BITS) + tie
+        return chance * _UNIT + tie
 
     @micropython.native
     def box_key(self, b, points, extra):
@@ -286,8 +293,10 @@ class WinLevel:
         return best_box
 
     def chance(self, key):
-        """The chance to win (units of strategy_win_meter.ONE) inside a key."""
-        return key >> _TIE_BITS
+        """The chance to win (units of strategy_win_meter.ONE) inside a key: exact for an
+        option worth the turn's expected score, off by a unit per 2 points it differs."""
+        chance = (key - _TIE_MID + (_UNIT >> 1)) // _UNIT
+        return 0 if chance < 0 else (_ONE if chance > _ONE else chance)
 
     def hold_key(self, dice, rolls_left, hold):
         return (self._k3 if rolls_left == 1 else self._k2)[self.adv.keeps.of_dice(dice, hold)]

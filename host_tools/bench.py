@@ -4,7 +4,8 @@ Each prints its own figures (medians, ratios, bytes). These are measurements, ne
 pass/fail checks: timing on shared machines is noisy. ``bench NAME ...`` runs only the
 named modules (``python -m host_tools bench storage``). What they print becomes the rows
 of docs/figures.md, with the commit and date (``--figures FILE`` writes another page,
-``--no-figures`` none).
+``--no-figures`` none); a subject that returns ``benches.FAILED`` (it could not measure)
+keeps its rows there, and the bench exits 1.
 """
 
 import datetime
@@ -77,7 +78,7 @@ def main(argv):
         print("bench: %s" % exc, file=sys.stderr)
         return 2
     measured_on = commit(), datetime.date.today().isoformat()
-    written = []
+    written, failed = [], []
     for name in args.name or known:
         module = importlib.import_module("host_tools.benches." + name)
         print("== %s: %s" % (name, (module.__doc__ or "").strip().splitlines()[0]))
@@ -88,10 +89,18 @@ def main(argv):
             sys.stdout = tee.out
         # Each subject's rows go in as soon as it has run: a later subject that fails
         # loses none of them.
-        if outcome != benches.NOT_RUN and not args.no_figures:
+        if outcome == benches.FAILED:
+            failed.append(name)
+        elif outcome != benches.NOT_RUN and not args.no_figures:
             benches.write_page({name: "".join(tee.kept).splitlines()}, *measured_on, path=args.figures)
             written.append(name)
         print()
     if written:
         print("bench: the figures of %s written to %s" % (" ".join(written), args.figures))
-    return 0
+    for name in failed:
+        print(
+            "bench: %s could not measure%s"
+            % (name, "" if args.no_figures else "; its rows in %s are kept" % args.figures),
+            file=sys.stderr,
+        )
+    return 1 if failed else 0

@@ -82,6 +82,21 @@ def check_identity(identity, port):
     return arch, "MicroPython %s, .mpy v%d.%d, %s" % (shown, major, sub, machine)
 
 
+def lightsleep_note(version, who="flash"):
+    """One line when MicroPython ``version`` is older than the first whose lightsleep the
+    firmware relies on (boards/rp2_reference.py): it idles in a plain sleep there."""
+    from boards import rp2_reference
+
+    if rp2_reference.lightsleep_works(tuple(version) + (0, 0, 0)):
+        return None
+    first = ".".join(str(v) for v in rp2_reference.LIGHTSLEEP_FROM)
+    return (
+        "%s: MicroPython %s's lightsleep stops the USB clock, so the game idles in a plain sleep there "
+        "(about 18 mA instead of 1.3 mA; it plays the same): install %s or newer for the battery life "
+        "in docs/power_and_input.md (docs/building.md)" % (who, ".".join(str(v) for v in version), first)
+    )
+
+
 def _progress_line(f):
     """Percent updates on one terminal line for big files (the strategy table)."""
     if len(f.data) < 64 * 1024 or not sys.stdout.isatty():
@@ -118,8 +133,18 @@ def flash(args):
     except DeviceError as exc:
         raise FlashError(str(exc)) from None
     try:
-        arch, described = check_identity(device.identify(), port)
+        identity = device.identify()
+        arch, described = check_identity(identity, port)
         print("flash: %s" % untrusted.printable(described), flush=True)
+        if device.slowness > 1:  # an emulated Pico on a busy machine
+            print(
+                "flash: the device runs at %.0f %% of a Pico's speed: its waits are %.0f times a Pico's"
+                % (100 / device.slowness, device.slowness),
+                flush=True,
+            )
+        note = lightsleep_note(identity[1])
+        if note:
+            print(note, flush=True)
         files = flash_build.build(source, mpy_cross, arch, args.board, args.rules)
         table = flash_build.strategy_table(source, args.rules, args.compact)
         # After the strategy table, each when it fits: the spread table (the win meter and

@@ -3,9 +3,12 @@
 ``--port PORT`` reads the device's ``data/`` folder through MicroPython's raw REPL (a Pico
 on USB or the virtual Pico's pty); ``--dir DIR`` takes it from a flash folder instead (the
 simulator's ``--flash-dir``). The copy lands in ``--out``/data (default
-``~/.local/share/pico-yahtzee/pulled``, beside the simulator's flash folder) and the
-report says where. Files are read with the firmware's own ``storage`` and ``records``
-modules, so the format lives in one place; ``--json`` prints the raw values instead.
+``~/.local/share/pico-yahtzee/pulled``, beside the simulator's flash folder, the copy a
+plain ``push`` puts back) and the report says where, and which copy ``push`` will use.
+Files are read with the firmware's own ``storage`` and ``records`` modules, so the format
+lives in one place; ``--json`` prints the raw values instead, and without ``--out`` only
+shows them: a look keeps no copy. A copy is replaced only by a pull from the same place
+(saying so); one from elsewhere keeps the earlier copy in ``--out``/earlier/.
 
 What a device or folder sends is untrusted (``flashing/untrusted.py``): only plain names
 and regular files are copied, never through a link, at most 64 KiB per file and 1 MiB in
@@ -17,6 +20,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 
 import host_tools
 from host_tools.flashing import untrusted
@@ -30,8 +34,14 @@ from host_tools import records_json  # noqa: E402  (imports storage: after use_f
 
 # The simulator keeps its flash in .../pico-yahtzee/flash; pulled copies go beside it.
 DEFAULT_OUT = os.path.join(os.path.expanduser("~"), ".local", "share", "pico-yahtzee", "pulled")
-# Beside the copy: pull replaces OUT/data only where it finds this, never a folder of yours.
+# Beside the copy: pull replaces OUT/data only where it finds this, never a folder of yours;
+# it also says where the copy came from and when (FROM, AT lines).
 MARKER = ".pico-yahtzee-pull"
+FROM = "from: "
+AT = "at: "
+EARLIER = "earlier"  # OUT/earlier/<time>/: copies from elsewhere that a pull replaced
+# A push's folders beside data/ (flashing/restore.py): named when data/ is missing.
+BESIDE = (".pushed", ".pushold", ".pushing")
 
 
 class PullError(Exception):
@@ -45,10 +55,12 @@ def parse_args(argv):
     source.add_argument("--dir", help="a flash folder instead of a device (e.g. the simulator's --flash-dir)")
     parser.add_argument(
         "--out",
-        default=DEFAULT_OUT,
-        help="local folder for the copy (default: %s)" % DEFAULT_OUT.replace(os.path.expanduser("~"), "~"),
+        help="local folder for the copy (default: %s, the copy push puts back)"
+        % DEFAULT_OUT.replace(os.path.expanduser("~"), "~"),
     )
-    parser.add_argument("--json", action="store_true", help="print the raw values as JSON instead of text")
+    parser.add_argument(
+        "--json", action="store_true", help="print the raw values as JSON instead of text (without --out: copy nothing)"
+    )
     parser.add_argument(
         "--replace",
         action="store_true",
@@ -64,7 +76,7 @@ def copy_from_port(port):
     device = Device(port)
     try:
         device.connect()
-        return untrusted.read_device(device, save_store.DATA_DIR)
+        return untrusted.read_device(device, save_store.DATA_DIR, BESIDE)
     except DeviceError as exc:
         raise PullError(str(exc)) from None
     finally:
@@ -75,31 +87,126 @@ def copy_from_port(port):
 
 
 def copy_from_dir(folder):
-    return untrusted.read_folder(folder, save_store.DATA_DIR)
+    return untrusted.read_folder(folder, save_store.DATA_DIR, BESIDE)
 
 
-def replace_copy(out, copy):
-    """``out/data`` becomes ``copy``: written beside it, then switched in by two renames,
-    so a failure or a cut leaves the previous copy (or the new one), never neither."""
-    os.makedirs(out, exist_ok=True)
-    with open(os.path.join(out, MARKER), "w") as marker:
+def read_marker(out):
+    """(where the copy in ``out`` came from, when), None for what the marker does not say."""
+    source = at = None
+    try:
+        with open(os.path.join(out, MARKER), encoding="utf-8", errors="replace") as f:
+            for line in f.read(4096).splitlines():
+                if line.startswith(FROM):
+                    source = line[len(FROM) :]
+                elif line.startswith(AT):
+                    at = line[len(AT) :]
+    except OSError:
+        pass
+    return source, at
+
+
+def _write_marker(folder, source, at):
+    with open(os.path.join(folder, MARKER), "w", encoding="utf-8") as marker:
         marker.write(
-            "python -m host_tools pull replaces %s/ here with a fresh copy at every run\n" % save_store.DATA_DIR
+            "python -m host_tools pull replaces %s/ here with a fresh copy from the same place;"
+            " a copy from elsewhere keeps the earlier one in %s/\n%s%s\n%s%s\n"
+            % (save_store.DATA_DIR, EARLIER, FROM, source, AT, at)
         )
+
+
+def replace_copy(out, copy, source):
+    """``out/data`` becomes ``copy``: written beside it, then switched in by two renames,
+    so a failure or a cut leaves the previous copy (or the new one), never neither. A
+    previous copy from another place (or one whose place is not known) that differs is
+    kept in ``out/earlier/<time>/``, whose path is returned (else None)."""
+    os.makedirs(out, exist_ok=True)
     target = os.path.join(out, save_store.DATA_DIR)
+    before, before_at = read_marker(out)
+    at = time.strftime("%Y-%m-%d %H:%M:%S")
     fresh = tempfile.mkdtemp(prefix=".%s.new-" % save_store.DATA_DIR, dir=out)
+    kept = old = None
     try:
         copy.write(fresh)
-        old = None
         if os.path.isdir(target):
-            old = tempfile.mkdtemp(prefix=".%s.old-" % save_store.DATA_DIR, dir=out)
-            os.rename(target, os.path.join(old, save_store.DATA_DIR))
+            if before != source and _files(target) != copy.files:
+                stamp = (before_at or at).replace(" ", "_").replace(":", "-")
+                kept = _free_name(os.path.join(out, EARLIER, stamp))
+                os.makedirs(kept)
+                _write_marker(kept, before or "a place this copy did not record", before_at or "?")
+                os.rename(target, os.path.join(kept, save_store.DATA_DIR))
+            else:
+                old = tempfile.mkdtemp(prefix=".%s.old-" % save_store.DATA_DIR, dir=out)
+                os.rename(target, os.path.join(old, save_store.DATA_DIR))
         os.rename(fresh, target)  # files deleted on the device do not linger
     finally:
         if os.path.isdir(fresh):
             shutil.rmtree(fresh)
+    _write_marker(out, source, at)
     if old is not None:
         shutil.rmtree(old)
+    return kept
+
+
+def _files(folder):
+    """{name: bytes} of the regular files in a copy pull made (at most MAX_ENTRIES)."""
+    found = {}
+    for name in sorted(os.listdir(folder))[: untrusted.MAX_ENTRIES]:
+        path = os.path.join(folder, name)
+        if os.path.isfile(path) and not os.path.islink(path):
+            with open(path, "rb") as f:
+                found[name] = f.read(untrusted.MAX_FILE + 1)
+    return found
+
+
+def _free_name(path):
+    """``path``, or ``path-2``, ``path-3``... the first that does not exist."""
+    n, candidate = 1, path
+    while os.path.lexists(candidate):
+        n += 1
+        candidate = "%s-%d" % (path, n)
+    return candidate
+
+
+def source_of(args):
+    """Where this pull reads from, as the marker and the messages name it."""
+    if args.port is not None:
+        return "the device on %s" % args.port
+    return "the folder %s" % os.path.abspath(args.dir)
+
+
+def push_note(out):
+    """Which copy ``push`` puts back, for the end of a pull's output."""
+    default = os.path.join(DEFAULT_OUT, save_store.DATA_DIR)
+    here = os.path.join(out, save_store.DATA_DIR) if out is not None else None
+    if here is not None and os.path.abspath(here) == os.path.abspath(default):
+        return "push puts this copy back (python -m host_tools push --port PORT)"
+    if os.path.isdir(default):
+        source, at = read_marker(DEFAULT_OUT)
+        plain = "a plain push puts back the copy in %s (pulled from %s at %s)" % (
+            default,
+            source or "a place it did not record",
+            at or "?",
+        )
+    else:
+        plain = "a plain push finds no copy (%s is empty)" % DEFAULT_OUT
+    if here is None:
+        return plain
+    return "push --from %s puts this copy back; %s" % (out, plain)
+
+
+def beside_note(names):
+    """What the device has where data/ is missing: a push cut short (flashing/restore.py)."""
+    pushed = save_store.DATA_DIR + BESIDE[0]
+    if pushed in names:
+        return (
+            "no %s/ on the device, but %s/: a push was cut between its last two steps, its copy whole"
+            " (nothing is lost); the game puts it in place when it starts (or run push again), then pull"
+            " copies it" % (save_store.DATA_DIR, pushed)
+        )
+    return "no %s/ on the device, but %s: left by a push that was cut short; run push again" % (
+        save_store.DATA_DIR,
+        ", ".join(name + "/" for name in names),
+    )
 
 
 def _bases(names):
@@ -198,8 +305,32 @@ def _rolls_lines(rolls):
     return lines
 
 
+def _setup_lines(value):
+    """The menu's set-up (ui/menu.py ``saved``) in the menu's own words."""
+    from ui import menu
+
+    def on(flag):
+        return "on" if flag else "off"
+
+    seats = ", ".join(
+        "%s %s" % (menu.SEAT_LABELS[seat], menu.computer_name(kind))
+        for seat, kind in enumerate(value["kinds"][: value["players"]])
+    )
+    if value["rules"] == rules.ZOO:
+        card = "the kids' Zoo card"
+    else:
+        card = "joker rule %s, Yahtzee bonus %s" % (value["rules"], on(value["ybonus"]))
+    return [
+        "  %d %s: %s" % (value["players"], "player" if value["players"] == 1 else "players", seats),
+        "  rules: %s" % card,
+        "  coach: %s; sound %s; dice brightness %d of 15"
+        % (menu.COACH_LABELS[value["coach"]], on(value["sound"]), value["leds"]),
+    ]
+
+
 _FORMATTERS = {
     "game": _game_lines,
+    "setup": _setup_lines,
     "scores": _scores_lines,
     "stats": _stats_lines,
     "rolls": _rolls_lines,
@@ -275,7 +406,9 @@ def main(argv):
     args, status = host_tools.parse_command("pull", parse_args, argv, show=untrusted.printable)
     if args is None:
         return status
-    problem = check_source(args) or check_out(args.out, args.dir)
+    looking = args.json and args.out is None  # --json alone shows what it reads: no copy kept
+    out = args.out if args.out is not None else DEFAULT_OUT
+    problem = check_source(args) or (None if looking else check_out(out, args.dir))
     if problem:
         print("pull: %s" % problem, file=sys.stderr)
         return 2
@@ -286,17 +419,28 @@ def main(argv):
         return 1
     for name, why in copy.skipped:
         print("pull: skipped %s: %s" % (untrusted.printable(name), why), file=sys.stderr)
-    target = os.path.join(args.out, save_store.DATA_DIR)
+    target = os.path.join(out, save_store.DATA_DIR)
     if not copy.files:  # nothing to copy: an earlier copy (maybe the only backup) stays
+        said = beside_note(copy.beside) if copy.beside else "nothing saved on the device yet"
         if args.json:
             print(json.dumps({}))
+            if copy.beside:
+                print("pull: %s" % said, file=sys.stderr)
         elif os.path.isdir(target):
-            print(
-                "nothing saved on the device yet; the copy in %s is left as it was"
-                % untrusted.printable(os.path.abspath(target))
-            )
+            print("%s; the copy in %s is left as it was" % (said, untrusted.printable(os.path.abspath(target))))
         else:
-            print("nothing saved on the device yet")
+            print(said)
+        return 0
+    if looking:
+        with tempfile.TemporaryDirectory() as shown:
+            copy.write(shown)
+            found = read_folder(shown)
+        print(json.dumps(_jsonable(found), indent=1, sort_keys=True))
+        print(
+            "pull: --json without --out only shows what it read, nothing is copied; %s"
+            % untrusted.printable(push_note(None)),
+            file=sys.stderr,
+        )
         return 0
     lost = (
         []
@@ -310,18 +454,34 @@ def main(argv):
             file=sys.stderr,
         )
         return 2
+    source = source_of(args)
+    had, had_at = read_marker(out) if os.path.isdir(target) else (None, None)
     try:
-        replace_copy(args.out, copy)
+        kept = replace_copy(out, copy, source)
     except OSError as exc:
         print(
-            "pull: cannot write the copy in %s: %s" % (untrusted.printable(args.out), exc.strerror or exc),
+            "pull: cannot write the copy in %s: %s" % (untrusted.printable(out), exc.strerror or exc),
             file=sys.stderr,
         )
         return 1
+    notes = []
+    if kept is not None:
+        notes.append(
+            "the copy it replaced (pulled from %s at %s) is kept in %s"
+            % (had or "a place it did not record", had_at or "?", os.path.join(kept, save_store.DATA_DIR))
+        )
+    elif had == source:
+        notes.append("it replaces the copy pulled from there at %s" % (had_at or "?"))
+    elif had is not None:
+        notes.append("the copy it replaced, pulled from %s at %s, held the same files" % (had, had_at or "?"))
+    notes.append(push_note(out))
     found = read_folder(target)
     if args.json:
         print(json.dumps(_jsonable(found), indent=1, sort_keys=True))
+        for note in notes:
+            print("pull: %s" % untrusted.printable(note), file=sys.stderr)
     else:
         print("copied to %s\n" % untrusted.printable(os.path.abspath(target)))
         print(text_report(found), end="")
+        print("\n" + "\n".join(untrusted.printable(note) for note in notes))
     return 0

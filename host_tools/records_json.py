@@ -114,24 +114,80 @@ def from_jsonable(value):
 
 def values_of(found):
     """{base: value} of pull's JSON object ``found`` for the known stores that hold one;
-    BadRecords (nothing written) for anything that is not pull's JSON."""
+    BadRecords (nothing written) for anything that is not pull's JSON, one line for each
+    store it refuses."""
     if not isinstance(found, dict):
         raise BadRecords("not pull's JSON: expected an object of stores such as \"scores\"")
     values = {}
+    problems = []
     for base, entry in found.items():
         if base not in KNOWN:
-            raise BadRecords("not pull's JSON: unknown store %r (known: %s)" % (base, ", ".join(KNOWN)))
-        if not isinstance(entry, dict) or "value" not in entry:
-            raise BadRecords("not pull's JSON: store %r has no \"value\"" % base)
-        if entry["value"] is not None:
-            values[base] = from_jsonable(entry["value"])
+            problems.append("not pull's JSON: unknown store %r (known: %s)" % (base[:40], ", ".join(KNOWN)))
+        elif not isinstance(entry, dict) or "value" not in entry:
+            problems.append("not pull's JSON: store %r has no \"value\"" % base)
+        elif entry["value"] is not None:
+            try:
+                values[base] = from_jsonable(entry["value"])
+            except UNREADABLE:
+                problems.append("%s: its bytes are not hex" % base)
+    if problems:
+        raise BadRecords("\n".join(problems))
     if not values:
         raise BadRecords("no saves or records in this file")
     return values
 
 
-def write_folder(folder, values):
+class _NoFiles:
+    """A filesystem with nothing in it: the record stores are made only for their checks."""
+
+    def open(self, path, mode):
+        raise OSError(2)
+
+
+def store_checks():
+    """{store name: its shape check} for every store the firmware keeps in data/: the
+    saved game's, the menu's set-up and the records' of every card, taken from the
+    firmware itself (push and the web page's upload refuse what these refuse)."""
+    import rules
+    import save_boot
+    import save_records
+    from ui import menu
+
+    checks = {"game": save_boot.save_ok, "setup": menu.setup_ok}
+    for choice in rules.CHOICES:
+        recs = save_records.Records(save_store.DATA_DIR, _NoFiles(), rules.make_ruleset(choice))
+        for store in recs.stores.values():
+            checks[store.base.rsplit("/", 1)[-1]] = store.check
+    return checks
+
+
+def checked_values(found):
+    """``values_of(found)`` when every store passes the firmware's own check for it and
+    fits in a save; else BadRecords with one line for each store refused."""
+    values = values_of(found)
+    checks = store_checks()
+    problems = []
+    for base in sorted(values):
+        check = checks.get(base)
+        try:
+            ok = check is not None and check(values[base])
+        except UNREADABLE:
+            ok = False
+        if not ok:
+            problems.append("%s: not what the game keeps there (its own check refused it)" % base)
+            continue
+        try:
+            save_store.pack(values[base], 1)
+        except ValueError:
+            problems.append("%s: larger than a save can be" % base)
+    if problems:
+        raise BadRecords("\n".join(problems))
+    return values
+
+
+def write_folder(folder, values, checks=None):
     """Save each ``{base: value}`` in ``folder`` with the firmware's storage (the folder is
-    made when missing)."""
+    made when missing); ``checks`` (store_checks) as the firmware's stores have them."""
+    checks = checks or {}
     for base, value in values.items():
-        save_store.Store(folder + "/" + base).save(value)
+        save_store.Store(folder + "/" + base, check=checks.get(base)).save(value)

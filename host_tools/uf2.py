@@ -104,5 +104,12 @@ def main(argv):
         )
     )
     print("uf2: wrote %s: %d bytes, %d UF2 blocks, in %.1f s" % (args.out, made.size, made.blocks, made.seconds))
+    from host_tools import flash as flash_command
+    from host_tools.flashing import uf2 as uf2_format
+
+    version = uf2_format.parse_version(made.firmware.version)
+    note = flash_command.lightsleep_note(version, "uf2") if version is not None else None
+    if note:
+        print(note)
     print(RECORDS_NOTE % args.out)
     return 0

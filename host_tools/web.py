@@ -81,6 +81,12 @@ def main(argv):
         problem = "--out %s holds no site: run without --no-build" % untrusted.shown(args.out)
     if not problem and not args.no_build:
         problem = out_problem(args.out)
+    httpd = None
+    if not problem and args.serve:
+        # The port first: a port in use is one line now, not a traceback after the build.
+        from host_tools.browser import serve
+
+        httpd, problem = serve.bind(args.out, args.port)
     if problem:
         print("web: %s" % problem, file=sys.stderr)
         return 2
@@ -91,25 +97,28 @@ def main(argv):
             info = site.build_site(args.out, rules=args.rules)
         except (site.SiteError, BuildError) as exc:
             print("web: %s" % exc, file=sys.stderr)
+            if httpd is not None:
+                httpd.server_close()
             return 1
-        raw, packed = site.sizes(args.out)
+        found = site.parts(args.out)
         print(
             "web: site in %s (%d files, %d KiB, %d KiB gzipped)%s"
             % (
                 args.out,
                 len(info["files"]),
-                raw // 1024,
-                packed // 1024,
+                found["raw"],
+                found["gzipped"],
                 "" if info["hasTable"] else "; no strategy table (make table builds it): hints off",
             )
         )
+        print("web: " + site.parts_line(found))
     if args.screenshots:
         from host_tools.browser import shots
 
         for path in shots.make(args.out):
             print("web: wrote %s" % path)
-    if args.serve:
+    if httpd is not None:
         from host_tools.browser import serve
 
-        return serve.serve(args.out, args.port)
+        return serve.serve(args.out, httpd)
     return 0

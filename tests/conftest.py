@@ -51,7 +51,7 @@ def sim_tables():
     return sim.device_tables()
 
 
-from helpers.chip_fixtures import chip_flashed, chip_seeded  # noqa: E402,F401  (the chip tier's shared images)
+from helpers.chip_fixtures import chip_built, chip_flashed, chip_seeded  # noqa: E402,F401  (the chip tier's shared images)
 
 
 # The tiers (make test-quick runs what is neither slow, chip nor browser) follow the layout

@@ -48,6 +48,14 @@ GLYPHS = (
 _glyph = bytearray(3)
 _glyph_fb = None  # made by the first glyph drawn (the host reads GLYPHS without framebuf)
 _inverse_fb = None  # palette for inverted text: glyph pixels 1 -> 0, the rest skipped
+_listener = None  # the board's hw.glyphs, told each character drawn (None on a Pico)
+
+
+def listen(glyphs):
+    """``glyphs(code, x, y, inverted)`` is called with every character drawn from now on:
+    a board that tells the screen as text (the web board's live region) sets it at boot."""
+    global _listener
+    _listener = glyphs
 
 
 def _buffers():
@@ -72,6 +80,8 @@ def glyph(fb, code, x, y, inverted=False):
         fb.blit(_glyph_fb, x, y, 1, _inverse_fb)
     else:
         fb.blit(_glyph_fb, x, y, 0)
+    if _listener is not None:
+        _listener(code, x, y, inverted)
 
 
 def text(fb, s, col, row, inverted=False, limit=COLS):

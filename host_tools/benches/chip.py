@@ -30,6 +30,7 @@ import os
 import re
 import shutil
 import statistics
+import subprocess
 import tempfile
 import time
 
@@ -241,7 +242,7 @@ def flash_figures(port, say, what):
     total, free = _number(r"FLASH (\d+) (\d+)", out)
     tables = re.search(r"FILES(.*)", out).group(1).split()
     say(
-        "flash free after %s: %d bytes (%d KiB) of the %d-byte littlefs; tables on it: %s"
+        "flash free after %s (board pico, armv6m .mpy): %d bytes (%d KiB) of the %d-byte littlefs; tables on it: %s"
         % (what, free, free // 1024, total, ", ".join(tables) or "none")
     )
     return free
@@ -257,13 +258,21 @@ def run():
         print("bench chip: " + text, flush=True)
 
     chip_session.ensure_node()
+    try:
+        return _measure(firmware, say)
+    except (RuntimeError, OSError, subprocess.SubprocessError) as exc:  # the chip stopped answering
+        say("could not measure: %s" % (str(exc).strip() or type(exc).__name__))
+        return benches.FAILED
+
+
+def _measure(firmware, say):
     with tempfile.TemporaryDirectory() as folder:
         image = os.path.join(folder, "flash.bin")
         t = time.monotonic()
         done = chip_session.flash_game(image, firmware)
         if done.returncode:
             say("flash failed: %s" % (done.stderr.strip() or done.stdout.strip()))
-            return
+            return benches.FAILED
         say(
             "make flash onto an erased emulated Pico: %.0f s wall; %s"
             % (time.monotonic() - t, done.stdout.strip().splitlines()[-1])

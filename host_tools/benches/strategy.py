@@ -125,18 +125,22 @@ buf = bytearray(256)
 for _ in range(int(sys.argv[2])):
     strategy_table.crc8(buf, 0, 256, 0)
 """
-_PICO_FS = 1408 * 1024  # the rp2 Pico's littlefs
 _SAVES_ROOM = 100 * 1000  # what the saves and records need free (docs/formats.md: flash wear)
 
 
-def _room(table_bytes):
-    """(firmware bytes as flashed, free bytes left) next to a table on a Pico, counted
-    in whole 4 KiB littlefs blocks per file (plus 2 for the root metadata)."""
+def _room(path):
+    """(game bytes, free bytes) on a Pico's littlefs holding board pico's files as flash
+    builds them for the RP2040 (armv6m .mpy) and the table at ``path`` alone (no spread
+    or Zoo table): the image uf2 would write, counted by MicroPython's littlefs."""
     from host_tools.flashing import build as flash_build
+    from host_tools.flashing import bundle, device, fs_image, uf2
 
-    files = flash_build.build(host_tools.REPO, flash_build.find_mpy_cross(), None, "pico", "forced")
-    blocks = 2 + sum((len(f.data) + 4095) // 4096 for f in files) + (table_bytes + 4095) // 4096
-    return sum(len(f.data) for f in files), _PICO_FS - 4096 * blocks
+    layout = uf2.LAYOUTS[0]  # RPI_PICO
+    with open(path, "rb") as f:
+        table = flash_build.DeviceFile("/strategy-forced.bin", f.read(), path)
+    files = bundle.device_files(host_tools.REPO, next(iter(layout.families.values())), "pico", "forced", table)
+    _image, _touched, free = fs_image.build(files, layout.block_count)
+    return sum(len(f.data) for f in files if f is not table and f.path != device.MANIFEST), free
 
 
 def run_checks(tables=None):
@@ -147,11 +151,11 @@ def run_checks(tables=None):
     for variant in ("exact", "compact"):
         path = (tables or {}).get(variant) or solver_cache.table(ruleset, variant)
         size = os.path.getsize(path)
-        firmware, free = _room(size)
+        game, free = _room(path)
         print(
-            "table %-7s %d bytes (checks: 8256 = %.1f%%); on a Pico with the firmware (%d bytes as "
-            "flashed): %d KiB free of 1408 (target >= %d KB for saves)"
-            % (variant, size, 100 * 8256 / size, firmware, free // 1024, _SAVES_ROOM // 1000)
+            "table %-7s %d bytes (checks: 8256 = %.1f%%); on a Pico's littlefs with board pico's game "
+            "(armv6m .mpy, %d bytes) and this table alone (no spread or Zoo table): %d KiB free of 1408 "
+            "(target >= %d KB for saves)" % (variant, size, 100 * 8256 / size, game, free // 1024, _SAVES_ROOM // 1000)
         )
         proc = host_tools.run_micropython(["-c", _CHECKS_SCRIPT, path], heap="192K")
         if proc.returncode != 0:

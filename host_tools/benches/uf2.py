@@ -1,8 +1,8 @@
 """One-file install (``host_tools uf2``): filesystem image size per board, build time, and
 the time a Pico takes to write the file (an estimate from flash datasheet figures).
 
-The image is the checkout's game with the table each board takes (exact; compact on the
-Pico W). With an official firmware in build/micropython/ (the ``uf2`` default) the whole
+The image is what ``uf2`` writes: the checkout's game for the board, the table each board
+takes (exact; compact on the Pico W) and the spread and Zoo tables where they fit. With an official firmware in build/micropython/ (the ``uf2`` default) the whole
 file is built and timed too. Write time: every 4 KiB sector the file touches is erased and
 every 256-byte page programmed by the bootrom; W25Q16JV (the Pico's flash) typical 45 ms
 per sector erase and 0.4 ms per page program (max 400 ms and 3 ms), USB transfer overlapped.
@@ -16,7 +16,7 @@ import tempfile
 import time
 
 import host_tools
-from host_tools.flashing import bundle, fs_image, uf2
+from host_tools.flashing import bundle, device, fs_image, uf2
 
 SECTOR_ERASE_S = (0.045, 0.400)  # W25Q16JV datasheet: typical, max
 PAGE_PROGRAM_S = (0.0004, 0.003)
@@ -44,7 +44,7 @@ def run():
 
             table = DeviceFile("/strategy-forced.bin", f.read(), path)
         arch = next(iter(layout.families.values()))
-        files = bundle.device_files(source, arch, board, "forced", table)
+        files = bundle.fill(source, arch, board, "forced", table, layout.block_count)[0]
         times = []
         for _ in range(3):
             started = time.monotonic()
@@ -52,12 +52,19 @@ def run():
             times.append(time.monotonic() - started)
         sectors = len(touched | {0, 1})
         pages = sectors * fs_image.BLOCK // uf2.PAYLOAD
+        extra = [f.path.lstrip("/") for f in files if f.path.endswith(".bin") and f is not table]
+        game = sum(len(f.data) for f in files if not f.path.endswith(".bin") and f.path != device.MANIFEST)
         print(
-            "%-10s %s table: filesystem part %d bytes of UF2 (%d sectors, %d KiB free on the device), image built in median %.2f s;"
-            " writing it: about %.0f s (max %.0f s)"
+            "%-10s board %s (%s .mpy, %d bytes) with the %s table (strategy-forced.bin) + %s, as uf2 makes it: filesystem part %d bytes "
+            "of UF2 (%d sectors), littlefs free on the device %d KiB, image built in median %.2f s; writing it: "
+            "about %.0f s (max %.0f s)"
             % (
                 layout.build,
+                board,
+                arch or "bytecode",
+                game,
                 variant,
+                " + ".join(extra) or "no other table",
                 pages * uf2.BLOCK,
                 sectors,
                 free // 1024,

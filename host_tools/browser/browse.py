@@ -32,6 +32,12 @@ HOW_TO_GET = "no Chromium for the browser tests: apt-get install chromium (or se
 NO_PLAYWRIGHT = (
     "web: playwright (pinned in requirements.txt) is not installed in this Python: make venv installs the pins"
 )
+# Chromium's setting "Don't allow sites to save data on your device" (cookies and site data).
+SITE_DATA_BLOCKED = {"profile": {"default_content_setting_values": {"cookies": 2}}}
+# A name that is not this computer's own address for the browser, resolved to 127.0.0.1
+# (so nothing leaves the machine): the page as a phone on the LAN would open it.
+LAN_NAME = "pico-yahtzee.test"
+LAN_ARGS = ("--host-resolver-rules=MAP %s 127.0.0.1" % LAN_NAME,)
 # A human's turn in real time: roll, score the first box offered.
 HUMAN_TURN = " space wait:900 enter wait:300 enter wait:400"
 
@@ -52,8 +58,8 @@ def chromium_path():
 
 
 @contextlib.contextmanager
-def serving(folder):
-    httpd = serve.server(folder, 0)
+def serving(folder, handler=serve.QuietHandler):
+    httpd = serve.server(folder, 0, handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     try:
@@ -64,19 +70,27 @@ def serving(folder):
 
 
 @contextlib.contextmanager
-def browser(**context_options):
+def browser(args=(), preferences=None, **context_options):
     """A Chromium context with a new empty user-data-dir (its IndexedDB survives reloads
-    and new pages of this context, as a browser profile does)."""
+    and new pages of this context, as a browser profile does); ``args`` more command-line
+    flags, ``preferences`` the profile's settings (Chromium's Preferences file, e.g. site
+    data blocked)."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:  # a .venv made before requirements.txt pinned it: say so, not a traceback
         raise SystemExit(NO_PLAYWRIGHT) from None
 
     profile = tempfile.mkdtemp(prefix="web-profile-")
+    if preferences is not None:
+        import json
+
+        os.makedirs(os.path.join(profile, "Default"))
+        with open(os.path.join(profile, "Default", "Preferences"), "w") as f:
+            json.dump(preferences, f)
     try:
         with sync_playwright() as p:
             context = p.chromium.launch_persistent_context(
-                profile, executable_path=chromium_path(), args=FLAGS, headless=True, **context_options
+                profile, executable_path=chromium_path(), args=FLAGS + list(args), headless=True, **context_options
             )
             try:
                 yield context
@@ -101,6 +115,19 @@ class Page:
         self.page.goto(url)
         self.page.wait_for_function("window.handheld && window.handheld.frames > 0", timeout=timeout)
         return time.monotonic() - started
+
+    def open_beside(self, url, timeout=20000):
+        """Open the site in a second tab of a browser that already plays it there: the
+        page says another tab has the saves; take them over (Play here)."""
+        self.page.goto(url)
+        self.take_over(timeout)
+
+    def take_over(self, timeout=20000):
+        """Press Play here: this tab takes the saves over and its firmware starts anew."""
+        frames = self.handheld("frames")
+        self.page.wait_for_selector("#takeover:not([hidden])", timeout=timeout)
+        self.page.click("#takeover")
+        self.page.wait_for_function("f => window.handheld.frames > f", arg=frames, timeout=timeout)
 
     def handheld(self, name):
         return self.page.evaluate("window.handheld.%s" % name)

@@ -4,7 +4,9 @@
 // data/ written into the port's in-memory filesystem, webport.py installed (errno fix,
 // change tracking, sys.argv), then main.py. The board (boards/web.py) calls the module
 // `webhost` registered here; `wait` gets the board's batched output, a snapshot of data/
-// when a file changed since the last wait, and returns the button levels.
+// when a file changed since the last wait, and returns the button levels; `idle` likewise,
+// ended early by a press, answers (ms slept << 10) | levels. Only plain names of the saved
+// data/ are written (the page checks them, and says what it left out, first).
 
 export const FLASH = "/flash";
 export const PORT_DIR = "/port";
@@ -62,6 +64,7 @@ export async function startFirmware(opts) {
   }
   const dataPath = FLASH + "/" + dataDir;
   for (const [name, bytes] of Object.entries(data || {})) {
+    if (!/^[^/\\\u0000-\u001f]{1,64}$/.test(name) || name === "." || name === ".." || !(bytes instanceof Uint8Array)) continue;
     makeDirs(FS, dataPath + "/" + name);
     FS.writeFile(dataPath + "/" + name, bytes);
   }
@@ -71,15 +74,28 @@ export async function startFirmware(opts) {
     for (let i = 0; i < n; i++) bytes[i] = M.getValue(addr + i, "i8");
     return bytes;
   };
+  const snapshot = () => {
+    if (dirty) {
+      dirty = false;
+      saved(readTree(FS, dataPath));
+    }
+  };
+  // Without an idle of its own (the Node runner), the host's idle is one 5 ms frame's
+  // wait, so a run keeps the unix port's 5 ms frames.
+  const idle = opts.idle || ((ms, bytes) => {
+    const step = Math.min(ms, 5);
+    return (step << 10) | wait(step, bytes);
+  });
   mp.registerJsModule("webhost", {
     ...(opts.module || {}),
     output: (addr, n) => output(take(addr, n)),
     wait: (ms, addr, n) => {
-      if (dirty) {
-        dirty = false;
-        saved(readTree(FS, dataPath));
-      }
+      snapshot();
       return wait(ms, take(addr, n));
+    },
+    idle: (ms, addr, n) => {
+      snapshot();
+      return idle(ms, take(addr, n));
     },
     changed: () => {
       dirty = true;

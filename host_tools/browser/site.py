@@ -130,14 +130,23 @@ def build_site(out, source=None, rules="forced", node_dir=NODE_DIR, mpy_cross=No
         extras.append(name)
         with open(local, "rb") as f:
             digest.update(f.read())
+    digest.update(icon_source())
     copied = [os.path.join(port, name) for name in PORT_FILES] + [os.path.join(HERE, "host.mjs")]
     copied += [os.path.join(PAGE, name) for name in sorted(os.listdir(PAGE))]
+    sources = []
     for local in copied:
-        shutil.copyfile(local, os.path.join(out, os.path.basename(local)))
         with open(local, "rb") as f:
-            digest.update(f.read())
+            data = f.read()
+        digest.update(data)
+        sources.append((os.path.basename(local), data))
+    version = digest.hexdigest()[:16]
+    for name, data in sources:
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(stamped(name, data, version))
+    icons = write_icons(out)
+    files = ["site.json", "tree.bin"] + ["port/" + name for name in extras] + [n for n, _ in sources] + icons
     info = {
-        "version": digest.hexdigest()[:16],
+        "version": version,
         "rules": rules,
         "tree": index,
         "extras": extras,
@@ -147,15 +156,49 @@ def build_site(out, source=None, rules="forced", node_dir=NODE_DIR, mpy_cross=No
         "pressMs": sim_keys.PRESS_MS,
         "wire": {"header": wire.P.HEADER, "kinds": wire.KINDS},  # boards/sim_protocol.py
         "hasTable": has_table,
-        "files": sorted(
-            ["./", "site.json", "tree.bin"]
-            + ["port/" + name for name in extras]
-            + [os.path.basename(p) for p in copied]
-        ),
+        # Every file of this build with its SHA-256: the service worker caches a build
+        # only whole and unchanged, so one page never mixes two builds' files.
+        "files": sorted(["./"] + files),
+        "hashes": {name: file_hash(os.path.join(out, name)) for name in sorted(files) if name != "site.json"},
     }
     with open(os.path.join(out, "site.json"), "w") as f:
         json.dump(info, f, indent=1)
     return info
+
+
+# The page's files name each other with this query ("page.mjs?v=dev"); the build puts the
+# build's version there, so every request names its build and the service worker answers
+# it from that build's cache.
+VERSION_MARK = b"?v=dev"
+STAMPED = (".html", ".mjs", ".js", ".webmanifest")
+
+
+def stamped(name, data, version):
+    if not name.endswith(STAMPED):
+        return data
+    return data.replace(VERSION_MARK, b"?v=" + version.encode())
+
+
+def file_hash(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def icon_source():
+    """What the icons are made from (their code and the driver that draws the face)."""
+    import host_tools.browser.icons as icons_module
+
+    parts = b""
+    for path in (icons_module.__file__, os.path.join(host_tools.REPO, "firmware", "drivers", "max7219.py")):
+        with open(path, "rb") as f:
+            parts += f.read()
+    return parts
+
+
+def write_icons(out):
+    from host_tools.browser import icons
+
+    return icons.write_icons(out)
 
 
 def sizes(out):
@@ -170,3 +213,30 @@ def sizes(out):
             raw += len(data)
             packed += len(gzip.compress(data, 9))
     return raw, packed
+
+
+def parts(out):
+    """What a first visit downloads, in KiB (rounded): ``raw`` and ``gzipped`` in all,
+    then the strategy (``table``), ``spread`` and ``zoo`` tables, the compiled ``tree``
+    (every other device file), the wasm ``port`` and ``micropython.mjs`` (``mjs``);
+    docs/web.md quotes them (tests/web/test_web_node.py keeps it true)."""
+    with open(os.path.join(out, "site.json"), encoding="utf-8") as f:
+        tree = json.load(f)["tree"]
+    by_name = {path: size for path, _at, size in tree}
+    tables = {"table": "/strategy-forced.bin", "spread": "/spread-forced.bin", "zoo": "/strategy-zoo.bin"}
+    raw, packed = sizes(out)
+    found = {"raw": raw, "gzipped": packed}
+    found.update({key: by_name.get(path, 0) for key, path in tables.items()})
+    found["tree"] = sum(size for path, size in by_name.items() if path not in tables.values())
+    found["port"] = os.path.getsize(os.path.join(out, "micropython.wasm"))
+    found["mjs"] = os.path.getsize(os.path.join(out, "micropython.mjs"))
+    return {key: (value + 512) // 1024 for key, value in found.items()}
+
+
+def parts_line(found):
+    """``parts`` as docs/web.md words them."""
+    return (
+        "Download: {raw:,} KiB raw, {gzipped:,} KiB gzipped: the exact strategy table {table:,} KiB, the wasm "
+        "port {port:,} KiB, `micropython.mjs` {mjs:,} KiB, the compiled tree {tree:,} KiB, spread and Zoo tables "
+        "{spread:,} and {zoo:,} KiB.".format(**found)
+    )

@@ -39,11 +39,12 @@ def default_firmware(source):
         return os.path.join(folder, found[0])
     if found:
         raise BundleError(
-            "%d firmware files in %s (%s): pick one with --firmware FILE" % (len(found), FIRMWARE_DIR, ", ".join(found))
+            "%d firmware files in %s (%s): pick one with --firmware FILE (make uf2 FIRMWARE=FILE)"
+            % (len(found), FIRMWARE_DIR, ", ".join(found))
         )
     raise BundleError(
         "no MicroPython firmware: download the .uf2 for your board (https://micropython.org/download/RPI_PICO/, "
-        "RPI_PICO_W, RPI_PICO2) into %s/ or pass --firmware FILE" % FIRMWARE_DIR
+        "RPI_PICO_W, RPI_PICO2) into %s/ or pass --firmware FILE (make uf2 FIRMWARE=FILE)" % FIRMWARE_DIR
     )
 
 
@@ -135,9 +136,41 @@ def extra_tables(source, rules):
     return ([spread] if spread is not None else []) + flash_build.menu_tables(source, rules)
 
 
-def make(source, firmware_path, board, rules, compact, out, say=print):
+def fill(source, arch, board, rules, table, block_count, say=lambda text: None, built=None):
+    """What a UF2 of ``block_count`` filesystem blocks carries, as ``flash`` would leave it:
+    the build, ``table``, then each further table (``extra_tables``) that still leaves a
+    later flash its room (``built``: the build when already made). (files, image, touched
+    blocks, free bytes); free below the game's reserve (-1: not even the game and
+    ``table`` fit) means ``table`` does not fit."""
+    everything = device_files(source, arch, board, rules, table, built=built)
+    try:
+        image, touched, free = fs_image.build(everything, block_count)
+    except fs_image.FilesystemFull:
+        return everything, None, set(), -1
+    if free < _need_free_blocks() * fs_image.BLOCK:
+        return everything, image, touched, free
+    kept, built = [], everything[:-2]  # (everything: the build, the table, the manifest)
+    for more in extra_tables(source, rules):
+        trial = device_files(source, arch, board, rules, table, kept + [more], built=built)
+        try:
+            trial_image, trial_touched, trial_free = fs_image.build(trial, block_count)
+        except fs_image.FilesystemFull:
+            trial_free = -1
+        if trial_free >= _need_free_blocks(flash_plan.keep_free_beside(more.path)) * fs_image.BLOCK:
+            kept.append(more)
+            everything, image, touched, free = trial, trial_image, trial_touched, trial_free
+        else:
+            say(
+                "%s (%d KiB) does not fit beside the game: left out, as flash would"
+                % (more.path, len(more.data) // 1024)
+            )
+    return everything, image, touched, free
+
+
+def make(source, firmware_path, board, rules, compact, out, say=print, config=()):
     """Write the UF2 to ``out``; returns a Made. BundleError for input to change;
-    BuildError / fs_image.ImageError for a failure of the tools."""
+    BuildError / fs_image.ImageError for a failure of the tools. ``config``: (key, value)
+    lines added to its /device.cfg (the chip tests' seed)."""
     started = time.monotonic()
     check_output(out)
     if flash_build.source_problem(source):
@@ -155,8 +188,8 @@ def make(source, firmware_path, board, rules, compact, out, say=print):
     if board not in layout.game_boards:
         fitting = [lay.build for lay in uf2.LAYOUTS if board in lay.game_boards]
         raise BundleError(
-            "board %s needs the %s firmware, but %s is MicroPython for %s: pass that board's UF2 with --firmware"
-            % (board, " or ".join(fitting) or "?", firmware_path, layout.build)
+            "board %s needs the %s firmware, but %s is MicroPython for %s: pass that board's UF2 with --firmware "
+            "FILE (make uf2 FIRMWARE=FILE)" % (board, " or ".join(fitting) or "?", firmware_path, layout.build)
         )
     say(
         "uf2: %s %s for %s (%s), code 0x%08X-0x%08X"
@@ -170,12 +203,19 @@ def make(source, firmware_path, board, rules, compact, out, say=print):
         )
     )
     table = strategy_table(source, rules, compact, lambda text: say("uf2: " + text))
-    everything = device_files(source, firmware.arch, board, rules, table)
+    built = None
+    if config:
+        mpy_cross = flash_build.find_mpy_cross()
+        flash_build.check_mpy_cross(mpy_cross)
+        lines = "".join("%s=%s\n" % item for item in config).encode()
+        built = [
+            flash_build.DeviceFile(f.path, f.data + lines) if f.path == flash_build.CONFIG_PATH else f
+            for f in flash_build.build(source, mpy_cross, firmware.arch, board, rules)
+        ]
     variant = _table_variant(table.data)
-    try:
-        image, touched, free = fs_image.build(everything, layout.block_count)
-    except fs_image.FilesystemFull:
-        free = -1
+    everything, image, touched, free = fill(
+        source, firmware.arch, board, rules, table, layout.block_count, lambda text: say("uf2: " + text), built
+    )
     if free < _need_free_blocks() * fs_image.BLOCK:
         smaller = (
             "the compact table: add --compact (make uf2 COMPACT=1, or make table COMPACT=1 first)"
@@ -194,22 +234,6 @@ def make(source, firmware_path, board, rules, compact, out, say=print):
                 smaller,
             )
         )
-    # Then, as flash does, each further table that still leaves a later flash its room.
-    kept, built = [], everything[:-2]  # (everything: the build, the table, the manifest)
-    for more in extra_tables(source, rules):
-        trial = device_files(source, firmware.arch, board, rules, table, kept + [more], built=built)
-        try:
-            trial_image, trial_touched, trial_free = fs_image.build(trial, layout.block_count)
-        except fs_image.FilesystemFull:
-            trial_free = -1
-        if trial_free >= _need_free_blocks(flash_plan.keep_free_beside(more.path)) * fs_image.BLOCK:
-            kept.append(more)
-            everything, image, touched, free = trial, trial_image, trial_touched, trial_free
-        else:
-            say(
-                "uf2: %s (%d KiB) does not fit beside the game: left out, as flash would"
-                % (more.path, len(more.data) // 1024)
-            )
     touched |= {0, 1}  # the superblock pair, whatever an older filesystem left there
     fs_blocks = {
         layout.fs_start + n * fs_image.BLOCK: image[n * fs_image.BLOCK : (n + 1) * fs_image.BLOCK]

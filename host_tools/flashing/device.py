@@ -27,6 +27,19 @@ INTERRUPT_EVERY = 0.5  # seconds between Ctrl-Cs while the board does not answer
 _CHUNK = 3072  # raw bytes per exec: 4 KiB of base64 text, small for a Pico's heap
 KEEP_ALIVE = 32 * 1024  # scan: a "." line per this many bytes hashed (see _SCAN)
 SCAN_OVERALL = 600  # seconds a whole scan may take; silence is bounded by the keep-alives
+EXEC_TIMEOUT = 10  # seconds of silence a script may take on a Pico (mpremote's own wait)
+# The speed probe: a loop timed by the device's clock and by the host's, at two lengths
+# (the round trip's cost cancels). An emulated Pico on a loaded machine ran at a few %
+# of a real one's speed, and flash's raw-REPL wait fired after its 47th file; a device
+# that SLOW or more times slower than its own clock says has every wait scaled by it.
+SPEED_LOOP = 3000  # iterations: about 10 ms on a Pico
+SLOW = 2
+_SPEED = """import time
+t = time.ticks_us()
+for i in range(%d):
+    pass
+print(time.ticks_diff(time.ticks_us(), t))
+"""
 
 
 _IDENTIFY = """import sys
@@ -143,6 +156,7 @@ class Device:
         self.port = port
         self.transport = None
         self.made = set()  # folders made during this flash
+        self.slowness = 1  # wall seconds a second of the device's time takes (measure_speed)
 
     def connect(self):
         """Open the port and enter the raw REPL (Ctrl-C stops the running game first)."""
@@ -173,6 +187,24 @@ class Device:
                 "the device on %s does not answer like MicroPython (no raw REPL; it sent %s): "
                 "install MicroPython 1.23 or newer, see docs/building.md" % (self.port, heard[:60])
             ) from None
+        self.measure_speed()
+
+    def measure_speed(self):
+        """Time the probe loop twice by both clocks; ``slowness`` becomes how many times
+        slower the device runs than its own clock says (1 for a real board), and every
+        later wait is scaled by it. Returns it."""
+        runs = []
+        for n in (SPEED_LOOP, 5 * SPEED_LOOP):
+            began = time.monotonic()
+            out = self.exec_bounded(_SPEED % n, 64)
+            try:
+                runs.append((time.monotonic() - began, int(out.strip()) / 1e6))
+            except ValueError:
+                return self.slowness  # not a number: the device is not ours to time
+        device = runs[1][1] - runs[0][1]
+        ratio = (runs[1][0] - runs[0][0]) / device if device > 0 else 1
+        self.slowness = ratio if ratio >= SLOW else 1
+        return self.slowness
 
     def _interrupt(self):
         """Ctrl-C (then Ctrl-A) until the raw REPL answers, for up to PROBE_TIMEOUT seconds.
@@ -226,7 +258,10 @@ class Device:
 
     def exec(self, code):
         try:
-            return self.transport.exec(code)
+            out, error = self.transport.exec_raw(code, timeout=EXEC_TIMEOUT * self.slowness)
+            if error:
+                raise TransportExecError(out, error.decode("utf-8", "replace"))
+            return out
         except TransportExecError as exc:
             raise _reported(exc.error_output) from None
         except (TransportError, OSError, serial.SerialException) as exc:
@@ -234,9 +269,12 @@ class Device:
                 "lost the connection to %s (%s)" % (self.port, str(exc).strip() or type(exc).__name__)
             ) from None
 
-    def exec_bounded(self, code, limit, timeout=10, overall=120):
+    def exec_bounded(self, code, limit, timeout=EXEC_TIMEOUT, overall=120):
         """Like ``exec`` for output a device could make endless or huge: at most ``limit``
-        bytes of output (and 4 KiB of error text) are taken, else DeviceError."""
+        bytes of output (and 4 KiB of error text) are taken, else DeviceError. Both waits
+        (silence, in all) are a Pico's, scaled by ``slowness``."""
+        timeout *= self.slowness
+        overall *= self.slowness
         taken = [bytearray(), bytearray()]
 
         def consumer(which, most):

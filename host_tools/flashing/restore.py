@@ -29,11 +29,9 @@ from host_tools.flashing.device import Device, DeviceError, DeviceFull, write_co
 
 host_tools.use_firmware()
 
-import save_records  # noqa: E402  (firmware modules: their own checks decide what is a save)
-import rules  # noqa: E402
-import save_boot  # noqa: E402
+import save_boot  # noqa: E402  (firmware modules: their own checks decide what is a save)
 import save_store  # noqa: E402
-from ui import menu  # noqa: E402
+from host_tools import records_json  # noqa: E402  (imports storage: after use_firmware)
 
 DATA = save_store.DATA_DIR  # the game's folder at the flash root (relative: the REPL's cwd is /)
 PUSHING = DATA + ".pushing"  # the copy while it is written: never used unless complete
@@ -119,15 +117,9 @@ class BadCopy(PushError):
 
 # --- the copy on the host ---------------------------------------------------------------
 def store_checks():
-    """{store name: its shape check} for every store the firmware keeps in data/: the
-    saved game's, the menu's set-up and the records' of every card, taken from the
-    firmware itself."""
-    checks = {"game": save_boot.save_ok, "setup": menu.setup_ok}
-    for choice in rules.CHOICES:
-        recs = save_records.Records(DATA, _OneFile("", b""), rules.make_ruleset(choice))
-        for store in recs.stores.values():
-            checks[store.base.rsplit("/", 1)[-1]] = store.check
-    return checks
+    """{store name: its shape check} for every store the firmware keeps in data/ (the
+    firmware's own checks, shared with the web page's upload: records_json)."""
+    return records_json.store_checks()
 
 
 class _OneFile:

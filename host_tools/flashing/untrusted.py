@@ -150,13 +150,15 @@ def nearest_existing(path):
 
 class Copy:
     """What was read: ``files`` {name: bytes}, ``skipped`` [(name, reason)], ``found``
-    False when there is no data folder at all."""
+    False when there is no data folder at all; ``beside``: which of the ``beside`` names
+    asked for (folders next to it, e.g. a push's ``data.pushed``) exist then."""
 
     def __init__(self):
         self.files = {}
         self.skipped = []
         self.found = True
         self.total = 0
+        self.beside = []
 
     def take(self, name, size_hint):
         """None when a file of about ``size_hint`` bytes may still be read, else why not."""
@@ -186,14 +188,21 @@ class Copy:
                 out.write(data)
 
 
-def read_folder(folder, data_dir):
-    """Copy of ``folder/data_dir``: regular files only, never through a link, capped."""
+def read_folder(folder, data_dir, beside=()):
+    """Copy of ``folder/data_dir``: regular files only, never through a link, capped.
+    Without it, ``beside`` lists which of ``data_dir + suffix`` are folders there."""
     copy = Copy()
     source = os.path.join(folder, data_dir)
     try:
         info = os.lstat(source)
     except FileNotFoundError:
         copy.found = False
+        for suffix in beside:
+            try:
+                if stat.S_ISDIR(os.lstat(source + suffix).st_mode):
+                    copy.beside.append(data_dir + suffix)
+            except OSError:
+                pass
         return copy
     if stat.S_ISLNK(info.st_mode):
         copy.skipped.append((data_dir, "a link; only the folder itself is read"))
@@ -266,6 +275,12 @@ try:
     _it = os.ilistdir(%(folder)r)
 except OSError as e:
     print('N', e.args[0])
+    for _s in %(beside)r:
+        try:
+            if os.stat(%(folder)r + _s)[0] & 0x4000:
+                print('B', _s)
+        except OSError:
+            pass
 else:
     _n = 0
     for e in _it:
@@ -293,12 +308,13 @@ finally:
 """
 
 
-def read_device(device, data_dir):
-    """Copy of the device's ``/data_dir`` (a connected ``flashing.device.Device``)."""
+def read_device(device, data_dir, beside=()):
+    """Copy of the device's ``/data_dir`` (a connected ``flashing.device.Device``);
+    without it, ``beside`` lists which of ``data_dir + suffix`` are folders there."""
     copy = Copy()
-    out = device.exec_bounded(_LIST % {"folder": data_dir, "most": MAX_ENTRIES}, 64 * MAX_ENTRIES + 256).decode(
-        "ascii", "replace"
-    )
+    out = device.exec_bounded(
+        _LIST % {"folder": data_dir, "most": MAX_ENTRIES, "beside": tuple(beside)}, 64 * MAX_ENTRIES + 256
+    ).decode("ascii", "replace")
     entries = []
     for line in out.splitlines():
         parts = line.split()
@@ -309,7 +325,13 @@ def read_device(device, data_dir):
                 copy.skipped.append(
                     (data_dir, "not a folder" if errno == "20" else "unreadable (error %s)" % errno[:8])
                 )
-            return copy
+            continue  # the folders beside it (B lines) follow
+        if parts[:1] == ["B"]:
+            if not copy.found and len(parts) == 2 and parts[1] in beside:  # only a name asked for
+                copy.beside.append(data_dir + parts[1])
+            continue
+        if not copy.found:
+            continue
         if parts[:1] == ["M"]:
             copy.skipped.append(("(more entries)", "more than %d entries" % MAX_ENTRIES))
             continue
@@ -327,6 +349,8 @@ def read_device(device, data_dir):
             copy.skipped.append((repr(raw[:MAX_NAME]), "a name that is not UTF-8"))
             continue
         entries.append((name, kind, size))
+    if not copy.found:
+        return copy
     for name, kind, size in sorted(entries):
         why = plain_name_problem(name)
         if why is None and kind != 0x8000:

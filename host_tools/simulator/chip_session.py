@@ -5,7 +5,9 @@ first of ``folders`` holding each, checked against a SHA256SUMS there) or says w
 is missing and where to get it.
 ``flash_game(image, ...)`` erases a flash image, loads the UF2 and runs ``python -m
 host_tools flash --port <pty>`` against the emulated Pico, exactly as a maker does with a
-real one. ``serving(image)`` runs a chip with its USB port on a pty (for mpremote, flash,
+real one (minutes on a loaded machine: for what tests flashing); ``built_image(image,
+...)`` writes the same files into the image directly, as ``make uf2`` lays them out
+(seconds: for everything else). ``serving(image)`` runs a chip with its USB port on a pty (for mpremote, flash,
 pull); ``device_exec(port, code)`` runs Python on it over the raw REPL (mpremote).
 """
 
@@ -80,6 +82,43 @@ def flash_game(image, firmware, board="pico", source=None, fresh=True, timeout=9
     with serving(image, bootrom=bootrom) as (_device, port):
         args[1] = port
         return run_host_tool("flash", *args, timeout=timeout)
+
+
+def built_image(image, firmware, board="pico", rules="forced", source=None, config=()):
+    """Make ``image`` an erased Pico flash holding ``firmware`` and the game's files with
+    their tables, as ``make uf2`` builds them (what ``make flash`` would copy; ``config``:
+    (key, value) lines added to /device.cfg), without the emulated chip."""
+    import tempfile
+
+    from host_tools.flashing import build as flash_build
+    from host_tools.flashing import bundle
+
+    with tempfile.TemporaryDirectory() as folder:
+        game = os.path.join(folder, "game.uf2")
+        bundle.make(
+            source or flash_build.default_source(),
+            firmware,
+            board,
+            rules,
+            False,
+            game,
+            say=lambda _text: None,
+            config=tuple(config),
+        )
+        chip_image.prepare_image(image, firmware=game, fresh=True)
+    return image
+
+
+def flash_failure(proc, seconds):
+    """One message for a ``flash`` onto the emulated Pico that failed: what it said last,
+    how long it took and how fast the emulated Pico ran (its own speed line)."""
+    said = (proc.stderr.strip() or proc.stdout.strip()).splitlines()
+    speed = [line for line in proc.stdout.splitlines() if "of a Pico's speed" in line]
+    return "make flash onto the emulated Pico failed after %.0f s%s: %s" % (
+        seconds,
+        " (%s)" % speed[-1].split(": ", 1)[-1] if speed else "",
+        said[-1] if said else "no output (exit %d)" % proc.returncode,
+    )
 
 
 def device_exec(port, code, timeout=120):

@@ -40,7 +40,7 @@ SOURCE_HEAP = "256K"  # compiling at import: save_records.py needs ~46 KB free f
 # Busy mode's own code and meter (boards/sim_busy.py) hold heap the chip does not have:
 # added to the heap, so the firmware meets the same free heap as in a plain run
 # (tests/sim/test_busy_sim.py compares the two).
-BUSY_HEAP_KB = 7
+BUSY_HEAP_KB = 9
 BUSY_LOG_HEAP_KB = 3  # and record/replay's (boards/sim_busy_log.py), for make bench
 
 
@@ -148,6 +148,10 @@ class SimDevice(wire.Parts):
         self._digest = 0  # CRC-32 of the stretch's messages but R: the path it took
         self.waits = 0  # waits answered (frames that slept)
         self.shown = []  # busy mode: virtual ms of each screen transfer
+        # busy mode: (from, to) virtual ms of each call that may erase or program the flash
+        # (to is None while it runs), and of each erase or program in them (interrupts off)
+        self.flash_windows = []
+        self.interrupts_off = []
         self._busy_ms = 0
         self._levels = 0  # busy mode: the mask the firmware last got ...
         self._sent_until = 0  # ... and the time up to which it got the edges
@@ -239,6 +243,15 @@ class SimDevice(wire.Parts):
                 self.shown.append(self.now + at)
                 if self.readings is not None:
                     self.marks.append((len(self.readings), number))
+            elif kind == P.FLASH_CALL_MSG:  # busy mode: a flash call begins (1) or ends (0)
+                begins, at = payload[0], wire.u32(payload[1:])
+                if begins:
+                    self.flash_windows.append((at, None))
+                elif self.flash_windows:
+                    self.flash_windows[-1] = (self.flash_windows[-1][0], at)
+            elif kind == P.IRQ_OFF_MSG:  # busy mode: an erase or program, the interrupts off
+                start, end = wire.u32(payload), wire.u32(payload[4:])
+                self.interrupts_off.append((self.now + start, self.now + end))
             elif kind == P.EDGES_MSG:  # busy mode: the edges up to this moment of the stretch
                 until = self.now + wire.u32(payload)
                 self._write(self._edge_list(until + 1, self._buttons_at))

@@ -1,6 +1,6 @@
 """firmware/seat_win.py (the ``win`` computer level) vectorised over games (numpy).
 
-The same integer keys (chance << 11 | tie) from the same table values, spreads and
+The same integer keys (chance * UNIT + tie) from the same table values, spreads and
 meter arithmetic, then fast_play.FastAdvisor's integer averages and sub-keep maxima
 (the advisor's), so decisions match the device's one for one
 (tests/strategy/test_win_level.py). Used to measure the level head to head in many games.
@@ -17,6 +17,8 @@ import strategy_win_meter as W  # noqa: E402
 
 FRAC = fast_play.FRAC
 NEG = -1
+UNIT = 8  # seat_win's _UNIT, _TIE_MID and _TIE_MAX
+TIE_MID = 1024
 TIE_MAX = 2047
 
 
@@ -35,7 +37,7 @@ class FastWin:
     def key(self, value, sd, total, used, opp):
         """Keys (any shape ending in G) of ending the turn with ``value`` (fixed point:
         turn points + expected remaining) and ``sd`` after it (sixteenths)."""
-        factors, opp_c, opp_s = opp
+        factors, opp_c, opp_s, base = opp
         centre = (total << 4) + ((value + (1 << 13)) >> 14)
         mine = (sd * factors[np.minimum(used + 1, 13)] + 128) >> 8
         chance = np.full(np.broadcast(centre, mine).shape, W.ONE, dtype=np.int64)
@@ -45,8 +47,8 @@ class FastWin:
             step = np.where(d > 0, W.ONE, np.where(d == 0, W.ONE >> 1, 0))
             p = np.where(sigma > 0, meter.phi(d, np.maximum(sigma, 1)), step)
             chance = (chance * p) >> 14
-        tie = np.clip(value >> (FRAC - 2), 0, TIE_MAX)
-        return (chance << 11) + tie
+        tie = np.clip((value >> (FRAC - 2)) - base + TIE_MID, 0, TIE_MAX)
+        return chance * UNIT + tie
 
     def prepare(self, me, opps):
         """``me``, ``opps``: (mask, up, yz, total) arrays over G games. Returns
@@ -60,7 +62,8 @@ class FastWin:
             c, s = self._centre_sd(om, ou, oy, ot, factors, _popcount(om))
             opp_c.append(c)
             opp_s.append(s)
-        opp = (factors, opp_c, opp_s)
+        base = self.fa.V[core.dense_index(mask, up, yz)] >> (FRAC - 2)  # the turn's expected worth
+        opp = (factors, opp_c, opp_s, base)
         used = _popcount(mask)
         succ = fa.successors(mask, up, yz)
         upper, lower, yzg = succ
@@ -109,8 +112,8 @@ class FastWin:
         mask, up, yz, total, used, opp, succ = ctx
         fa = self.fa
         sub = tuple(a[..., cols] for a in succ)
-        factors, opp_c, opp_s = opp
-        sub_opp = (factors, [c[cols] for c in opp_c], [s[cols] for s in opp_s])
+        factors, opp_c, opp_s, base = opp
+        sub_opp = (factors, [c[cols] for c in opp_c], [s[cols] for s in opp_s], base[cols])
         m, u, y = mask[cols], up[cols], yz[cols]
         keys = np.full((len(cols), 13), NEG, dtype=np.int64)
         for b in range(13):

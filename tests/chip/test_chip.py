@@ -7,9 +7,10 @@ SHA256SUMS) or build/rp2/; without them the whole module is skipped with one rea
 names the missing file and where to get it - the only skip in the project.
 
 Time budget (the chip tier adds at most 5 minutes to ``make test`` on 2 cores):
-the game is flashed once per session (tests/helpers/chip_fixtures.py, ``chip_flashed``: about 1.5
-minutes, 1.2 MB with the exact table over the emulated USB); every other test starts from
-a copy of that image. One full game is played with the flash journaled, and the power
+the game is flashed once per session for the tests of flashing (tests/helpers/chip_fixtures.py,
+``chip_flashed``: about 1.5 minutes idle, 1.2 MB with the exact table over the emulated USB);
+every other test starts from a copy of the image ``make uf2`` lays out (``chip_built``,
+seconds). One full game is played with the flash journaled, and the power
 cuts are rebuilt from it, then restarted two at a time; the idle test's three emulated
 minutes run on a second chip from the module's start. While the CPU sleeps the emulated
 clock jumps ahead, but the firmware's 5 ms frame loop keeps it about 15 % busy, and
@@ -331,8 +332,8 @@ def test_power_cuts_during_saves_always_resume(full_game, tmp_path):
 
 
 # ---------------------------------------------------------------- the board's corners
-def test_safe_mode_roll_held_at_power_on_leaves_the_repl_free(chip_flashed, tmp_path):
-    chip = ChipDevice(copy_of(chip_flashed[0], tmp_path), bootrom=BOOTROM)
+def test_safe_mode_roll_held_at_power_on_leaves_the_repl_free(chip_built, tmp_path):
+    chip = ChipDevice(copy_of(chip_built, tmp_path), bootrom=BOOTROM)
     try:
         chip.buttons = 1 << ROLL
         chip.run_to_clock(2500)
@@ -348,8 +349,8 @@ def test_safe_mode_roll_held_at_power_on_leaves_the_repl_free(chip_flashed, tmp_
     assert "42" in console
 
 
-def test_a_missing_oled_is_named_and_shown_on_the_dice(chip_flashed, tmp_path):
-    chip = ChipDevice(copy_of(chip_flashed[0], tmp_path), oled_present=False, bootrom=BOOTROM)
+def test_a_missing_oled_is_named_and_shown_on_the_dice(chip_built, tmp_path):
+    chip = ChipDevice(copy_of(chip_built, tmp_path), oled_present=False, bootrom=BOOTROM)
     try:
         chip.boot()
         chip.run_until(500)
@@ -385,7 +386,7 @@ IDLE_TEST = "test_idle_dims_blanks_and_lightsleeps_then_a_button_wakes"
 
 
 @pytest.fixture(scope="module", autouse=True)
-def idle_run(request, chip_flashed, tmp_path_factory):
+def idle_run(request, chip_built, tmp_path_factory):
     """The idle test's three emulated minutes (the firmware's 5 ms frame loop keeps the CPU
     about 15 % busy in the menu: a minute and a half of rp2040js) run on a second emulated
     Pico beside the module's other tests, from the module's start, so both cores work; the
@@ -393,7 +394,7 @@ def idle_run(request, chip_flashed, tmp_path_factory):
     if not any(item.name == IDLE_TEST for item in request.session.items):
         yield None
         return
-    image = copy_of(chip_flashed[0], tmp_path_factory.mktemp("chip-idle"))
+    image = copy_of(chip_built, tmp_path_factory.mktemp("chip-idle"))
     with ThreadPoolExecutor(1) as pool:
         yield pool.submit(idle_then_wake, image)
 

@@ -314,3 +314,20 @@ def test_config_parses_the_same_inside_micropython(tmp_path):
         "[('board', 'pico_sh1106'), ('rules', 'free')]",
         "[('board', 'pico_sh1106'), ('rules', 'free'), ('seed', '4')]",
     ], proc.stdout
+
+
+@pytest.mark.parametrize("version,light", [((1, 23, 0), False), ((1, 24, 0), True), ((1, 28, 0, ""), True)])
+def test_idle_frames_lightsleep_only_where_it_keeps_usb(version, light, tmp_path):
+    """Every idle frame ends in ``hw.idle``: rp2's timed lightsleep from MicroPython 1.24.0
+    (it keeps the USB clocks running while a host has the device configured), a plain
+    sleep before (its lightsleep stopped them: the serial port could drop while the game
+    idled on a computer)."""
+    body = """
+from boards import rp2_reference
+from drivers.ssd1306 import SSD1306
+from drivers.max7219 import MAX7219Dice
+hw = rp2_reference.build({}, SSD1306, MAX7219Dice, version=%r)
+print("IDLE", hw.idle is machine.lightsleep, hw.lightsleep is machine.lightsleep)
+""" % (version,)
+    lines, _calls, _msgs = run_probe(body, tmp_path)
+    assert "IDLE %s %s" % (light, light) in lines

@@ -40,7 +40,9 @@ for name, call in (("rename", lambda: fs.rename("a", "b")), ("remove", lambda: f
 print("CHARGED", charged, sim_busy.READ_CALL_NS)
 hw = sim.build({"link": sim.Loopback(lambda ms: 0), "busy": "100"})
 session = save_session.Session(hw)
-print("SESSION_FS", type(session.fs).__name__, type(session.store.fs).__name__)
+print("GUARDED", type(session.fs).__name__, type(session.store.fs).__name__)
+# under the guard that tells the buttons of each flash call (boards/hardware.FlashGuard)
+print("SESSION_FS", type(session.fs.fs).__name__, type(session.store.fs.fs).__name__)
 plain = sim.build({"link": sim.Loopback(lambda ms: 0)})
 print("PLAIN_FS", save_session.Session(plain).fs)
 """
@@ -57,4 +59,5 @@ def test_the_save_layers_file_calls_cost_littlefs_time_not_the_host_disks():
         assert calls[name] == [charged, "True"], (name, calls[name])
     assert calls["stat"] == [read_call, "True"]  # and the 30 ms of host disk time are paused out
     assert ["SESSION_FS", "MeteredFS", "MeteredFS"] in lines  # busy mode: the save layer's fs
-    assert ["PLAIN_FS", "None"] in lines  # a plain run (and the Pico): os and the builtin open
+    assert ["GUARDED", "FlashGuard", "FlashGuard"] in lines  # as on the Pico
+    assert ["PLAIN_FS", "None"] in lines  # a plain run: os and the builtin open

@@ -32,3 +32,12 @@ def fresh_checkout(folder):
     for name in SOURCES:
         os.symlink(os.path.join(host_tools.REPO, name), os.path.join(folder, name))
     return folder
+
+
+def outside_make():
+    """This environment without an outer make's variables: CI runs pytest under `make
+    test`, and a nested make would print "Entering directory" lines around its output."""
+    env = dict(os.environ)
+    for name in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "MAKEOVERRIDES"):
+        env.pop(name, None)
+    return env

@@ -4,7 +4,11 @@ Imported by conftest.py, so every test file may ask for them:
 
 - ``chip_flashed``: ``(image path, flash output)``: a fresh emulated Pico flashed with the
   game and the exact table as the README shows (``make chip CHIPARGS=--fresh`` then
-  ``make flash PORT=...``). About a minute and a half of the chip tier's time, so once.
+  ``make flash PORT=...``). A minute and a half of the chip tier's time on an idle
+  machine (6.5 on a loaded one), so once, and only for the tests of flashing; a flash
+  that fails is one message naming it.
+- ``chip_built``: the image ``make uf2`` lays out (the same files), written directly in
+  seconds: where the test is not about flashing.
 - ``chip_seeded``: that image with ``seed=mix_seed(4)`` in device.cfg, the seed ``sim
   --seed 4`` gives the firmware, so the chip draws the unix simulator's dice.
 - ``chip_copy(image, folder)``: a test's own copy of an image (2 MiB; tests never write
@@ -19,6 +23,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -63,11 +68,7 @@ def chip_flashed(tmp_path_factory):
     if missing:
         pytest.skip(missing)
     chip_session.ensure_node()
-    from host_tools import advise
-    import rules
-
-    advise.ensure_table(rules.make_ruleset())  # both built (seconds) when missing, so the
-    advise.ensure_spread(rules.make_ruleset())  # chip always shows the win meter
+    _ensure_tables()
     image = str(tmp_path_factory.mktemp("chip") / "flash.bin")
     chip = subprocess.Popen(
         [
@@ -90,14 +91,37 @@ def chip_flashed(tmp_path_factory):
         start_new_session=True,
         preexec_fn=_default_sigint,
     )
+    began = time.monotonic()
     try:
         port = chip.stdout.readline().strip()
         assert port.startswith("/dev/"), port
-        proc = chip_session.run_host_tool("flash", "--port", port, timeout=900)
+        proc = chip_session.run_host_tool("flash", "--port", port, timeout=3600)
     finally:
         os.killpg(chip.pid, signal.SIGINT)  # ^C: the emulator writes its flash and stops
         chip.wait(timeout=60)
+    if proc.returncode:
+        pytest.fail(chip_session.flash_failure(proc, time.monotonic() - began), pytrace=False)
     return image, proc
+
+
+@pytest.fixture(scope="session")
+def chip_built(tmp_path_factory):
+    """An erased emulated Pico's flash with MicroPython and the game as ``make uf2`` lays
+    it out (what ``make flash`` would copy, the tables too), built directly."""
+    firmware, _bootrom, missing = chip_files()
+    if missing:
+        pytest.skip(missing)
+    chip_session.ensure_node()
+    _ensure_tables()
+    return chip_session.built_image(str(tmp_path_factory.mktemp("chip") / "built.bin"), firmware)
+
+
+def _ensure_tables():
+    from host_tools import advise
+    import rules
+
+    advise.ensure_table(rules.make_ruleset())  # both built (seconds) when missing, so the
+    advise.ensure_spread(rules.make_ruleset())  # chip always shows the win meter
 
 
 def _default_sigint():
@@ -107,10 +131,10 @@ def _default_sigint():
 
 
 @pytest.fixture(scope="session")
-def chip_seeded(chip_flashed, tmp_path_factory):
-    """The flashed image with ``seed=mix_seed(4)`` in device.cfg (unix_port.mix_seed)."""
+def chip_seeded(chip_built, tmp_path_factory):
+    """The built image with ``seed=mix_seed(4)`` in device.cfg (unix_port.mix_seed)."""
     from host_tools.simulator.unix_port import mix_seed
 
-    image = chip_copy(chip_flashed[0], tmp_path_factory.mktemp("chip"), "seeded.bin")
-    chip_session.set_config(image, bootrom=chip_files()[1], seed=mix_seed(SEED))
-    return image
+    firmware = chip_files()[0]
+    image = str(tmp_path_factory.mktemp("chip") / "seeded.bin")
+    return chip_session.built_image(image, firmware, config=[("seed", mix_seed(SEED))])

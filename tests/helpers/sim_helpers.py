@@ -14,6 +14,10 @@
 - ``alloc_probe(probe, heap=DEVICE_HEAP, **run_options)``: ``run_probe`` an allocation
   probe built on tests/shared/loopback_rig.py (``rig.measure`` prints ``ALLOC label
   bytes``); returns its output lines and ``{label: bytes}``.
+- ``released_in_order(presses, windows=(), got=None)``: the SHORT events ``presses``
+  ((from, to, button) each) make, in release order; the releases inside one flash call
+  of ``windows`` (``SimDevice.flash_windows``) as a group in ``got``'s order.
+- ``presses_taken(device)``: the events the game took (the sim board's ``presslog=1``).
 - ``APP_ON_LOOPBACK``: MicroPython source that builds the sim board on a loopback link
   (seed 3) and the real app, runs two frames and defines ``dump()``, which draws a frame
   and prints the frame buffer as ``FB <hex>`` (for screens the key scripts cannot reach
@@ -79,3 +83,33 @@ def alloc_probe(probe, heap=DEVICE_HEAP, **run_options):
         if words and words[0] == "ALLOC":
             allocs[words[1]] = int(words[2])
     return lines, allocs
+
+
+def released_in_order(presses, windows=(), got=None):
+    """The SHORT events of ``presses`` in the order they were released. With the device's
+    flash calls (``SimDevice.flash_windows``), the releases inside one call are a group:
+    the interrupts are off in there, so the hardware keeps no order among its edges, and
+    the group comes in ``got``'s order when ``got`` has just those presses there."""
+    keyed = []
+    for _start, end, button in presses:
+        # an edge at a call's last ms is still its (the host sends the edges up to then)
+        inside = [w for w in windows if w[1] is not None and w[0] <= end <= max(w)]
+        keyed.append((max(inside[0]) if inside else end, inside[0] if inside else None, button))
+    keyed.sort(key=lambda k: (k[0], k[2]))
+    want = []
+    i = 0
+    while i < len(keyed):
+        j = i + 1
+        while j < len(keyed) and keyed[i][1] is not None and keyed[j][1] == keyed[i][1]:
+            j += 1
+        group = [k[2] for k in keyed[i:j]]
+        if got is not None and sorted(got[len(want) : len(want) + len(group)]) == sorted(group):
+            group = got[len(want) : len(want) + len(group)]
+        want += group
+        i = j
+    return want
+
+
+def presses_taken(device):
+    """The buttons of the events the game took, in order (``presslog=1``'s PRESS lines)."""
+    return [int(line.split()[1]) for line in device.console if line.startswith("PRESS ")]

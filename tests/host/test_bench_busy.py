@@ -69,3 +69,18 @@ def test_bench_busy_prints_every_moment_with_its_target_and_each_runs_own_figure
         assert len(alone) == busy_bench.RUNS, name
         target = int(re.search(r"target <= (\d+)", verdict).group(1))
         assert verdict.endswith(": met" if value <= target else ": NOT met"), (name, value, verdict)
+    # where the chip saw more than the estimate, its figure and what the estimate leaves out
+    assert busy_bench.chip_beside("OK that scores: the computer's turn starts") in out.splitlines()
+    assert busy_bench.chip_beside("boot: longest stretch") in out.splitlines()
+
+
+def test_the_moments_the_chip_saw_longer_name_its_figure_and_what_the_estimate_leaves_out():
+    """The boot's longest stretch was 581 ms on the emulated chip against an estimated 434
+    (module loading is not modelled); OK that scores, 78-80 against 50. The bench prints
+    the chip's figure and the reason under those two moments, and only those."""
+    boot = busy_bench.chip_beside("boot: longest stretch")
+    assert boot.startswith("  the emulated chip: 581 ms; not in this estimate: loading each module from flash")
+    score = busy_bench.chip_beside("OK that scores: the computer's turn starts")
+    assert score.startswith("  the emulated chip: 78-80 ms; not in this estimate: ")
+    assert "native code" in score
+    assert busy_bench.chip_beside("ROLL until the dice show") is None

@@ -109,3 +109,48 @@ def test_each_quick_subject_runs_and_prints_its_figures(subject, capsys):
     assert printed[0].startswith("== %s: " % subject), printed[:2]
     assert len(printed) > 2, printed
     assert not any("Traceback" in line or "failed" in line.lower() for line in printed), printed
+
+
+def test_every_flash_size_on_the_page_names_its_board_build_and_tables():
+    """The page disagreed with itself on free flash and the firmware's size because rows
+    counted different boards, builds and tables without saying so."""
+    import re
+
+    rows = benches.read_page(benches.PAGE)
+    sizes = [
+        r
+        for r in rows
+        if "heap" not in r[1]
+        and (
+            re.search(r"\bfree\b.*(littlefs|on the device|of 1408|KiB free)|(littlefs|KiB) free", r[1])
+            or re.search(r"full flash|as flashed|firmware \d", r[1])
+        )
+    ]
+    assert len(sizes) >= 5
+    for subject, figure, *_ in sizes:
+        assert re.search(r"\bboard (pico|pico2|sim)\b", figure), (subject, figure)
+        assert re.search(r"armv6m|armv7emsp|bytecode", figure), (subject, figure)
+        assert re.search(r"table|no tables", figure), (subject, figure)
+
+
+def test_a_row_whose_code_changed_since_says_so(tmp_path):
+    import subprocess
+
+    def git(*args):
+        return subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True, text=True).stdout
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "firmware").mkdir()
+    (tmp_path / "firmware" / "rules.py").write_text("A = 1\n")
+    git("init", "-q")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "a")
+    first = git("rev-parse", "--short", "HEAD").strip()
+    page = str(tmp_path / "docs" / "figures.md")
+    benches.write_page({"rules": ["scoring 3.2 us"]}, first, "2026-12-01", page)
+    assert benches.CHANGED not in open(page).read()
+    (tmp_path / "firmware" / "rules.py").write_text("A = 2\n")
+    benches.write_page({"storage": ["save 300 us"]}, first + "+changes", "2026-12-02", page)
+    text = open(page).read()
+    assert "| scoring 3.2 us | %s (code changed since) | 2026-12-01 |" % first in text
+    assert ("rules", "scoring 3.2 us", first, "2026-12-01") in benches.read_page(page)

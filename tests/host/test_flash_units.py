@@ -444,3 +444,20 @@ def test_an_outdated_table_that_has_no_room_for_its_new_version_goes():
     )
     assert plan.table_note
     assert plan.remove == [old_table.path]
+
+
+@pytest.mark.parametrize(
+    "version,note",
+    [((1, 23, 0), True), ((1, 22, 2), True), ((1, 24, 0), False), ((1, 28, 0), False), ((1, 24), False)],
+)
+def test_a_micropython_whose_lightsleep_stops_usb_is_named(version, note):
+    """Before 1.24.0 rp2's timed lightsleep stopped the USB clock (micropython pull
+    requests 15111, 15301): a Pico on USB could drop its serial port while it idled, and
+    make flash and pull then failed. The board idles in a plain sleep there, and flash and
+    uf2 say so, naming the first version that sleeps lightly."""
+    said = flash.lightsleep_note(version)
+    if note:
+        assert said.startswith("flash: MicroPython %s's lightsleep stops the USB clock" % ".".join(map(str, version)))
+        assert "install 1.24.0 or newer" in said
+    else:
+        assert said is None

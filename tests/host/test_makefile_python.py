@@ -14,6 +14,7 @@ import sys
 import pytest
 
 import host_tools
+from helpers.checkout import outside_make
 
 MAKE = shutil.which("make")
 
@@ -38,15 +39,6 @@ def fake_python(folder, name, facts):
     path.write_text('#!/bin/sh\necho "%s"\n' % facts)
     path.chmod(0o755)
     return str(path)
-
-
-def outside_make():
-    """This environment without an outer make's variables: CI runs pytest under `make
-    test`, and a nested make would print "Entering directory" lines around its output."""
-    env = dict(os.environ)
-    for name in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "MAKEOVERRIDES"):
-        env.pop(name, None)
-    return env
 
 
 def make_n(folder, *args, path=None):

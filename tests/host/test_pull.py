@@ -5,6 +5,7 @@ print outside what the user asked for."""
 
 import json
 import os
+import pathlib
 import subprocess
 import sys
 import pytest
@@ -353,3 +354,104 @@ def test_a_copy_is_replaced_by_one_lacking_some_of_its_files_only_when_told(tmp_
     assert pull.main(["--dir", str(flash), "--out", str(copy), "--replace"]) == 0
     assert _files(copy / "data") == _files(flash / "data")
     assert sorted(os.listdir(copy)) == [".pico-yahtzee-pull", "data"]  # no temporary folder left
+
+
+def test_the_menu_set_up_is_shown_in_words(tmp_path, capsys):
+    """pull printed the saved menu set-up as a raw Python dict."""
+    import save_store
+
+    flash = device_folder(tmp_path)
+    setup = {"players": 2, "kinds": ["human", "good", "human", "human"], "rules": "forced", "ybonus": 1}
+    setup.update({"coach": 1, "sound": 0, "leds": 8})
+    save_store.Store(str(flash / "data" / "setup")).save(setup)
+    assert pull.main(["--dir", str(flash), "--out", str(tmp_path / "copy")]) == 0
+    text = capsys.readouterr().out
+    shown = text.split("Menu set-up:\n")[1].split("\n\n")[0].rstrip("\n")
+    assert shown == (
+        "  2 players: P1 Human, P2 CPU good\n"
+        "  rules: joker rule forced, Yahtzee bonus on\n"
+        "  coach: hint; sound off; dice brightness 8 of 15"
+    )
+
+
+def _other_device(tmp_path):
+    """A second device's flash folder: the same stores, but its high score is SIM's 12."""
+    import save_store
+
+    other = device_folder(tmp_path / "other")
+    store = save_store.Store(str(other / "data" / "scores"))
+    store.clear()
+    store.save([[12, "SIM", 1, 0]])
+    return other
+
+
+def test_only_a_pull_meant_as_a_backup_replaces_the_copy_push_restores(tmp_path, capsys, monkeypatch):
+    """A device's copy in pull's default folder (what a plain push puts back); then a pull
+    run only to look at another folder (``--dir OTHER --json``) once replaced it without a
+    word: the device's "ANN 285" became "SIM 12". Now a JSON look without ``--out`` keeps
+    no copy and says which copy push will use; a pull meant as a backup from elsewhere
+    keeps the earlier copy aside and says where, and a pull from the same place replaces
+    it, saying so."""
+    monkeypatch.setattr(pull, "DEFAULT_OUT", str(tmp_path / "pulled"))
+    device = device_folder(tmp_path / "device")
+    default = tmp_path / "pulled" / "data"
+    assert pull.main(["--dir", str(device)]) == 0
+    said = capsys.readouterr().out
+    assert said.rstrip().endswith("push puts this copy back (python -m host_tools push --port PORT)")
+    backup = _files(default)
+    other = _other_device(tmp_path)
+
+    assert pull.main(["--dir", str(other), "--json"]) == 0  # a look
+    said = capsys.readouterr()
+    assert json.loads(said.out)["scores"]["value"] == [[12, "SIM", 1, 0]]
+    assert _files(default) == backup
+    assert said.err.count("\n") == 1
+    assert "nothing is copied" in said.err
+    assert "a plain push puts back the copy in %s (pulled from the folder %s at " % (default, device) in said.err
+
+    assert pull.main(["--dir", str(other)]) == 0  # a backup of the other device
+    said = capsys.readouterr().out
+    assert " 1. SIM    12" in said
+    kept = [line for line in said.splitlines() if line.startswith("the copy it replaced (pulled from the folder")]
+    assert len(kept) == 1, said
+    earlier = kept[0].rsplit(" is kept in ", 1)[1]
+    assert _files(pathlib.Path(earlier)) == backup  # the device's copy, whole
+    assert earlier.startswith(str(tmp_path / "pulled" / "earlier") + os.sep)
+    assert said.rstrip().endswith("push puts this copy back (python -m host_tools push --port PORT)")
+
+    assert pull.main(["--dir", str(other)]) == 0  # again: the same place
+    said = capsys.readouterr().out
+    assert "it replaces the copy pulled from there at " in said
+    assert len(os.listdir(tmp_path / "pulled" / "earlier")) == 1  # nothing more set aside
+
+
+def test_a_pull_elsewhere_says_which_copy_a_plain_push_uses(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(pull, "DEFAULT_OUT", str(tmp_path / "pulled"))
+    device = device_folder(tmp_path / "device")
+    assert pull.main(["--dir", str(device), "--out", str(tmp_path / "mine")]) == 0
+    said = capsys.readouterr().out.rstrip().splitlines()[-1]
+    assert said == "push --from %s puts this copy back; a plain push finds no copy (%s is empty)" % (
+        tmp_path / "mine",
+        tmp_path / "pulled",
+    )
+
+
+@pytest.mark.parametrize("where", ("dir", "port"))
+def test_after_a_push_cut_between_its_renames_pull_names_what_it_found(tmp_path, capsys, where):
+    """A push cut between its two renames leaves no data/ but the copy whole in
+    data.pushed/ (and the old one in data.pushold/); pull said "nothing saved on the
+    device yet". It names what it found, from a folder and through the raw REPL."""
+    flash = device_folder(tmp_path)
+    os.rename(flash / "data", flash / "data.pushed")
+    (flash / "data.pushold").mkdir()
+    out = tmp_path / "copy"
+    if where == "dir":
+        assert pull.main(["--dir", str(flash), "--out", str(out)]) == 0
+    else:
+        with virtual_pico.running(flash) as port:
+            assert pull.main(["--port", port, "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "nothing saved" not in said
+    assert said.startswith("no data/ on the device, but data.pushed/: a push was cut between its last two steps")
+    assert "nothing is lost" in said
+    assert not out.exists()

@@ -1,6 +1,6 @@
 """Documented examples run as written: each command is taken from the
-page's own text (docs/development.md, docs/strategy.md), run by the shell from a fresh
-folder, and must give what the page shows under it."""
+page's own text (docs/development.md, docs/strategy.md, docs/playing.md), run by the shell
+from a fresh folder, and must give what the page shows under it."""
 
 import os
 import re
@@ -23,6 +23,7 @@ def _page(*path):
 # The README is the product page; the examples it promised live in the pages it links.
 DEVELOPMENT = _page("docs", "development.md")
 STRATEGY = _page("docs", "strategy.md")
+PLAYING = _page("docs", "playing.md")
 
 
 def shell(command, cwd):
@@ -71,3 +72,22 @@ def test_the_to_win_example_runs_with_the_shipped_cards_and_prints_what_the_read
     assert proc.returncode == 0, proc.stderr
     assert shown[-1].strip() == "..."
     assert proc.stdout.splitlines()[: len(shown) - 1] == shown[:-1]
+
+
+def test_the_score_examples_run_as_written_one_after_another(tmp_path):
+    """docs/playing.md's score block: every ``$`` line in order, in one fresh folder (its
+    ``--card card.json`` needed the file the block did not make)."""
+    block = re.search(r"```\n(\$ python -m host_tools score .*?)```", PLAYING, re.S).group(1)
+    commands = [line[2:] for line in block.splitlines() if line.startswith("$ ")]
+    assert any("--card card.json" in command for command in commands)
+    for command in commands:
+        proc = subprocess.run(
+            ["sh", "-c", re.sub(r"^python ", '"$PY" ', command)],
+            cwd=str(tmp_path),
+            capture_output=True,
+            text=True,
+            env=dict(os.environ, PY=sys.executable),
+            timeout=120,
+        )
+        assert proc.returncode == 0, (command, proc.stderr)
+        assert proc.stderr == "", command

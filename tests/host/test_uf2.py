@@ -11,7 +11,6 @@ image's files (on the virtual Pico) must copy nothing.
 import os
 import re
 import shutil
-import struct
 import subprocess
 import sys
 
@@ -25,46 +24,12 @@ from host_tools.flashing import build as flash_build
 from host_tools.flashing import fs_image, uf2
 from host_tools.flashing.testing import TINY_FILES, copy_checkout, run_flash, tiny_tree, write
 
+from helpers.uf2_fakes import firmware_uf2, table_file
+
 pytestmark = pytest.mark.slow
 
 PICO, PICO_W, PICO2 = uf2.LAYOUTS
 ESP32_S2 = 0xBFDD4EEB  # another chip's UF2 family id (uf2families.json)
-
-
-def firmware_uf2(board="pico", family=uf2.RP2040, program="MicroPython", version="v1.28.0", pages=24, extra=()):
-    """A firmware UF2 shaped like the official ones: code from 0x10000000 with the binary
-    info marker in the first sector, ID_AND_STRING entries for program, version, board."""
-    image = bytearray(os.urandom(pages * uf2.PAYLOAD))
-    base = uf2.FLASH_BASE
-    strings = {0x02031C86: program, 0x11A9BC3A: version, 0xB63CFFBB: board}
-    entries, at_entry, at_text = [], 0x500, 0x700
-    for ident, text in strings.items():
-        raw = text.encode() + b"\0"
-        image[at_text : at_text + len(raw)] = raw
-        struct.pack_into("<HHII", image, at_entry, 6, 0x5052, ident, base + at_text)
-        entries.append(base + at_entry)
-        at_entry += 12
-        at_text += len(raw)
-    struct.pack_into("<%dI" % len(entries), image, 0x400, *entries)
-    struct.pack_into("<3I", image, 0x300, 0, 0, 0)  # an empty RAM mapping table
-    struct.pack_into(
-        "<5I", image, 0x1D4, 0x7188EBF2, base + 0x400, base + 0x400 + 4 * len(entries), base + 0x300, 0xE71AA390
-    )
-    addresses = [base + i * uf2.PAYLOAD for i in range(pages)] + list(extra)
-    out = bytearray()
-    for number, address in enumerate(addresses):
-        offset = address - base
-        payload = bytes(image[offset : offset + uf2.PAYLOAD]) if offset < len(image) else os.urandom(uf2.PAYLOAD)
-        out += uf2._pack(uf2.FLAG_FAMILY_ID, address, payload, number, len(addresses), family)
-    return bytes(out)
-
-
-def table_file(variant, size):
-    """A stand-in strategy table: the header's variant byte and ``size`` bytes."""
-    data = bytearray(os.urandom(size))
-    data[:4] = b"YZOT"
-    data[5] = {"exact": 1, "compact": 2}[variant]
-    return bytes(data)
 
 
 @pytest.fixture
@@ -559,3 +524,28 @@ def test_advise_rebuilds_a_compact_table_left_where_the_exact_one_belongs(tmp_pa
     path = advise.ensure_table(forced, folder=str(tmp_path), quiet=True)
     with open(path, "rb") as f, open(solver_cache.table(forced, "exact"), "rb") as g:
         assert f.read() == g.read()
+
+
+def test_make_uf2_without_firmware_names_the_make_variable(tmp_path):
+    """`make uf2` with no firmware said to pass ``--firmware FILE``, an option a make user
+    cannot give: the one line names ``make uf2 FIRMWARE=FILE`` too."""
+    import shutil
+    import subprocess
+    import sys
+
+    from helpers.checkout import fresh_checkout, outside_make
+
+    folder = fresh_checkout(str(tmp_path / "clone"))
+    proc = subprocess.run(
+        [shutil.which("make"), "uf2", "STAMP=", "PTH=", "PY=" + sys.executable],
+        cwd=folder,
+        env=outside_make(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    said = [line for line in proc.stderr.splitlines() if line.startswith("uf2: ")]
+    assert proc.returncode != 0
+    assert len(said) == 1, proc.stderr
+    assert "make uf2 FIRMWARE=FILE" in said[0]
+    assert not os.path.exists(os.path.join(folder, "build", "pico-yahtzee-pico.uf2"))

@@ -294,3 +294,24 @@ def test_the_app_says_when_the_game_moves_by_itself(tmp_path):
         "rolloff": "True",
         "rolloff-dice-still": "True",
     }, proc.stdout
+
+
+@pytest.mark.parametrize("held", (False, True))
+def test_a_press_made_just_before_the_dim_counts_short_or_long(tmp_path, held):
+    """MENU pressed 59.8 s after the last press, i.e. before the 60 s dim: a short press
+    shows the card, and a long one (1.5 s, across the dim) asks "Quit this game?". A held
+    button is a press in progress, so it keeps the device awake until its event comes;
+    the long press was once taken for the press that un-dims, and dropped."""
+    s = Session(tmp_path)
+    try:
+        turn = s.keys(SOLO, settle=0)
+        assert "Roll 0/3" in turn[0], turn
+        # SOLO ends 90 + 300 ms after its last release: MENU goes down 59.79 s after it
+        lines = s.keys("wait:59400 " + ("hold:m:1500" if held else "m"), settle=500)
+        if held:
+            assert lines[0] == "Quit this game?", lines
+        else:
+            assert lines != turn, lines  # the full card (MENU in a turn without a coach)
+        assert s.device.oled.contrast != DIM_CONTRAST
+    finally:
+        s.close()

@@ -18,7 +18,7 @@ import pytest
 
 from host_tools import sim
 from host_tools.simulator import keys as sim_keys
-from helpers.sim_helpers import saved
+from helpers.sim_helpers import presses_taken, released_in_order, saved
 
 pytestmark = pytest.mark.slow
 
@@ -105,3 +105,76 @@ def test_levels_of_a_long_script_are_the_presses():
     at = sim_keys.levels(presses)
     for ms in range(0, end + 50, 7):
         assert at(ms) == sum({1 << b for start, stop, b in presses if start <= ms < stop}), ms
+
+
+# Busy mode (the firmware's work costs the chip's estimated time, presses arrive meanwhile):
+# taps at 25 a second, the fastest storm two hands make (20 ms each, two buttons taking
+# turns), through every long moment of a game.
+HOLD1, HOLD2, HOLD3, ROLL, UP, DOWN, OK = 0, 1, 2, 5, 6, 7, 8
+TAP_MS, EVERY_MS = 20, 40
+
+
+def taps(presses, start, n, first, second):
+    """``n`` taps from ``start``, ``first`` and ``second`` taking turns; returns the end."""
+    for i in range(n):
+        at = start + i * EVERY_MS
+        presses.append((at, at + TAP_MS, first if i % 2 == 0 else second))
+    return start + n * EVERY_MS
+
+
+def press(presses, at, button):
+    presses.append((at, at + sim_keys.PRESS_MS, button))
+
+
+def busy_run(flash, presses, until, device=None):
+    from host_tools.simulator import busy
+    from host_tools.simulator.unix_port import SimDevice
+
+    if device is None:
+        device = SimDevice(
+            seed=3, flash_dir=str(flash), tables=sim.device_tables(), busy=busy.ratio(), extra=("presslog=1",)
+        )
+    try:
+        device.run_until(until, sim_keys.levels(presses))
+    finally:
+        device.close()
+    got = presses_taken(device)
+    assert got == released_in_order(presses, device.flash_windows, got), "\n".join(device.console[-20:])
+    return device
+
+
+def test_taps_at_25_a_second_through_every_long_moment_all_reach_the_game(tmp_path):
+    """The boot's imports and the splash; Start game, its roll-off while the tables open
+    and the first turn's start; ROLL; a hold change and the saves of 24 more; the score
+    that starts the computer's turn, its steps, its summary and the next turn's start;
+    then, at the next boot, Continue while the table opens (the longest wait in which the
+    game takes no press: 1.5 estimated s, 38 taps, once more than the button queue held).
+    Every tap is taken once, in order. About 20-40 s."""
+    p = []
+    taps(p, 200, 50, HOLD1, HOLD2)  # boot, splash, menu: the holds do nothing there
+    press(p, 2600, OK)  # Start game (a human against a computer)
+    taps(p, 2760, 100, HOLD1, HOLD2)  # the roll-off, its tables opening, the first turn's start
+    press(p, 7000, ROLL)
+    taps(p, 7100, 24, DOWN, UP)  # the dice tumble; the cursor goes and comes back
+    press(p, 8400, HOLD1)  # a hold's save ...
+    taps(p, 8500, 24, HOLD2, HOLD3)  # ... and 24 more, each a save
+    press(p, 9800, OK)
+    press(p, 10000, OK)  # scored: the computer's turn starts
+    taps(p, 10200, 100, HOLD1, HOLD2)  # its steps, its summary, the next turn's start
+    first = busy_run(tmp_path, p, 15000)
+    assert saved(tmp_path)["game"]["round"] >= 1  # the computer played its turn under the taps
+    assert first.interrupts_off, "no flash erase in the game"
+
+    from host_tools.simulator import busy
+    from host_tools.simulator.screen import screen_lines
+    from host_tools.simulator.unix_port import SimDevice
+
+    device = SimDevice(
+        seed=3, flash_dir=str(tmp_path), tables=sim.device_tables(), busy=busy.ratio(), extra=("presslog=1",)
+    )
+    while device.now < 20000 and "Continue" not in "\n".join(screen_lines(device.oled_pixels())):
+        device.run_until(device.now + 20)
+    p = []
+    press(p, device.now + 100, OK)  # Continue: the turn, its table opening a part a frame
+    end = taps(p, device.now + 200, 62, DOWN, UP)
+    busy_run(tmp_path, p, end + 3000, device)

@@ -160,6 +160,44 @@ def test_host_twin_agrees_on_lopsided_positions(device, host):
     assert not differ, "%d of %d decisions differ, e.g. %s" % (len(differ), len(rows), rows[differ[0]])
 
 
+def test_a_game_already_won_keeps_and_scores_the_yahtzee_it_rolled(device, host, tmp_path):
+    """Its card holds only small straight 0 and twos 2; the opponent is at 42 with only
+    chance open: every way to play wins. Five 2s once went into four of a kind for 10
+    (its chance 16366 against the Yahtzee's 16362 of 16384), and with a roll left all
+    five were rolled again. Chances a few units apart count as equal, so the expected
+    score decides: the Yahtzee is kept and scored, on the device, inside MicroPython and
+    in the twin."""
+    level, _opt = device
+    me = card_with(small_straight=0, twos=2)
+    them = card_with(
+        aces=2,
+        twos=4,
+        threes=6,
+        fours=8,
+        fives=10,
+        sixes=12,
+        three_kind=0,
+        four_kind=0,
+        full_house=0,
+        small_straight=0,
+        large_straight=0,
+        yahtzee=0,
+    )
+    assert rules.totals(FORCED, them)[4] == 42
+    twos = [2] * 5
+    level.prepare(me, [them])
+    keep_all, yahtzee = 31, rules.BOX_IDS.index("yahtzee")
+    assert [level.hold(twos, 2), level.hold(twos, 1), level.box(twos)] == [keep_all, keep_all, yahtzee]
+    assert lopsided_decisions_inside_micropython(tmp_path, [(me, them)])[1] == [keep_all, keep_all, yahtzee]
+    k3, k2, ctx = host.prepare(tuple(np.array([x]) for x in _state(me)), [tuple(np.array([x]) for x in _state(them))])
+    code = np.array([fast_play.dice_code(twos)])
+    assert [int(host.hold(k2, code)[0]), int(host.hold(k3, code)[0]), int(host.box(ctx, code)[0][0])] == [
+        keep_all,
+        keep_all,
+        yahtzee,
+    ]
+
+
 MP_LOPSIDED = """
 import sys, json, rules, strategy_advisor, strategy_table, strategy_spread, seat_win
 R = rules.make_ruleset()

@@ -45,6 +45,7 @@ def test_a_whole_game_by_pointer_presses_then_reload_offers_continue(url):
         assert lines[0] == "Game over", "\n".join(lines + page.handheld("console")[-10:])
         assert page.handheld("saves") > 13  # data/ reached IndexedDB after each turn
         check_records_download_and_upload(context, page, url)
+        page.take_over()  # the other tab had the saves: this one plays on with the uploaded records
         # A new game, one roll, two dice held; then the tab reloads (a power cut).
         page.keys("enter wait:300 enter wait:300 " + slow(SOLO) + " space wait:900 2 4 wait:300")
         dice = dice_state(page)
@@ -82,7 +83,7 @@ def check_records_download_and_upload(context, page, url):
     assert json.loads(text)["stats"]["value"]["all"][0] == 1  # the game just played
     # Upload: junk is refused with one line and changes nothing; pull's JSON goes in.
     fresh = browse.Page(context.new_page())
-    fresh.open(url)
+    fresh.open_beside(url)  # a second tab: it takes the saves over
     (here / "junk.json").write_text('{"bogus": {"value": 1}}')
     fresh.page.set_input_files("#upload", str(here / "junk.json"))
     fresh.page.wait_for_function("document.getElementById('status').textContent.startsWith('Upload refused')")
@@ -114,6 +115,7 @@ def test_first_frame_on_a_repeat_visit_offline_and_the_zoo_card(url):
         assert all(animal for _face, _held, animal in dice), dice  # animals on the dice, as on the device
         assert all(1 <= face <= 6 for face, _held, _animal in dice)
         # Offline once loaded: the service worker serves the whole site from its cache.
+        page.page.close()  # (one tab plays at a time)
         context.set_offline(True)
         offline = browse.Page(context.new_page())
         offline.open(url)

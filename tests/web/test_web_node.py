@@ -17,6 +17,8 @@ import subprocess
 
 import pytest
 
+import host_tools
+
 from host_tools.simulator import headless as sim_headless
 from host_tools.browser import site
 from host_tools.browser.device import WebDevice, node_command
@@ -245,3 +247,25 @@ def test_the_site_holds_the_tree_flash_builds_for_arch_0(web_site):
     assert blob[at + 2] & 0xFC == 0  # .mpy v6, arch 0 (no native code)
     at, n = next((a, n) for p, a, n in info["tree"] if p == "/device.cfg")
     assert b"board=web" in blob[at : at + n]
+
+
+def test_the_download_docs_web_md_quotes_is_the_builds(web_site, sim_tables, tmp_path):
+    """docs/web.md's download sizes trailed the build (1,633 KiB quoted, 1,648 built; the
+    compiled tree "about 150 KiB", 92 built): each number is the build's within 2 %, for
+    the site `make web` builds (the exact, spread and Zoo tables beside the game)."""
+    import re
+
+    out = str(tmp_path / "site")
+    site.build_site(out, tables=sim_tables)
+
+    with open(os.path.join(host_tools.REPO, "docs", "web.md"), encoding="utf-8") as f:
+        text = " ".join(f.read().split())
+    quoted = re.search(r"(Download: .*? KiB\.)", text).group(1)
+    built = site.parts_line(site.parts(out))
+
+    def numbers(line):
+        return [int(n.replace(",", "")) for n in re.findall(r"\d[\d,]*(?= KiB| and)", line)]
+
+    assert re.sub(r"[\d,]+", "N", quoted) == re.sub(r"[\d,]+", "N", built)  # the same figures, in order
+    for doc, now in zip(numbers(quoted), numbers(built)):
+        assert abs(doc - now) <= max(2, now // 50), (quoted, built)

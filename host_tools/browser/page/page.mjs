@@ -1,56 +1,174 @@
 // The page: draws the handheld (OLED frame buffer, five MAX7219 8x8 dice), turns
-// pointer, touch and keyboard into button levels, plays the buzzer through WebAudio and
-// keeps data/ in IndexedDB. The firmware itself runs in worker.mjs.
+// pointer, touch and keyboard into button levels, plays the buzzer through WebAudio,
+// tells the screen's text and the dice to screen readers (a live region), and keeps
+// data/ in IndexedDB (store.mjs). The firmware itself runs in worker.mjs. Every file is
+// named with this build's version ("?v=..."), so the page never mixes two builds.
+import { Saves, SCOPE, dataEntries, MAX_TOTAL } from "./store.mjs?v=dev";
+import { LANGUAGES, TEXTS, language, preferred, setLanguage, t } from "./texts.mjs?v=dev";
+
+const VERSION = new URL(import.meta.url).searchParams.get("v") || "dev";
 const $ = (id) => document.getElementById(id);
 const status = (text) => { $("status").textContent = text; };
-const state = { marks: {}, frames: 0, firstFrameMs: null, busyMax: 0, busy: [], console: [], saves: 0, started: null };
+const notice = (text) => { $("notice").textContent = text; };
+const state = { marks: {}, frames: 0, firstFrameMs: null, busyMax: 0, busy: [], console: [], started: null,
+  said: [], screen: [], version: VERSION, paused: false };
 window.handheld = state;
-state.files = async () => Object.fromEntries(Object.entries(await loadData()).map(([k, v]) => [k, Array.from(v)]));
+
+// --- the language of the page's own texts: the player's choice, else the browser's
+function storedLanguage() {
+  try {
+    return localStorage.getItem("pico-yahtzee language " + SCOPE);
+  } catch (e) {
+    return null; // site data blocked
+  }
+}
+function applyTexts() {
+  document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = t(el.dataset.t); });
+  document.querySelectorAll("[data-t-label]").forEach((el) => el.setAttribute("aria-label", t(el.dataset.tLabel)));
+  $("dice").setAttribute("aria-label", t("diceLabel"));
+  document.querySelectorAll(".btn.hold").forEach((b) => {
+    b.textContent = t("hold");
+    b.setAttribute("aria-label", t("holdDie", Number(b.dataset.button) + 1));
+  });
+}
+function wireLanguage() {
+  const select = $("language");
+  for (const [code, name] of Object.entries(LANGUAGES)) {
+    const option = document.createElement("option");
+    option.value = code;
+    option.textContent = name;
+    option.lang = code;
+    select.appendChild(option);
+  }
+  setLanguage(storedLanguage() || preferred(navigator.languages));
+  select.value = language();
+  select.addEventListener("change", () => {
+    setLanguage(select.value);
+    try {
+      localStorage.setItem("pico-yahtzee language " + SCOPE, select.value);
+    } catch (e) {
+      // site data blocked: the choice lasts this visit
+    }
+    applyTexts();
+    if (lastStatus) status(t(...lastStatus));
+  });
+}
+let lastStatus = null;
+const say = (...key) => { lastStatus = key; status(t(...key)); };
+
+// --- the saves (store.mjs): one tab owns them
+const saves = new Saves({
+  onProblem: (kind, error) => {
+    const key = { full: "saveFull", removed: "saveRemoved", newer: "saveNewer", blocked: "saveBlocked", ok: "saveOk" }[kind];
+    notice(key ? t(key) : t("saveFailed", (error && (error.name || error.message)) || "?"));
+  },
+  onLost: () => {
+    stopGame();
+    notice(t("movedAway"));
+    $("takeover").hidden = false;
+  },
+});
+state.saves = 0;
+state.files = async () => Object.fromEntries(Object.entries(dataEntries(await saves.read()).files).map(([k, v]) => [k, Array.from(v)]));
+let saving = Promise.resolve();
+function keep(files) {
+  saving = saving.then(() => saves.store(files)).then(() => { state.saves = saves.saves; });
+}
+// The stored folder for this tab, which owns the saves; damaged entries are left out and
+// named once.
+async function loadSaves() {
+  let record;
+  try {
+    record = await saves.claim();
+  } catch (e) {
+    saves.problem(e);
+    return {};
+  }
+  const { files, refused } = dataEntries(record);
+  if (refused.length) notice(t("refused", refused.map(([name, why]) => JSON.stringify(name) + ": " + why).join(", ")));
+  return files;
+}
 
 // --- isolation: SharedArrayBuffer needs COOP/COEP; sw.js adds them on any static host
-async function isolate(info) {
-  if (!("serviceWorker" in navigator)) return crossOriginIsolated;
-  const registered = navigator.serviceWorker.register("sw.js?v=" + info.version);
+function coiReloaded(set) {
+  try {
+    const key = "coi-reload " + SCOPE;
+    if (set === undefined) return sessionStorage.getItem(key);
+    if (set) sessionStorage.setItem(key, "1");
+    else sessionStorage.removeItem(key);
+  } catch (e) {
+    return null;
+  }
+  return null;
+}
+async function isolate() {
   if (crossOriginIsolated) {
-    sessionStorage.removeItem("coi-reload");
-    registered.catch(() => undefined); // a new build's worker installs in the background
+    coiReloaded(false);
     return true;
   }
-  await registered;
-  await navigator.serviceWorker.ready;
-  if (!sessionStorage.getItem("coi-reload")) {
-    sessionStorage.setItem("coi-reload", "1");
+  if (!window.isSecureContext) {
+    say("plainHttp", location.host, location.port || (location.protocol === "https:" ? 443 : 80));
+    return false;
+  }
+  if (!("serviceWorker" in navigator)) {
+    say("swMissing");
+    return false;
+  }
+  let registration;
+  try {
+    registration = await navigator.serviceWorker.register("sw.js?v=" + VERSION);
+  } catch (e) {
+    const denied = /denied|security|not allowed/i.test(String(e && e.message)) || (e && e.name === "SecurityError");
+    if (denied) say("swBlocked", location.host);
+    else say("swFailed", (e && e.message) || String(e));
+    return false;
+  }
+  const failed = new Promise((resolve) => {
+    const worker = registration.installing || registration.waiting;
+    if (worker) worker.addEventListener("statechange", () => { if (worker.state === "redundant") resolve("redundant"); });
+  });
+  const how = await Promise.race([navigator.serviceWorker.ready.then(() => "ready"), failed]);
+  if (how !== "ready") {
+    say("swFailed", how);
+    return false;
+  }
+  if (!coiReloaded()) {
+    coiReloaded(true);
     location.reload(); // once: this load's document came without the headers
     return new Promise(() => {});
   }
+  say("swFailed", "the page loaded without it"); // reloaded and still not isolated (a forced reload)
   return false;
 }
 
-// --- IndexedDB: data/ as one record, replaced whole (as the flash holds it)
-function db() {
-  return new Promise((resolve, reject) => {
-    const open = indexedDB.open("pico-yahtzee", 1);
-    open.onupgradeneeded = () => open.result.createObjectStore("flash");
-    open.onsuccess = () => resolve(open.result);
-    open.onerror = () => reject(open.error);
-  });
+// A newer build on the host: its service worker caches it whole in the background; this
+// page plays on with its own build and says that reloading brings the new one.
+async function checkForNewBuild() {
+  try {
+    const latest = await (await fetch("site.json?latest=" + Date.now(), { cache: "no-store" })).json();
+    if (latest.version === VERSION) return;
+    state.newBuild = latest.version;
+    const ready = () => {
+      const active = navigator.serviceWorker.controller;
+      if (active && new URL(active.scriptURL).searchParams.get("v") === latest.version) notice(t("newBuild"));
+    };
+    navigator.serviceWorker.addEventListener("controllerchange", ready);
+    await navigator.serviceWorker.register("sw.js?v=" + latest.version);
+    ready();
+  } catch (e) {
+    // offline: nothing to learn
+  }
 }
-async function loadData() {
-  const d = await db();
-  return new Promise((resolve) => {
-    const get = d.transaction("flash").objectStore("flash").get("data");
-    get.onsuccess = () => resolve(get.result || {});
-    get.onerror = () => resolve({});
-  });
-}
-async function storeData(files) {
-  const d = await db();
-  return new Promise((resolve, reject) => {
-    const tx = d.transaction("flash", "readwrite");
-    tx.objectStore("flash").put(files, "data");
-    tx.oncomplete = () => { state.saves++; resolve(); };
-    tx.onerror = () => reject(tx.error);
-  });
+// A file of this build; a 409 means the host moved on to a newer build while this page
+// loaded and this build's files are gone: reload into the new one.
+async function buildFile(name) {
+  const response = await fetch(name + "?v=" + VERSION);
+  if (response.status === 409) {
+    say("stale");
+    setTimeout(() => location.reload(), 500);
+    throw new Error("stale build");
+  }
+  return response;
 }
 
 // --- the OLED and the dice
@@ -78,6 +196,7 @@ const diceCanvases = [];
 for (let i = 0; i < N_DICE; i++) {
   const c = document.createElement("canvas");
   c.width = c.height = 80;
+  c.setAttribute("aria-hidden", "true");
   $("dice").appendChild(c);
   diceCanvases.push(c.getContext("2d"));
 }
@@ -106,15 +225,20 @@ function litRows(chip) {
 }
 state.oled = () => lastFrame; // for tests and screenshots: what the panel shows
 state.dice = () => chips.map(litRows);
+// A lit LED against an unlit one: at the default brightness (8) the contrast is 3.9:1
+// (WCAG's 3:1 for graphics), 2.5:1 at the dimmed brightness (1).
+export const ledColour = (intensity) => `rgb(${150 + intensity * 7},${40 + intensity * 3},${40 + intensity * 3})`;
+export const UNLIT = "#1e1010";
+state.ledColours = (intensity) => [ledColour(intensity), UNLIT];
 function drawDice() {
   chips.forEach((chip, i) => {
     const g = diceCanvases[i];
     g.fillStyle = "#111";
     g.fillRect(0, 0, 80, 80);
-    const level = 90 + chip.intensity * 11;
+    const lit = ledColour(chip.intensity);
     litRows(chip).forEach((row, r) => {
       for (let x = 0; x < 8; x++) {
-        g.fillStyle = (row >> (7 - x)) & 1 ? `rgb(${level},16,16)` : "#2a1414";
+        g.fillStyle = (row >> (7 - x)) & 1 ? lit : UNLIT;
         g.beginPath();
         g.arc(x * 10 + 5, r * 10 + 5, 4, 0, 2 * Math.PI);
         g.fill();
@@ -123,8 +247,68 @@ function drawDice() {
   });
 }
 
-// --- the buzzer through WebAudio, started by the first touch or key (browsers' rule)
-let audio = null, osc = null, gain = null;
+// --- what the screen says and the dice show, for screen readers (from the firmware's own
+// strings and faces: boards/web.py "O" and "D"). Said once things settle (a roll's tumble
+// or the roll-off is not read frame by frame): a new screen whole, else the lines that
+// changed, and the dice when they changed.
+let screenLines = [], toldLines = [];
+let diceState = null, toldDice = null;
+let settle = null;
+const shownLine = (line) => (line.startsWith("\x01") ? t("selected", line.slice(1)) : line);
+const plain = (line) => line.replace(/^\x01/, "");
+const SETTLE_MS = 350;
+function announce(text) {
+  state.said.push(text);
+  const region = $("said");
+  region.textContent = "";
+  setTimeout(() => { region.textContent = text; }, 30); // a new node each time: read even when repeated
+}
+function diceWords(d) {
+  const name = (f) => (f === 0 ? t("blank") : d.animals ? t("animals")[f] : String(f));
+  const held = d.faces.map((_f, i) => i + 1).filter((i) => (d.held >> (i - 1)) & 1);
+  return { faces: t("dice", d.faces.map(name).join(", ")), held: held.length ? t("held", held.join(", ")) : t("noneHeld") };
+}
+function tell() {
+  settle = null;
+  const parts = [];
+  const lines = screenLines, before = new Set(toldLines);
+  const newScreen = !toldLines.length || plain(lines[0] || "") !== plain(toldLines[0] || "");
+  const changed = newScreen ? lines : lines.filter((l) => !before.has(l) && !before.has("\x01" + l));
+  if (changed.length) parts.push(changed.map(shownLine).join(". "));
+  toldLines = lines;
+  if (diceState && !diceState.faces.every((f) => f === 0)) {
+    const words = diceWords(diceState);
+    // The dice with every new screen (a roll that gave the same faces is still heard).
+    if (newScreen || !toldDice || toldDice.faces.join() !== diceState.faces.join()) parts.push(words.faces + " " + (diceState.held ? words.held : ""));
+    else if (toldDice.held !== diceState.held) parts.push(words.held);
+  }
+  toldDice = diceState;
+  if (parts.length) announce(parts.join(" ").trim());
+}
+function changedSoon() {
+  clearTimeout(settle);
+  settle = setTimeout(tell, SETTLE_MS);
+}
+function screenText(text) {
+  screenLines = text ? text.split("\n") : [];
+  state.screen = screenLines.map(shownLine);
+  $("oled").setAttribute("aria-label", t("oledLabel") + ": " + state.screen.join(". "));
+  changedSoon();
+}
+function diceShown(bytes) {
+  diceState = { faces: Array.from(bytes.subarray(0, 5)), held: bytes[5], animals: bytes[6] };
+  document.querySelectorAll(".btn.hold").forEach((b) => {
+    b.setAttribute("aria-pressed", (diceState.held >> Number(b.dataset.button)) & 1 ? "true" : "false");
+  });
+  $("dice").setAttribute("aria-label", t("diceLabel") + ": " + diceWords(diceState).faces);
+  changedSoon();
+}
+state.diceState = () => diceState;
+
+// --- the buzzer through WebAudio, started by the first touch or key (browsers' rule).
+// Between tones the audio context is suspended: a running one costs a few % of a core
+// even when silent.
+let audio = null, osc = null, gain = null, unlocked = false, quiet = null;
 function startAudio() {
   if (audio) return;
   try {
@@ -135,17 +319,27 @@ function startAudio() {
     gain.gain.value = 0;
     osc.connect(gain).connect(audio.destination);
     osc.start();
+    audio.addEventListener("statechange", () => { if (audio.state === "running") unlocked = true; });
+    quiet = setTimeout(() => audio.suspend(), 500);
   } catch (e) {
     audio = null;
   }
 }
-state.audio = () => (audio ? audio.state : "none");
+// "running" once a touch or key let it play (suspended between tones on purpose).
+state.audio = () => (!audio ? "none" : unlocked && audio.state !== "closed" ? "running" : audio.state);
+state.audioState = () => (audio ? audio.state : "none");
 state.tones = 0; // tones the buzzer started (duty > 0)
 function tone(freq, duty) {
   state.tone = [freq, duty];
   if (duty) state.tones++;
   if (!audio) return;
-  if (duty) osc.frequency.setValueAtTime(freq, audio.currentTime);
+  clearTimeout(quiet);
+  if (duty) {
+    if (audio.state === "suspended") audio.resume();
+    osc.frequency.setValueAtTime(freq, audio.currentTime);
+  } else {
+    quiet = setTimeout(() => audio.suspend(), 500);
+  }
   gain.gain.setTargetAtTime(duty ? 0.05 : 0, audio.currentTime, 0.003);
 }
 
@@ -154,31 +348,43 @@ function tone(freq, duty) {
 function decode(bytes) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const K = info.wire.kinds, header = info.wire.header;
+  let frame = false;
   for (let at = 0; at + header <= bytes.length;) {
     const kind = bytes[at], n = view.getUint16(at + 1, true), p = at + header;
     if (kind === K.FRAME) {
       lastFrame = bytes.slice(p, p + n);
       state.frames++;
       if (state.firstFrameMs === null) state.firstFrameMs = performance.now();
-      drawOled();
-    } else if (kind === K.POWER) { panelOn = !!bytes[p]; drawOled(); }
+      frame = true;
+    } else if (kind === K.POWER) { panelOn = !!bytes[p]; frame = true; }
     else if (kind === K.CONTRAST) $("oled").style.filter = `brightness(${0.55 + bytes[p] / 570})`;
     else if (kind === K.SPI) spi(bytes.subarray(p, p + n));
     else if (kind === K.CS) { if (bytes[p]) latch(); }
     else if (kind === K.TONE) tone(view.getUint32(p, true), view.getUint16(p + 4, true));
+    else if (kind === K.TEXT) screenText(new TextDecoder().decode(bytes.subarray(p, p + n)));
+    else if (kind === K.DICE) diceShown(bytes.subarray(p, p + n));
     at = p + n;
   }
+  if (frame) drawOled();
 }
 
-// --- buttons: level bits in the shared buffer; a tap lasts at least pressMs
+// --- buttons: level bits in the shared buffer (word 0); a tap lasts at least pressMs.
+// Notifying word 0 ends the firmware's idle sleep at once.
+const LEVELS = 0, HIDDEN = 2;
 let shared = null;
 const pressedAt = {};
+const pointedAt = {};
 const releaseTimers = {};
+function setLevel(button, down) {
+  if (down) Atomics.or(shared, LEVELS, 1 << button);
+  else Atomics.and(shared, LEVELS, ~(1 << button));
+  Atomics.notify(shared, LEVELS);
+}
 function press(button) {
   startAudio();
   clearTimeout(releaseTimers[button]);
   pressedAt[button] = performance.now();
-  Atomics.or(shared, 0, 1 << button);
+  setLevel(button, true);
   document.querySelectorAll(`[data-button="${button}"]`).forEach((b) => b.classList.add("down"));
 }
 function release(button) {
@@ -186,7 +392,7 @@ function release(button) {
   const left = pressedAt[button] + info.pressMs - performance.now();
   delete pressedAt[button];
   releaseTimers[button] = setTimeout(() => {
-    Atomics.and(shared, 0, ~(1 << button));
+    setLevel(button, false);
     document.querySelectorAll(`[data-button="${button}"]`).forEach((b) => b.classList.remove("down"));
   }, Math.max(0, left));
 }
@@ -195,14 +401,15 @@ function wireButtons() {
     const b = document.createElement("button");
     b.className = "btn hold";
     b.dataset.button = String(i);
-    b.textContent = "HOLD";
-    b.setAttribute("aria-label", "hold die " + (i + 1));
+    b.setAttribute("aria-pressed", "false");
     $("holds").appendChild(b);
   }
+  applyTexts();
   document.querySelectorAll("[data-button]").forEach((b) => {
     const n = Number(b.dataset.button);
     b.addEventListener("pointerdown", (e) => {
       e.preventDefault();
+      pointedAt[n] = performance.now();
       press(n);
       try {
         b.setPointerCapture(e.pointerId); // the release comes here even if the finger slides off
@@ -212,13 +419,23 @@ function wireButtons() {
     });
     for (const end of ["pointerup", "pointercancel"]) b.addEventListener(end, () => release(n));
     b.addEventListener("contextmenu", (e) => e.preventDefault());
+    b.addEventListener("mousedown", (e) => e.preventDefault()); // a click leaves the keys to the game
+    // A click with no pointer before it (a screen reader's activation, Enter or Space on
+    // a focused button): one tap. The click a pointer's press ends with is not another.
+    b.addEventListener("click", () => {
+      if (performance.now() - (pointedAt[n] || -1e9) < 2000 || pressedAt[n] !== undefined) return;
+      press(n);
+      release(n);
+    });
   });
-  // The simulator's keys (host_tools/simulator/keys.py), from site.json.
+  // The simulator's keys (host_tools/simulator/keys.py), from site.json; keys typed into
+  // the page's own controls (a focused button, the language list) stay theirs.
   const keyName = (e) => (e.key === " " ? "space" : e.key === "ArrowUp" ? "up" : e.key === "ArrowDown" ? "down"
     : e.key === "Enter" ? "enter" : e.key.toLowerCase());
+  const own = (e) => e.target instanceof Element && e.target.closest("button, select, input, label");
   addEventListener("keydown", (e) => {
     const n = info.buttons.indexOf(keyName(e));
-    if (n < 0 || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (n < 0 || e.ctrlKey || e.metaKey || e.altKey || own(e)) return;
     e.preventDefault();
     if (!e.repeat) press(n);
   });
@@ -226,93 +443,135 @@ function wireButtons() {
     const n = info.buttons.indexOf(keyName(e));
     if (n >= 0) release(n);
   });
+  // A hidden page does nothing: the firmware stops at its next sleep (worker.mjs).
+  const visibility = () => {
+    Atomics.store(shared, HIDDEN, document.hidden ? 1 : 0);
+    Atomics.notify(shared, HIDDEN);
+  };
+  document.addEventListener("visibilitychange", visibility);
+  visibility();
 }
 
 // --- the firmware's worker
 let info = null, treeBuffer = null, extras = null, game = null;
 let early = null; // the game's worker, made before the tree arrives so the port loads meanwhile
+const newWorker = () => new Worker("worker.mjs?v=" + VERSION, { type: "module" });
 function worker(mode, data, extra = {}) {
-  const w = early || new Worker("worker.mjs", { type: "module" });
+  const w = early || newWorker();
   early = null;
   w.postMessage({ mode, sab: shared.buffer, tree: treeBuffer, index: info.tree, extras, data, words: "", dataDir: info.dataDir, ...extra });
   return w;
 }
-function startGame(data) {
+function stopGame() {
   if (game) game.terminate();
+  game = null;
+}
+function startGame(data) {
+  stopGame();
   game = worker("game", data);
   game.onmessage = ({ data: m }) => {
     if (m.type === "out") {
       state.busyMax = Math.max(state.busyMax, m.busyMax);
       state.busy.push(...m.bursts);
       decode(m.bytes);
-    } else if (m.type === "saved") storeData(m.files);
+    } else if (m.type === "saved") keep(m.files);
+    else if (m.type === "paused") state.paused = m.paused;
     else if (m.type === "mark") state.marks[m.name] = m.at - performance.timeOrigin; // page-relative ms
     else if (m.type === "console") { state.console.push(m.text); console.log(m.text); }
-    else if (m.type === "exit") status("The firmware stopped: " + (m.error || "see the console") + ". Reload to restart.");
+    else if (m.type === "exit") say("stopped", m.error || "see the console");
   };
 }
+const lastLine = (text) => String(text || "?").split("\n").filter((l) => l.trim()).pop();
 function runTool(mode, data, extra) {
   return new Promise((resolve) => {
     const w = worker(mode, data, extra);
     let files = null;
     w.onmessage = ({ data: m }) => {
       if (m.type === "saved") files = m.files;
-      if (m.type === "exit") { w.terminate(); resolve({ result: m.result, error: m.error, files }); }
+      if (m.type === "exit") { w.terminate(); resolve({ result: m.result, error: m.error && lastLine(m.error), files }); }
     };
   });
 }
 function wireRecords() {
   $("download").addEventListener("click", async () => {
-    const { result, error } = await runTool("export", await loadData());
-    if (!result) return status("Download failed: " + error);
+    let record = {};
+    try {
+      record = await saves.read();
+    } catch (e) {
+      saves.problem(e);
+    }
+    const { result, error } = await runTool("export", dataEntries(record).files);
+    if (!result) return say("downloadFailed", error);
     const text = JSON.stringify(JSON.parse(result), null, 1);
     const a = document.createElement("a");
     a.href = URL.createObjectURL(new Blob([text + "\n"], { type: "application/json" }));
     a.download = "pico-yahtzee-records.json";
     a.click();
-    status("Records downloaded (the JSON of python -m host_tools pull --json).");
+    say("downloaded");
   });
   $("upload").addEventListener("change", async (e) => {
     const file = e.target.files[0];
     e.target.value = "";
     if (!file) return;
-    const { result, error, files } = await runTool("import", await loadData(), { text: await file.text() });
-    if (!result || !result.startsWith("OK")) return status("Upload refused: " + (result ? result.slice(4) : error) + " (nothing changed)");
-    game.terminate(); // first: a save it sends now must not land over the uploaded records
-    game = null;
-    await storeData(files);
+    if (!saves.owner) return say("uploadRefused", t("uploadNotOwner"));
+    // Bounded as pull is: the size is known before a byte is read.
+    if (file.size > MAX_TOTAL) return say("uploadRefused", t("uploadTooBig", Math.ceil(file.size / 1024)));
+    const data = await loadSaves();
+    const { result, error, files } = await runTool("import", data, { text: await file.text() });
+    if (!result || !result.startsWith("OK")) return say("uploadRefused", result ? result.slice(4) : error);
+    stopGame(); // first: a save it sends now must not land over the uploaded records
+    await saving;
+    await saves.store(files);
+    state.saves = saves.saves;
     startGame(files);
-    status("Records uploaded (" + result.slice(3) + "); the handheld restarted with them.");
+    say("uploaded", result.slice(3));
+  });
+  $("takeover").addEventListener("click", async () => {
+    $("takeover").hidden = true;
+    await saves.own(true);
+    notice("");
+    startGame(await loadSaves());
+    say(info.hasTable ? "ready" : "readyNoTable");
   });
 }
 
 async function main() {
   state.started = performance.now();
+  wireLanguage();
+  applyTexts();
   // An isolated load (the usual one, after the first visit) starts the worker, the tree
-  // and the saves at once, in parallel with site.json.
-  if (crossOriginIsolated) early = new Worker("worker.mjs", { type: "module" });
-  const treeFetch = crossOriginIsolated ? fetch("tree.bin").then((r) => r.arrayBuffer()) : null;
-  const dataLoad = crossOriginIsolated ? loadData() : null;
+  // and the claim on the saves at once, in parallel with site.json.
+  const isolated = crossOriginIsolated;
+  if (isolated) early = newWorker();
+  const treeFetch = isolated ? buildFile("tree.bin").then((r) => r.arrayBuffer()) : null;
+  const owned = isolated ? saves.own() : null;
   drawOled();
   drawDice();
-  info = await (await fetch("site.json")).json();
+  info = await (await buildFile("site.json")).json();
   state.marks.info = performance.now();
-  if (!(await isolate(info)) || typeof SharedArrayBuffer === "undefined") {
-    status("This browser did not allow the page's service worker, which the handheld needs (cross-origin isolation). Open it over http(s) in a current browser.");
-    return;
-  }
-  shared = new Int32Array(new SharedArrayBuffer(8));
-  if (!early) early = new Worker("worker.mjs", { type: "module" });
+  if (!(await isolate()) || typeof SharedArrayBuffer === "undefined") return;
+  shared = new Int32Array(new SharedArrayBuffer(16));
+  if (!early) early = newWorker();
   wireButtons();
-  const [tree, data, ...ports] = await Promise.all([
-    treeFetch || fetch("tree.bin").then((r) => r.arrayBuffer()), dataLoad || loadData(),
-    ...info.extras.map((n) => fetch("port/" + n).then((r) => r.arrayBuffer()).then((b) => [n, new Uint8Array(b)])),
+  const [tree, ...ports] = await Promise.all([
+    treeFetch || buildFile("tree.bin").then((r) => r.arrayBuffer()),
+    ...info.extras.map((n) => buildFile("port/" + n).then((r) => r.arrayBuffer()).then((b) => [n, new Uint8Array(b)])),
   ]);
   state.marks.fetched = performance.now();
   treeBuffer = tree;
   extras = ports;
   wireRecords();
-  startGame(data);
-  status(info.hasTable ? "Ready. Your records stay in this browser." : "Ready (no strategy table in this build: hints off).");
+  if (!(await (owned || saves.own()))) {
+    notice(t("otherTab"));
+    $("takeover").hidden = false;
+    status("");
+    early.terminate();
+    early = null;
+    return;
+  }
+  startGame(await loadSaves());
+  say(info.hasTable ? "ready" : "readyNoTable");
+  checkForNewBuild();
 }
 main();
+export { TEXTS };
