@@ -90,9 +90,9 @@ class WebLink:
 
 class WebOLED(framebuf.FrameBuffer):
     """The 128x64 panel as the page draws it: ``show`` sends the frame buffer as it is,
-    and the text on it when that changed: each character drawn (the built-in font's
-    ``text``, the compact font's glyphs through ``glyph``) is kept by its position until
-    something is drawn over it or the screen is cleared."""
+    and the text on it when that changed: each character drawn (the fonts' glyphs through
+    ``glyph``; MicroPython's own ``text`` where the boot has no font yet) is kept by its
+    position until something is drawn over it or the screen is cleared."""
 
     def __init__(self, link):
         self.width = OLED_WIDTH
@@ -128,9 +128,13 @@ class WebOLED(framebuf.FrameBuffer):
             self._keep(s[i], x + 8 * i, y, 8, 8, inverted)
         super().text(s, x, y, c)
 
-    def glyph(self, code, x, y, inverted):
-        """The compact font drew character ``code`` at ``x``, ``y`` (ui/font.py)."""
-        self._keep(chr(code) if 32 <= code < 127 else " ", x, y, 4, 6, inverted)
+    def glyph(self, number, x, y, width, inverted):
+        """A font drew glyph ``number`` (lang.glyph's) in a cell ``width`` wide at ``x``,
+        ``y`` (ui/draw.py: 8x8, ui/font.py: the compact 4x6)."""
+        import lang
+
+        ch = chr(32 + number) if number < 95 else lang.LETTERS[number - 95]
+        self._keep(ch, x, y, width, 8 if width == 8 else 6, inverted)
 
     def screen_text(self):
         """The characters on the screen as lines, top to bottom (byte 1 first on a line

@@ -113,8 +113,9 @@ def main():
         return hw
     try:
         if hw.glyphs is not None:  # a board that tells the screen as text (the web board)
-            from ui import font
+            from ui import draw, font
 
+            draw.listen(hw.glyphs)
             font.listen(hw.glyphs)
         gc.collect()  # boot garbage out of the way before the app's code loads (-13 KB heap)
         import app

@@ -52,8 +52,9 @@ _listener = None  # the board's hw.glyphs, told each character drawn (None on a 
 
 
 def listen(glyphs):
-    """``glyphs(code, x, y, inverted)`` is called with every character drawn from now on:
-    a board that tells the screen as text (the web board's live region) sets it at boot."""
+    """``glyphs(number, x, y, width, inverted)`` is called with every character this font
+    draws from now on (``number`` as lang.glyph numbers it, ``width`` the cell's: 4): a
+    board that tells the screen as text (the web board's live region) sets it at boot."""
     global _listener
     _listener = glyphs
 
@@ -81,7 +82,7 @@ def glyph(fb, code, x, y, inverted=False):
     else:
         fb.blit(_glyph_fb, x, y, 0)
     if _listener is not None:
-        _listener(code, x, y, inverted)
+        _listener(code, x, y, CELL_W, inverted)
 
 
 def text(fb, s, col, row, inverted=False, limit=COLS):
