@@ -1,30 +1,32 @@
 """The languages the handheld speaks: every text a player reads comes from a catalog.
 
-A catalog is a module ``lang_<code>.py`` beside this one whose ``TEXTS`` is one string of
-lines ``key = text`` (``#`` lines are notes for translators). A text that is a list (the
-computer levels, a box's long and short name, a message's lines) separates its items
-with ``|``. ``lang_en.py`` has every key; another language's catalog has the keys it
-translates, and any it lacks fall back to English key by key. The languages on a device
-are the catalogs on it (``codes()``), so adding one is one file (docs/architecture.md,
-"A language").
+A catalog is a module ``lang_<code>.py`` beside this one whose ``TEXTS`` is a string of
+lines ``key = text`` (``#`` lines are notes for translators), or a tuple of such
+strings, a part of the screens each, so that no string is long and a device whose heap
+is in pieces still loads it. A text that is a list (the computer levels, a box's long
+and short name, a message's lines) separates its items with ``|``. ``lang_en.py`` has
+every key; another language's catalog has the keys it translates, and any it lacks fall
+back to English key by key. The languages on a device are the catalogs on it
+(lang_en.codes()), so adding one is one file (docs/architecture.md, "A language").
 
-``use(code)`` resolves the language once: its texts, English where it has none, become
+``use(code)`` resolves the language once (lang_en.py's resolver, loaded only while it
+runs): its texts, English where it has none, become
 one bytearray ``blob`` of glyph numbers (one byte a character, the fonts' order: ASCII
 32..126, then ``LETTERS``), and each key an attribute of ``T`` holding a small int
-handle, ``offset << 8 | length``. Screens draw ``T.<key>`` (ui/draw.py and ui/font.py take a
-handle where they take a str): an attribute lookup and a blit a glyph, no str made, so a
-frame allocates nothing; the catalogs' own strings are garbage once resolved, and only
-the blob and T's entries stay on the heap. ``item(handle, i)`` is the i-th item of a
-list, ``string(handle)`` the text as a str (messages, host tools). ``card(ruleset)``
-resolves the names of a card's boxes (by their ids) into ``names`` and ``short``;
-``fit`` and ``box_name`` pick the long name where it fits, else the short one.
+handle, ``offset << 8 | length`` (so a text's length is ``handle & 0xFF``). Screens
+draw ``T.<key>`` (ui/draw.py and ui/font.py take a handle where they take a str): an
+attribute lookup and a blit a glyph, no str made, so a frame allocates nothing; the
+catalogs' own strings are garbage once resolved, and only the blob and T's entries stay
+on the heap. ``item(handle, i)`` is the i-th item of a list, ``string(handle)`` the text
+as a str (messages, host tools). ``card(ruleset)`` resolves the names of a card's boxes
+(by their ids) into ``names`` and ``short``; ``fit`` and ``box_name`` pick the long
+name where it fits, else the short one.
 
 Only the UI layer and the host tools read this module: the game, the rules and the save
 layer keep language-neutral ids (box ids, "P1", "human", message keys), so saves, records
 and tables do not change with the language.
 """
 
-import gc
 import sys
 
 from micropython import const
@@ -48,62 +50,33 @@ blob = bytearray(0)  # the texts' glyph numbers, one byte a character
 code = None  # the language in use (None before the first use)
 names = ()  # the game's boxes in its card's order: handles of their long names (card)
 short = ()  # and of the names that fit the turn list and the card view
-_codes = None  # the languages found on this device (codes)
 
 
 def use(want):
     """Make ``want`` (a language code) the language of every text; English when there is
     no catalog for it on this device. Returns the code in use."""
     global blob, code, names, short
-    texts = _catalog(ENGLISH, None)
-    for key in texts:
-        setattr(T, key, 0)  # T's entries first, before the texts' garbage
-    code = ENGLISH
-    if want != ENGLISH:
-        try:
-            _catalog(want, texts)
-            code = want
-        except ImportError:
-            pass  # not on this device (make flash LANG=...): English
-    size = 0
-    for key in texts:
-        size += len(texts[key])
-    blob = None
-    gc.collect()  # the catalogs' garbage out of the way of the blob
-    blob = bytearray(size)
-    at = 0
-    for key in texts:
-        text = texts[key]
-        for i in range(len(text)):
-            blob[at + i] = glyph(text[i])
-        setattr(T, key, at << 8 | len(text))
-        at += len(text)
+    blob = None  # the texts in use out of the way of the new ones
     names = short = ()
+    blob, code = _english().resolve(want)
     return code
 
 
-def _catalog(language, into):
-    """The ``key = text`` lines of ``lang_<language>.py`` as a dict, or laid over ``into``
-    (only keys it has). The module is forgotten: its strings are garbage once resolved."""
-    name = "lang_" + language
+def next_code(current, step=1):
+    """The language after ``current`` among those on this device (wrapping; ``step`` -1:
+    before): lang_en.codes()."""
+    return _english().next_code(current, step)
+
+
+def _english():
+    """lang_en.py: English, every other language's fallback, and the code that resolves a
+    language. It is loaded only while a language is resolved or the menu's Language line
+    steps, and forgotten after: its code and strings are garbage then."""
     try:
-        source = __import__(name).TEXTS
+        return __import__("lang_en")
     finally:
-        if name in sys.modules:
-            del sys.modules[name]
-    texts = {} if into is None else into
-    start = 0
-    while start < len(source):
-        end = source.find("\n", start)
-        if end < 0:
-            end = len(source)
-        eq = source.find(" = ", start, end)
-        if eq > start and source[start] != "#":
-            key = source[start:eq]
-            if into is None or key in into:
-                texts[key] = source[eq + 3 : end]
-        start = end + 1
-    return texts
+        if "lang_en" in sys.modules:
+            del sys.modules["lang_en"]
 
 
 def glyph(char):
@@ -113,11 +86,6 @@ def glyph(char):
         return number
     at = LETTERS.find(char)
     return _N_ASCII + at if at >= 0 else _QUESTION
-
-
-def length(handle):
-    """How many characters a text has."""
-    return handle & 0xFF
 
 
 def item(handle, i):
@@ -145,36 +113,6 @@ def string(handle):
     return "".join(chars)
 
 
-def get(key):
-    """The text of ``key`` as a str ("|" between a list's items)."""
-    return string(getattr(T, key))
-
-
-def codes():
-    """The languages on this device, English first, then by code: every catalog module
-    (``lang_<code>.py`` or ``.mpy``, ``is_code``) in a folder on the import path."""
-    global _codes
-    if _codes is None:
-        import os
-
-        found = []
-        for folder in sys.path:
-            try:
-                files = os.listdir(folder or ".")
-            except OSError:
-                continue
-            for file in files:
-                dot = file.find(".")
-                name = file[5:dot]
-                if file.startswith("lang_") and file[dot:] in (".py", ".mpy") and is_code(name) and name not in found:
-                    found.append(name)
-        found.sort()
-        if ENGLISH in found:
-            found.remove(ENGLISH)
-        _codes = [ENGLISH] + found
-    return _codes
-
-
 def is_code(name):
     """A language's code: two or three lower-case letters (``nl``, ``de``)."""
     if not 2 <= len(name) <= 3:
@@ -183,13 +121,6 @@ def is_code(name):
         if not "a" <= char <= "z":
             return False
     return True
-
-
-def next_code(current, step=1):
-    """The language after ``current`` in ``codes()`` (wrapping; ``step`` -1: before)."""
-    found = codes()
-    at = found.index(current) if current in found else 0
-    return found[(at + step) % len(found)]
 
 
 def fit(handle, cols):

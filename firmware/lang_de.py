@@ -2,7 +2,8 @@
 missing. The box names are those of the German rule page (Einsen .. Chance); the format
 is lang.py's."""
 
-TEXTS = """
+TEXTS = (
+    """
 lang_name = Deutsch
 aces = Einsen|Einsen
 twos = Zweien|Zweien
@@ -29,10 +30,14 @@ all_different = Alle anders|5 anders
 zoo_yahtzy = Zoo Yahtzy|Zoo Yahtzy
 yahtzee_bonus = Yahtzee-Bonus|Yahtzee+
 upper_bonus = Bonus oben|Bonus
+""",
+    """
 # S: Spieler.
 seats = S1|S2|S3|S4
 kinds = Mensch|CPU optimal|CPU Sieger|CPU gut|CPU locker
 human_cpu = Mensch|CPU
+""",
+    """
 menu = Menü
 start_game = Spiel starten
 players = Spieler
@@ -46,6 +51,8 @@ sound = Ton
 brightness = Helligkeit
 language = Sprache
 records = Rekorde
+""",
+    """
 one_to_four = 1-4 Spieler
 who_starts = Wer beginnt?
 die = Würfel
@@ -61,6 +68,8 @@ final_score = Endstand
 winner = Sieger:
 tie = Remis:
 end_keys = OK: Bestenliste|OK: Menü
+""",
+    """
 roll = Wurf
 upper = Oben
 no_rolls_left = Kein Wurf mehr
@@ -70,6 +79,8 @@ total_then = Summe dann
 score_keys = OK = eintragen|sonst = zurück
 card = Karte
 need = noch
+""",
+    """
 hint = Tipp
 hint_moves = Viele Punkte|Zum Sieg
 hint_ok = OK = Punkte|OK = zum Sieg
@@ -89,6 +100,8 @@ lost_what = Punkte|Siegchance
 no_table = Ohne Tipptabelle
 no_ram = Speicher voll
 table_damaged = Tabelle defekt
+""",
+    """
 new_high_score = Neuer Rekord!
 place = Platz
 letter_keys = UP/DOWN: Zeichen|OK: weiter
@@ -101,4 +114,5 @@ stats = Spiele|Ergebnisse|Schnitt|Bestes|Yahtzees|Bonus oben
 zoo_yahtzys = Zoo Yahtzys
 fairness = Faire Würfel?
 verdicts = Zu wenig Würfe|Wirkt fair|Fraglich|Unfair!
-"""
+""",
+)

@@ -2,7 +2,8 @@
 missing. The box names are those of the Italian rule page (Uno .. Chance); the format is
 lang.py's."""
 
-TEXTS = """
+TEXTS = (
+    """
 lang_name = Italiano
 aces = Uno|Uno
 twos = Due|Due
@@ -29,10 +30,14 @@ all_different = Tutti diversi|5 diversi
 zoo_yahtzy = Zoo Yahtzy|Zoo Yahtzy
 yahtzee_bonus = Bonus Yahtzee|Yahtzee+
 upper_bonus = Bonus sopra|Bonus
+""",
+    """
 # G: giocatore.
 seats = G1|G2|G3|G4
 kinds = Umano|CPU ottimo|CPU vincente|CPU bravo|CPU facile
 human_cpu = Umano|CPU
+""",
+    """
 menu = Menu
 start_game = Inizia partita
 players = Giocatori
@@ -46,6 +51,8 @@ sound = Suono
 brightness = Luminosità
 language = Lingua
 records = Record
+""",
+    """
 one_to_four = 1-4 giocatori
 who_starts = Chi inizia?
 die = dado
@@ -61,6 +68,8 @@ final_score = Punteggio
 winner = Vince:
 tie = Pari:
 end_keys = OK: record|OK: menu
+""",
+    """
 roll = Tiro
 upper = Sopra
 no_rolls_left = Niente più tiri
@@ -70,6 +79,8 @@ total_then = Totale poi
 score_keys = OK    = segna|altro = torna
 card = punti
 need = ancora
+""",
+    """
 hint = Idea
 hint_moves = Più punti|Per vincere
 hint_ok = OK = più punti|OK = per vincere
@@ -89,6 +100,8 @@ lost_what = punti|di possibilità
 no_table = Senza tabella
 no_ram = Memoria piena
 table_damaged = Tabella rovinata
+""",
+    """
 new_high_score = Nuovo record!
 place = Posto
 letter_keys = UP/DOWN: lettera|OK: avanti
@@ -101,4 +114,5 @@ stats = Partite|Punteggi|Media|Migliore|Yahtzee|Bonus sopra
 zoo_yahtzys = Zoo Yahtzy
 fairness = Dadi onesti?
 verdicts = Pochi lanci|Sembra onesto|Dubbio|Truccati!
-"""
+""",
+)

@@ -2,7 +2,8 @@
 missing. The box names are those of the Dutch rule pages (Enen .. Kans); the format is
 lang.py's."""
 
-TEXTS = """
+TEXTS = (
+    """
 lang_name = Nederlands
 aces = Enen|Enen
 twos = Tweeën|Tweeën
@@ -29,10 +30,14 @@ all_different = Allemaal anders|5 anders
 zoo_yahtzy = Zoo Yahtzy|Zoo Yahtzy
 yahtzee_bonus = Yahtzee-bonus|Yahtzee+
 upper_bonus = Bonus boven|Bonus
+""",
+    """
 # S: speler.
 seats = S1|S2|S3|S4
 kinds = Mens|CPU optimaal|CPU winnaar|CPU goed|CPU losjes
 human_cpu = Mens|CPU
+""",
+    """
 menu = Menu
 start_game = Start het spel
 players = Spelers
@@ -46,6 +51,8 @@ sound = Geluid
 brightness = Helderheid
 language = Taal
 records = Records
+""",
+    """
 one_to_four = 1-4 spelers
 who_starts = Wie begint?
 die = steen
@@ -61,6 +68,8 @@ final_score = Eindscore
 winner = Winnaar:
 tie = Gelijk:
 end_keys = OK: topscores|OK: menu
+""",
+    """
 roll = Worp
 upper = Boven
 no_rolls_left = Geen worp meer
@@ -70,6 +79,8 @@ total_then = Totaal dan
 score_keys = OK    = vul in|ander = terug
 card = kaart
 need = nog
+""",
+    """
 hint = Tip
 hint_moves = Veel punten|Om te winnen
 hint_ok = OK = veel punten|OK = winnen
@@ -89,6 +100,8 @@ lost_what = punten|van je winkans
 no_table = Geen tipstabel
 no_ram = Geheugen vol
 table_damaged = Tabel beschadigd
+""",
+    """
 new_high_score = Nieuwe topscore!
 place = Plaats
 letter_keys = UP/DOWN: letter|OK: volgende
@@ -101,4 +114,5 @@ stats = Spellen|Scores|Gemiddeld|Beste|Yahtzees|Bonus boven
 zoo_yahtzys = Zoo Yahtzy's
 fairness = Eerlijke stenen?
 verdicts = Te weinig worpen|Lijkt eerlijk|Twijfelachtig|Oneerlijk!
-"""
+""",
+)

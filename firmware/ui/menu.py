@@ -269,7 +269,7 @@ def _setup_draw(app, fb):
             on = settings.yahtzee_bonus if item == YBONUS else settings.sound
             draw.text(fb, _TICKED if on else _UNTICKED, 15, row, inv)
         if value >= 0:
-            draw.text(fb, value, 16 - lang.length(value), row, inv)
+            draw.text(fb, value, 16 - (value & 0xFF), row, inv)
     if top > 0:
         draw.text(fb, "^", 14, 0, True)  # lines above (cols 10-13: the battery)
     if top + 7 < len(items):

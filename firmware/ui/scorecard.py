@@ -103,7 +103,7 @@ def _card_draw(app, fb):
         font.number(fb, upper_bonus, _LEFT + 14, row)
     else:  # what the upper section still needs for the bonus
         col = font.number(fb, ruleset.upper_threshold - upper, _LEFT + 14, row)
-        font.text(fb, T.need, col - 1 - lang.length(T.need), row)
+        font.text(fb, T.need, col - 1 - (T.need & 0xFF), row)
     row += 1
     if row < font.ROWS:  # progress bar to the threshold
         y = font.TOP + row * font.CELL_H

@@ -69,7 +69,7 @@ def _splash_draw(app, fb):
         if face == 6:
             fb.fill_rect(x + 4, 29, 2, 2, 1)
             fb.fill_rect(x + 14, 29, 2, 2, 1)
-    draw.text(fb, T.one_to_four, (16 - lang.length(T.one_to_four)) // 2, 6)  # the menu follows by itself
+    draw.text(fb, T.one_to_four, (16 - (T.one_to_four & 0xFF)) // 2, 6)  # the menu follows by itself
 
 
 def _splash_handle(app, button, long):
@@ -97,12 +97,12 @@ def _rolloff_draw(app, fb):
         draw.text(fb, lang.item(T.seats, seat), 0, row)
         if not animals:  # which die: the one above the seat's number
             draw.text(fb, T.die, 3, row)
-            draw.number(fb, seat + 1, 4 + lang.length(T.die), row)
+            draw.number(fb, seat + 1, 4 + (T.die & 0xFF), row)
         if app.rolling or faces[seat] == 0:
             draw.text(fb, "-", 15, row)
         elif animals:
             name = lang.names[faces[seat] - 1]  # the animal's box
-            draw.text(fb, name, 16 - lang.length(name), row)
+            draw.text(fb, name, 16 - (name & 0xFF), row)
         else:
             draw.number(fb, faces[seat], 15, row)
     if app.starter >= 0:
@@ -254,7 +254,7 @@ def _end_draw(app, fb):
     else:  # the winner, or the seats sharing first place as far as the line holds them
         label = T.tie if ranking[1][0] == 1 else T.winner
         draw.text(fb, label, 0, row)
-        col = lang.length(label) + 1
+        col = (label & 0xFF) + 1
         for place, seat, _total in ranking:
             if place == 1 and col + 2 <= draw.COLS:
                 draw.text(fb, lang.item(T.seats, seat), col, row)

@@ -17,13 +17,15 @@ LANGUAGES = ("en", "nl", "de", "it")
 
 def catalog(code):
     """The texts of ``firmware/lang_<code>.py`` as {key: text}, read without importing it
-    (the ``key = text`` lines of its TEXTS); a key given twice fails."""
+    (the ``key = text`` lines of its TEXTS, a string or a tuple of them); a key given
+    twice fails."""
     with open(os.path.join(FIRMWARE, "lang_%s.py" % code), encoding="utf-8") as source:
         tree = ast.parse(source.read())
     for node in tree.body:
         if isinstance(node, ast.Assign) and node.targets[0].id == "TEXTS":
             texts = {}
-            for line in ast.literal_eval(node.value).splitlines():
+            parts = ast.literal_eval(node.value)
+            for line in "\n".join((parts,) if isinstance(parts, str) else parts).splitlines():
                 if line and not line.startswith("#"):
                     key, eq, text = line.partition(" = ")
                     assert eq, line

@@ -4,9 +4,8 @@ MicroPython (sim board on a loopback link); the frame buffer is read back in CPy
 the simulator's reader, which decodes the compact font with the firmware's own table.
 """
 
-import host_tools
 from host_tools.simulator.screen import compact_lines, text_lines
-from helpers.sim_helpers import APP_ON_LOOPBACK
+from helpers.sim_helpers import APP_ON_LOOPBACK, run_probe
 
 SETUP = (
     APP_ON_LOOPBACK
@@ -70,7 +69,7 @@ print("FB", bytes(hw.oled.buffer).hex())
 
 
 def _pixels(code):
-    proc = host_tools.run_micropython(["-c", code])
+    proc = run_probe(code)  # the firmware as flashed, at the heap the simulator gives it
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
     out = proc.stdout.splitlines()
     frames = []

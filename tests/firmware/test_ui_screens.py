@@ -3,9 +3,8 @@ and the quit confirmation (a long MENU press). Drawn by the real app inside Micr
 (sim board on a loopback link); the frame buffer is read back as text in CPython.
 """
 
-import host_tools
 from host_tools.simulator.screen import text_lines
-from helpers.sim_helpers import APP_ON_LOOPBACK
+from helpers.sim_helpers import APP_ON_LOOPBACK, run_probe
 
 SETUP = APP_ON_LOOPBACK
 
@@ -59,7 +58,7 @@ dump()
 
 
 def _screens(code):
-    proc = host_tools.run_micropython(["-c", code])
+    proc = run_probe(code)  # the firmware as flashed, at the heap the simulator gives it
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
     screens = []
     for line in proc.stdout.splitlines():

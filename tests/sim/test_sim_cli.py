@@ -96,7 +96,7 @@ def test_code_dir_boots_a_flashed_tree(tmp_path):
         os.path.join(host_tools.REPO, "boards"), str(code / "boards"), ignore=shutil.ignore_patterns("__pycache__")
     )
     with open(code / "lang_en.py", "a") as patched:  # prove this tree is the one running
-        patched.write('\nTEXTS += "start_game = Go!\\n"\n')
+        patched.write('\nTEXTS += ("start_game = Go!\\n",)\n')
     flash = tmp_path / "flash"
     proc = run(["--headless", "--code-dir", str(code), "--flash-dir", str(flash), "--keys", "enter", "--print-screen"])
     assert proc.returncode == 0, proc.stderr
