@@ -7,7 +7,7 @@ is in pieces still loads it. A text that is a list (the computer levels, a box's
 and short name, a message's lines) separates its items with ``|``. ``lang_en.py`` has
 every key; another language's catalog has the keys it translates, and any it lacks fall
 back to English key by key. The languages on a device are the catalogs on it
-(lang_en.codes()), so adding one is one file (docs/architecture.md, "A language").
+(``codes()``), so adding one is one file (docs/architecture.md, "A language").
 
 ``use(code)`` resolves the language once (lang_en.py's resolver, loaded only while it
 runs): its texts, English where it has none, become
@@ -62,16 +62,50 @@ def use(want):
     return code
 
 
+def is_code(name):
+    """A language's code: two or three lower-case letters (``nl``, ``de``)."""
+    if not 2 <= len(name) <= 3:
+        return False
+    for char in name:
+        if not "a" <= char <= "z":
+            return False
+    return True
+
+
+def codes():
+    """The languages on this device, English first, then by code: every catalog module
+    (``lang_<code>.py`` or ``.mpy``) in a folder on the import path. Read when the menu's
+    Language line steps: a few file listings, then garbage."""
+    import os
+
+    found = []
+    for folder in sys.path:
+        try:
+            files = os.listdir(folder or ".")
+        except OSError:
+            continue
+        for file in files:
+            dot = file.find(".")
+            name = file[5:dot]
+            if file.startswith("lang_") and file[dot:] in (".py", ".mpy") and is_code(name) and name not in found:
+                found.append(name)
+    found.sort()
+    if ENGLISH in found:
+        found.remove(ENGLISH)
+    return [ENGLISH] + found
+
+
 def next_code(current, step=1):
-    """The language after ``current`` among those on this device (wrapping; ``step`` -1:
-    before): lang_en.codes()."""
-    return _english().next_code(current, step)
+    """The language after ``current`` in ``codes()`` (wrapping; ``step`` -1: before)."""
+    found = codes()
+    at = found.index(current) if current in found else 0
+    return found[(at + step) % len(found)]
 
 
 def _english():
     """lang_en.py: English, every other language's fallback, and the code that resolves a
-    language. It is loaded only while a language is resolved or the menu's Language line
-    steps, and forgotten after: its code and strings are garbage then."""
+    language. It is loaded only while a language is resolved, and forgotten after: its
+    code and strings are garbage then."""
     try:
         return __import__("lang_en")
     finally:
@@ -111,16 +145,6 @@ def string(handle):
         number = blob[i]
         chars.append(chr(32 + number) if number < _N_ASCII else LETTERS[number - _N_ASCII])
     return "".join(chars)
-
-
-def is_code(name):
-    """A language's code: two or three lower-case letters (``nl``, ``de``)."""
-    if not 2 <= len(name) <= 3:
-        return False
-    for char in name:
-        if not "a" <= char <= "z":
-            return False
-    return True
 
 
 def fit(handle, cols):

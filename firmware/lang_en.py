@@ -217,34 +217,3 @@ def _lines(source):
             if eq > start and lines[start] != "#":
                 yield lines[start:eq], part << _PART | (eq + 3) << _SPAN | end
             start = end + 1
-
-
-def codes():
-    """The languages on this device, English first, then by code: every catalog module
-    (``lang_<code>.py`` or ``.mpy``, lang.is_code) in a folder on the import path."""
-    import os
-
-    import lang
-
-    found = []
-    for folder in sys.path:
-        try:
-            files = os.listdir(folder or ".")
-        except OSError:
-            continue
-        for file in files:
-            dot = file.find(".")
-            name = file[5:dot]
-            if file.startswith("lang_") and file[dot:] in (".py", ".mpy") and lang.is_code(name) and name not in found:
-                found.append(name)
-    found.sort()
-    if lang.ENGLISH in found:
-        found.remove(lang.ENGLISH)
-    return [lang.ENGLISH] + found
-
-
-def next_code(current, step=1):
-    """The language after ``current`` in ``codes()`` (wrapping; ``step`` -1: before)."""
-    found = codes()
-    at = found.index(current) if current in found else 0
-    return found[(at + step) % len(found)]

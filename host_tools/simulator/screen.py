@@ -148,13 +148,17 @@ def dice_state(device):
 
 def dice_line(device):
     """``[3] 5 . 2 1``: faces, held dice in brackets, blank dice as dots; the Zoo card's
-    animals by name (``[dog] fish . cat cat``)."""
+    animals by name, as the handheld names them in the language in use (host_tools/texts.py:
+    ``[Dog] Fish . Cat Cat``)."""
     host_tools.use_firmware()
-    import rules_zoo
+    import rules
 
+    from host_tools import texts
+
+    zoo = rules.make_ruleset(rules.ZOO)
     words = []
     for face, held, animal in dice_state(device):
-        text = "." if face == 0 else "?" if face < 0 else rules_zoo.ANIMALS[face - 1] if animal else str(face)
+        text = "." if face == 0 else "?" if face < 0 else texts.face(zoo, face) if animal else str(face)
         words.append("[%s]" % text if held else " %s " % text)
     return "".join(words).rstrip()
 

@@ -9,7 +9,7 @@ somewhere (screens_rig.py records it).
 """
 
 import lang
-import lang_en
+
 import rules
 from check import equal, true
 from screens_rig import Coach, Recorder, make_app, set_game
@@ -51,14 +51,14 @@ def _items(code):
 
 
 def test_every_language_on_this_device_is_one_of_the_catalogs():
-    codes = lang_en.codes()
+    codes = lang.codes()
     equal(codes[0], lang.ENGLISH, "English first")
     for code in codes:
         _texts(code)  # a module with TEXTS
 
 
 def test_every_character_of_every_catalog_has_a_glyph():
-    for code in lang_en.codes():
+    for code in lang.codes():
         for key, text in _texts(code).items():
             for char in text:
                 true(char == "?" or lang.glyph(char) != lang.glyph("?"), code, key, char, what="no glyph")
@@ -227,7 +227,7 @@ def test_every_text_fits_the_screen_that_shows_it_in_every_language():
     rec = Recorder()
     rec.install()
     try:
-        for code in lang_en.codes():
+        for code in lang.codes():
             lang.use(code)
             a.settings.lang = code
             rec.drawn = {}

@@ -306,3 +306,19 @@ def test_a_too_small_terminal_is_told_the_size_it_needs(tmp_path):
     assert "\u250c" not in text  # no OLED drawn into it
     assert os.WIFEXITED(status)
     assert os.WEXITSTATUS(status) == 0
+
+
+def test_lang_plays_in_that_language_over_the_one_the_menu_kept(tmp_path):
+    flash = str(tmp_path)
+    # The menu's Language line (two up from Start game: Records, Language) stepped once:
+    # English -> Deutsch, kept with the set-up.
+    proc = run(["--headless", "--flash-dir", flash, "--keys", "enter up up enter", "--print-screen"])
+    assert proc.returncode == 0, proc.stderr
+    assert ">Sprache  Deutsch<" in proc.stdout  # the whole menu in German at once
+    again = run(["--headless", "--flash-dir", flash, "--keys", "wait:1600", "--print-screen"])
+    assert ">Spiel starten   <" in again.stdout  # the next power-on: still German
+    dutch = run(["--headless", "--flash-dir", flash, "--lang", "nl", "--keys", "wait:1600", "--print-screen"])
+    assert ">Start het spel  <" in dutch.stdout  # this run's language, over the kept one
+    assert "|S2 CPU losjes   |" in dutch.stdout
+    kept = run(["--headless", "--flash-dir", flash, "--keys", "wait:1600", "--print-screen"])
+    assert ">Spiel starten   <" in kept.stdout  # --lang changed no set-up
