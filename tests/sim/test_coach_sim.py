@@ -136,7 +136,7 @@ def test_cpu_optimal_against_cpu_casual_plays_to_the_end(tmp_path, device_tables
     assert (early[7] == NOTE) is not with_table  # the fallback says so once, in round 1
     screen = run(tmp_path, "enter wait:200000", tables)  # Continue, then let them play
     assert screen[0] == "Game over"
-    assert [line[4:10] for line in screen[1:3]] == ["P1 CPU", "P2 CPU"] or [line[4:10] for line in screen[1:3]] == [
+    assert [line[3:9] for line in screen[1:3]] == ["P1 CPU", "P2 CPU"] or [line[3:9] for line in screen[1:3]] == [
         "P2 CPU",
         "P1 CPU",
     ]
