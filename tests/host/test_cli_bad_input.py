@@ -324,7 +324,14 @@ TABLE = {
             ["--source", b"{folder}/\xff"],
             ["--rules", "zoo", "--port", b"/dev/tty\xff"],
         ],
-        "unknown option": [["--frobnicate"], ["--rules", "lenient"], ["extra"], ["--repl", "--dev"]],
+        "unknown option": [
+            ["--frobnicate"],
+            ["--rules", "lenient"],
+            ["extra"],
+            ["--repl", "--dev"],
+            ["--lang", "fr"],
+            ["--lang", "nl,"],
+        ],
         "FIFO": [["--mpy-cross", "{fifo}"], ["--source", "{fifo}"]],
         "link": [["--source", "{zero_link}"], ["--mpy-cross", "{dir_link}"]],
         "oversized": NOT_APPLICABLE("reads no file of its own: --source is a folder"),
@@ -440,6 +447,7 @@ TABLE = {
             ["--rules", "lenient", "--out", "{folder}/game.uf2"],
             ["extra", "--out", "{folder}/game.uf2"],
             ["--board", "nosuch", "--out", "{folder}/game.uf2"],
+            ["--lang", "xx", "--out", "{folder}/game.uf2"],
         ],
         "FIFO": [
             ["--firmware", "{fifo}", "--out", "{folder}/game.uf2"],
