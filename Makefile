@@ -220,7 +220,8 @@ $(WEB_STAMP): host_tools/browser/package.json host_tools/browser/package-lock.js
 web: $(PTH) $(WEB_STAMP) $(TABLE_FILE) $(SPREAD_FILE) $(ZOO_TABLE_FILE)
 	$(PY) -m host_tools web
 
-web-serve: $(PTH) $(WEB_STAMP) $(TABLE_FILE) $(SPREAD_FILE) $(ZOO_TABLE_FILE)
+# web-serve serves at once: host_tools web builds any missing table meanwhile.
+web-serve: $(PTH) $(WEB_STAMP)
 	$(PY) -m host_tools web --serve $(if $(WEBPORT),--port $(WEBPORT))
 
 # The release (.github/workflows/publish.yml runs these on a tagged release):

@@ -133,33 +133,24 @@ class FlashGuard:
     def open(self, path, mode="r"):
         if "w" not in mode and "a" not in mode and "+" not in mode:
             return self._open(path, mode)
+        return GuardedFile(self.call(self._open, path, mode), self)
+
+    def call(self, what, first, second=None):
+        """``what(first)`` (or ``what(first, second)``), bracketed for the buttons."""
         self.begin()
         try:
-            f = self._open(path, mode)
+            return what(first) if second is None else what(first, second)
         finally:
             self.end()
-        return GuardedFile(f, self)
 
     def rename(self, old, new):
-        self.begin()
-        try:
-            self.fs.rename(old, new)
-        finally:
-            self.end()
+        self.call(self.fs.rename, old, new)
 
     def remove(self, path):
-        self.begin()
-        try:
-            self.fs.remove(path)
-        finally:
-            self.end()
+        self.call(self.fs.remove, path)
 
     def mkdir(self, path):
-        self.begin()
-        try:
-            self.fs.mkdir(path)
-        finally:
-            self.end()
+        self.call(self.fs.mkdir, path)
 
     def stat(self, path):
         return self.fs.stat(path)
@@ -173,28 +164,13 @@ class GuardedFile:
         self._guard = guard
 
     def write(self, data):
-        guard = self._guard
-        guard.begin()
-        try:
-            return self._f.write(data)
-        finally:
-            guard.end()
+        return self._guard.call(self._f.write, data)
 
     def flush(self):
-        guard = self._guard
-        guard.begin()
-        try:
-            self._f.flush()
-        finally:
-            guard.end()
+        self._guard.call(_flush, self._f)
 
     def close(self):
-        guard = self._guard
-        guard.begin()
-        try:
-            self._f.close()
-        finally:
-            guard.end()
+        self._guard.call(_close, self._f)
 
     def read(self, n=-1):
         return self._f.read(n)
@@ -207,3 +183,11 @@ class GuardedFile:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def _flush(f):
+    f.flush()
+
+
+def _close(f):
+    f.close()

@@ -7,9 +7,12 @@ OK, m hint (with the coach on and a table; again: card) or card, M (a long press
 q quit.
 
 The strategy table: the firmware opens ``strategy-<rules>.bin`` in its flash root (the
-flash folder here). The simulator builds ``build/strategy-forced.bin`` and the spread
-table ``build/spread-forced.bin`` (win meter, CPU win) when they are missing (the solver,
-seconds; then cached) and links every ``build/strategy-<rules>.bin`` and
+flash folder here). The simulator builds ``build/strategy-forced.bin``, the spread table
+``build/spread-forced.bin`` (win meter, CPU win) and the Zoo table when they are missing
+(the solver, a minute or two; then cached): interactively in the background while the
+game plays without them (simulator/tables.py; the status line says when hints are ready,
+and the next game has them), headless before it boots. It links every
+``build/strategy-<rules>.bin`` and
 ``build/spread-<rules>.bin`` into the flash folder; ``--no-table`` removes those links to
 play as a device without one. A table that is a regular file in the flash folder is the
 device's own (flashed): it is used and never replaced or deleted. ``--code-dir`` is never
@@ -43,6 +46,7 @@ import sys
 from host_tools import texts
 from host_tools.flashing.build import BuildError
 from host_tools.simulator import device_tree, keys as sim_keys
+from host_tools.simulator import tables as sim_tables
 from host_tools.simulator.headless import device_tables, run_headless
 from host_tools.simulator.unix_port import (
     BUTTON_NAMES,
@@ -52,10 +56,18 @@ from host_tools.simulator.unix_port import (
     DeviceExited,
     SimDevice,
     own_tables,
+    put_table,
     remove_tables,
 )
 
 HOLD_AT_BOOT_MS = 1000  # --hold-at-boot without :MS
+
+
+def link_tables(flash_dir, tables):
+    """Put the tables built while the game played into the device's flash folder (its
+    next game opens them)."""
+    for name, path in tables.items():
+        put_table(flash_dir, name, path)
 
 
 def hold_at_boot(text):
@@ -248,17 +260,25 @@ def main(argv):
     except OSError as exc:
         print("sim: --flash-dir %s: %s" % (args.flash_dir, exc.strerror), file=sys.stderr)
         return 2
+    builder = None
     if args.no_table:
         remove_tables(args.flash_dir)
         tables = None
     elif args.flash_in_code:
         tables = None  # the flashed tree's own tables, as they are
+    elif not args.headless and sim_tables.missing():
+        # The game at once; the tables built meanwhile, linked in when they are there.
+        tables = sim_tables.ready()
+        flash = args.flash_dir
+        builder = sim_tables.TableBuilder(on_ready=lambda found: link_tables(flash, found))
     else:
         tables = device_tables()
     try:  # the device's own code: what flash puts on a Pico (device_tree.py)
         code_dir = args.code_dir or device_tree.sync()
     except BuildError as exc:
         print("sim: %s" % exc, file=sys.stderr)
+        if builder is not None:
+            builder.close()
         return 1
     device = SimDevice(
         seed=args.seed,
@@ -276,7 +296,11 @@ def main(argv):
     if not args.headless:
         from host_tools.simulator import term as sim_term
 
-        return sim_term.play(device)
+        try:
+            return sim_term.play(device, builder.status if builder is not None else None)
+        finally:
+            if builder is not None:
+                builder.close()
     status = 0
     try:
         run_headless(device, args.keys)

@@ -5,11 +5,14 @@ Builds the site (host_tools/browser/site.py: the page, MicroPython's WebAssembly
 pinned by npm, the firmware compiled as ``flash`` compiles it, its tables) into ``--out``;
 ``--serve`` then serves that folder on 127.0.0.1 as any static host would (no special
 headers: the site's service worker gives itself the cross-origin isolation it needs).
-``make web`` / ``make web-serve`` build the tables and install the port first.
+``make web`` builds the tables and installs the port first; ``make web-serve`` installs
+the port and serves at once, building any missing table meanwhile (the page plays without
+hints until the site is rebuilt with them: simulator/tables.py).
 """
 
 import os
 import sys
+import time
 
 import host_tools
 from host_tools.browser import site
@@ -90,6 +93,16 @@ def main(argv):
     if problem:
         print("web: %s" % problem, file=sys.stderr)
         return 2
+    builder = None
+    if args.serve and not args.no_build:
+        from host_tools.simulator import tables as sim_tables
+
+        if sim_tables.missing():  # the page at once, its tables built meanwhile
+            out, chosen = args.out, args.rules
+            builder = sim_tables.TableBuilder(on_ready=lambda _found: rebuild(out, chosen))
+            print(
+                "web: building the strategy tables meanwhile (a minute or two): the page plays without hints until then"
+            )
     if not args.no_build:
         from host_tools.flashing.build import BuildError
 
@@ -99,6 +112,8 @@ def main(argv):
             print("web: %s" % exc, file=sys.stderr)
             if httpd is not None:
                 httpd.server_close()
+            if builder is not None:
+                builder.close()
             return 1
         found = site.parts(args.out)
         print(
@@ -108,7 +123,11 @@ def main(argv):
                 len(info["files"]),
                 found["raw"],
                 found["gzipped"],
-                "" if info["hasTable"] else "; no strategy table (make table builds it): hints off",
+                ""
+                if info["hasTable"]
+                else "; no strategy table yet (building)"
+                if builder is not None
+                else "; no strategy table (make table builds it): hints off",
             )
         )
         print("web: " + site.parts_line(found))
@@ -120,5 +139,34 @@ def main(argv):
     if httpd is not None:
         from host_tools.browser import serve
 
-        return serve.serve(args.out, httpd)
+        if builder is None:
+            return serve.serve(args.out, httpd)
+        import threading
+
+        def watch():
+            while not builder.poll():
+                time.sleep(1)
+
+        threading.Thread(target=watch, daemon=True).start()
+        try:
+            return serve.serve(args.out, httpd)
+        finally:
+            builder.close()
+    if builder is not None:
+        builder.close()
     return 0
+
+
+def rebuild(out, rules_name):
+    """The site again, with the tables built meanwhile: made beside ``out`` and switched in
+    by two renames, so the server never serves half a site."""
+    import shutil
+
+    fresh, old = out.rstrip(os.sep) + ".next", out.rstrip(os.sep) + ".old"
+    for folder in (fresh, old):
+        shutil.rmtree(folder, ignore_errors=True)
+    site.build_site(fresh, rules=rules_name)
+    os.rename(out, old)
+    os.rename(fresh, out)
+    shutil.rmtree(old, ignore_errors=True)
+    print("web: the strategy tables are built: hints ready (reload the page)", flush=True)

@@ -137,7 +137,9 @@ def _read_keys(fd, timeout):
     return keys
 
 
-def play(device, status=""):
+def play(device, status=None):
+    """Play ``device`` in the terminal; ``status``, a line for the help row: text, or a
+    function giving it now (None: nothing)."""
     if not sys.stdin.isatty():
         print("sim: the interactive simulator needs a terminal (use --headless --keys ...)", file=sys.stderr)
         device.close()
@@ -149,7 +151,7 @@ def play(device, status=""):
     start = time.monotonic()
     last_draw = 0.0
     drawn = None
-    status = 0
+    code = 0
     try:
         tty.setcbreak(fd)
         out.write("\x1b[?25l\x1b[2J")
@@ -174,6 +176,7 @@ def play(device, status=""):
                     device.strip.writes,
                     len(device.console),
                     device.tone,
+                    status if isinstance(status, str) else status() if status is not None else "",
                     tuple(size),
                 )
                 if state != drawn:
@@ -186,21 +189,21 @@ def play(device, status=""):
                     else:
                         out.write(
                             "\x1b[H"
-                            + "\x1b[K\n".join(frame_lines(device, size.columns, size.lines, status))
+                            + "\x1b[K\n".join(frame_lines(device, size.columns, size.lines, state[-2]))
                             + "\x1b[K\x1b[J"
                         )
                     out.flush()
                     drawn = state
                 last_draw = now
     except DeviceExited:
-        status = 1
+        code = 1
     except KeyboardInterrupt:
-        status = 0
+        code = 0
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
         out.write("\x1b[?25h" + _RESET + "\n")
         out.flush()
         device.close()
-    if status:
+    if code:
         print("the firmware stopped:\n" + "\n".join(printable(line) for line in device.console[-20:]))
-    return status
+    return code
