@@ -16,14 +16,14 @@ import time
 
 class Hardware:
     """``oled``, ``dice``, ``buttons``, ``buzzer`` (or None), ``dice_source``, ``faults``;
-        ``ticks_ms()`` / ``sleep_ms(ms)`` are the app's clock (virtual in the simulator);
-        ``button_down(button)`` the raw state of a button now (ROLL held at power-on);
-        ``battery_mv()`` (or None when the board cannot measure) and ``lightsleep(ms)``;
-        ``idle(ms)`` (or None): sleep while nothing moves on screen, at most ``ms``, ended at
-        once by a button's pin interrupt (rp2's timed lightsleep; None: the app keeps its
-        5 ms frames); ``fs`` the filesystem the save layer uses (``open``, ``rename``,
-        ``remove``, ``mkdir``, ``stat``; None: ``os`` and the builtin ``open``); ``glyphs`` (or
-    None): told each character the fonts draw, ``(number, x, y, width, inverted)``
+    ``ticks_ms()`` / ``sleep_ms(ms)`` are the app's clock (virtual in the simulator);
+    ``button_down(button)`` the raw state of a button now (ROLL held at power-on);
+    ``battery_mv()`` (or None when the board cannot measure) and ``lightsleep(ms)``;
+    ``idle(ms)`` (or None): sleep while nothing moves on screen, at most ``ms``, ended at
+    once by a button's pin interrupt (rp2's timed lightsleep; None: the app keeps its
+    5 ms frames); ``fs`` the filesystem the save layer uses (``open``, ``rename``,
+    ``remove``, ``mkdir``, ``stat``; None: ``os`` and the builtin ``open``); ``glyphs``
+    (or None): told each character the fonts draw, ``(number, x, y, width, inverted)``
     (lang.glyph's numbers, the cell's width), by a board that tells the screen as text
     (the web board)."""
 

@@ -30,6 +30,7 @@ from boards.sim_protocol import CONTRAST_MSG, FRAME_BYTES, FRAME_MSG, HEADER, OL
 from boards.sim_protocol import DICE_LEN, DICE_MSG, IDLE_LEVEL_BITS, TEXT_MSG
 from boards.sim_protocol import WireButtonPin, WireOutPin, WirePWM, WireSPI
 from game_dice import DiceSource
+from lang import LETTERS  # the fonts number their glyphs: ASCII 32..126, then these
 
 # One OLED frame (sim_protocol.FRAME_BYTES) and its header fit, with room for the dice.
 _OUT_SIZE = const(1100)
@@ -131,9 +132,7 @@ class WebOLED(framebuf.FrameBuffer):
     def glyph(self, number, x, y, width, inverted):
         """A font drew glyph ``number`` (lang.glyph's) in a cell ``width`` wide at ``x``,
         ``y`` (ui/draw.py: 8x8, ui/font.py: the compact 4x6)."""
-        import lang
-
-        ch = chr(32 + number) if number < 95 else lang.LETTERS[number - 95]
+        ch = chr(32 + number) if number < 95 else LETTERS[number - 95]
         self._keep(ch, x, y, width, 8 if width == 8 else 6, inverted)
 
     def screen_text(self):

@@ -29,7 +29,6 @@ _ONE_BITS = const(14)  # _ONE is 1 << 14
 _cell_fb = None  # made by the first glyph drawn (the host reads GLYPHS without framebuf)
 _table_fb = None
 _inverse_fb = None
-_listener = None  # the board's hw.glyphs, told each character drawn (None on a Pico)
 
 # glyphs: made by python -m host_tools.fonts from host_tools/fonts/glyphs_8x8.txt
 GLYPHS = bytearray(
@@ -62,13 +61,6 @@ def _buffers():
     _inverse_fb.pixel(0, 0, 1)
 
 
-def listen(glyphs):
-    """``glyphs(number, x, y, width, inverted)`` is called with every character drawn on
-    the grid from now on (``width``: 8); ui/font.py's ``listen`` says what it is for."""
-    global _listener
-    _listener = glyphs
-
-
 def glyph(fb, number, x, y, inverted=False):
     """Glyph ``number`` (lang.glyph) with its top-left pixel at ``x``, ``y``."""
     if _cell_fb is None:
@@ -78,8 +70,20 @@ def glyph(fb, number, x, y, inverted=False):
         fb.blit(_cell_fb, x, y, 1, _inverse_fb)
     else:
         fb.blit(_cell_fb, x, y, 0)
-    if _listener is not None:
-        _listener(number, x, y, _CELL, inverted)
+
+
+def listen(glyphs):
+    """From now on ``glyphs(number, x, y, width, inverted)`` is told every character drawn
+    on the grid (``width``: 8); ui/font.py's ``listen`` says what it is for and why it
+    replaces ``glyph``."""
+    global glyph
+    draw = glyph
+
+    def told(fb, number, x, y, inverted=False):
+        draw(fb, number, x, y, inverted)
+        glyphs(number, x, y, _CELL, inverted)
+
+    glyph = told
 
 
 def clear(fb):

@@ -48,15 +48,6 @@ GLYPHS = (
 _glyph = bytearray(3)
 _glyph_fb = None  # made by the first glyph drawn (the host reads GLYPHS without framebuf)
 _inverse_fb = None  # palette for inverted text: glyph pixels 1 -> 0, the rest skipped
-_listener = None  # the board's hw.glyphs, told each character drawn (None on a Pico)
-
-
-def listen(glyphs):
-    """``glyphs(number, x, y, width, inverted)`` is called with every character this font
-    draws from now on (``number`` as lang.glyph numbers it, ``width`` the cell's: 4): a
-    board that tells the screen as text (the web board's live region) sets it at boot."""
-    global _listener
-    _listener = glyphs
 
 
 def _buffers():
@@ -81,8 +72,22 @@ def glyph(fb, code, x, y, inverted=False):
         fb.blit(_glyph_fb, x, y, 1, _inverse_fb)
     else:
         fb.blit(_glyph_fb, x, y, 0)
-    if _listener is not None:
-        _listener(code, x, y, CELL_W, inverted)
+
+
+def listen(glyphs):
+    """From now on ``glyphs(number, x, y, width, inverted)`` is told every character this
+    font draws (``number`` as lang.glyph numbers it, ``width`` its cell's: 4): a board that
+    tells the screen as text (the web board's live region) sets it at boot. ``glyph`` is
+    replaced by one that draws and tells, so a Pico's drawing pays nothing for it (a test
+    per glyph slowed the busy-time simulator's busiest turn past its 15 s)."""
+    global glyph
+    draw = glyph
+
+    def told(fb, code, x, y, inverted=False):
+        draw(fb, code, x, y, inverted)
+        glyphs(code, x, y, CELL_W, inverted)
+
+    glyph = told
 
 
 def text(fb, s, col, row, inverted=False, limit=COLS):

@@ -84,7 +84,7 @@ export async function startFirmware(opts) {
   // wait, so a run keeps the unix port's 5 ms frames.
   const idle = opts.idle || ((ms, bytes) => {
     const step = Math.min(ms, 5);
-    return (step << 10) | wait(step, bytes);
+    return step * 1024 + wait(step, bytes);
   });
   mp.registerJsModule("webhost", {
     ...(opts.module || {}),

@@ -66,15 +66,15 @@ def test_two_tabs_one_owns_the_saves_and_the_other_takes_over(served):
     with browse.browser() as context:
         a = browse.Page(context.new_page())
         a.open(url)
+        a.keys(ROLL_AND_HOLD)
+        dice = dice_state(a)
+        assert [held for _f, held, _a in dice] == [False, True, False, True, False]
+        saves = a.handheld("saves")
         b = browse.Page(context.new_page())
         b.page.goto(url)
         # The second tab says the first one has the saves, and does not run the firmware.
         assert "another tab" in wait_notice(b, "another tab")
         assert b.handheld("frames") == 0
-        a.keys(ROLL_AND_HOLD)
-        dice = dice_state(a)
-        assert [held for _f, held, _a in dice] == [False, True, False, True, False]
-        saves = a.handheld("saves")
         b.keys("down wait:200 enter wait:400")  # presses in the second tab change nothing
         # Taking over re-reads the saves: the first tab's game goes on here, same dice.
         b.page.click("#takeover")
@@ -95,7 +95,8 @@ def test_two_tabs_one_owns_the_saves_and_the_other_takes_over(served):
 
 
 def test_a_save_of_a_tab_that_lost_the_saves_never_lands(served):
-    # The fence itself, every interleaving at once: two owners in turn on one record.
+    # The fence itself: a save in flight from the tab that lost the saves arrives after
+    # the new owner read them, and is refused.
     url = served + "a/"
     with browse.browser() as context:
         page = browse.Page(context.new_page())

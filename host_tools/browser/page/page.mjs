@@ -4,7 +4,7 @@
 // data/ in IndexedDB (store.mjs). The firmware itself runs in worker.mjs. Every file is
 // named with this build's version ("?v=..."), so the page never mixes two builds.
 import { Saves, SCOPE, dataEntries, MAX_TOTAL } from "./store.mjs?v=dev";
-import { LANGUAGES, TEXTS, language, preferred, setLanguage, t } from "./texts.mjs?v=dev";
+import { LANGUAGES, language, preferred, setLanguage, t } from "./texts.mjs?v=dev";
 
 const VERSION = new URL(import.meta.url).searchParams.get("v") || "dev";
 const $ = (id) => document.getElementById(id);
@@ -227,8 +227,8 @@ state.oled = () => lastFrame; // for tests and screenshots: what the panel shows
 state.dice = () => chips.map(litRows);
 // A lit LED against an unlit one: at the default brightness (8) the contrast is 3.9:1
 // (WCAG's 3:1 for graphics), 2.5:1 at the dimmed brightness (1).
-export const ledColour = (intensity) => `rgb(${150 + intensity * 7},${40 + intensity * 3},${40 + intensity * 3})`;
-export const UNLIT = "#1e1010";
+const ledColour = (intensity) => `rgb(${150 + intensity * 7},${40 + intensity * 3},${40 + intensity * 3})`;
+const UNLIT = "#1e1010";
 state.ledColours = (intensity) => [ledColour(intensity), UNLIT];
 function drawDice() {
   chips.forEach((chip, i) => {
@@ -574,4 +574,3 @@ async function main() {
   checkForNewBuild();
 }
 main();
-export { TEXTS };

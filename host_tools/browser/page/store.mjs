@@ -193,9 +193,8 @@ export class Saves {
 
   problem(e) {
     const name = (e && e.name) || "";
-    const kind = name === "QuotaExceededError" ? "full" : name === "VersionError" ? "newer"
-      : name === "UnknownError" || name === "SecurityError" || name === "InvalidStateError" && !this.connection ? "blocked"
-      : "failed";
+    const refused = name === "UnknownError" || name === "SecurityError" || (name === "InvalidStateError" && !this.connection);
+    const kind = name === "QuotaExceededError" ? "full" : name === "VersionError" ? "newer" : refused ? "blocked" : "failed";
     if (this.failing !== kind) this.onProblem(kind, e);
     this.failing = kind;
   }

@@ -104,7 +104,7 @@ onmessage = async (event) => {
       const slept = Math.max(0, Math.min(ms, Math.round(performance.now() - (start + virtual))));
       virtual += slept;
       woke = performance.now();
-      return (slept << 10) | Atomics.load(shared, LEVELS);
+      return slept * 1024 + Atomics.load(shared, LEVELS); // not <<: a long idle would wrap at 32 bits
     },
     saved: (files) => postMessage({ type: "saved", files }),
     stdout: print,
