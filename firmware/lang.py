@@ -62,50 +62,20 @@ def use(want):
     return code
 
 
-def is_code(name):
-    """A language's code: two or three lower-case letters (``nl``, ``de``)."""
-    if not 2 <= len(name) <= 3:
-        return False
-    for char in name:
-        if not "a" <= char <= "z":
-            return False
-    return True
-
-
 def codes():
-    """The languages on this device, English first, then by code: every catalog module
-    (``lang_<code>.py`` or ``.mpy``) in a folder on the import path. Read when the menu's
-    Language line steps: a few file listings, then garbage."""
-    import os
-
-    found = []
-    for folder in sys.path:
-        try:
-            files = os.listdir(folder or ".")
-        except OSError:
-            continue
-        for file in files:
-            dot = file.find(".")
-            name = file[5:dot]
-            if file.startswith("lang_") and file[dot:] in (".py", ".mpy") and is_code(name) and name not in found:
-                found.append(name)
-    found.sort()
-    if ENGLISH in found:
-        found.remove(ENGLISH)
-    return [ENGLISH] + found
+    """The languages on this device, English first (lang_en.codes)."""
+    return _english().codes()
 
 
 def next_code(current, step=1):
     """The language after ``current`` in ``codes()`` (wrapping; ``step`` -1: before)."""
-    found = codes()
-    at = found.index(current) if current in found else 0
-    return found[(at + step) % len(found)]
+    return _english().next_code(current, step)
 
 
 def _english():
     """lang_en.py: English, every other language's fallback, and the code that resolves a
-    language. It is loaded only while a language is resolved, and forgotten after: its
-    code and strings are garbage then."""
+    language and lists the languages. It is loaded only while one of those runs, and
+    forgotten after: its code and strings are garbage then."""
     try:
         return __import__("lang_en")
     finally:

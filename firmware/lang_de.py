@@ -31,8 +31,8 @@ zoo_yahtzy = Zoo Yahtzy|Zoo Yahtzy
 yahtzee_bonus = Yahtzee-Bonus|Yahtzee+
 upper_bonus = Bonus oben|Bonus
 """,
+    # S: Spieler.
     """
-# S: Spieler.
 seats = S1|S2|S3|S4
 kinds = Mensch|CPU optimal|CPU Sieger|CPU gut|CPU locker
 human_cpu = Mensch|CPU

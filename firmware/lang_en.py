@@ -1,5 +1,6 @@
 """English: every text the handheld shows, and every other language's fallback; and the
-code that resolves a language (lang.use), which is loaded with English only while it runs.
+code that resolves a language (lang.use) and lists the languages (lang.codes), which is
+loaded with English only while it runs.
 
 One line a text, ``key = text``, in a string a part of the screens; ``|`` separates the
 items of a list (a box's long and short name, the computer levels, the two texts of a
@@ -14,10 +15,11 @@ import sys
 from micropython import const
 
 TEXTS = (
+    # The boxes by id: long name|short name. The short one fits the turn list and the card
+    # view (11 columns); the long one a line of its own (16).
+    # The bonuses, long|short (the short one beside a number of up to four digits).
     """
 lang_name = English
-# The boxes by id: long name|short name. The short one fits the turn list and the card
-# view (11 columns); the long one a line of its own (16).
 aces = Aces|Aces
 twos = Twos|Twos
 threes = Threes|Threes
@@ -41,18 +43,17 @@ three_same = Three the same|3 the same
 four_same = Four the same|4 the same
 all_different = All different|5 different
 zoo_yahtzy = Zoo Yahtzy|Zoo Yahtzy
-# The bonuses, long|short (the short one beside a number of up to four digits).
 yahtzee_bonus = Yahtzee bonus|Yahtzee+
 upper_bonus = Upper bonus|Bonus
 """,
+    # The players: the seats' short names, the computer levels (human first).
     """
-# The players: the seats' short names, the computer levels (human first).
 seats = P1|P2|P3|P4
 kinds = Human|CPU optimal|CPU win|CPU good|CPU casual
 human_cpu = Human|CPU
 """,
+    # The menu: a line's name, its value at the right.
     """
-# The menu: a line's name, its value at the right.
 menu = Setup
 start_game = Start game
 players = Players
@@ -67,8 +68,8 @@ brightness = Brightness
 language = Language
 records = Records
 """,
+    # Around a game.
     """
-# Around a game.
 one_to_four = 1-4 players
 who_starts = Who starts?
 die = die
@@ -85,8 +86,8 @@ winner = Winner:
 tie = Tie:
 end_keys = OK: high scores|OK: menu
 """,
+    # The turn.
     """
-# The turn.
 roll = Roll
 upper = Upper
 no_rolls_left = No rolls left
@@ -97,8 +98,9 @@ score_keys = OK    = score|other = back
 card = card
 need = need
 """,
+    # Hints and reviews.
+    # Why there are no hints (coach.py's reasons).
     """
-# Hints and reviews.
 hint = Hint
 hint_moves = Most points|To win
 hint_ok = OK = most points|OK = to win
@@ -115,13 +117,12 @@ right_away = (right away)
 better_keep = Best: keep, roll
 you_lost = You lost
 lost_what = points|of win chance
-# Why there are no hints (coach.py's reasons).
 no_table = No advice table
 no_ram = Too little RAM
 table_damaged = Table damaged
 """,
+    # Records.
     """
-# Records.
 new_high_score = New high score!
 place = Place
 letter_keys = UP/DOWN: letter|OK: next
@@ -217,3 +218,42 @@ def _lines(source):
             if eq > start and lines[start] != "#":
                 yield lines[start:eq], part << _PART | (eq + 3) << _SPAN | end
             start = end + 1
+
+
+def codes():
+    """The languages on this device, English first, then by code: every catalog module
+    (``lang_<code>.py`` or ``.mpy``, ``is_code``) in a folder on the import path."""
+    import os
+
+    found = []
+    for folder in sys.path:
+        try:
+            files = os.listdir(folder or ".")
+        except OSError:
+            continue
+        for file in files:
+            dot = file.find(".")
+            name = file[5:dot]
+            if file.startswith("lang_") and file[dot:] in (".py", ".mpy") and is_code(name) and name not in found:
+                found.append(name)
+    found.sort()
+    if "en" in found:
+        found.remove("en")
+    return ["en"] + found
+
+
+def next_code(current, step=1):
+    """The language after ``current`` in ``codes()`` (wrapping; ``step`` -1: before)."""
+    found = codes()
+    at = found.index(current) if current in found else 0
+    return found[(at + step) % len(found)]
+
+
+def is_code(name):
+    """A language's code: two or three lower-case letters (``nl``, ``de``)."""
+    if not 2 <= len(name) <= 3:
+        return False
+    for char in name:
+        if not "a" <= char <= "z":
+            return False
+    return True

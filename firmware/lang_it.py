@@ -31,8 +31,8 @@ zoo_yahtzy = Zoo Yahtzy|Zoo Yahtzy
 yahtzee_bonus = Bonus Yahtzee|Yahtzee+
 upper_bonus = Bonus sopra|Bonus
 """,
+    # G: giocatore.
     """
-# G: giocatore.
 seats = G1|G2|G3|G4
 kinds = Umano|CPU ottimo|CPU vincente|CPU bravo|CPU facile
 human_cpu = Umano|CPU

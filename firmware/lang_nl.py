@@ -31,8 +31,8 @@ zoo_yahtzy = Zoo Yahtzy|Zoo Yahtzy
 yahtzee_bonus = Yahtzee-bonus|Yahtzee+
 upper_bonus = Bonus boven|Bonus
 """,
+    # S: speler.
     """
-# S: speler.
 seats = S1|S2|S3|S4
 kinds = Mens|CPU optimaal|CPU winnaar|CPU goed|CPU losjes
 human_cpu = Mens|CPU

@@ -198,7 +198,8 @@ def setup_ok(value):
         kinds = value["kinds"]
         if type(kinds) is not list or len(kinds) != MAX_PLAYERS or len(value) != (8 if "lang" in value else 7):
             return False
-        if "lang" in value and (type(value["lang"]) is not str or not lang.is_code(value["lang"])):
+        code = value.get("lang", "en")  # a set-up saved before the languages has none
+        if type(code) is not str or not 2 <= len(code) <= 3 or not code.isalpha() or not code.islower():
             return False
         for kind in kinds:
             if type(kind) is not str or kind not in KIND_NAMES:

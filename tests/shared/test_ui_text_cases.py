@@ -28,6 +28,20 @@ def test_a_set_up_round_trips_and_the_defaults_pass_the_check():
     equal(again.player_list(), [("P1", "human"), ("P2", "casual"), ("P3", "human")])
 
 
+def test_a_set_up_saved_before_the_languages_still_loads_in_english():
+    value = menu.Settings({}).saved()
+    equal(value["lang"], "en")
+    del value["lang"]
+    assert menu.setup_ok(value)
+    again = menu.Settings({})
+    again.restore(value)
+    equal(again.lang, "en")
+    value["lang"] = "xyz"  # a language this device lacks: its set-up loads, in English
+    assert menu.setup_ok(value)
+    again.restore(value)
+    equal(again.lang, "en")
+
+
 def test_the_set_up_check_refuses_every_other_shape():
     good = menu.Settings({}).saved()
     bad = [
@@ -50,6 +64,11 @@ def test_the_set_up_check_refuses_every_other_shape():
         dict(good, sound="on"),
         dict(good, leds=16),
         dict(good, extra=1),
+        dict(good, lang="EN"),
+        dict(good, lang="english"),
+        dict(good, lang="n1"),
+        dict(good, lang=3),
+        dict(good, lang=None),
     ]
     without = dict(good)
     del without["leds"]
