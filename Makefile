@@ -48,7 +48,7 @@ HELP_LINES = \
   "chip       the official firmware on an emulated Pico (CHIPARGS=...)" \
   "chip-deps  rp2040js for make chip (npm ci into build/rp2040)" \
   "table      the strategy and spread tables (RULES=... COMPACT=1)" \
-  "flash      the game onto a Pico (PORT=... BOARD=... RULES=... COMPACT=1)" \
+  "flash      the game onto a Pico (PORT=... BOARD=... RULES=... COMPACT=1 LANG=...)" \
   "repl       MicroPython's REPL on the Pico (PORT=...)" \
   "dev        run the firmware from this checkout on the Pico (PORT=... BOARD=...)" \
   "uf2        one .uf2 with MicroPython, the game and its table (FIRMWARE=... OUT=...)" \
@@ -170,10 +170,13 @@ $(SPREAD_FILE): firmware/strategy_spread.py host_tools/solver/spread.py | $(PTH)
 	$(PY) -m host_tools solve --rules $(TABLE_RULES) $(if $(COMPACT),--compact) --out $(TABLE_FILE) --spread $@
 endif
 
-# make flash [PORT=/dev/ttyACM0] [BOARD=pico] [RULES=forced] [COMPACT=1]: compile, copy what changed, reset.
+# make flash [PORT=/dev/ttyACM0] [BOARD=pico] [RULES=forced] [COMPACT=1] [LANG=nl]: compile, copy what changed, reset.
 # make repl [PORT=...]: MicroPython's REPL. make dev [PORT=...] [BOARD=...]: run the
 # firmware straight from this checkout (mpremote mount), nothing copied to the Pico.
-FLASHARGS = $(if $(PORT),--port $(PORT)) $(if $(BOARD),--board $(BOARD)) $(if $(RULES),--rules $(RULES)) $(if $(COMPACT),--compact)
+# LANG=nl (or nl,de): the languages copied besides English, the first the device's own;
+# only as make's argument (the environment's LANG is the shell's locale).
+LANGARG = $(if $(filter command line,$(origin LANG)),--lang $(LANG))
+FLASHARGS = $(if $(PORT),--port $(PORT)) $(if $(BOARD),--board $(BOARD)) $(if $(RULES),--rules $(RULES)) $(if $(COMPACT),--compact) $(LANGARG)
 
 # The kids' Zoo table (55 KB, under a second) goes along, for the menu's Zoo card;
 # rebuilt, like the main table, when the table format's code changes.
@@ -193,7 +196,7 @@ repl: $(PTH)
 dev: $(PTH)
 	$(PY) -m host_tools flash --dev $(FLASHARGS)
 
-# make uf2 [FIRMWARE=RPI_PICO-v1.28.0.uf2] [BOARD=pico] [RULES=forced] [COMPACT=1] [OUT=FILE]:
+# make uf2 [FIRMWARE=RPI_PICO-v1.28.0.uf2] [BOARD=pico] [RULES=forced] [COMPACT=1] [LANG=nl] [OUT=FILE]:
 # one .uf2 with MicroPython, the game and its strategy table, to drop on the BOOTSEL drive
 # (README "For players"); default FIRMWARE: the one .uf2 in build/micropython/,
 # default OUT: build/pico-yahtzee-<board>.uf2.
@@ -201,7 +204,7 @@ UF2_OUT = $(or $(OUT),build/pico-yahtzee-$(or $(BOARD),pico).uf2)
 
 uf2: $(PTH)
 	mkdir -p build
-	$(PY) -m host_tools uf2 $(if $(FIRMWARE),--firmware $(FIRMWARE)) $(if $(BOARD),--board $(BOARD)) $(if $(RULES),--rules $(RULES)) $(if $(COMPACT),--compact) --out $(UF2_OUT)
+	$(PY) -m host_tools uf2 $(if $(FIRMWARE),--firmware $(FIRMWARE)) $(if $(BOARD),--board $(BOARD)) $(if $(RULES),--rules $(RULES)) $(if $(COMPACT),--compact) $(LANGARG) --out $(UF2_OUT)
 
 # make web: the handheld as a static site in build/web (README "Play in your browser":
 # MicroPython's WebAssembly port, pinned by host_tools/browser/package-lock.json and

@@ -23,8 +23,9 @@ class Hardware:
     once by a button's pin interrupt (rp2's timed lightsleep; None: the app keeps its
     5 ms frames); ``fs`` the filesystem the save layer uses (``open``, ``rename``,
     ``remove``, ``mkdir``, ``stat``; None: ``os`` and the builtin ``open``); ``glyphs``
-    (or None): told each character the compact font draws, ``(code, x, y, inverted)``,
-    by a board that tells the screen as text (the web board)."""
+    (or None): told each character the fonts draw, ``(number, x, y, width, inverted)``
+    (lang.glyph's numbers, the cell's width), by a board that tells the screen as text
+    (the web board)."""
 
     def __init__(self):
         self.oled = None

@@ -30,6 +30,7 @@ from boards.sim_protocol import CONTRAST_MSG, FRAME_BYTES, FRAME_MSG, HEADER, OL
 from boards.sim_protocol import DICE_LEN, DICE_MSG, IDLE_LEVEL_BITS, TEXT_MSG
 from boards.sim_protocol import WireButtonPin, WireOutPin, WirePWM, WireSPI
 from game_dice import DiceSource
+from lang import LETTERS  # the fonts number their glyphs: ASCII 32..126, then these
 
 # One OLED frame (sim_protocol.FRAME_BYTES) and its header fit, with room for the dice.
 _OUT_SIZE = const(1100)
@@ -90,9 +91,9 @@ class WebLink:
 
 class WebOLED(framebuf.FrameBuffer):
     """The 128x64 panel as the page draws it: ``show`` sends the frame buffer as it is,
-    and the text on it when that changed: each character drawn (the built-in font's
-    ``text``, the compact font's glyphs through ``glyph``) is kept by its position until
-    something is drawn over it or the screen is cleared."""
+    and the text on it when that changed: each character drawn (the fonts' glyphs through
+    ``glyph``; MicroPython's own ``text`` where the boot has no font yet) is kept by its
+    position until something is drawn over it or the screen is cleared."""
 
     def __init__(self, link):
         self.width = OLED_WIDTH
@@ -128,9 +129,11 @@ class WebOLED(framebuf.FrameBuffer):
             self._keep(s[i], x + 8 * i, y, 8, 8, inverted)
         super().text(s, x, y, c)
 
-    def glyph(self, code, x, y, inverted):
-        """The compact font drew character ``code`` at ``x``, ``y`` (ui/font.py)."""
-        self._keep(chr(code) if 32 <= code < 127 else " ", x, y, 4, 6, inverted)
+    def glyph(self, number, x, y, width, inverted):
+        """A font drew glyph ``number`` (lang.glyph's) in a cell ``width`` wide at ``x``,
+        ``y`` (ui/draw.py: 8x8, ui/font.py: the compact 4x6)."""
+        ch = chr(32 + number) if number < 95 else LETTERS[number - 95]
+        self._keep(ch, x, y, width, 8 if width == 8 else 6, inverted)
 
     def screen_text(self):
         """The characters on the screen as lines, top to bottom (byte 1 first on a line

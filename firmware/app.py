@@ -34,6 +34,7 @@ import time
 from drivers.buttons import LONG
 import coach as coach_module
 import game as game_module
+import lang
 import power as power_module
 import rules
 import scheduler
@@ -120,7 +121,6 @@ class App:
         self.starter = -1
         self.tie = False
         self.coach = coach_module.Coach()  # hints, turn reviews, advisor levels (coach.py)
-        self.labels = screens.BOX_LABELS  # the game's box names on the 8x8 screens (_begin)
         self.note = ""  # one line shown on the roll-off screen and through round 1
         self.turn_msg = ""  # the turn screen's footer for a moment: why ROLL did nothing
         self.turn_msg_until = 0
@@ -343,14 +343,14 @@ class App:
                 self.scroll_cursor()
 
     def _begin(self, game, defer=False):
-        """Take ``game`` on: its box names for the 8x8 screens (the standard card's short
-        ones, else the ruleset's), animals on the dice for the Zoo card, its totals, and the strategy table when the coach or an
+        """Take ``game`` on: its box names in the chosen language (lang.card), animals on
+        the dice for the Zoo card, its totals, and the strategy table when the coach or an
         advisor level needs it (its RAM is held while a game runs; without one, say so through
         round 1: ``note``). ``defer``: open it a part a frame after the first screen shows
         (job OPEN, ``_opening``); the roll-off's timers wait for it, and a game whose first
         screen is a turn keeps the presses waiting until it is open."""
         self.game = game
-        self.labels = screens.BOX_LABELS if game.rules.card == "yahtzee" else game.rules.labels
+        lang.card(game.rules)
         self.hw.dice.animals(game.rules.faces is not None)  # the Zoo card's pictures
         self.starter = -1
         self.tie = False

@@ -21,10 +21,11 @@ _N_OPTIONS = const(32)
 # folder in the simulator), so the table is opened relative to it.
 TABLE_PATH = "strategy-%s.bin"
 SPREAD_PATH = "spread-%s.bin"  # the spread table: the win level (seat_win.py) needs it
-# Why open() gave no advisor, one OLED line each (the advisor levels then play simply).
-NO_TABLE = "No strat. table"
-NO_RAM = "No RAM: simple"
-DAMAGED = "Table damaged"  # refused: cut short, flipped bytes (strategy_table.TableDamaged)
+# Why open() gave no advisor (the advisor levels then play simply): keys of the screens'
+# texts (lang.py), one OLED line each.
+NO_TABLE = "no_table"
+NO_RAM = "no_ram"
+DAMAGED = "table_damaged"  # refused: cut short, flipped bytes (strategy_table.TableDamaged)
 
 
 class Coach:

@@ -1,7 +1,7 @@
 """Boot: read device.cfg, build the board (big buffers first), then run the app. ROLL held
-at power-on: safe mode. A failed part, a crash or files missing: a message on the OLED (or
-the dice) and the console, never a traceback loop. The device runs this file from
-source: keep it within one 4 KiB littlefs block (tests/host/test_flash_units.py)."""
+at power-on: safe mode. A failed part, a crash, files missing: a message on the OLED (or
+the dice) and the console. The device runs this file from source: keep it within one
+4 KiB littlefs block (tests/host/test_flash_units.py)."""
 
 import gc
 import sys
@@ -12,31 +12,30 @@ _ROLL = const(5)  # drivers.buttons.ROLL: safe mode without the drivers
 _SAFE_SAMPLES = const(10)  # 10 x 5 ms: settled
 
 
-def _wrap(text, width=16):
-    """Up to 7 lines broken at spaces (ui/draw.py), or cut when files are missing."""
-    try:
-        from ui.draw import wrap
-    except ImportError:
-        return [text[i : i + width] for i in range(0, min(len(text), 7 * width), width)]
-    return wrap(text, width, 7)
-
-
 def show_message(hw, title, text):
-    """``title`` and ``text`` on the console, the OLED if there is one, else the dice."""
+    """``title`` and ``text`` on the console, the OLED (the game's font; MicroPython's if
+    files are missing) or else the dice."""
     print("%s: %s" % (title, text))
     oled = getattr(hw, "oled", None)
     if oled is not None and not getattr(oled, "missing", False):
         try:
             oled.fill(0)
             oled.fill_rect(0, 0, 128, 8, 1)
-            oled.text(title[:16], 0, 0, 0)
-            row = 1
-            for line in _wrap(text):
-                oled.text(line, 0, row * 8, 1)
-                row += 1
+            try:
+                from ui import draw
+
+                lines = [title[:16]] + draw.wrap(text, 16, 7)
+            except ImportError:
+                draw = None
+                lines = [title[:16]] + [text[i : i + 16] for i in range(0, min(len(text), 112), 16)]
+            for row in range(len(lines)):
+                if draw is None:
+                    oled.text(lines[row], 0, row * 8, 0 if row == 0 else 1)
+                else:
+                    draw.text(oled, lines[row], 0, row, row == 0)
             oled.show()
             return
-        except Exception as exc:  # the panel itself failed
+        except Exception as exc:  # the panel failed
             print("OLED unusable:", exc)
     dice = getattr(hw, "dice", None)
     if dice is not None and not getattr(dice, "missing", False):
@@ -94,8 +93,9 @@ def main():
         return hw
     try:
         if hw.glyphs is not None:  # the web board: the screen as text
-            from ui import font
+            from ui import draw, font
 
+            draw.listen(hw.glyphs)
             font.listen(hw.glyphs)
         gc.collect()  # before the app loads (-13 KB heap)
         import app

@@ -24,7 +24,7 @@ BONUS = const(13)
 ALL_BOXES = const(0x1FFF)  # the used-box mask of a full standard card
 UPPER_ROW = const(31)  # an upper box scores 0..30 (five of its face): price tables keep 31 a box
 
-# Box kinds; a box is (id, label, kind, param, points). ``points`` = 0 means "the dice":
+# Box kinds; a box is (id, kind, param, points). ``points`` = 0 means "the dice":
 # the sum of all five, or for FACE the face's own value per die.
 FACE = const(0)  # param: the face; points per die showing it (0: the face value)
 SAME = const(1)  # param: how many equal dice are needed
@@ -34,19 +34,19 @@ CHANCE = const(4)  # anything
 DIFFERENT = const(5)  # param: how many different faces are needed
 
 BOXES = (
-    ("aces", "Aces", FACE, 1, 0),
-    ("twos", "Twos", FACE, 2, 0),
-    ("threes", "Threes", FACE, 3, 0),
-    ("fours", "Fours", FACE, 4, 0),
-    ("fives", "Fives", FACE, 5, 0),
-    ("sixes", "Sixes", FACE, 6, 0),
-    ("three_kind", "3 of a kind", SAME, 3, 0),
-    ("four_kind", "4 of a kind", SAME, 4, 0),
-    ("full_house", "Full house", FULL_HOUSE, 0, 25),
-    ("small_straight", "Sm straight", STRAIGHT, 4, 30),
-    ("large_straight", "Lg straight", STRAIGHT, 5, 40),
-    ("yahtzee", "Yahtzee", SAME, 5, 50),
-    ("chance", "Chance", CHANCE, 0, 0),
+    ("aces", FACE, 1, 0),
+    ("twos", FACE, 2, 0),
+    ("threes", FACE, 3, 0),
+    ("fours", FACE, 4, 0),
+    ("fives", FACE, 5, 0),
+    ("sixes", FACE, 6, 0),
+    ("three_kind", SAME, 3, 0),
+    ("four_kind", SAME, 4, 0),
+    ("full_house", FULL_HOUSE, 0, 25),
+    ("small_straight", STRAIGHT, 4, 30),
+    ("large_straight", STRAIGHT, 5, 40),
+    ("yahtzee", SAME, 5, 50),
+    ("chance", CHANCE, 0, 0),
 )
 BOX_IDS = tuple(box[0] for box in BOXES)
 YAHTZEE = const(11)
@@ -115,17 +115,16 @@ class Ruleset:
         self.joker = joker
         self.joker_tiers, self.joker_pays = _JOKER_TABLE[joker]
         self.boxes = boxes
-        self.ids = tuple(box[0] for box in boxes)
-        self.labels = tuple(box[1] for box in boxes)
+        self.ids = tuple(box[0] for box in boxes)  # the screens' names: lang.py, by id
         self.n_boxes = len(boxes)
         self.bonus_at = self.n_boxes  # card index of the Yahtzee bonus points
         n_upper = 0
-        while n_upper < self.n_boxes and boxes[n_upper][2] == FACE:
+        while n_upper < self.n_boxes and boxes[n_upper][1] == FACE:
             n_upper += 1
         self.n_upper = n_upper
         self.yahtzee_box = -1
         for box in range(self.n_boxes):
-            if boxes[box][2] == SAME and boxes[box][3] == 5:
+            if boxes[box][1] == SAME and boxes[box][2] == 5:
                 self.yahtzee_box = box
         self.yahtzee_bonus = bonus if yahtzee_bonus else 0
         if card == ZOO:
@@ -219,7 +218,7 @@ def score_options(rules, card, dice, out):
         if not (legal >> box) & 1:
             out[box] = -1
             continue
-        _id, _label, kind, param, fixed = boxes[box]
+        _id, kind, param, fixed = boxes[box]
         if kind == FACE:
             points = counts[param] * (fixed or param)
         elif kind == CHANCE:
@@ -290,7 +289,7 @@ def possible_points(rules):
         seen = [{0} for _box in range(n_boxes)]
         out = [0] * n_boxes
         yahtzee_filled = new_card(rules)
-        yahtzee_filled[rules.yahtzee_box] = rules.boxes[rules.yahtzee_box][4]
+        yahtzee_filled[rules.yahtzee_box] = rules.boxes[rules.yahtzee_box][3]
         for card in (new_card(rules), yahtzee_filled):
             for roll in all_rolls():
                 score_options(rules, card, roll, out)
@@ -315,7 +314,7 @@ def check_card(rules, card):
     step = rules.yahtzee_bonus
     yz = rules.yahtzee_box
     if bonus and (
-        bonus < 0 or not step or card[yz] != rules.boxes[yz][4] or bonus % step or bonus > (n_boxes - 1) * step
+        bonus < 0 or not step or card[yz] != rules.boxes[yz][3] or bonus % step or bonus > (n_boxes - 1) * step
     ):
         raise ValueError("a Yahtzee bonus of %r points is impossible on this card" % (bonus,))
 
@@ -328,7 +327,7 @@ def card_bounds(card):
     boxes, threshold, upper_bonus, step, _faces = _card(card)
     upper = lower = 0
     yahtzee = False
-    for _id, _label, kind, param, fixed in boxes:
+    for _id, kind, param, fixed in boxes:
         if kind == FACE:
             upper += 5 * (fixed or param)
         else:

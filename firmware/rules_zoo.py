@@ -10,17 +10,17 @@ from rules import DIFFERENT, FACE, FULL_HOUSE, SAME
 ANIMALS = ("fish", "bird", "cat", "dog", "horse", "elephant")  # faces 1..6
 # 1 point per animal; fixed points below; no straights, no chance (docs/rules_zoo.md).
 BOXES = (
-    ("fish", "Fish", FACE, 1, 1),
-    ("bird", "Bird", FACE, 2, 1),
-    ("cat", "Cat", FACE, 3, 1),
-    ("dog", "Dog", FACE, 4, 1),
-    ("horse", "Horse", FACE, 5, 1),
-    ("elephant", "Elephant", FACE, 6, 1),
-    ("three_same", "3 the same", SAME, 3, 10),
-    ("four_same", "4 the same", SAME, 4, 15),
-    ("full_house", "Full house", FULL_HOUSE, 0, 15),
-    ("all_different", "All differ", DIFFERENT, 5, 20),
-    ("zoo_yahtzy", "Zoo Yahtzy", SAME, 5, 30),
+    ("fish", FACE, 1, 1),
+    ("bird", FACE, 2, 1),
+    ("cat", FACE, 3, 1),
+    ("dog", FACE, 4, 1),
+    ("horse", FACE, 5, 1),
+    ("elephant", FACE, 6, 1),
+    ("three_same", SAME, 3, 10),
+    ("four_same", SAME, 4, 15),
+    ("full_house", FULL_HOUSE, 0, 15),
+    ("all_different", DIFFERENT, 5, 20),
+    ("zoo_yahtzy", SAME, 5, 30),
 )
 # As rules.py's cards: boxes, upper threshold ("18 of meer"), upper bonus (10), points
 # per further Yahtzee (none), face names.

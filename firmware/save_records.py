@@ -99,7 +99,7 @@ def yahtzees_in(card, ruleset=_STANDARD):
     """Yahtzees scored on a card: the Yahtzee box at its points (50; a Zoo Yahtzy's 30)
     plus one per further-Yahtzee bonus."""
     box = ruleset.yahtzee_box
-    found = 1 if card[box] > 0 and card[box] == ruleset.boxes[box][4] else 0
+    found = 1 if card[box] > 0 and card[box] == ruleset.boxes[box][3] else 0
     if ruleset.yahtzee_bonus:
         found += card[ruleset.bonus_at] // ruleset.yahtzee_bonus
     return found

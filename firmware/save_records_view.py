@@ -13,12 +13,11 @@ MIN_ROLLS = const(30)  # below this the chi-square figure means nothing (expecte
 _CRIT_5 = const(11070)
 _CRIT_1 = const(15086)
 
-# Fairness verdicts: index into VERDICTS for the text.
+# Fairness verdicts (the screens' texts: lang.T.verdicts, in this order).
 TOO_FEW = const(0)
 FAIR = const(1)
 DOUBTFUL = const(2)
 UNFAIR = const(3)
-VERDICTS = ("too few rolls", "looks fair", "doubtful (5%)", "unfair (1%)")
 
 
 def summary(entry):

@@ -190,7 +190,7 @@ def _box(ruleset, kind, param):
     """Index of the box of ``kind`` (and ``param``, when not None), or -1."""
     for box in range(ruleset.n_boxes):
         entry = ruleset.boxes[box]
-        if entry[2] == kind and (param is None or entry[3] == param):
+        if entry[1] == kind and (param is None or entry[2] == param):
             return box
     return -1
 

@@ -75,14 +75,14 @@ class Advisor:
         self._full = (1 << nb) - 1
         self._th = ruleset.upper_threshold
         self._yzb = ruleset.yahtzee_box
-        self._yz_points = ruleset.boxes[self._yzb][4]
+        self._yz_points = ruleset.boxes[self._yzb][3]
         # The yz flag (Yahtzee box at 50) matters for the bonus and the joker; the table
         # keeps it for box _YZ_BIT only, which is the standard card's Yahtzee box.
         self._track_yz = self._yzb == _YZ_BIT
         # Points per die of each upper box: its face, or the card's fixed points (Zoo: 1).
         self._per_die = bytearray(6)
         for b in range(6):
-            self._per_die[b] = ruleset.boxes[b][4] or ruleset.boxes[b][3]
+            self._per_die[b] = ruleset.boxes[b][3] or ruleset.boxes[b][2]
         self.keeps = strategy_dice.Keeps(True)
         keeps = self.keeps
         yield

@@ -3,8 +3,9 @@
 Host tools reuse the firmware's own modules (rules, game, advisor, drivers) instead of
 copying them. ``use_firmware()`` is the one place that makes them importable under
 CPython: it puts ``firmware/`` (the device's flash root) and the repository root (for
-``boards``) on ``sys.path``, together with ``stand_ins/``, the single CPython stand-in
-for MicroPython-only names (``micropython.const``, ``time.ticks_ms`` ...).
+``boards``) on ``sys.path``, together with ``stand_ins/``, the CPython stand-ins for
+MicroPython-only names (``micropython.const``, ``time.ticks_ms`` ..., and ``framebuf``
+for the screens' drawing).
 """
 
 import contextlib

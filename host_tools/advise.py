@@ -2,7 +2,7 @@
 
     python -m host_tools advise [--rules forced|ordered|free|none|zoo] [--no-yahtzee-bonus]
                                 [--card CARD] [--dice D1 D2 D3 D4 D5 --rolls-left N] [--json]
-                                [--opponents CARD [CARD ...] [--to-win]]
+                                [--opponents CARD [CARD ...] [--to-win]] [--lang CODE]
 
 Runs firmware/strategy_advisor.py under CPython on the exact value table for the ruleset (found in
 build/strategy-<rules>.bin, built there by the solver when missing). Without dice: the
@@ -14,6 +14,8 @@ With ``--opponents`` (1-3 cards): every player's chance to win from the win mete
 the CPU win level (firmware/seat_win.py): the chance to win against those cards. The
 win meter and the win level are for the 13-box cards (not ``--rules zoo``).
 ``--rules zoo`` (the kids' card): dice are animal numbers 1-6, kept dice are named.
+Boxes and animals are named as the handheld names them, in ``--lang``'s language
+(host_tools/texts.py); ``--json`` keeps the ids.
 """
 
 import json
@@ -25,7 +27,7 @@ host_tools.use_firmware()
 import rules as R  # noqa: E402
 import strategy_table  # noqa: E402
 
-from host_tools import score  # noqa: E402
+from host_tools import score, texts  # noqa: E402
 from host_tools.solver.advice import advise, advise_to_win, chances  # noqa: E402
 from host_tools.solver.files import MAX_TABLE as _MAX_TABLE, ensure_spread, ensure_table, open_advisor  # noqa: E402
 
@@ -47,7 +49,9 @@ def render_to_win(result, rolls_left):
             "%d roll%s left: the dice to keep, best chance to win first" % (rolls_left, "" if rolls_left == 1 else "s")
         )
     for opt in result["options"]:
-        name = opt["box"] if "box" in opt else (" ".join(str(d) for d in opt["hold"]) or "(re-roll all)")
+        name = (
+            texts.box_by_id(opt["box"]) if "box" in opt else (" ".join(str(d) for d in opt["hold"]) or "(re-roll all)")
+        )
         lines.append("  %-15s %5.1f %%" % (name, 100 * opt["chance"]))
     return "\n".join(lines)
 
@@ -59,13 +63,11 @@ def render(result, rolls_left):
     if rolls_left == 0:
         lines.append("last roll: the box to fill, best first")
         for opt in result["options"]:
-            lines.append("  %-15s %9.4f" % (opt["box"], opt["expected_total"]))
+            lines.append("  %-15s %9.4f" % (texts.box_by_id(opt["box"]), opt["expected_total"]))
     else:
         lines.append("%d roll%s left: the dice to keep, best first" % (rolls_left, "" if rolls_left == 1 else "s"))
         lines.append("(expected final score when you keep these, roll the others and play on at best)")
-        kept = [
-            " ".join(str(d) for d in opt.get("animals", opt["hold"])) or "(re-roll all)" for opt in result["options"]
-        ]
+        kept = [" ".join(_die(d, opt) for d in opt["hold"]) or "(re-roll all)" for opt in result["options"]]
         width = max([15] + [len(text) for text in kept])  # animal names are longer than digits
         for opt, text in zip(result["options"], kept):
             note = ""
@@ -75,9 +77,15 @@ def render(result, rolls_left):
                 )
             lines.append("  %-*s %9.4f%s" % (width, text, opt["expected_total"], note))
         now = result["score_now"]
-        lines.append("score now instead (best box %s):" % now["box"])
-        lines.append("  %-*s %9.4f" % (width, now["box"], now["expected_total"]))
+        name = texts.box_by_id(now["box"])
+        lines.append("score now instead (best box %s):" % name)
+        lines.append("  %-*s %9.4f" % (width, name, now["expected_total"]))
     return "\n".join(lines)
+
+
+def _die(face, option):
+    """A kept die as the handheld names it: its number, or its animal on the Zoo card."""
+    return texts.face(R.make_ruleset(R.ZOO), face) if "animals" in option else str(face)
 
 
 def check_table_files(args, ruleset):
@@ -127,8 +135,10 @@ def main(argv):
         help="rank the options by the chance to win against "
         "--opponents (the CPU win level) instead of the expected score",
     )
+    texts.add_option(parser)
     try:
         args = parser.parse_args(argv)
+        texts.use(args.lang)
         ruleset = score.ruleset_from(args)
         card = score.parse_card(ruleset, args.card)
         if all(card[b] != R.OPEN for b in range(ruleset.n_boxes)):

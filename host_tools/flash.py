@@ -145,7 +145,7 @@ def flash(args):
         note = lightsleep_note(identity[1])
         if note:
             print(note, flush=True)
-        files = flash_build.build(source, mpy_cross, arch, args.board, args.rules)
+        files = flash_build.build(source, mpy_cross, arch, args.board, args.rules, langs(args))
         table = flash_build.strategy_table(source, args.rules, args.compact)
         # After the strategy table, each when it fits: the spread table (the win meter and
         # CPU win; useless without the strategy table), then the menu's Zoo table.
@@ -339,6 +339,11 @@ def parse_args(argv):
         action="store_true",
         help="copy the compact strategy table (Pico W; make table COMPACT=1 builds it)",
     )
+    parser.add_argument(
+        "--lang",
+        help="the languages to copy besides English, comma-separated, the first the device's own "
+        "(default: every language, English at first; a Pico W has room for one: make flash LANG=nl)",
+    )
     parser.add_argument("--no-reset", action="store_true", help="do not reset the board afterwards")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--repl", action="store_true", help="open mpremote's REPL on the port instead (make repl)")
@@ -346,6 +351,11 @@ def parse_args(argv):
         "--dev", action="store_true", help="run the firmware from the checkout via mpremote mount (make dev)"
     )
     return parser.parse_args(argv)
+
+
+def langs(args):
+    """``--lang``'s codes (None: every language)."""
+    return None if args.lang is None else tuple(code.strip() for code in args.lang.split(","))
 
 
 def check_options(args):
@@ -362,6 +372,12 @@ def check_options(args):
         return "--source %s is not a folder (it holds firmware/ and boards/)" % untrusted.shown(args.source)
     if args.source is not None and flash_build.source_problem(args.source):
         return untrusted.printable(flash_build.source_problem(args.source))
+    if args.lang is not None:
+        problem = untrusted.text_problem("--lang", args.lang) or flash_build.langs_problem(
+            args.source or flash_build.default_source(), langs(args)
+        )
+        if problem:
+            return untrusted.printable(problem)
     if args.mpy_cross is not None:
         if os.path.isdir(args.mpy_cross):
             return "--mpy-cross %s is a folder, not the mpy-cross program" % untrusted.shown(args.mpy_cross)

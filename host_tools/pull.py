@@ -10,6 +10,9 @@ lives in one place; ``--json`` prints the raw values instead, and without ``--ou
 shows them: a look keeps no copy. A copy is replaced only by a pull from the same place
 (saying so); one from elsewhere keeps the earlier copy in ``--out``/earlier/.
 
+The report names players, computer levels, the menu's values and the dice verdict as the
+handheld does, in ``--lang``'s language (host_tools/texts.py); its sentences are English.
+
 What a device or folder sends is untrusted (``flashing/untrusted.py``): only plain names
 and regular files are copied, never through a link, at most 64 KiB per file and 1 MiB in
 all; whatever is left out is named on stderr, escaped like every name printed.
@@ -30,7 +33,7 @@ host_tools.use_firmware()
 import save_records_view  # noqa: E402  (firmware modules, importable after use_firmware)
 import rules  # noqa: E402
 import save_store  # noqa: E402
-from host_tools import records_json  # noqa: E402  (imports storage: after use_firmware)
+from host_tools import records_json, texts  # noqa: E402  (imports storage: after use_firmware)
 
 # The simulator keeps its flash in .../pico-yahtzee/flash; pulled copies go beside it.
 DEFAULT_OUT = os.path.join(os.path.expanduser("~"), ".local", "share", "pico-yahtzee", "pulled")
@@ -66,7 +69,10 @@ def parse_args(argv):
         action="store_true",
         help="replace the copy even with one that lacks some of its files (a device erased since)",
     )
-    return parser.parse_args(argv)
+    texts.add_option(parser)
+    args = parser.parse_args(argv)
+    texts.use(args.lang)  # the names in the report, as the handheld shows them
+    return args
 
 
 def copy_from_port(port):
@@ -248,7 +254,7 @@ def _game_lines(value):
         head += ", %s's turn" % state["players"][current][0]
     lines = [head]
     for player in state["players"]:
-        name, kind, card = player[0], player[1], player[2]
+        name, kind, card = texts.person(player[0]), player[1], player[2]
         total = rules.totals(ruleset, card)[4] if ruleset is not None else sum(x for x in card if x > 0)
         filled = sum(1 for x in card[:n_boxes] if x != rules.OPEN)
         who = "computer (%s)" % kind if kind != "human" else "human"
@@ -270,7 +276,7 @@ def _scores_lines(scores):
 def _stats_line(label, entry, unit="game"):
     count, avg_x10, best, yahtzees, bonus_pct = save_records_view.summary(entry)
     return "  %-8s %-9s average %4d.%d  best %4d  %-13s upper bonus in %d%%" % (
-        label,
+        label if label == "all" else texts.person(label),
         _plural(count, unit),
         avg_x10 // 10,
         avg_x10 % 10,
@@ -300,7 +306,7 @@ def _rolls_lines(rolls):
     stat, verdict = save_records_view.chi_square(faces)
     lines.append(
         "  %d dice rolled, chi-square %s (5 d.f.; 11.07 at 5%%, 15.09 at 1%%): %s"
-        % (total, save_records_view.thousandths(stat), save_records_view.VERDICTS[verdict])
+        % (total, save_records_view.thousandths(stat), texts.text("verdicts", verdict))
     )
     return lines
 
@@ -313,19 +319,23 @@ def _setup_lines(value):
         return "on" if flag else "off"
 
     seats = ", ".join(
-        "%s %s" % (menu.SEAT_LABELS[seat], menu.kind_label(kind))
+        "%s %s" % (texts.person(menu.SEAT_LABELS[seat]), texts.person(menu.stat_name(kind)))
         for seat, kind in enumerate(value["kinds"][: value["players"]])
     )
     if value["rules"] == rules.ZOO:
-        card = "the kids' Zoo card"
+        card = "the %s card" % texts.text("cards", menu.ZOO)
     else:
-        card = "joker rule %s, Yahtzee bonus %s" % (value["rules"], on(value["ybonus"]))
-    return [
+        joker = texts.text("jokers", rules.JOKERS.index(value["rules"]))
+        card = "joker rule %s, Yahtzee bonus %s" % (joker, on(value["ybonus"]))
+    lines = [
         "  %d %s: %s" % (value["players"], "player" if value["players"] == 1 else "players", seats),
         "  rules: %s" % card,
         "  coach: %s; sound %s; dice brightness %d of 15"
-        % (menu.COACH_LABELS[value["coach"]], on(value["sound"]), value["leds"]),
+        % (texts.text("coach_modes", value["coach"]), on(value["sound"]), value["leds"]),
     ]
+    if "lang" in value:  # a set-up saved before the languages has none
+        lines.append("  language: %s" % value["lang"])
+    return lines
 
 
 _FORMATTERS = {

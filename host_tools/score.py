@@ -1,13 +1,15 @@
 """``python -m host_tools score``: settle a scoring dispute with the firmware's rules module.
 
     python -m host_tools score [--rules forced|ordered|free|none|zoo] [--no-yahtzee-bonus]
-                               [--card CARD] [--json] D1 D2 D3 D4 D5
+                               [--card CARD] [--json] [--lang CODE] D1 D2 D3 D4 D5
 
 CARD is a JSON object (or a path to a file holding one) of filled boxes -> points, plus an
 optional "yahtzee_bonus" (bonus points already earned). Prints the boxes this roll may
 legally fill with their points, and the card's totals. ``--rules zoo`` is the kids' card:
 the dice are animal numbers 1-6 (1 fish, 2 bird, 3 cat, 4 dog, 5 horse, 6 elephant), shown
-by name. Bad input: exit 2, one line.
+by name. ``--lang`` prints the boxes' and the animals' names in that language (as the
+handheld shows them: host_tools/texts.py); ``--json`` keeps the ids. Bad input: exit 2,
+one line.
 """
 
 import json
@@ -18,6 +20,8 @@ from host_tools import argument_parser, read_input_file, use_firmware
 
 use_firmware()
 import rules as R  # noqa: E402
+
+from host_tools import texts  # noqa: E402
 
 TOTAL_NAMES = ("upper", "upper_bonus", "lower", "yahtzee_bonus", "grand")
 
@@ -133,8 +137,8 @@ def evaluate(rules, card, dice):
 
 
 def dice_text(rules, dice):
-    """``4 4 2`` or, on the Zoo card, ``dog dog bird``."""
-    return " ".join(rules.face_name(die) for die in dice)
+    """``4 4 2`` or, on the Zoo card, ``Dog Dog Bird`` (in the language in use)."""
+    return " ".join(texts.face(rules, die) for die in dice)
 
 
 def render(rules, card, result):
@@ -142,7 +146,7 @@ def render(rules, card, result):
     if result["joker"]:
         lines.append("joker rule applies (Yahtzee box already filled)")
     if result["yahtzee_bonus"]:
-        lines.append("Yahtzee bonus: +%d" % result["yahtzee_bonus"])
+        lines.append("%s: +%d" % (texts.text("yahtzee_bonus", 0), result["yahtzee_bonus"]))
     lines.append("")
     lines.append("%-16s %s" % ("box", "this roll"))
     for b, box_id in enumerate(rules.ids):
@@ -152,7 +156,7 @@ def render(rules, card, result):
             cell = "%d" % result["boxes"][box_id]
         else:
             cell = "not allowed (joker rule)"
-        lines.append("%-16s %s" % (rules.labels[b], cell))
+        lines.append("%-16s %s" % (texts.box(rules, b), cell))
     lines.append("")
     totals = result["totals"]
     if rules.yahtzee_bonus or totals["yahtzee_bonus"]:
@@ -170,9 +174,11 @@ def main(argv):
     add_rules_options(parser)
     parser.add_argument("--card", help="JSON object or file: filled boxes -> points")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    texts.add_option(parser)
     parser.add_argument("dice", nargs="*", help="five dice, 1-6 (zoo: 1 fish .. 6 elephant)")
     try:
         args = parser.parse_args(argv)
+        texts.use(args.lang)
         rules = ruleset_from(args)
         dice = parse_dice(args.dice)
         card = parse_card(rules, args.card)

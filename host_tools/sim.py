@@ -26,6 +26,9 @@ The device boots what ``flash`` would put on a Pico (firmware/ and boards/ compi
 ``--seed N`` wraps at 2^32 and is mixed (``unix_port.mix_seed``), so nearby seeds give
 unrelated games.
 
+``--lang CODE`` plays in that language, over the one the menu kept (the menu's Language
+line still changes it for the run); ``--print-screen`` names the Zoo card's animals in it.
+
 Headless (tests, docs): ``--headless --keys "enter space 1 wait:500 hold:m:800"`` plays
 the keys in virtual time (as fast as the pipes allow; the same ``--seed`` on an empty
 ``--flash-dir`` always gives the same result: a folder with a saved game boots to it), then ``--screenshot out.png`` writes a PNG of the whole device and
@@ -40,6 +43,7 @@ import os
 import re
 import sys
 
+from host_tools import texts
 from host_tools.flashing.build import BuildError
 from host_tools.simulator import device_tree, keys as sim_keys
 from host_tools.simulator import tables as sim_tables
@@ -121,6 +125,10 @@ def parse_args(argv):
         action="store_true",
         help="work costs virtual time (the chip's speed, calibrated: host_tools/simulator/busy.py)"
         " and presses arrive during it",
+    )
+    p.add_argument(
+        "--lang",
+        help="the language of this run, over the one the menu kept (%s)" % ", ".join(texts.codes()),
     )
     p.add_argument("--headless", action="store_true")
     p.add_argument("--keys", default="", help="headless key script")
@@ -232,6 +240,8 @@ def main(argv):
         args = parse_args(argv)
         if args.headless:
             sim_keys.parse(args.keys)  # reject a bad script before starting anything
+        if args.lang is not None:
+            texts.use(args.lang)  # a language the firmware has (the dice line speaks it too)
     except (host_tools.UsageError, sim_keys.KeyScriptError) as exc:
         print("sim: %s" % exc, file=sys.stderr)
         return 2
@@ -277,7 +287,8 @@ def main(argv):
         heap=args.heap,
         oled=args.oled,
         dice=args.dice,
-        extra=("battery=" + args.battery,) if args.battery else (),
+        extra=(("battery=" + args.battery,) if args.battery else ())
+        + (("lang_now=" + args.lang,) if args.lang else ()),
         tables=tables,
         hold_at_boot=args.hold,
         busy=busy_ratio() if args.busy_time else None,

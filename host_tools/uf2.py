@@ -44,6 +44,10 @@ def parse_args(argv):
         help="use the compact strategy table (needed on a Pico W), building it if needed",
     )
     parser.add_argument("--source", help="folder holding firmware/, boards/ and build/ (default: this checkout)")
+    parser.add_argument(
+        "--lang",
+        help="the languages besides English, comma-separated, the first the device's own (default: every one)",
+    )
     parser.add_argument("--out", required=True, help="the .uf2 file to write")
     args = parser.parse_args(argv)
     for option, value in (("--firmware", args.firmware), ("--source", args.source)):
@@ -61,6 +65,11 @@ def main(argv):
     from host_tools.flashing import build as flash_build
 
     source = args.source or flash_build.default_source()
+    langs = None if args.lang is None else tuple(code.strip() for code in args.lang.split(","))
+    problem = langs is not None and not flash_build.source_problem(source) and flash_build.langs_problem(source, langs)
+    if problem:
+        print("uf2: %s" % problem, file=sys.stderr)
+        return 2
     try:
         made = bundle.make(
             source,
@@ -70,6 +79,7 @@ def main(argv):
             args.compact,
             args.out,
             say=lambda text: print(text, flush=True),
+            langs=langs,
         )
     except bundle.BundleError as exc:
         print("uf2: %s" % exc, file=sys.stderr)

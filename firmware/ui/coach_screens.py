@@ -15,8 +15,9 @@ from micropython import const
 import time
 
 import coach as coach_module
+import lang
+from lang import T
 from ui import draw
-from ui import menu
 from ui import scorecard
 from ui import screens
 import ui
@@ -75,7 +76,7 @@ def _percent(fb, chance, right_col, row, inv=False):
 def _move(app, fb, box, code, row):
     """One hint's move on one line: the box label, or the dice to keep."""
     if box >= 0:
-        draw.text(fb, app.labels[box], 1, row)
+        draw.text(fb, lang.names[box], 1, row)
     else:
         _kept_dice(fb, app.game.dice, code, row, app.game.rules.face_letters)
 
@@ -143,29 +144,30 @@ def _hint_draw(app, fb):
     game = app.game
     draw.clear(fb)
     draw.bar(fb, 0)
-    draw.text(fb, "Hint", 0, 0, True)
-    draw.text(fb, menu.SEAT_LABELS[game.current], 5, 0, True)
-    draw.text(fb, "Roll", 8, 0, True)
+    draw.text(fb, T.hint, 0, 0, True)
+    draw.text(fb, lang.item(T.seats, game.current), 5, 0, True)
+    draw.text(fb, T.roll, 8, 0, True)
     draw.number(fb, game.rolls, 13, 0, True)
     draw.text(fb, "/3", 14, 0, True)
     if coach.win_differs:  # multi-player: the max-score move and the to-win move
         to_win = hint_pick == _TO_WIN
-        _heading(fb, "Max score", coach.hint_chance, 1, not to_win)
+        _heading(fb, lang.item(T.hint_moves, 0), coach.hint_chance, 1, not to_win)
         _move(app, fb, coach.hint_box, coach.hint_code, 2)
-        _heading(fb, "To win", coach.win_chance, 4, to_win)
+        _heading(fb, lang.item(T.hint_moves, 1), coach.win_chance, 4, to_win)
         _move(app, fb, coach.win_box, coach.win_code, 5)
-        draw.text(fb, "OK = to win" if to_win else "OK = max score", 0, 6)
-        draw.text(fb, "^v:other M:card", 0, 7)
+        draw.text(fb, lang.item(T.hint_ok, 1 if to_win else 0), 0, 6)
+        draw.text(fb, T.other_move, 0, 7)
         return
     if coach.hint_box >= 0:
-        draw.text(fb, "Score now:" if coach.hint_rolls_left else "Score:", 0, 2)
-        draw.text(fb, app.labels[coach.hint_box], 1, 3)
+        draw.text(fb, lang.item(T.score_now, 0 if coach.hint_rolls_left else 1), 0, 2)
+        draw.text(fb, lang.names[coach.hint_box], 1, 3)
     else:
-        draw.text(fb, "Keep, then roll:", 0, 2)
+        draw.text(fb, T.keep_then_roll, 0, 2)
         _kept_dice(fb, game.dice, coach.hint_code, 3, game.rules.face_letters)
-    draw.text(fb, "Expect", 0, 5)
+    draw.text(fb, T.ends_about, 0, 5)
     _tenths(fb, coach.tenths(coach.hint_value), 15, 5)
-    draw.text(fb, "OK:take M:card", 0, 7)
+    draw.text(fb, T.menu_card, 0, 6)
+    draw.text(fb, T.take_it, 0, 7)
 
 
 def _hint_handle(app, button, long):
@@ -226,26 +228,29 @@ def _review_draw(app, fb):
     coach = app.coach
     draw.clear(fb)
     draw.bar(fb, 0)
-    draw.text(fb, menu.SEAT_LABELS[review_seat], 0, 0, True)
-    draw.text(fb, "turn review", 3, 0, True)
+    draw.text(fb, lang.item(T.seats, review_seat), 0, 0, True)
+    draw.text(fb, T.turn_review, 3, 0, True)
     lost = coach.lost_tenths()
     if lost == 0:
-        draw.text(fb, "Best play!", 0, 2)
+        draw.text(fb, T.best_play, 0, 2)
     elif coach.worst_kind == coach_module.BOX:
-        draw.text(fb, "Best:", 0, 2)
-        draw.text(fb, app.labels[coach.worst_code], 6, 2)
-        if coach.worst_rolls_left:
-            draw.text(fb, "(score now)", 5, 3)
+        draw.text(fb, T.better_score, 0, 2)
+        draw.text(fb, lang.names[coach.worst_code], 1, 3)
+        if coach.worst_rolls_left:  # instead of rolling again
+            draw.text(fb, T.right_away, 1, 4)
     else:
-        draw.text(fb, "Best: keep, roll", 0, 2)
+        draw.text(fb, T.better_keep, 0, 2)
         _kept_dice(fb, coach.worst_dice, coach.worst_code, 3, app.game.rules.face_letters)
-    draw.text(fb, "You lost", 0, 5)
-    if coach.in_chance:  # multi-player: percentage points of the chance to win
-        _tenths(fb, lost, 13, 5)
-        draw.text(fb, "pp", 14, 5)
+    # What the turn's choices cost: points of the final score (solo), or of the chance to
+    # win with opponents, in percent ("You lost 2.3%", "of win chance").
+    draw.text(fb, T.you_lost, 0, 5)
+    if coach.in_chance:
+        _tenths(fb, lost, 14, 5)
+        draw.text(fb, "%", 15, 5)
     else:
         _tenths(fb, lost, 15, 5)
-    draw.text(fb, "OK: go on", 0, 7)
+    draw.text(fb, lang.item(T.lost_what, 1 if coach.in_chance else 0), 0, 6)
+    draw.text(fb, T.ok_go_on, 0, 7)
 
 
 def _review_handle(app, button, long):

@@ -8,6 +8,8 @@ screen (``setup``) draws the lines and moves its cursor.
 
 from micropython import const
 
+import lang
+from lang import T
 import rules
 import seats
 from ui import draw
@@ -18,6 +20,8 @@ _UP = const(6)  # drivers.buttons.UP
 _DOWN = const(7)  # drivers.buttons.DOWN
 _OK = const(8)  # drivers.buttons.OK
 _MENU_ROWS = const(7)
+_TICKED = "\u2611"  # a filled box: on (the fonts draw both: lang.LETTERS)
+_UNTICKED = "\u2610"  # an empty one: off
 
 PLAYERS = const(0)
 SEAT1 = const(1)  # SEAT1..SEAT4 = 1..4: human or computer for that player
@@ -28,24 +32,32 @@ LEDS = const(8)
 START = const(9)
 RECORDS = const(10)  # high scores, statistics, dice fairness (save_session.py shows them)
 COACH = const(11)  # hints and turn reviews from the strategy table (coach.py)
+CARD = const(12)  # the standard card or the kids' Zoo card
+LANGUAGE = const(13)  # the language of every text (lang.py), kept with the set-up
 
 MAX_PLAYERS = const(4)
 HUMAN = const(0)
 CASUAL = const(4)
-# The seats' kinds (seats.KINDS) as the menu names them, in the same order.
-KIND_LABELS = ("Human", "CPU optimal", "CPU win", "CPU good", "CPU casual")
+# How the statistics name a seat by its kind (seats.KINDS, in the same order): data,
+# never shown as it is (the records pages show the language's name for it, person()).
+STAT_NAMES = ("Human", "CPU optimal", "CPU win", "CPU good", "CPU casual")
 # Coach modes: no advice; hints on request (short MENU in a turn); a review after each turn.
 COACH_OFF = const(0)
 COACH_HINT = const(1)
 COACH_TURN = const(2)
-COACH_LABELS = ("off", "hint", "turn")
+N_COACH_MODES = const(3)
+# The players' names in a game and its save (language-neutral: each language shows its
+# own, lang T.seats).
 SEAT_LABELS = ("P1", "P2", "P3", "P4")
-LABELS = ("Players", "", "", "", "", "Joker", "Y.bonus", "Sound", "LEDs", "Start game", "Records", "Coach")
-# The JOKER line steps through rules.CHOICES: the four joker options of the standard card,
-# then the kids' Zoo card, shown as "Rules Zoo (kids)" (it has no joker and no Y.bonus line).
-CHOICE_LABELS = ("forced", "ordered", "free", "none", "Zoo (kids)")
-RULES_LABEL = "Rules"
-ON_OFF = ("off", "on")
+# Each line's text (lang.T keys), by item id; the seats' lines show the seat's name.
+LABELS = (
+    "players", "", "", "", "", "joker", "yahtzee_bonus", "sound", "brightness", "start_game", "records", "coach",
+    "card_line", "language",
+)  # fmt: skip
+# A card: the standard one (its joker option and Yahtzee bonus on lines of their own) or
+# the kids' Zoo card (neither).
+STANDARD = const(0)
+ZOO = const(1)
 
 
 class Settings:
@@ -54,12 +66,17 @@ class Settings:
         # Opponents start as CPU casual: one OK on a seat steps Human -> CPU optimal ->
         # win -> good -> casual -> Human, so a casual seat becomes human with one press.
         self.kinds = bytearray((HUMAN, CASUAL, CASUAL, CASUAL))
-        joker = cfg.get("rules", "forced")
-        self.joker = rules.CHOICES.index(joker) if joker in rules.CHOICES else 0
+        choice = cfg.get("rules", "forced")
+        self.card = ZOO if choice == rules.ZOO else STANDARD
+        self.joker = rules.JOKERS.index(choice) if choice in rules.JOKERS else 0
         self.yahtzee_bonus = 1
         self.coach = COACH_HINT
         self.sound = 1
         self.leds = 8
+        # The texts' language: device.cfg's (make flash LANG=...) until the player picks
+        # one here; ``lang_now`` (sim --lang) is this run's, over the saved set-up's.
+        self._lang_now = cfg.get("lang_now")
+        self.lang = lang.use(self._lang_now or cfg.get("lang", lang.ENGLISH))
         self.items = []
         # For the save layer, which imports nothing of the UI: its set-up store's check
         # and the statistics' names of computer seats (functions below).
@@ -77,13 +94,16 @@ class Settings:
         items.append(PLAYERS)
         for seat in range(self.players):
             items.append(SEAT1 + seat)
-        for item in (JOKER, YBONUS, COACH, SOUND, LEDS, RECORDS):
-            if item != YBONUS or not self.zoo():
-                items.append(item)
+        items.append(CARD)
+        if not self.zoo():  # the joker and the Yahtzee bonus: the standard card's only
+            items.append(JOKER)
+            items.append(YBONUS)
+        for item in (COACH, SOUND, LEDS, LANGUAGE, RECORDS):
+            items.append(item)
 
     def zoo(self):
         """True when the kids' Zoo card is chosen (no joker options, no Yahtzee bonus)."""
-        return rules.CHOICES[self.joker] == rules.ZOO
+        return self.card == ZOO
 
     def change(self, item, step=1):
         """Step the value of ``item`` (wrapping); returns True if the item list changed."""
@@ -94,25 +114,27 @@ class Settings:
         if SEAT1 <= item < SEAT1 + MAX_PLAYERS:
             seat = item - SEAT1
             self.kinds[seat] = (self.kinds[seat] + step) % len(seats.KINDS)
+        elif item == CARD:
+            self.card ^= 1
+            self.rebuild()  # the joker and Yahtzee bonus lines go or come back
+            return True
         elif item == JOKER:
-            was_zoo = self.zoo()
-            self.joker = (self.joker + step) % len(rules.CHOICES)
-            if self.zoo() != was_zoo:  # the Y.bonus line goes or comes back
-                self.rebuild()
-                return True
+            self.joker = (self.joker + step) % len(rules.JOKERS)
         elif item == YBONUS:
             self.yahtzee_bonus ^= 1
         elif item == COACH:
-            self.coach = (self.coach + step) % len(COACH_LABELS)
+            self.coach = (self.coach + step) % N_COACH_MODES
         elif item == SOUND:
             self.sound ^= 1
         elif item == LEDS:
             self.leds = (self.leds + step) % 16
+        elif item == LANGUAGE:
+            self.lang = lang.use(lang.next_code(self.lang, step))
         return False
 
     def set_coach(self, mode):
         """Restore a saved coach mode; anything else keeps the current one."""
-        if isinstance(mode, int) and 0 <= mode < len(COACH_LABELS):
+        if isinstance(mode, int) and 0 <= mode < N_COACH_MODES:
             self.coach = mode
 
     def saved(self):
@@ -121,11 +143,12 @@ class Settings:
         return {
             "players": self.players,
             "kinds": [seats.KINDS[kind] for kind in self.kinds],
-            "rules": rules.CHOICES[self.joker],
+            "rules": self.choice(),
             "ybonus": self.yahtzee_bonus,
             "coach": self.coach,
             "sound": self.sound,
             "leds": self.leds,
+            "lang": self.lang,
         }
 
     def restore(self, value):
@@ -133,15 +156,26 @@ class Settings:
         self.players = value["players"]
         for seat in range(MAX_PLAYERS):
             self.kinds[seat] = seats.KINDS.index(value["kinds"][seat])
-        self.joker = rules.CHOICES.index(value["rules"])
+        choice = value["rules"]
+        self.card = ZOO if choice == rules.ZOO else STANDARD
+        if choice in rules.JOKERS:
+            self.joker = rules.JOKERS.index(choice)
         self.yahtzee_bonus = value["ybonus"]
         self.coach = value["coach"]
         self.sound = value["sound"]
         self.leds = value["leds"]
+        saved = value.get("lang")  # a set-up saved before the languages has none
+        if saved is not None and self._lang_now is None and saved != self.lang:
+            self.lang = lang.use(saved)
         self.rebuild()
 
+    def choice(self):
+        """The rules as rules.CHOICES names them: the Zoo card, or the standard card's
+        joker option."""
+        return rules.ZOO if self.card == ZOO else rules.JOKERS[self.joker]
+
     def ruleset(self):
-        return rules.make_ruleset(joker=rules.CHOICES[self.joker], yahtzee_bonus=bool(self.yahtzee_bonus))
+        return rules.make_ruleset(joker=self.choice(), yahtzee_bonus=bool(self.yahtzee_bonus))
 
     def player_list(self):
         """The ``(name, kind)`` list handed to game.Game."""
@@ -154,10 +188,15 @@ _RANGES = (("players", 1, MAX_PLAYERS), ("ybonus", 0, 1), ("coach", 0, COACH_TUR
 
 def setup_ok(value):
     """True when ``value`` is a set-up ``Settings.restore`` can take (the store's shape
-    check: anything else is damage, and the menu starts from its defaults)."""
+    check: anything else is damage, and the menu starts from its defaults). A set-up saved
+    before the languages has no "lang" and still passes; a language this device lacks is
+    English when restored."""
     try:
         kinds = value["kinds"]
-        if type(kinds) is not list or len(kinds) != MAX_PLAYERS or len(value) != 7:
+        if type(kinds) is not list or len(kinds) != MAX_PLAYERS or len(value) != (8 if "lang" in value else 7):
+            return False
+        code = value.get("lang", "en")  # a set-up saved before the languages has none
+        if type(code) is not str or not 2 <= len(code) <= 3 or not code.isalpha() or not code.islower():
             return False
         for kind in kinds:
             if type(kind) is not str or kind not in seats.KINDS:
@@ -191,7 +230,7 @@ def _setup_draw(app, fb):
     items = settings.items
     draw.clear(fb)
     draw.bar(fb, 0)
-    draw.text(fb, "Setup", 0, 0, True)
+    draw.text(fb, T.menu, 0, 0, True)
     for line in range(7):
         index = top + line
         if index >= len(items):
@@ -203,27 +242,32 @@ def _setup_draw(app, fb):
             draw.bar(fb, row)
         if SEAT1 <= item < SEAT1 + MAX_PLAYERS:
             seat = item - SEAT1
-            draw.text(fb, SEAT_LABELS[seat], 1, row, inv)
-            draw.text(fb, KIND_LABELS[settings.kinds[seat]], 4, row, inv)
+            draw.text(fb, lang.item(T.seats, seat), 0, row, inv)
+            draw.text(fb, lang.item(T.kinds, settings.kinds[seat]), 3, row, inv)
             continue
-        if item == JOKER and settings.zoo():
-            draw.text(fb, RULES_LABEL, 0, row, inv)  # "Rules Zoo (kids)": 16 columns
+        # The line's name at the left, its value at the right.
+        if item == YBONUS:
+            draw.text(fb, lang.item(T.yahtzee_bonus, 0), 0, row, inv)
         else:
-            draw.text(fb, LABELS[item], 1, row, inv)
+            draw.text(fb, getattr(T, LABELS[item]), 0, row, inv)
+        value = -1
         if item == PLAYERS:
             draw.number(fb, settings.players, 15, row, inv)
-        elif item == JOKER:
-            label = CHOICE_LABELS[settings.joker]
-            draw.text(fb, label, 16 - len(label), row, inv)
-        elif item == COACH:
-            label = COACH_LABELS[settings.coach]
-            draw.text(fb, label, 16 - len(label), row, inv)
-        elif item == YBONUS:
-            draw.text(fb, ON_OFF[settings.yahtzee_bonus], 13, row, inv)
-        elif item == SOUND:
-            draw.text(fb, ON_OFF[settings.sound], 13, row, inv)
         elif item == LEDS:
             draw.number(fb, settings.leds, 15, row, inv)
+        elif item == CARD:
+            value = lang.item(T.cards, settings.card)
+        elif item == JOKER:
+            value = lang.item(T.jokers, settings.joker)
+        elif item == COACH:
+            value = lang.item(T.coach_modes, settings.coach)
+        elif item == LANGUAGE:
+            value = T.lang_name  # each language's own name for itself
+        elif item == YBONUS or item == SOUND:  # a box, ticked when on
+            on = settings.yahtzee_bonus if item == YBONUS else settings.sound
+            draw.text(fb, _TICKED if on else _UNTICKED, 15, row, inv)
+        if value >= 0:
+            draw.text(fb, value, 16 - (value & 0xFF), row, inv)
     if top > 0:
         draw.text(fb, "^", 14, 0, True)  # lines above (cols 10-13: the battery)
     if top + 7 < len(items):
@@ -259,14 +303,27 @@ def _setup_handle(app, button, long):
 setup = (_setup_draw, _setup_handle, None)  # draw, handle, tick
 
 
-def kind_label(kind):
-    """A seat's kind as the menu names it (``CPU casual``); older saves' ``cpu`` is ``CPU``."""
+def stat_name(kind):
+    """How the statistics name a seat of ``kind`` (``CPU casual``), the same in every
+    language; older saves' ``cpu`` kind is ``CPU``."""
     if kind in seats.KINDS:
-        return KIND_LABELS[seats.KINDS.index(kind)]
+        return STAT_NAMES[seats.KINDS.index(kind)]
     return "CPU"
 
 
 def computer_name(kind):
-    """A computer seat's name in the statistics: its level's label (``kind_label``), so
-    levels are kept apart. None for a human seat (the records keep the player's own name)."""
-    return kind_label(kind) if seats.computer(kind) else None
+    """A computer seat's name in the statistics (``stat_name``), so levels are kept
+    apart; None for a human seat (the records keep the player's own name)."""
+    return stat_name(kind) if seats.computer(kind) else None
+
+
+def person(name):
+    """How the records pages name a player of the statistics: a seat ("P1") or a
+    computer level (``computer_name``) in the chosen language, anything else as it is."""
+    if name in SEAT_LABELS:
+        return lang.item(T.seats, SEAT_LABELS.index(name))
+    if name in STAT_NAMES:
+        return lang.item(T.kinds, STAT_NAMES.index(name))
+    if name == "CPU":
+        return lang.item(T.human_cpu, 1)
+    return name

@@ -13,8 +13,11 @@ never per frame, so the little formatting they do costs nothing in the frame loo
 from micropython import const
 
 from drivers.buttons import ROLL, UP, DOWN, OK, MENU
+import lang
+from lang import T
 from save_session import release
 from ui import draw
+from ui import menu
 
 _BUTTON_MASK = const(0x0F)
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -67,7 +70,7 @@ def paint(app, fb):
 def _header(fb, title):
     draw.clear(fb)
     draw.bar(fb, 0)
-    draw.text(fb, title[:16], 0, 0, True)
+    draw.text(fb, title, 0, 0, True)  # clipped at the screen's edge
 
 
 class Message:
@@ -145,27 +148,24 @@ class Initials:
         return False
 
     def draw(self, fb):
-        _header(fb, "New high score!")
-        draw.text(fb, self.seat_label, 0, 1)
+        _header(fb, T.new_high_score)
+        draw.text(fb, menu.person(self.seat_label), 0, 1)
         draw.number(fb, self.total, 15, 1)
-        draw.text(fb, "Place", 0, 2)
+        draw.text(fb, T.place, 0, 2)
         draw.number(fb, self.place + 1, 15, 2)
         for i in range(3):
             col = 6 + 2 * i
             if i == self.pos:  # the letter being set: inverted
                 fb.fill_rect(col * 8, 32, 8, 8, 1)
             draw.text(fb, _LETTERS[self.letters[i]], col, 4, i == self.pos)
-        draw.text(fb, "UP/DOWN letter", 0, 6)
-        draw.text(fb, "OK next", 0, 7)
+        draw.text(fb, lang.item(T.letter_keys, 0), 0, 6)
+        draw.text(fb, lang.item(T.letter_keys, 1), 0, 7)
 
 
 SCORES = const(0)
 STATS = const(1)
 FAIRNESS = const(2)
 _PAGES = const(3)
-# Per player result (one per seat and game: "Player games"); the Yahtzee line is named
-# after the card's box of five the same (the Zoo card's "Zoo Yahtzys").
-_STAT_LABELS = ("Player games", "Average", "Best", None, "Up.bonus")
 
 
 class RecordsView:
@@ -209,11 +209,11 @@ class RecordsView:
             self._draw_fairness(fb)
 
     def _draw_scores(self, fb):
-        _header(fb, "Zoo high scores" if self.recs.ruleset.faces else "High scores")  # per card
-        draw.text(fb, "OK next MENU end", 0, 7)  # the pages' keys
+        _header(fb, lang.item(T.high_scores, 1 if self.recs.ruleset.faces else 0))  # per card
+        draw.text(fb, T.next_page, 0, 7)  # the pages' keys
         scores = self.recs.scores
         if not scores:
-            draw.text(fb, "none yet", 0, 2)
+            draw.text(fb, T.none_yet, 0, 2)
             return
         for line in range(_SCORE_ROWS):
             index = self.top + line
@@ -232,22 +232,23 @@ class RecordsView:
         name = self.names[self.who]
         stats = self.recs.stats
         entry = stats["all"] if self.who == 0 else stats["names"][name]
-        _header(fb, "All players" if self.who == 0 else name)
+        _header(fb, T.all_players if self.who == 0 else menu.person(name))
         if len(self.names) > 1:
             draw.text(fb, "v", 15, 0, True)
-            draw.text(fb, "UP/DOWN who  OK>", 0, 7)
+            draw.text(fb, T.who_keys, 0, 7)
         else:
-            draw.text(fb, "OK next MENU end", 0, 7)
-        values = save_records_view.summary(entry)  # in _STAT_LABELS order
+            draw.text(fb, T.next_page, 0, 7)
+        # T.stats: games, then summary()'s order: results (a seat's game), average, best,
+        # Yahtzees (the Zoo card's Zoo Yahtzys), upper bonus.
+        values = save_records_view.summary(entry)
         row = 1
         if self.who == 0:  # games; each game holds a result per seat
-            draw.text(fb, "Games played", 0, row)
+            draw.text(fb, lang.item(T.stats, 0), 0, row)
             draw.number(fb, save_records_view.games_played(stats), 15, row)
             row += 1
-        ruleset = self.recs.ruleset
+        zoo = self.recs.ruleset.faces is not None
         for i in range(5):
-            label = _STAT_LABELS[i]
-            draw.text(fb, label if label else ruleset.labels[ruleset.yahtzee_box] + "s", 0, row)
+            draw.text(fb, T.zoo_yahtzys if i == 3 and zoo else lang.item(T.stats, i + 1), 0, row)
             if i == 1:  # the average in tenths, one decimal: 2453 -> "245.3"
                 draw.number(fb, values[1] // 10, 13, row)
                 draw.text(fb, ".", 14, row)
@@ -263,10 +264,8 @@ class RecordsView:
         import save_records_view
 
         faces = self.recs.rolls["faces"]
-        stat, verdict = save_records_view.chi_square(faces)
-        _header(fb, "Dice  chi2")
-        figure = save_records_view.thousandths(stat)
-        draw.text(fb, figure, 16 - len(figure), 0, True)
+        _stat, verdict = save_records_view.chi_square(faces)
+        _header(fb, T.fairness)  # the verdict below says what the chi-square figure means
         most = 1
         for n in faces:
             if n > most:
@@ -278,4 +277,4 @@ class RecordsView:
             if width:
                 fb.fill_rect(16, row * 8 + 1, width, 6, 1)
             draw.number(fb, faces[face], 15, row)
-        draw.text(fb, save_records_view.VERDICTS[verdict], 0, 7)
+        draw.text(fb, lang.item(T.verdicts, verdict), 0, 7)

@@ -16,10 +16,11 @@ Whose card shows is module-level here, set by ``show_card`` (the card's way in).
 
 from micropython import const
 
+import lang
+from lang import T
 import rules
 from ui import draw
 from ui import font
-from ui import menu
 import ui
 
 # Button ids as literals: private constants cost no RAM (imported names would).
@@ -45,13 +46,13 @@ def n_upper(ruleset):
     """How many boxes open the card with FACE scoring (the upper section)."""
     boxes = ruleset.boxes
     count = 0
-    while count < len(boxes) and boxes[count][2] == rules.FACE:
+    while count < len(boxes) and boxes[count][1] == rules.FACE:
         count += 1
     return count
 
 
 def _box(fb, card, labels, box, col, row):
-    font.text(fb, labels[box], col, row, False, _LABEL_COLS)  # a long label is clipped
+    font.text(fb, labels[box], col, row, False, _LABEL_COLS)
     if card[box] >= 0:
         font.number(fb, card[box], col + 14, row)
     else:
@@ -79,30 +80,30 @@ def _card_draw(app, fb):
     upper, upper_bonus, _lower, ybonus, grand = app.breakdowns[seat]
     draw.clear(fb)
     draw.bar(fb, 0)
-    draw.text(fb, menu.SEAT_LABELS[seat], 0, 0, True)
-    draw.text(fb, "card", 3, 0, True)
+    draw.text(fb, lang.item(T.seats, seat), 0, 0, True)
+    draw.text(fb, T.card, 3, 0, True)
     if app.win_known:  # the win meter (app.refresh_totals): this player's chance to win
-        draw.number(fb, draw.percent(app.win_chance[seat]), 9, 0, True)
-        draw.text(fb, "%", 10, 0, True)
+        draw.number(fb, draw.percent(app.win_chance[seat]), 10, 0, True)
+        draw.text(fb, "%", 11, 0, True)
     draw.number(fb, grand, 15, 0, True)
-    labels = ruleset.labels
+    labels = lang.short
     split = n_upper(ruleset)
     n = len(ruleset.boxes)
     row = 0
     for box in range(split):
         _box(fb, card_, labels, box, _LEFT, row)
         row += 1
-    font.text(fb, "Upper", _LEFT, row)
+    font.text(fb, T.upper, _LEFT, row)
     col = font.number(fb, ruleset.upper_threshold, _LEFT + 14, row)
     font.text(fb, "/", col - 1, row)
     font.number(fb, upper, col - 2, row)
     row += 1
-    font.text(fb, "Bonus", _LEFT, row)
+    font.text(fb, lang.item(T.upper_bonus, 1), _LEFT, row)
     if upper_bonus or upper >= ruleset.upper_threshold:
         font.number(fb, upper_bonus, _LEFT + 14, row)
     else:  # what the upper section still needs for the bonus
         col = font.number(fb, ruleset.upper_threshold - upper, _LEFT + 14, row)
-        font.text(fb, "need", col - 5, row)
+        font.text(fb, T.need, col - 1 - (T.need & 0xFF), row)
     row += 1
     if row < font.ROWS:  # progress bar to the threshold
         y = font.TOP + row * font.CELL_H
@@ -117,10 +118,10 @@ def _card_draw(app, fb):
         _box(fb, card_, labels, box, _RIGHT, row)
         row += 1
     if ruleset.yahtzee_bonus:
-        font.text(fb, "Y.bonus", _RIGHT, row)
+        font.text(fb, lang.item(T.yahtzee_bonus, 1), _RIGHT, row)
         font.number(fb, ybonus, _RIGHT + 14, row)
         row += 1
-    font.text(fb, "Total", _RIGHT, row)
+    font.text(fb, T.total, _RIGHT, row)
     font.number(fb, grand, _RIGHT + 14, row)
 
 
@@ -149,7 +150,7 @@ def opponents(app, fb, skip):
     for seat in range(len(game.players)):
         if seat == skip:
             continue
-        font.text(fb, menu.SEAT_LABELS[seat], col, FOOTER_ROW)
+        font.text(fb, lang.item(T.seats, seat), col, FOOTER_ROW)
         font.number(fb, app.breakdowns[seat][_GRAND], col + 2 + draw.digits(app.breakdowns[seat][_GRAND]), FOOTER_ROW)
         if app.win_known:  # the win meter: this opponent's chance to win, "P2 174 31%"
             font.number(fb, draw.percent(app.win_chance[seat]), col + 8, FOOTER_ROW)

@@ -12,9 +12,10 @@ nothing.
 
 from micropython import const
 
+import lang
+from lang import T
 import seats
 from ui import draw
-from ui import menu
 import ui
 
 # Button ids as literals: private constants cost no RAM (imported names would).
@@ -22,14 +23,6 @@ _OK = const(8)  # drivers.buttons.OK
 _MENU = const(9)  # drivers.buttons.MENU
 _PHASE_TURN = const(1)  # game.TURN
 
-# Box labels sized for 10 columns (rules.BOX_IDS order) for the standard card; another
-# card (its own box table) shows the ruleset's labels (``app.labels`` is the game's).
-# fmt: off
-BOX_LABELS = (
-    "Aces", "Twos", "Threes", "Fours", "Fives", "Sixes",
-    "3 of kind", "4 of kind", "Full house", "Small str", "Large str", "Yahtzee", "Chance",
-)
-# fmt: on
 _GRAND = const(4)  # in app.breakdowns[seat], a rules.totals() tuple
 _STARTER_SHOW_MS = const(1500)
 
@@ -44,12 +37,12 @@ ranking = ()  # the end screen: game.ranking(), [(place, seat, total), ...]
 def bonuses(fb, yahtzee, upper, row):
     """The Yahtzee bonus and the upper bonus a score earns, a line each when nonzero,
     from ``row``; returns the next free row (the summary's and the score confirmation's)."""
-    if yahtzee:
-        draw.text(fb, "Y.bonus", 0, row)
+    if yahtzee:  # 100 a further Yahtzee: three digits
+        draw.text(fb, lang.fit(T.yahtzee_bonus, 12), 0, row)
         draw.number(fb, yahtzee, 15, row)
         row += 1
     if upper:
-        draw.text(fb, "Up.bonus", 0, row)
+        draw.text(fb, lang.fit(T.upper_bonus, 13), 0, row)
         draw.number(fb, upper, 15, row)
         row += 1
     return row
@@ -59,7 +52,7 @@ def bonuses(fb, yahtzee, upper, row):
 def _splash_draw(app, fb):
     draw.clear(fb)
     draw.bar(fb, 0)
-    draw.text(fb, "    YAHTZEE", 0, 0, True)
+    draw.text(fb, "YAHTZEE", 4, 0, True)  # the game's name, in every language
     # five small dice as a logo
     for i in range(5):
         x = 4 + i * 25
@@ -76,7 +69,7 @@ def _splash_draw(app, fb):
         if face == 6:
             fb.fill_rect(x + 4, 29, 2, 2, 1)
             fb.fill_rect(x + 14, 29, 2, 2, 1)
-    draw.text(fb, "1-4 players", 2, 6)  # the menu follows by itself (any button: now)
+    draw.text(fb, T.one_to_four, (16 - (T.one_to_four & 0xFF)) // 2, 6)  # the menu follows by itself
 
 
 def _splash_handle(app, button, long):
@@ -96,29 +89,29 @@ def _rolloff_draw(app, fb):
     game = app.game
     draw.clear(fb)
     draw.bar(fb, 0)
-    draw.text(fb, "Who starts?", 0, 0, True)
+    draw.text(fb, T.who_starts, 0, 0, True)
     faces = app.faces
     animals = game.rules.faces  # the Zoo card: the animal's name instead of its number
     for seat in range(len(game.players)):
         row = seat + 1
-        draw.text(fb, menu.SEAT_LABELS[seat], 1, row)
-        if not animals:
-            draw.text(fb, "die", 4, row)
-            draw.number(fb, seat + 1, 8, row)
+        draw.text(fb, lang.item(T.seats, seat), 0, row)
+        if not animals:  # which die: the one above the seat's number
+            draw.text(fb, T.die, 3, row)
+            draw.number(fb, seat + 1, 4 + (T.die & 0xFF), row)
         if app.rolling or faces[seat] == 0:
-            draw.text(fb, "-", 12, row)
+            draw.text(fb, "-", 15, row)
         elif animals:
-            name = animals[faces[seat] - 1]
-            draw.text(fb, name, 16 - len(name), row)
+            name = lang.names[faces[seat] - 1]  # the animal's box
+            draw.text(fb, name, 16 - (name & 0xFF), row)
         else:
-            draw.number(fb, faces[seat], 12, row)
+            draw.number(fb, faces[seat], 15, row)
     if app.starter >= 0:
-        draw.text(fb, menu.SEAT_LABELS[app.starter], 1, 6)
-        draw.text(fb, "starts!", 4, 6)
+        draw.text(fb, lang.item(T.seats, app.starter), 0, 6)
+        draw.text(fb, T.starts, 3, 6)
     elif app.tie:
-        draw.text(fb, "Tie: roll again", 0, 6)
+        draw.text(fb, T.tie_again, 0, 6)
     if app.note:
-        draw.text(fb, app.note, 0, 7)
+        draw.text(fb, getattr(T, app.note), 0, 7)
 
 
 def _rolloff_handle(app, button, long):
@@ -157,9 +150,9 @@ def ask_quit(app, back):
 def _confirm_quit_draw(app, fb):
     draw.clear(fb)
     draw.bar(fb, 0)
-    draw.text(fb, "Quit this game?", 0, 0, True)
-    draw.text(fb, "OK    = quit", 1, 3)
-    draw.text(fb, "other = play on", 1, 4)
+    draw.text(fb, T.quit_game, 0, 0, True)
+    draw.text(fb, lang.item(T.quit_keys, 0), 1, 3)
+    draw.text(fb, lang.item(T.quit_keys, 1), 1, 4)
 
 
 def _confirm_quit_handle(app, button, long):
@@ -194,8 +187,8 @@ def _summary_draw(app, fb):
     seat, box, points, bonus, upper = _summary
     draw.clear(fb)
     draw.bar(fb, 0)
-    draw.text(fb, menu.SEAT_LABELS[seat], 0, 0, True)
-    draw.text(fb, "scored", 3, 0, True)
+    draw.text(fb, lang.item(T.seats, seat), 0, 0, True)
+    draw.text(fb, T.scored, 3, 0, True)
     faces = app.faces
     letters = app.game.rules.face_letters  # the Zoo card: each animal's letter
     for i in range(5):
@@ -205,12 +198,12 @@ def _summary_draw(app, fb):
             draw.number(fb, faces[i], 1 + 3 * i, 2)
     # The box and its points, the bonuses the score earned, the total (row 5 without).
     row = 4 if not (bonus or upper) else 3
-    draw.text(fb, app.labels[box], 0, row)
+    draw.text(fb, lang.box_name(box, 13), 0, row)
     draw.number(fb, points, 15, row)
     row = bonuses(fb, bonus, upper, row + 1)
-    draw.text(fb, "Total", 0, row)
+    draw.text(fb, T.total, 0, row)
     draw.number(fb, app.breakdowns[seat][_GRAND], 15, row)
-    draw.text(fb, "OK: go on", 0, 7)
+    draw.text(fb, T.ok_go_on, 0, 7)
 
 
 def _summary_handle(app, button, long):
@@ -243,33 +236,31 @@ def _end_draw(app, fb):
     game = app.game
     draw.clear(fb)
     draw.bar(fb, 0)
-    draw.text(fb, "Game over", 0, 0, True)
+    draw.text(fb, T.game_over, 0, 0, True)
     n = len(ranking)
     for i in range(n):
         place, seat, total = ranking[i]
         row = i + 1
-        draw.number(fb, place, 1, row)
-        draw.text(fb, ".", 2, row)
-        draw.text(fb, menu.SEAT_LABELS[seat], 4, row)
-        draw.text(fb, "CPU" if seats.computer(game.players[seat].kind) else "Human", 7, row)
+        draw.number(fb, place, 0, row)
+        draw.text(fb, ".", 1, row)
+        draw.text(fb, lang.item(T.seats, seat), 3, row)
+        draw.text(fb, lang.item(T.human_cpu, 1 if seats.computer(game.players[seat].kind) else 0), 6, row)
         draw.number(fb, total, 15, row)
     row = n + 2
     if n == 1:
-        draw.text(fb, "Final score", 0, row)
+        draw.text(fb, T.final_score, 0, row)
         draw.number(fb, ranking[0][2], 15, row)
-    else:
-        winners = 0
-        for place, _seat, _total in ranking:
-            if place == 1:
-                winners += 1
-        draw.text(fb, "Winner:" if winners == 1 else "Tie:", 0, row)
-        col = 8 if winners == 1 else 5
+    else:  # the winner, or the seats sharing first place as far as the line holds them
+        label = T.tie if ranking[1][0] == 1 else T.winner
+        draw.text(fb, label, 0, row)
+        col = (label & 0xFF) + 1
         for place, seat, _total in ranking:
-            if place == 1:
-                draw.text(fb, menu.SEAT_LABELS[seat], col, row)
+            if place == 1 and col + 2 <= draw.COLS:
+                draw.text(fb, lang.item(T.seats, seat), col, row)
                 col += 3
     session = app.session  # what OK does: high scores first while some wait, else the menu
-    draw.text(fb, "OK: high scores" if session is not None and session.scores_wait() else "OK: menu", 0, 7)
+    waiting = session is not None and session.scores_wait()
+    draw.text(fb, lang.item(T.end_keys, 0 if waiting else 1), 0, 7)
 
 
 def _end_handle(app, button, long):

@@ -13,6 +13,8 @@ confirmation's state is module-level here, set by ``ask_score`` (its way in).
 from micropython import const
 import time
 
+import lang
+from lang import T
 import rules
 from ui import coach_screens
 from ui import draw
@@ -43,8 +45,8 @@ def _turn_draw(app, fb):
     draw.clear(fb)
     # Row 0, inverted: player name, ``Roll n/3`` and the player's running total.
     draw.bar(fb, 0)
-    draw.text(fb, menu.SEAT_LABELS[seat], 0, 0, True)
-    draw.text(fb, "Roll", 3, 0, True)
+    draw.text(fb, lang.item(T.seats, seat), 0, 0, True)
+    draw.text(fb, T.roll, 3, 0, True)
     draw.number(fb, game.rolls, 8, 0, True)
     draw.text(fb, "/3", 9, 0, True)
     draw.number(fb, app.breakdowns[seat][_GRAND], 15, 0, True)
@@ -59,7 +61,7 @@ def _turn_draw(app, fb):
         inv = box == app.cursor and shown
         if inv:
             draw.bar(fb, row)
-        draw.text(fb, app.labels[box], 1, row, inv)
+        draw.text(fb, lang.short[box], 1, row, inv)
         # A filled box: its points. An open box after a roll: ``+points`` it would take
         # now, ``-`` where the joker rule forbids it; before the first roll: blank.
         if card[box] >= 0:
@@ -76,13 +78,13 @@ def _turn_draw(app, fb):
     if top + _LIST_ROWS < game.rules.n_boxes:
         draw.text(fb, "v", 0, 6)
     if app.turn_msg:
-        draw.text(fb, app.turn_msg, 0, 7)  # why ROLL did nothing (also without sound)
+        draw.text(fb, getattr(T, app.turn_msg), 0, 7)  # why ROLL did nothing (also without sound)
     elif app.note and game.round == 0:
-        draw.text(fb, app.note, 0, 7)  # e.g. no strategy table: shown through round 1
+        draw.text(fb, getattr(T, app.note), 0, 7)  # e.g. no strategy table: shown through round 1
     elif len(game.players) > 1:  # the others' totals in the compact font: P2 174  P3 98
         scorecard.opponents(app, fb, seat)
     else:  # solo: the upper section's progress to its threshold, "Upper 45 /63"
-        draw.text(fb, "Upper", 0, 7)
+        draw.text(fb, T.upper, 0, 7)
         draw.number(fb, app.breakdowns[0][_UPPER], 9, 7)
         draw.text(fb, "/", 10, 7)
         draw.number(fb, game.rules.upper_threshold, 12, 7)
@@ -110,7 +112,7 @@ def _turn_handle(app, button, long):
             app.roll()
         else:  # no roll left, or nothing to roll: choose a box
             app.beep(220, 80)
-            app.turn_msg = "No rolls left" if game.rolls >= 3 else "All dice held"
+            app.turn_msg = "no_rolls_left" if game.rolls >= 3 else "all_held"  # lang.T's keys
             app.turn_msg_until = time.ticks_add(app.now, _MSG_MS)
             app.dirty = True
     elif button < _ROLL:  # HOLD1..HOLD5
@@ -179,15 +181,15 @@ def _confirm_score_draw(app, fb):
     box, points, bonus, upper, total = _confirm
     draw.clear(fb)
     draw.bar(fb, 0)
-    draw.text(fb, "Score a zero?" if points == 0 else "Score this?", 0, 0, True)
-    draw.text(fb, app.labels[box], 0, 2)
+    draw.text(fb, lang.item(T.score_ask, 1 if points == 0 else 0), 0, 0, True)
+    draw.text(fb, lang.box_name(box, 13), 0, 2)
     draw.number(fb, points, 15, 2)
     row = screens.bonuses(fb, bonus, upper, 3)
     row = 4 if row < 4 else row
-    draw.text(fb, "Total then", 0, row)
+    draw.text(fb, T.total_then, 0, row)
     draw.number(fb, total, 15, row)
-    draw.text(fb, "OK    = score", 1, 6)
-    draw.text(fb, "other = back", 1, 7)
+    draw.text(fb, lang.item(T.score_keys, 0), 1, 6)
+    draw.text(fb, lang.item(T.score_keys, 1), 1, 7)
 
 
 def _confirm_score_handle(app, button, long):

@@ -275,11 +275,14 @@ def _compile(mpy_cross, local, device_path, arch, cache):
     return data
 
 
-def build(source_root, mpy_cross, arch, board, rules):
+def build(source_root, mpy_cross, arch, board, rules, langs=None):
     """Every DeviceFile of the firmware for one board (main.py and device.cfg included).
 
-    Modules compile in parallel into build/mpy-cache/ (keyed by content), so a reflash
-    only runs mpy-cross on what changed."""
+    ``langs``: the languages to copy besides English, the first the device's own
+    (device.cfg ``lang``); None copies every catalog and leaves the device in English
+    until the menu's Language line says otherwise. Modules compile in parallel into
+    build/mpy-cache/ (keyed by content), so a reflash only runs mpy-cross on what
+    changed."""
     cache = os.path.join(source_root, MPY_CACHE)
     os.makedirs(cache, exist_ok=True)
     jobs = []
@@ -288,6 +291,8 @@ def build(source_root, mpy_cross, arch, board, rules):
     for device_path, local in pairs:
         if device_path.startswith(BOARD_FOLDERS) and device_path not in needed:
             continue  # another board's module or driver: no use here (4 KiB littlefs block each)
+        if langs is not None and _catalog_code(device_path) not in (None, "en") + tuple(langs):
+            continue  # a language left out (make flash LANG=...): a littlefs block each
         at_root = device_path.count("/") == 1
         compiled = device_path.endswith(".py") and not (at_root and device_path[1:] in SOURCE_ONLY)
         jobs.append((device_path, local, compiled))
@@ -302,8 +307,34 @@ def build(source_root, mpy_cross, arch, board, rules):
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         files = list(pool.map(make, jobs))
     config = "# written by python -m host_tools flash\nboard=%s\nrules=%s\n" % (board, rules)
+    if langs:
+        config += "lang=%s\n" % langs[0]
     files.append(DeviceFile(CONFIG_PATH, config.encode()))
     return files
+
+
+def langs_problem(source_root, langs):
+    """One line when ``langs`` (codes) names a language the source has no catalog for."""
+    known = catalog_codes(source_root)
+    for code in langs:
+        if code not in known:
+            return "--lang %s: the languages are %s (comma-separated, the device's first)" % (
+                code,
+                " ".join(known),
+            )
+    return None
+
+
+def _catalog_code(device_path):
+    """The language of a catalog module at the flash root (``/lang_nl.py``), else None."""
+    match = re.match(r"/lang_([a-z]{2,3})\.py$", device_path)
+    return match.group(1) if match else None
+
+
+def catalog_codes(source_root):
+    """The languages of the catalogs under ``source_root``'s firmware/, English first."""
+    found = sorted(code for code in (_catalog_code(p) for p, _local in source_files(source_root)) if code)
+    return ["en"] + [code for code in found if code != "en"]
 
 
 def _built_file(source_root, local_pattern, device_pattern, rules):

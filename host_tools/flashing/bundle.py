@@ -118,13 +118,14 @@ def _need_free_blocks(keep=None):
     return -(-(flash_plan.RESERVE_BYTES if keep is None else keep) // fs_image.BLOCK) + 1
 
 
-def device_files(source, arch, board, rules, table, extra=(), built=None):
-    """Every file ``flash`` leaves on the device: its build (``built`` when already made),
-    the table, the tables after it that fit (``extra``), the manifest."""
+def device_files(source, arch, board, rules, table, extra=(), built=None, langs=None):
+    """Every file ``flash`` leaves on the device: its build (``built`` when already made;
+    ``langs`` as flash_build.build takes them), the table, the tables after it that fit
+    (``extra``), the manifest."""
     if built is None:
         mpy_cross = flash_build.find_mpy_cross()
         flash_build.check_mpy_cross(mpy_cross)
-        built = flash_build.build(source, mpy_cross, arch, board, rules)
+        built = flash_build.build(source, mpy_cross, arch, board, rules, langs)
     ours = list(built) + [table] + list(extra)
     return ours + [flash_build.DeviceFile(MANIFEST, flash_plan.manifest_text(ours).encode())]
 
@@ -136,13 +137,13 @@ def extra_tables(source, rules):
     return ([spread] if spread is not None else []) + flash_build.menu_tables(source, rules)
 
 
-def fill(source, arch, board, rules, table, block_count, say=lambda text: None, built=None):
+def fill(source, arch, board, rules, table, block_count, say=lambda text: None, built=None, langs=None):
     """What a UF2 of ``block_count`` filesystem blocks carries, as ``flash`` would leave it:
     the build, ``table``, then each further table (``extra_tables``) that still leaves a
     later flash its room (``built``: the build when already made). (files, image, touched
     blocks, free bytes); free below the game's reserve (-1: not even the game and
     ``table`` fit) means ``table`` does not fit."""
-    everything = device_files(source, arch, board, rules, table, built=built)
+    everything = device_files(source, arch, board, rules, table, built=built, langs=langs)
     try:
         image, touched, free = fs_image.build(everything, block_count)
     except fs_image.FilesystemFull:
@@ -167,10 +168,11 @@ def fill(source, arch, board, rules, table, block_count, say=lambda text: None, 
     return everything, image, touched, free
 
 
-def make(source, firmware_path, board, rules, compact, out, say=print, config=()):
+def make(source, firmware_path, board, rules, compact, out, say=print, config=(), langs=None):
     """Write the UF2 to ``out``; returns a Made. BundleError for input to change;
     BuildError / fs_image.ImageError for a failure of the tools. ``config``: (key, value)
-    lines added to its /device.cfg (the chip tests' seed)."""
+    lines added to its /device.cfg (the chip tests' seed); ``langs``: the languages
+    (flash_build.build)."""
     started = time.monotonic()
     check_output(out)
     if flash_build.source_problem(source):
@@ -210,11 +212,11 @@ def make(source, firmware_path, board, rules, compact, out, say=print, config=()
         lines = "".join("%s=%s\n" % item for item in config).encode()
         built = [
             flash_build.DeviceFile(f.path, f.data + lines) if f.path == flash_build.CONFIG_PATH else f
-            for f in flash_build.build(source, mpy_cross, firmware.arch, board, rules)
+            for f in flash_build.build(source, mpy_cross, firmware.arch, board, rules, langs)
         ]
     variant = _table_variant(table.data)
     everything, image, touched, free = fill(
-        source, firmware.arch, board, rules, table, layout.block_count, lambda text: say("uf2: " + text), built
+        source, firmware.arch, board, rules, table, layout.block_count, lambda text: say("uf2: " + text), built, langs
     )
     if free < _need_free_blocks() * fs_image.BLOCK:
         smaller = (

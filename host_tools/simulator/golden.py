@@ -33,10 +33,10 @@ SOLO_GAME = SOLO + " space enter enter" * 13  # roll once, score the first box o
 # emulated time, and a 60 ms press made meanwhile is missed, as on a Pico. The unix
 # port's clock stands still while the firmware works: the same frames either way.
 HUMAN_TURN = " space wait:1500 enter wait:300 enter wait:300"
-# The kids' card: P2 -> Human, then the Joker line stepped 4 times to "Rules Zoo (kids)"
-# (the Y.bonus line goes), up to "Start game".
-ZOO_TWO_HUMANS = "enter down down down enter down enter enter enter enter up up up up enter"
-ZOO_SOLO = "enter down enter enter enter down down enter enter enter enter up up up enter wait:300"
+# The kids' card: P2 -> Human, then the Card line (below the players) to the Zoo card (the
+# joker and Yahtzee bonus lines go), up to "Start game".
+ZOO_TWO_HUMANS = "enter down down down enter down enter up up up up enter"
+ZOO_SOLO = "enter down enter enter enter down down enter up up up enter wait:300"
 SCENES = {
     "menu": (4, "enter"),  # seed 4 as the turn scene: one seeded flash for both pictures (no dice here)
     "rolloff": (4, "enter enter wait:300"),
@@ -60,8 +60,9 @@ SCENES.update(
     }
 )
 # Coach scenes, played with the strategy table on the flash (TABLE_SCENES). Solo start;
-# SOLO_REVIEW first sets the menu's Coach line to "turn" (5 x up from Players).
-SOLO_REVIEW = "enter down enter enter enter up up up up up enter down down down down enter wait:300"
+# SOLO_REVIEW first sets the menu's Coach line to "review" (6 x up from Players: Start
+# game, Records, Language, Brightness, Sound, Coach), then 5 x down to Start game.
+SOLO_REVIEW = "enter down enter enter enter up up up up up up enter down down down down down enter wait:300"
 SCENES.update(
     {
         "hint": (4, SOLO + " space wait:500 m wait:120"),

@@ -1,13 +1,11 @@
 """Reads the simulated device back as text: the OLED's characters and the dice faces.
 
-The firmware draws all text on the 8x8 grid with MicroPython's built-in framebuf font, so
-each of the 16 x 8 cells of the glass either matches a glyph (normal or inverted), is
-empty, or is graphics (shown as ``#``). The glyph table is rendered once by the real
-MicroPython interpreter, so it is exactly the device's font. Dice are decoded from what
-the LEDs show (the emulators' pixels), not from the firmware's variables.
+The firmware draws text on the 8x8 grid with its own font (firmware/ui/draw.py), so each
+of the 16 x 8 cells of the glass either matches a glyph (normal or inverted), is empty, or
+is graphics (shown as ``#``). The glyph tables are the firmware's own, so this reads
+exactly the device's fonts. Dice are decoded from what the LEDs show (the emulators'
+pixels), not from the firmware's variables.
 """
-
-import subprocess
 
 import host_tools
 
@@ -16,30 +14,26 @@ ROWS = 8
 GRAPHICS = "#"
 _glyphs = None
 
-_RENDER_FONT = """
-import framebuf
-buf = bytearray(8)
-fb = framebuf.FrameBuffer(buf, 8, 8, framebuf.MONO_VLSB)
-for code in range(32, 127):
-    fb.fill(0)
-    fb.text(chr(code), 0, 0, 1)
-    print(code, bytes(buf).hex())
-"""
+
+def _characters(_font):
+    """The characters of a firmware font's table, in its order (lang.glyph's numbers)."""
+    import lang
+
+    return "".join(chr(code) for code in range(32, 127)) + lang.LETTERS
 
 
 def glyphs():
     """{8x8 column bytes: character} for the font, inverted cells included (as the same char)."""
     global _glyphs
     if _glyphs is None:
-        out = subprocess.run(
-            [host_tools.micropython_command(), "-c", _RENDER_FONT], capture_output=True, text=True, check=True
-        ).stdout
+        host_tools.use_firmware()
+        from ui import draw
+
         table = {}
-        for line in out.splitlines():
-            code, hexed = line.split()
-            cols = bytes.fromhex(hexed)
-            table.setdefault(cols, chr(int(code)))
-            table.setdefault(bytes(255 - b for b in cols), chr(int(code)))
+        for i, char in enumerate(_characters(draw)):
+            cols = bytes(draw.GLYPHS[8 * i : 8 * i + 8])
+            table.setdefault(cols, char)
+            table.setdefault(bytes(255 - b for b in cols), char)
         _glyphs = table
     return _glyphs
 
@@ -154,13 +148,17 @@ def dice_state(device):
 
 def dice_line(device):
     """``[3] 5 . 2 1``: faces, held dice in brackets, blank dice as dots; the Zoo card's
-    animals by name (``[dog] fish . cat cat``)."""
+    animals by name, as the handheld names them in the language in use (host_tools/texts.py:
+    ``[Dog] Fish . Cat Cat``)."""
     host_tools.use_firmware()
-    import rules_zoo
+    import rules
 
+    from host_tools import texts
+
+    zoo = rules.make_ruleset(rules.ZOO)
     words = []
     for face, held, animal in dice_state(device):
-        text = "." if face == 0 else "?" if face < 0 else rules_zoo.ANIMALS[face - 1] if animal else str(face)
+        text = "." if face == 0 else "?" if face < 0 else texts.face(zoo, face) if animal else str(face)
         words.append("[%s]" % text if held else " %s " % text)
     return "".join(words).rstrip()
 
@@ -201,8 +199,8 @@ def compact_glyphs():
         from ui import font
 
         table = {}
-        for i in range(len(font.GLYPHS) // 3):
-            table.setdefault(bytes(font.GLYPHS[3 * i : 3 * i + 3]), chr(font.FIRST + i))
+        for i, char in enumerate(_characters(font)):
+            table.setdefault(bytes(font.GLYPHS[3 * i : 3 * i + 3]), char)
         _compact = table
     return _compact
 

@@ -42,7 +42,7 @@ def dense_index(mask, up, yz):
 
 def upper_points(ruleset):
     """Points per die of each upper box: its face (standard card) or its fixed points."""
-    return [box[4] or box[3] for box in ruleset.boxes[: ruleset.n_upper]]
+    return [box[3] or box[2] for box in ruleset.boxes[: ruleset.n_upper]]
 
 
 def upper_reach(threshold, points=(1, 2, 3, 4, 5, 6)):
@@ -80,7 +80,7 @@ class Tables:
         self.threshold = ruleset.upper_threshold
         self.up_points = upper_points(ruleset)
         self.yz_box = ruleset.yahtzee_box
-        self.yz_points = ruleset.boxes[self.yz_box][4]  # 50 (30: a Zoo Yahtzy)
+        self.yz_points = ruleset.boxes[self.yz_box][3]  # 50 (30: a Zoo Yahtzy)
         self.track_yz = tracks_yz(ruleset)
         self.keeps = strategy_dice.Keeps()
         ks = self.keeps

@@ -62,7 +62,8 @@ board = __import__("boards.%s").%s
 hw = board.build({})
 print("FAULTS", len(hw.faults))
 hw.oled.fill(0)
-hw.oled.text("Hi", 0, 0, 1)
+from ui import draw  # the firmware's own font, which the screen reader reads
+draw.text(hw.oled, "Hi", 0, 0)
 hw.oled.show()
 hw.dice.show([1, 2, 3, 4, 5], 1)
 print("MV", hw.battery_mv(), "ROLL", hw.button_down(5), "RANDINT", 1 <= hw.dice_source.randint(1, 6) <= 6)

@@ -7,7 +7,7 @@ import pytest
 
 import rules
 from host_tools.solver import cache as solver_cache
-from host_tools import advise
+from host_tools import advise, texts
 
 pytestmark = pytest.mark.slow
 
@@ -59,7 +59,7 @@ def test_last_roll_lists_boxes_and_the_card_counts(capsys, table):
 def test_text_output(capsys, table):
     status, out, _err = run(capsys, "--table", table, "--dice", "2", "3", "4", "5", "6", "--rolls-left", "0")
     assert status == 0
-    assert out.splitlines()[1].split()[0] == "large_straight"
+    assert out.splitlines()[1].split()[:2] == ["Lg", "straight"]  # as the card view names it
 
 
 @pytest.mark.parametrize(
@@ -114,9 +114,10 @@ def test_zoo_advice_names_the_animals(capsys):
     )
     assert status == 0
     lines = out.splitlines()
-    assert lines[2].split()[:2] == ["elephant", "elephant"]  # keep the two elephants
+    assert lines[2].split()[:2] == ["Elephant", "Elephant"]  # keep the two elephants
     assert lines[-2].startswith("score now instead (best box ")
-    assert lines[-2][len("score now instead (best box ") : -2] in rules.make_ruleset("zoo").ids  # a Zoo box
+    zoo_names = [texts.box(rules.make_ruleset("zoo"), b) for b in range(11)]
+    assert lines[-2][len("score now instead (best box ") : -2] in zoo_names  # a Zoo box
     status, out, _err = run(
         capsys,
         "--rules",
@@ -159,8 +160,9 @@ def test_keeping_all_five_with_rolls_left_is_not_labelled_score_now(capsys, tabl
     _status, last, _err = run(capsys, "--table", table, "--json", *dice, "--rolls-left", "0")
     best_box = json.loads(last)["best"]
     lines = out.splitlines()
-    at = lines.index("score now instead (best box %s):" % best_box["box"])
-    assert lines[at + 1].split() == [best_box["box"], "%.4f" % best_box["expected_total"]]
+    name = texts.box_by_id(best_box["box"])
+    at = lines.index("score now instead (best box %s):" % name)
+    assert lines[at + 1].split() == name.split() + ["%.4f" % best_box["expected_total"]]
     assert float(keep_all[0].split()[5]) != best_box["expected_total"]  # 249.3720 vs 245.3203
     _status, as_json, _err = run(capsys, "--table", table, "--json", *dice, "--rolls-left", "2")
     assert json.loads(as_json)["score_now"] == best_box

@@ -65,7 +65,13 @@ TABLE = {
         "same output twice": ONE_OUTPUT,
     },
     "score": {
-        "empty": [["--card", ""] + DICE, [""] * 5, ["--rules", ""] + DICE, ["--rules", "zoo", "--card", ""] + DICE],
+        "empty": [
+            ["--card", ""] + DICE,
+            [""] * 5,
+            ["--rules", ""] + DICE,
+            ["--rules", "zoo", "--card", ""] + DICE,
+            ["--lang", ""] + DICE,
+        ],
         "missing file": [["--card", "{missing}"] + DICE],
         "folder instead of file": [["--card", "{folder}"] + DICE],
         "unwritable": NOT_APPLICABLE("writes nothing"),
@@ -88,8 +94,10 @@ TABLE = {
             ["--frobnicate"] + DICE,
             ["--json=yes"] + DICE,
             ["--rules", "zoo", "--frobnicate"] + DICE,
-            ["--rules", "zoo", "--no-yahtzee-bonus"] + DICE,
-        ],  # the Zoo card has no bonus
+            ["--rules", "zoo", "--no-yahtzee-bonus"] + DICE,  # the Zoo card has no bonus
+            ["--lang", "fr"] + DICE,  # a language the firmware lacks
+            ["--lang", "../en"] + DICE,
+        ],
         "FIFO": [["--card", "{fifo}"] + DICE, ["--rules", "zoo", "--card", "{fifo}"] + DICE],
         "link": [["--card", "{zero_link}"] + DICE, ["--card", "{fifo_link}"] + DICE, ["--card", "{dir_link}"] + DICE],
         "oversized": [["--card", "{big}"] + DICE],
@@ -149,8 +157,9 @@ TABLE = {
             ["--frobnicate"],
             ["--opponents"],
             ["--to-win=yes", "--opponents", "{}"],
-            ["--rules", "zoo", "--opponents", "{}"],
-        ],  # no win meter for the Zoo card
+            ["--rules", "zoo", "--opponents", "{}"],  # no win meter for the Zoo card
+            ["--lang", "fr"],
+        ],
         "FIFO": [
             ["--card", "{fifo}"],
             ["--opponents", "{fifo}"],
@@ -267,7 +276,7 @@ TABLE = {
             ["--keys", "hold:m:" + HUGE],
         ],
         "non-UTF-8": [["--keys", b"\xff"], ["--heap", b"\xff"], ["--flash-dir", "{file}", "--keys", b"enter \xfe"]],
-        "unknown option": [["--frobnicate"], ["--oled", "ssd1309"], ["extra"]],
+        "unknown option": [["--frobnicate"], ["--oled", "ssd1309"], ["extra"], ["--lang", "xx"], ["--lang", ""]],
         "FIFO": [["--screenshot", "{fifo}"], ["--flash-dir", "{fifo}"], ["--code-dir", "{fifo}"]],
         "link": [["--screenshot", "{zero_link}"], ["--screenshot", "{dir_link}"], ["--flash-dir", "{zero_link}"]],
         "oversized": [["--screenshot", "{folder}/%s.png" % LONG], ["--flash-dir", "{folder}/%s" % LONG]],
@@ -291,7 +300,12 @@ TABLE = {
         ],  # the copy inside the folder it copies
         "huge number": NOT_APPLICABLE("takes no number"),
         "non-UTF-8": [["--dir", b"{folder}/\xff"], ["--port", b"/dev/tty\xff"]],
-        "unknown option": [["--frobnicate"], ["--dir", "{folder}", "extra"], ["--dir", "{folder}", "--port", "/dev/x"]],
+        "unknown option": [
+            ["--frobnicate"],
+            ["--dir", "{folder}", "extra"],
+            ["--dir", "{folder}", "--port", "/dev/x"],
+            ["--dir", "{folder}", "--lang", "sv"],
+        ],
         "FIFO": [["--dir", "{fifo}"], ["--dir", "{folder}", "--out", "{fifo}"]],
         "link": [["--dir", "{zero_link}"], ["--dir", "{folder}", "--out", "{zero_link}"]],
         "oversized": [["--dir", "{folder}", "--out", "{root}/%s" % LONG]],
@@ -310,7 +324,14 @@ TABLE = {
             ["--source", b"{folder}/\xff"],
             ["--rules", "zoo", "--port", b"/dev/tty\xff"],
         ],
-        "unknown option": [["--frobnicate"], ["--rules", "lenient"], ["extra"], ["--repl", "--dev"]],
+        "unknown option": [
+            ["--frobnicate"],
+            ["--rules", "lenient"],
+            ["extra"],
+            ["--repl", "--dev"],
+            ["--lang", "fr"],
+            ["--lang", "nl,"],
+        ],
         "FIFO": [["--mpy-cross", "{fifo}"], ["--source", "{fifo}"]],
         "link": [["--source", "{zero_link}"], ["--mpy-cross", "{dir_link}"]],
         "oversized": NOT_APPLICABLE("reads no file of its own: --source is a folder"),
@@ -426,6 +447,7 @@ TABLE = {
             ["--rules", "lenient", "--out", "{folder}/game.uf2"],
             ["extra", "--out", "{folder}/game.uf2"],
             ["--board", "nosuch", "--out", "{folder}/game.uf2"],
+            ["--lang", "xx", "--out", "{folder}/game.uf2"],
         ],
         "FIFO": [
             ["--firmware", "{fifo}", "--out", "{folder}/game.uf2"],

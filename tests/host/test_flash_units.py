@@ -463,6 +463,23 @@ def test_a_micropython_whose_lightsleep_stops_usb_is_named(version, note):
         assert said is None
 
 
+def test_lang_copies_english_and_the_languages_named_the_first_the_devices_own():
+    mpy_cross = flash_build.find_mpy_cross()
+    every = {f.path for f in flash_build.build(host_tools.REPO, mpy_cross, "armv6m", "pico", "forced")}
+    assert {"/lang.mpy", "/lang_en.mpy", "/lang_nl.mpy", "/lang_de.mpy", "/lang_it.mpy"} <= every
+    two = flash_build.build(host_tools.REPO, mpy_cross, "armv6m", "pico", "forced", ("de", "nl"))
+    paths = {f.path for f in two}
+    assert {p for p in paths if p.startswith("/lang")} == {"/lang.mpy", "/lang_en.mpy", "/lang_de.mpy", "/lang_nl.mpy"}
+    assert every - paths == {"/lang_it.mpy"}
+    config = [f.data.decode() for f in two if f.path == flash_build.CONFIG_PATH][0]
+    assert config.splitlines()[1:] == ["board=pico", "rules=forced", "lang=de"]
+    english = flash_build.build(host_tools.REPO, mpy_cross, "armv6m", "pico", "forced", ("en",))
+    assert {f.path for f in english if f.path.startswith("/lang")} == {"/lang.mpy", "/lang_en.mpy"}
+    assert flash_build.langs_problem(host_tools.REPO, ("nl", "sv")).startswith(
+        "--lang sv: the languages are en de it nl"
+    )
+
+
 def test_the_games_main_py_fits_one_littlefs_block():
     """main.py is the one file the device runs from source, as it is in the checkout: a
     byte past 4 KiB takes a second littlefs block of the flash the saves need."""

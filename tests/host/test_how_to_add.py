@@ -1,9 +1,10 @@
 """The "How to add…" recipes of docs/architecture.md, each followed once in a scratch copy.
 
-A board, a host command and a benchmark are added exactly as the recipe says, with no
-other file touched, and then used the way a contributor would: the board is listed by
-flash and built inside MicroPython, the command runs through ``python -m host_tools``,
-the benchmark runs through ``bench <subject>``.
+A board, a host command, a benchmark and a language are added exactly as the recipe
+says, with no other file touched, and then used the way a contributor would: the board
+is listed by flash and built inside MicroPython, the command runs through ``python -m
+host_tools``, the benchmark runs through ``bench <subject>``, the language is found by
+the menu and its texts drawn on their screens.
 """
 
 import os
@@ -142,3 +143,34 @@ def test_add_a_benchmark(tmp_path):
     assert typo.returncode == 2
     assert "zz_example" in typo.stderr
     assert len(typo.stderr.strip().splitlines()) == 1
+
+
+NEW_LANGUAGE = '''"""Frysk (West Frisian): a few of the handheld's texts (an example language)."""
+
+TEXTS = """
+lang_name = Frysk
+start_game = Begjin it spul
+players = Spilers
+roll = Smyt
+"""
+'''
+
+
+def test_add_a_language(tmp_path):
+    firmware = tmp_path / "firmware"
+    shutil.copytree(host_tools.FIRMWARE, firmware, ignore=shutil.ignore_patterns("__pycache__"))
+    (firmware / "lang_fy.py").write_text(NEW_LANGUAGE, encoding="utf-8")
+    # The menu finds it; what it leaves out shows in English.
+    code = "import lang\nprint(lang.codes())\nlang.use('fy')\nprint(lang.string(lang.T.start_game), '/', lang.string(lang.T.total))\n"
+    proc = host_tools.run_micropython(["-c", code], extra_path=(str(firmware),))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.splitlines() == ["['en', 'de', 'fy', 'it', 'nl']", "Begjin it spul / Total"]
+    # The catalogs' test draws its texts on their screens too, and they fit.
+    runner = os.path.join(host_tools.REPO, "tests", "helpers", "mp_runner.py")
+    shared = os.path.join(host_tools.REPO, "tests", "shared")
+    proc = host_tools.run_micropython([runner, "test_lang_cases"], heap="320K", extra_path=(str(firmware), shared))
+    assert "3 passed, 0 failed" in proc.stdout, proc.stdout[-3000:] + proc.stderr
+    # test_lang_keys.py lists the languages: the new one needs its row there.
+    from firmware.test_lang_keys import LANGUAGES, catalog_codes
+
+    assert catalog_codes(str(firmware)) == sorted(LANGUAGES + ("fy",))

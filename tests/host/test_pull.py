@@ -34,7 +34,7 @@ def test_pull_from_a_flash_folder_prints_everything(tmp_path, capsys):
     assert "  1 game played\n  all      2 results" in text  # games apart from results
     # 600 dice, 130/70/100...: chi-square = (30**2 + 30**2) / 100 = 18.00
     assert "600 dice rolled, chi-square 18.00" in text
-    assert "unfair (1%)" in text
+    assert "Unfair dice!" in text
     assert "kept aside: stats.b.bad (truncated)" in text
 
 
@@ -370,7 +370,7 @@ def test_the_menu_set_up_is_shown_in_words(tmp_path, capsys):
     assert shown == (
         "  2 players: P1 Human, P2 CPU good\n"
         "  rules: joker rule forced, Yahtzee bonus on\n"
-        "  coach: hint; sound off; dice brightness 8 of 15"
+        "  coach: hints; sound off; dice brightness 8 of 15"
     )
 
 
@@ -455,3 +455,21 @@ def test_after_a_push_cut_between_its_renames_pull_names_what_it_found(tmp_path,
     assert said.startswith("no data/ on the device, but data.pushed/: a push was cut between its last two steps")
     assert "nothing is lost" in said
     assert not out.exists()
+
+
+def test_lang_shows_the_set_up_and_the_names_as_the_handheld_does(tmp_path, capsys):
+    import save_store
+
+    flash = device_folder(tmp_path)
+    setup = {"players": 2, "kinds": ["human", "good", "human", "human"], "rules": "zoo", "ybonus": 1}
+    setup.update({"coach": 2, "sound": 1, "leds": 3, "lang": "de"})
+    save_store.Store(str(flash / "data" / "setup")).save(setup)
+    assert pull.main(["--dir", str(flash), "--lang", "de"]) == 0
+    text = capsys.readouterr().out
+    shown = text.split("Menu set-up:\n")[1].split("\n\n")[0].rstrip("\n")
+    assert shown == (
+        "  2 players: S1 Mensch, S2 CPU gut\n"
+        "  rules: the Kinder-Zoo card\n"
+        "  coach: Rückblick; sound on; dice brightness 3 of 15\n"
+        "  language: de"
+    )

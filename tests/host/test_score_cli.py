@@ -114,11 +114,11 @@ def test_zoo_takes_animal_numbers_and_names_the_animals():
     proc = run("--rules", "zoo", "--card", card, "6", "6", "6", "2", "2")
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[0] == "dice: elephant elephant elephant bird bird   rules: zoo"
+    assert lines[0] == "dice: Elephant Elephant Elephant Bird Bird   rules: zoo"
     assert "Elephant         3" in lines
     assert "3 the same       10" in lines
     assert "Full house       15" in lines
-    assert "All differ       0" in lines
+    assert "5 different      0" in lines
     assert "Zoo Yahtzy       0" in lines
     assert not any("straight" in line.lower() or "chance" in line.lower() for line in lines)
     assert lines[-1] == "card totals: upper 17 + bonus 0 + lower 0 = 17"
@@ -196,3 +196,20 @@ def test_a_box_named_twice_and_a_negative_bonus_are_refused():
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1
     assert "Yahtzee bonus of -100" in proc.stderr
+
+
+def test_lang_names_the_boxes_as_the_handheld_does_and_json_keeps_the_ids():
+    card = ["--card", '{"chance": 17, "yahtzee": 50, "fives": 15}']
+    dutch = run(*card, "--lang", "nl", "5", "5", "5", "5", "5")
+    assert dutch.returncode == 0, dutch.stderr
+    lines = dutch.stdout.splitlines()
+    assert "Vijven           filled (15)" in lines
+    assert "Kl. straat       30" in lines  # the joker: a further Yahtzee fills a straight
+    assert "Kans             filled (17)" in lines
+    assert "Yahtzee-bonus: +100" in lines
+    english = run(*card, "--json", "5", "5", "5", "5", "5")
+    german = run(*card, "--json", "--lang", "de", "5", "5", "5", "5", "5")
+    assert json.loads(german.stdout) == json.loads(english.stdout)
+    assert "small_straight" in json.loads(german.stdout)["boxes"]
+    zoo = run("--rules", "zoo", "--lang", "it", "6", "6", "6", "2", "2")
+    assert zoo.stdout.splitlines()[0] == "dice: Elefante Elefante Elefante Uccello Uccello   rules: zoo"

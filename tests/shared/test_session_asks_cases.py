@@ -14,6 +14,7 @@ import scheduler
 from check import equal
 from drivers.buttons import OK, ROLL
 from fake_fs import FakeFs
+from screen_rig import Screen
 from ui import menu
 
 _FULL_TEXT = "Game not saved.\nPlay goes on; it\nsaves again when\nthere is room."
@@ -52,26 +53,6 @@ class _App:
         self.menus += 1
 
 
-class _Fb:
-    """The text grid drawn (16 x 8 cells, what the OLED would show); ``row(n)`` reads a line."""
-
-    def __init__(self):
-        self.cells = [" "] * 128
-
-    def fill(self, color):
-        self.cells = [" "] * 128
-
-    def fill_rect(self, x, y, w, h, color):
-        pass
-
-    def text(self, s, x, y, color):
-        for i in range(len(s)):
-            self.cells[y // 8 * 16 + x // 8 + i] = s[i]
-
-    def row(self, n):
-        return "".join(self.cells[n * 16 : n * 16 + 16]).rstrip()
-
-
 def _session(fs):
     app = _App()
     session = session_module.Session(_Hw(), "data", fs).attach(app)
@@ -107,7 +88,7 @@ def test_a_failed_save_is_a_message_the_ui_shows_and_closes():
         assert not session.news()
         from ui import records_screens
 
-        fb = _Fb()
+        fb = Screen()
         records_screens.paint(app, fb)
         equal(fb.row(0), "Flash full")
         equal([fb.row(n) for n in (1, 2, 3, 4)], _FULL_TEXT.split("\n"))
@@ -145,7 +126,7 @@ def test_initials_are_asked_for_a_seat_and_the_answer_goes_into_the_records():
         assert not session.scores_wait()
         from ui import records_screens
 
-        fb = _Fb()
+        fb = Screen()
         records_screens.paint(app, fb)
         equal(fb.row(0), "New high score!")
         equal(fb.row(1).split(), ["P1", str(total)])

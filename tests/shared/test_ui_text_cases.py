@@ -13,8 +13,8 @@ def test_a_set_up_round_trips_and_the_defaults_pass_the_check():
     assert menu.setup_ok(settings.saved())
     settings.change(menu.PLAYERS)  # 3 players
     settings.change(menu.SEAT1 + 2)  # P3 casual -> human
-    for _ in range(4):
-        settings.change(menu.JOKER)  # forced -> ... -> the Zoo card
+    settings.change(menu.JOKER)  # forced -> in order: lost with the Zoo card (saved as "zoo")
+    settings.change(menu.CARD)  # the standard card -> the Zoo card
     settings.change(menu.COACH)
     settings.change(menu.SOUND)
     settings.change(menu.LEDS, -3)
@@ -26,6 +26,20 @@ def test_a_set_up_round_trips_and_the_defaults_pass_the_check():
     assert again.zoo()
     equal(again.items, settings.items)
     equal(again.player_list(), [("P1", "human"), ("P2", "casual"), ("P3", "human")])
+
+
+def test_a_set_up_saved_before_the_languages_still_loads_in_english():
+    value = menu.Settings({}).saved()
+    equal(value["lang"], "en")
+    del value["lang"]
+    assert menu.setup_ok(value)
+    again = menu.Settings({})
+    again.restore(value)
+    equal(again.lang, "en")
+    value["lang"] = "xyz"  # a language this device lacks: its set-up loads, in English
+    assert menu.setup_ok(value)
+    again.restore(value)
+    equal(again.lang, "en")
 
 
 def test_the_set_up_check_refuses_every_other_shape():
@@ -50,6 +64,11 @@ def test_the_set_up_check_refuses_every_other_shape():
         dict(good, sound="on"),
         dict(good, leds=16),
         dict(good, extra=1),
+        dict(good, lang="EN"),
+        dict(good, lang="english"),
+        dict(good, lang="n1"),
+        dict(good, lang=3),
+        dict(good, lang=None),
     ]
     without = dict(good)
     del without["leds"]

@@ -25,7 +25,7 @@ SOLO = sim_golden.SOLO
 SOLO_REVIEW = sim_golden.SOLO_REVIEW
 # From "Start game": down = Players, P1; OK on P1: Human -> CPU optimal; back up to Start.
 OPTIMAL_VS_CASUAL = "enter down down enter up up enter"
-NOTE = "No strat. table"
+NOTE = "No advice table"
 
 
 def run(flash, keys, tables=None, seed=4):
@@ -59,7 +59,7 @@ def test_hint_shows_the_host_advisors_best_move(tmp_path, device_tables, host_ad
     codes, values = [0] * 32, [0] * 32
     host_adv.options(dice, rolls_left, codes, values)
     assert screen[0] == "Hint P1 Roll %d/3" % rolls
-    assert screen[5] == "Expect" + tenths_text(values[0]).rjust(10)
+    assert screen[5] == "Ends about" + tenths_text(values[0]).rjust(6)
     assert abs(float(screen[5].split()[-1]) - result["expected_total"]) <= 0.05
     best = result["best"]
     if rolls_left and len(best["hold"]) < 5:
@@ -79,9 +79,11 @@ def test_hint_shows_the_host_advisors_best_move(tmp_path, device_tables, host_ad
 
 
 def sim_golden_label(box_id):
-    from ui import screens
+    """A box's name as the hint and the review show it: its long one."""
+    import lang
 
-    return screens.BOX_LABELS[rules.BOX_IDS.index(box_id)]
+    lang.use(lang.ENGLISH)
+    return lang.string(lang.item(getattr(lang.T, box_id), 0))
 
 
 def test_hint_ok_takes_the_advised_hold(tmp_path, device_tables, host_adv):
@@ -113,10 +115,12 @@ def test_review_prices_a_deliberately_bad_box(tmp_path, device_tables, host_adv,
     screen = run(tmp_path, keys, device_tables, seed)  # Continue: the coach mode came back
     assert screen[0] == "P1 turn review"
     assert screen[5] == "You lost" + tenths_text(best - worst_value).rjust(8)
+    assert screen[6] == "points"
     assert best - worst_value > 1 << A.FRAC  # a bad choice indeed: more than a point
     if best_hold == 31:
         host_adv.options(dice, 0, codes, values)
-        assert screen[2] == "Best: " + sim_golden_label(rules.BOX_IDS[codes[0]])
+        assert screen[2] == "Best: score"
+        assert screen[3].strip() == sim_golden_label(rules.BOX_IDS[codes[0]])
     else:
         assert screen[2] == "Best: keep, roll"
         assert [f for f in kept_on_screen(screen[3]) if f] == [dice[i] for i in range(5) if best_hold >> i & 1]
@@ -132,7 +136,7 @@ def test_cpu_optimal_against_cpu_casual_plays_to_the_end(tmp_path, device_tables
     assert (early[7] == NOTE) is not with_table  # the fallback says so once, in round 1
     screen = run(tmp_path, "enter wait:200000", tables)  # Continue, then let them play
     assert screen[0] == "Game over"
-    assert [line[4:10] for line in screen[1:3]] == ["P1 CPU", "P2 CPU"] or [line[4:10] for line in screen[1:3]] == [
+    assert [line[3:9] for line in screen[1:3]] == ["P1 CPU", "P2 CPU"] or [line[3:9] for line in screen[1:3]] == [
         "P2 CPU",
         "P1 CPU",
     ]
@@ -151,13 +155,14 @@ def test_without_a_table_short_menu_shows_the_card(tmp_path):
 
 def test_menu_levels_and_coach_survive_a_save_and_resume(tmp_path, device_tables):
     # From Start: down to P2 (Players, P1, P2): casual -> Human -> optimal -> win -> good;
-    # then down to Coach (Joker, Y.bonus, Coach): hint -> turn.
-    setup = "enter down down down enter enter enter enter down down down enter"
+    # then down to Coach (Card, Joker, Yahtzee bonus, Coach): hints -> review.
+    setup = "enter down down down enter enter enter enter down down down down enter"
     menu = run(tmp_path, setup, device_tables)
-    assert " P2 CPU good" in menu
-    assert " Coach      turn" in menu
+    assert "P2 CPU good" in menu
+    assert "Coach     review" in menu
     forget_setup(tmp_path)  # the menu's defaults again: the same keys set it up
-    run(tmp_path, setup + " down down down down enter wait:4500", device_tables)
+    # Down to Start game: Sound, Brightness, Language, Records, Start game.
+    run(tmp_path, setup + " down down down down down enter wait:4500", device_tables)
     first = saved(tmp_path)
     assert [p[1] for p in first["game"]["players"]] == ["human", "good"]
     assert first["coach"] == 2
@@ -230,8 +235,9 @@ def test_sim_command_links_the_table_and_no_table_removes_it(tmp_path, capsys):
 
 
 def test_coach_off_short_menu_shows_the_card_even_with_a_table(tmp_path, device_tables):
-    # Solo; Players -> down x4 = Coach: hint -> turn -> off; down x4 = Start.
-    keys = "enter down enter enter enter down down down down enter enter down down down down enter wait:300"
+    # Solo; Players -> down x5 = Coach (P1, Card, Joker, Yahtzee bonus, Coach): hints ->
+    # review -> off; down x5 = Start game (Sound, Brightness, Language, Records, Start).
+    keys = "enter down enter enter enter" + " down" * 5 + " enter enter" + " down" * 5 + " enter wait:300"
     screen = run(tmp_path, keys + " space wait:500 m wait:120", device_tables)
     assert screen[0].startswith("P1 card")
     assert saved(tmp_path)["coach"] == 0

@@ -84,9 +84,9 @@ def test_headless_screenshot_and_print_screen(tmp_path):
 
 def test_flash_dir_is_the_devices_filesystem(tmp_path):
     (tmp_path / "device.cfg").write_text("board=pico\nrules=ordered\n")  # board is overridden by the sim
-    proc = run(["--headless", "--flash-dir", str(tmp_path), "--keys", "enter up up up", "--print-screen"])
+    proc = run(["--headless", "--flash-dir", str(tmp_path), "--keys", "enter", "--print-screen"])
     assert proc.returncode == 0, proc.stderr
-    assert any("Joker" in line and "ordered" in line for line in proc.stdout.splitlines())
+    assert any("Joker" in line and "in order" in line for line in proc.stdout.splitlines())
 
 
 def test_code_dir_boots_a_flashed_tree(tmp_path):
@@ -95,12 +95,12 @@ def test_code_dir_boots_a_flashed_tree(tmp_path):
     shutil.copytree(
         os.path.join(host_tools.REPO, "boards"), str(code / "boards"), ignore=shutil.ignore_patterns("__pycache__")
     )
-    with open(code / "ui" / "menu.py", "a") as patched:  # prove this tree is the one running
-        patched.write('\nLABELS = LABELS[:9] + ("Go!",) + LABELS[10:]\n')
+    with open(code / "lang_en.py", "a") as patched:  # prove this tree is the one running
+        patched.write('\nTEXTS += ("start_game = Go!\\n",)\n')
     flash = tmp_path / "flash"
     proc = run(["--headless", "--code-dir", str(code), "--flash-dir", str(flash), "--keys", "enter", "--print-screen"])
     assert proc.returncode == 0, proc.stderr
-    assert "| Go!" in proc.stdout or "> Go!" in proc.stdout  # ">": the cursor's row
+    assert "|Go!" in proc.stdout or ">Go!" in proc.stdout  # ">": the cursor's row
 
 
 def test_a_firmware_crash_is_reported_with_status_1(tmp_path):
@@ -306,3 +306,19 @@ def test_a_too_small_terminal_is_told_the_size_it_needs(tmp_path):
     assert "\u250c" not in text  # no OLED drawn into it
     assert os.WIFEXITED(status)
     assert os.WEXITSTATUS(status) == 0
+
+
+def test_lang_plays_in_that_language_over_the_one_the_menu_kept(tmp_path):
+    flash = str(tmp_path)
+    # The menu's Language line (two up from Start game: Records, Language) stepped once:
+    # English -> Deutsch, kept with the set-up.
+    proc = run(["--headless", "--flash-dir", flash, "--keys", "enter up up enter", "--print-screen"])
+    assert proc.returncode == 0, proc.stderr
+    assert ">Sprache  Deutsch<" in proc.stdout  # the whole menu in German at once
+    again = run(["--headless", "--flash-dir", flash, "--keys", "wait:1600", "--print-screen"])
+    assert ">Spiel starten   <" in again.stdout  # the next power-on: still German
+    dutch = run(["--headless", "--flash-dir", flash, "--lang", "nl", "--keys", "wait:1600", "--print-screen"])
+    assert ">Start het spel  <" in dutch.stdout  # this run's language, over the kept one
+    assert "|S2 CPU losjes   |" in dutch.stdout
+    kept = run(["--headless", "--flash-dir", flash, "--keys", "wait:1600", "--print-screen"])
+    assert ">Spiel starten   <" in kept.stdout  # --lang changed no set-up

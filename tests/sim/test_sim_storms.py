@@ -55,8 +55,9 @@ MASH = (
     ("wait:1500", 2),
 )
 N_KEYS = 2000
-# From "Start game" up to the card's line, OK four times (forced -> ... -> Zoo), back down.
-ZOO_CARD = " up" * 6 + " enter" * 4 + " down" * 5
+# From "Start game" up to the Card line (Records, Language, Brightness, Sound, Coach,
+# Yahtzee bonus, Joker, Card), OK (standard -> Zoo), back down to Start game.
+ZOO_CARD = " up" * 8 + " enter" + " down" * 6
 # Then a game is started and quit at once (long MENU, OK): the storm starts in the menu.
 QUIT = " enter wait:3000 space wait:1500 hold:m:800 wait:300 enter wait:500"
 BATTERY = ("--battery", "3800:3300:600000")  # falls below 3.4 V mid-storm: "Battery low"

@@ -23,10 +23,10 @@ def lines(device):
 
 def test_the_menu_opens_on_start_game_with_the_players_below(tmp_path):
     menu = lines(play(tmp_path, "enter", seed=1))
-    assert menu[:5] == ["Setup          v", " Start game", " Players       2", " P1 Human", " P2 CPU casual"]
+    assert menu[:5] == ["Setup          v", "Start game", "Players        2", "P1 Human", "P2 CPU casual"]
     four = lines(play(tmp_path / "four", "enter down enter enter up", seed=1))  # 4 players, back to Start
-    assert four[1] == " Start game"
-    assert four[3:7] == [" P1 Human", " P2 CPU casual", " P3 CPU casual", " P4 CPU casual"]
+    assert four[1] == "Start game"
+    assert four[3:7] == ["P1 Human", "P2 CPU casual", "P3 CPU casual", "P4 CPU casual"]
 
 
 def test_the_splash_moves_on_by_itself_and_does_not_ask_for_a_press(tmp_path):

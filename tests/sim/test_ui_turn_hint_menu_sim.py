@@ -126,8 +126,8 @@ dump()
     assert lines[2].split() == ["6"] * 5
     assert [line.split() for line in lines[3:7]] == [
         ["Sixes", "30"],
-        ["Y.bonus", "100"],
-        ["Up.bonus", "35"],
+        ["Yahtzee+", "100"],
+        ["Upper", "bonus", "35"],
         ["Total", str(total)],
     ]
     assert lines[7] == "OK: go on"
@@ -148,8 +148,8 @@ dump()
     assert lines[0] == "Score this?"
     assert [line.split() for line in lines[2:6]] == [
         ["Sixes", "30"],
-        ["Y.bonus", "100"],
-        ["Up.bonus", "35"],
+        ["Yahtzee+", "100"],
+        ["Upper", "bonus", "35"],
         ["Total", "then", str(45 + 30 + 50 + 100 + 35)],
     ]
 
@@ -247,13 +247,13 @@ print("TAKEN", a.game.held, a.cursor, a.screen == app_module.TURN)
     )
     hint, picked = frames
     assert hint[0] == "Hint P1 Roll 1/3"
-    assert hint[1].split() == ["Max", "score", "2%"], hint
+    assert hint[1].split() == ["Most", "points", "2%"], hint
     assert hint[4].split() == ["To", "win", "4%"], hint
     assert hint[2].strip() == "Full house"
     assert hint[5].split() == [".", "2", ".", "2", "2"]
     assert hint[6] == "OK = to win"
-    assert hint[7] == "^v:other M:card"
-    assert picked[6] == "OK = max score"
+    assert hint[7] == "UP/DOWN: other"
+    assert picked[6] == "OK = most points"
     taken = [line.split()[1:] for line in out if line.startswith("TAKEN ")]
     # to win: keep the 2s (the cursor stays); max score: the cursor on the Full house
     assert taken == [[str(0b11010), "12", "True"], ["0", "8", "True"]]
@@ -273,7 +273,7 @@ print("TAKEN", a.game.held)
     )
     assert hint[2] == "Keep, then roll:", hint
     assert hint[3].split() == ["2", "2", ".", ".", "."], hint
-    assert hint[5].startswith("Expect")
+    assert hint[5].startswith("Ends about")
     assert not any("%" in line for line in hint)
     assert "TAKEN %d" % 0b00011 in out
 
@@ -371,19 +371,19 @@ def test_the_simulator_shows_the_dimmed_oled_and_the_waking_press_does_nothing_e
 
 
 # -- the menu's set-up is kept between power-ons --------------------------------------
-# From "Start game": Players 2 -> 3, P2 CPU casual -> Human, then down to Joker (forced
-# -> ordered) and Coach (hint -> turn).
-SETUP_KEYS = "enter down enter down down enter down down enter down down enter"
+# From "Start game": Players 2 -> 3, P2 CPU casual -> Human, then down to Joker (past P3
+# and Card: forced -> in order) and Coach (past Yahtzee bonus: hints -> review).
+SETUP_KEYS = "enter down enter down down enter down down down enter down down enter"
 
 
 def test_the_menu_set_up_is_kept_between_power_ons(tmp_path):
     play(tmp_path, SETUP_KEYS, seed=1)
     rebooted = screen_lines(play(tmp_path, "wait:1600", seed=1).oled_pixels())
-    assert rebooted[1:6] == [" Start game", " Players       3", " P1 Human", " P2 Human", " P3 CPU casual"]
-    rest = screen_lines(play(tmp_path, "wait:1600 up up up", seed=1).oled_pixels())  # scrolled
-    assert [line.split() for line in rest if line.startswith((" Joker", " Coach"))] == [
-        ["Joker", "ordered"],
-        ["Coach", "turn"],
+    assert rebooted[1:6] == ["Start game", "Players        3", "P1 Human", "P2 Human", "P3 CPU casual"]
+    rest = screen_lines(play(tmp_path, "wait:1600 up up up up up", seed=1).oled_pixels())  # scrolled
+    assert [line.split() for line in rest if line.startswith(("Joker", "Coach"))] == [
+        ["Joker", "in", "order"],
+        ["Coach", "review"],
     ]
     fresh = screen_lines(play(tmp_path / "fresh", "wait:1600", seed=1).oled_pixels())
     assert fresh[2].split() == ["Players", "2"]
@@ -473,12 +473,12 @@ def test_the_statistics_say_what_they_count_and_the_zoo_card_names_its_box(tmp_p
     stats = screen_lines(play(tmp_path / "standard", keys, seed=9).oled_pixels())
     assert stats[0].startswith("All players")
     assert [line.rsplit(None, 1)[0] for line in stats[1:7]] == [
-        "Games played",
-        "Player games",
+        "Games",
+        "Scores",
         "Average",
         "Best",
         "Yahtzees",
-        "Up.bonus",
+        "Upper bonus",
     ]
     zoo_game = sim_golden.ZOO_SOLO + " space enter enter" * 11
     zoo = screen_lines(

@@ -33,7 +33,8 @@ spi.write(bytes((0x0C, 0x01) * 5))  # every chip: shutdown off
 cs.value(1)
 panel = SSD1306(sim.SimI2C(link), 0x3C)
 panel.fill(0)
-panel.text("wire", 0, 0, 1)
+from ui import draw  # the firmware's own font, which the screen reader reads
+draw.text(panel, "wire", 0, 0)
 panel.show()
 web = WebOLED(link)
 web.fill(0)

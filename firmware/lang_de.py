@@ -1,0 +1,118 @@
+"""Deutsch (German): the handheld's texts; English (lang_en.py) fills in any key that is
+missing. The box names are those of the German rule page (Einsen .. Chance); the format
+is lang.py's."""
+
+TEXTS = (
+    """
+lang_name = Deutsch
+aces = Einsen|Einsen
+twos = Zweien|Zweien
+threes = Dreien|Dreien
+fours = Vieren|Vieren
+fives = Fünfen|Fünfen
+sixes = Sechsen|Sechsen
+three_kind = Dreierpasch|Dreierpasch
+four_kind = Viererpasch|Viererpasch
+full_house = Full House|Full House
+small_straight = Kleine Straße|Kl. Straße
+large_straight = Große Straße|Gr. Straße
+yahtzee = Yahtzee|Yahtzee
+chance = Chance|Chance
+fish = Fisch|Fisch
+bird = Vogel|Vogel
+cat = Katze|Katze
+dog = Hund|Hund
+horse = Pferd|Pferd
+elephant = Elefant|Elefant
+three_same = Drei gleiche|3 gleiche
+four_same = Vier gleiche|4 gleiche
+all_different = Alle anders|5 anders
+zoo_yahtzy = Zoo Yahtzy|Zoo Yahtzy
+yahtzee_bonus = Yahtzee-Bonus|Yahtzee+
+upper_bonus = Bonus oben|Bonus
+""",
+    # S: Spieler.
+    """
+seats = S1|S2|S3|S4
+kinds = Mensch|CPU optimal|CPU Sieger|CPU gut|CPU locker
+human_cpu = Mensch|CPU
+""",
+    """
+menu = Menü
+start_game = Spiel starten
+players = Spieler
+card_line = Karte
+cards = Standard|Kinder-Zoo
+joker = Joker
+jokers = Pflicht|geordnet|frei|aus
+coach = Hilfe
+coach_modes = aus|Tipps|Rückblick
+sound = Ton
+brightness = Helligkeit
+language = Sprache
+records = Rekorde
+""",
+    """
+one_to_four = 1-4 Spieler
+who_starts = Wer beginnt?
+die = Würfel
+starts = beginnt!
+tie_again = Gleich: nochmal
+quit_game = Spiel beenden?
+quit_keys = OK    = beenden|sonst = weiter
+scored = notiert
+total = Summe
+ok_go_on = OK: weiter
+game_over = Spielende
+final_score = Endstand
+winner = Sieger:
+tie = Remis:
+end_keys = OK: Bestenliste|OK: Menü
+""",
+    """
+roll = Wurf
+upper = Oben
+no_rolls_left = Kein Wurf mehr
+all_held = Alle gehalten
+score_ask = Eintragen?|Null eintragen?
+total_then = Summe dann
+score_keys = OK = eintragen|sonst = zurück
+card = Karte
+need = noch
+""",
+    """
+hint = Tipp
+hint_moves = Viele Punkte|Zum Sieg
+hint_ok = OK = Punkte|OK = zum Sieg
+other_move = UP/DOWN: andere
+score_now = Jetzt eintragen:|Eintragen:
+keep_then_roll = Halten, würfeln:
+ends_about = Ende etwa
+menu_card = MENU: Karte
+take_it = OK: übernehmen
+turn_review = Rückblick
+best_play = Bester Zug!
+better_score = Besser: notieren
+right_away = (sofort)
+better_keep = Besser: halten
+you_lost = Verloren
+lost_what = Punkte|Siegchance
+no_table = Ohne Tipptabelle
+no_ram = Speicher voll
+table_damaged = Tabelle defekt
+""",
+    """
+new_high_score = Neuer Rekord!
+place = Platz
+letter_keys = UP/DOWN: Zeichen|OK: weiter
+high_scores = Bestenliste|Zoo-Rekorde
+next_page = OK: weiter
+none_yet = noch keine
+all_players = Alle Spieler
+who_keys = UP/DOWN: Spieler
+stats = Spiele|Ergebnisse|Schnitt|Bestes|Yahtzees|Bonus oben
+zoo_yahtzys = Zoo Yahtzys
+fairness = Faire Würfel?
+verdicts = Zu wenig Würfe|Wirkt fair|Fraglich|Unfair!
+""",
+)

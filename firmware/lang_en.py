@@ -1,0 +1,259 @@
+"""English: every text the handheld shows, and every other language's fallback; and the
+code that resolves a language (lang.use) and lists the languages (lang.codes), which is
+loaded with English only while it runs.
+
+One line a text, ``key = text``, in a string a part of the screens; ``|`` separates the
+items of a list (a box's long and short name, the computer levels, the two texts of a
+yes/no). Lines starting with ``#`` are notes. lang.py says how the texts are resolved;
+tests/shared/test_lang_cases.py draws every text of every catalog on the screen that
+shows it and fails on one that does not fit.
+"""
+
+import gc
+import sys
+
+from micropython import const
+
+TEXTS = (
+    # The boxes by id: long name|short name. The short one fits the turn list and the card
+    # view (11 columns); the long one a line of its own (16).
+    # The bonuses, long|short (the short one beside a number of up to four digits).
+    """
+lang_name = English
+aces = Aces|Aces
+twos = Twos|Twos
+threes = Threes|Threes
+fours = Fours|Fours
+fives = Fives|Fives
+sixes = Sixes|Sixes
+three_kind = Three of a kind|3 of a kind
+four_kind = Four of a kind|4 of a kind
+full_house = Full house|Full house
+small_straight = Small straight|Sm straight
+large_straight = Large straight|Lg straight
+yahtzee = Yahtzee|Yahtzee
+chance = Chance|Chance
+fish = Fish|Fish
+bird = Bird|Bird
+cat = Cat|Cat
+dog = Dog|Dog
+horse = Horse|Horse
+elephant = Elephant|Elephant
+three_same = Three the same|3 the same
+four_same = Four the same|4 the same
+all_different = All different|5 different
+zoo_yahtzy = Zoo Yahtzy|Zoo Yahtzy
+yahtzee_bonus = Yahtzee bonus|Yahtzee+
+upper_bonus = Upper bonus|Bonus
+""",
+    # The players: the seats' short names, the computer levels (human first).
+    """
+seats = P1|P2|P3|P4
+kinds = Human|CPU optimal|CPU win|CPU good|CPU casual
+human_cpu = Human|CPU
+""",
+    # The menu: a line's name, its value at the right.
+    """
+menu = Setup
+start_game = Start game
+players = Players
+card_line = Card
+cards = standard|Zoo (kids)
+joker = Joker
+jokers = forced|in order|free|off
+coach = Coach
+coach_modes = off|hints|review
+sound = Sound
+brightness = Brightness
+language = Language
+records = Records
+""",
+    # Around a game.
+    """
+one_to_four = 1-4 players
+who_starts = Who starts?
+die = die
+starts = starts!
+tie_again = Tie: roll again
+quit_game = Quit this game?
+quit_keys = OK    = quit|other = play on
+scored = scored
+total = Total
+ok_go_on = OK: go on
+game_over = Game over
+final_score = Final score
+winner = Winner:
+tie = Tie:
+end_keys = OK: high scores|OK: menu
+""",
+    # The turn.
+    """
+roll = Roll
+upper = Upper
+no_rolls_left = No rolls left
+all_held = All dice held
+score_ask = Score this?|Score a zero?
+total_then = Total then
+score_keys = OK    = score|other = back
+card = card
+need = need
+""",
+    # Hints and reviews.
+    # Why there are no hints (coach.py's reasons).
+    """
+hint = Hint
+hint_moves = Most points|To win
+hint_ok = OK = most points|OK = to win
+other_move = UP/DOWN: other
+score_now = Score now:|Score:
+keep_then_roll = Keep, then roll:
+ends_about = Ends about
+menu_card = MENU: card
+take_it = OK: take it
+turn_review = turn review
+best_play = Best play!
+better_score = Best: score
+right_away = (right away)
+better_keep = Best: keep, roll
+you_lost = You lost
+lost_what = points|of win chance
+no_table = No advice table
+no_ram = Too little RAM
+table_damaged = Table damaged
+""",
+    # Records.
+    """
+new_high_score = New high score!
+place = Place
+letter_keys = UP/DOWN: letter|OK: next
+high_scores = High scores|Zoo top scores
+next_page = OK: next page
+none_yet = none yet
+all_players = All players
+who_keys = UP/DOWN: player
+stats = Games|Scores|Average|Best|Yahtzees|Upper bonus
+zoo_yahtzys = Zoo Yahtzys
+fairness = Fair dice?
+verdicts = Too few rolls|Looks fair|Maybe unfair|Unfair dice!
+""",
+)
+
+
+# The resolver (lang.py says what a language resolves to). While it runs, T's entries hold
+# where each text is in its catalog: part << _PART | start << _SPAN | end, in characters
+# of a part of its catalog (of up to 4,095), _CHOSEN set when it is the chosen language's.
+# The catalogs are read line by line and no dict of texts is made, so the heap it needs
+# at most is the two catalogs' strings and the blob.
+_SPAN = const(12)
+_PLACE = const(0xFFF)
+_PART = const(24)
+_CHOSEN = const(1 << 28)
+_COUNTED = const(1 << 29)  # its length is in the blob's size (a key given twice: once)
+
+
+def resolve(want):
+    """``(blob, code)``: the texts of language ``want``, English where it has none, as
+    glyph numbers, with a handle on lang.T for each key; English when ``want`` has no
+    catalog on this device (make flash LANG=...)."""
+    import lang
+
+    T = lang.T
+    english = _parts(TEXTS)
+    for key, span in _lines(english):
+        setattr(T, key, span)
+    code = lang.ENGLISH
+    chosen = None
+    if want != code:
+        name = "lang_" + want
+        try:
+            chosen = _parts(__import__(name).TEXTS)
+            code = want
+        except ImportError:
+            pass
+        finally:
+            if name in sys.modules:
+                del sys.modules[name]
+    if chosen is not None:
+        for key, span in _lines(chosen):
+            if hasattr(T, key):
+                setattr(T, key, _CHOSEN | span)
+    size = 0
+    for key, _span in _lines(english):
+        span = getattr(T, key)
+        if not span & _COUNTED:
+            size += (span & _PLACE) - (span >> _SPAN & _PLACE)
+            setattr(T, key, span | _COUNTED)
+    gc.collect()  # the lines' garbage out of the way of the blob
+    blob = bytearray(size)
+    at = 0
+    glyph = lang.glyph
+    for key, _span in _lines(english):
+        span = getattr(T, key)
+        if not span & _COUNTED:
+            continue  # resolved already: the key's second line
+        start, end = span >> _SPAN & _PLACE, span & _PLACE
+        part = (chosen if span & _CHOSEN else english)[span >> _PART & 0xF]
+        for char in part[start:end]:
+            blob[at] = glyph(char)
+            at += 1
+        setattr(T, key, (at - end + start) << 8 | (end - start))
+    return blob, code
+
+
+def _parts(texts):
+    return (texts,) if type(texts) is str else texts  # a small catalog: one string
+
+
+def _lines(source):
+    """``(key, span)`` of each ``key = text`` line of a catalog's parts, the text's place
+    (a later line with the same key wins, as it is set later)."""
+    for part in range(len(source)):
+        lines = source[part]
+        start = 0
+        while start < len(lines):
+            end = lines.find("\n", start)
+            if end < 0:
+                end = len(lines)
+            eq = lines.find(" = ", start, end)
+            if eq > start and lines[start] != "#":
+                yield lines[start:eq], part << _PART | (eq + 3) << _SPAN | end
+            start = end + 1
+
+
+def codes():
+    """The languages on this device, English first, then by code: every catalog module
+    (``lang_<code>.py`` or ``.mpy``, ``is_code``) in a folder on the import path."""
+    import os
+
+    found = []
+    for folder in sys.path:
+        try:
+            files = os.listdir(folder or ".")
+        except OSError:
+            continue
+        for file in files:
+            dot = file.find(".")
+            name = file[5:dot]
+            if file.startswith("lang_") and file[dot:] in (".py", ".mpy") and is_code(name) and name not in found:
+                found.append(name)
+    found.sort()
+    if "en" in found:
+        found.remove("en")
+    return ["en"] + found
+
+
+def next_code(current, step=1):
+    """The language after ``current`` in ``codes()`` (wrapping; ``step`` -1: before)."""
+    found = codes()
+    at = found.index(current) if current in found else 0
+    return found[(at + step) % len(found)]
+
+
+def is_code(name):
+    """A language's code: two or three lower-case letters (``nl``, ``de``)."""
+    if not 2 <= len(name) <= 3:
+        return False
+    for char in name:
+        if not "a" <= char <= "z":
+            return False
+    return True

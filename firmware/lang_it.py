@@ -1,0 +1,118 @@
+"""Italiano (Italian): the handheld's texts; English (lang_en.py) fills in any key that is
+missing. The box names are those of the Italian rule page (Uno .. Chance); the format is
+lang.py's."""
+
+TEXTS = (
+    """
+lang_name = Italiano
+aces = Uno|Uno
+twos = Due|Due
+threes = Tre|Tre
+fours = Quattro|Quattro
+fives = Cinque|Cinque
+sixes = Sei|Sei
+three_kind = Tris|Tris
+four_kind = Poker|Poker
+full_house = Full|Full
+small_straight = Scala piccola|Sc. piccola
+large_straight = Scala grande|Sc. grande
+yahtzee = Yahtzee|Yahtzee
+chance = Chance|Chance
+fish = Pesce|Pesce
+bird = Uccello|Uccello
+cat = Gatto|Gatto
+dog = Cane|Cane
+horse = Cavallo|Cavallo
+elephant = Elefante|Elefante
+three_same = Tre uguali|3 uguali
+four_same = Quattro uguali|4 uguali
+all_different = Tutti diversi|5 diversi
+zoo_yahtzy = Zoo Yahtzy|Zoo Yahtzy
+yahtzee_bonus = Bonus Yahtzee|Yahtzee+
+upper_bonus = Bonus sopra|Bonus
+""",
+    # G: giocatore.
+    """
+seats = G1|G2|G3|G4
+kinds = Umano|CPU ottimo|CPU vincente|CPU bravo|CPU facile
+human_cpu = Umano|CPU
+""",
+    """
+menu = Menu
+start_game = Inizia partita
+players = Giocatori
+card_line = Scheda
+cards = standard|Zoo bimbi
+joker = Jolly
+jokers = obbligato|in ordine|libero|no
+coach = Aiuto
+coach_modes = no|consigli|revisione
+sound = Suono
+brightness = Luminosità
+language = Lingua
+records = Record
+""",
+    """
+one_to_four = 1-4 giocatori
+who_starts = Chi inizia?
+die = dado
+starts = inizia!
+tie_again = Pari: di nuovo
+quit_game = Chiudi partita?
+quit_keys = OK    = esci|altro = gioca
+scored = segna
+total = Totale
+ok_go_on = OK: avanti
+game_over = Fine partita
+final_score = Punteggio
+winner = Vince:
+tie = Pari:
+end_keys = OK: record|OK: menu
+""",
+    """
+roll = Tiro
+upper = Sopra
+no_rolls_left = Niente più tiri
+all_held = Tutti tenuti
+score_ask = Segnare questo?|Segnare zero?
+total_then = Totale poi
+score_keys = OK    = segna|altro = torna
+card = punti
+need = ancora
+""",
+    """
+hint = Idea
+hint_moves = Più punti|Per vincere
+hint_ok = OK = più punti|OK = per vincere
+other_move = UP/DOWN: l'altra
+score_now = Segna ora:|Segna:
+keep_then_roll = Tieni, poi tira:
+ends_about = Fine circa
+menu_card = MENU: scheda
+take_it = OK: accetta
+turn_review = revisione
+best_play = Mossa perfetta!
+better_score = Meglio: segna
+right_away = (subito)
+better_keep = Meglio: tieni
+you_lost = Hai perso
+lost_what = punti|di possibilità
+no_table = Senza tabella
+no_ram = Memoria piena
+table_damaged = Tabella rovinata
+""",
+    """
+new_high_score = Nuovo record!
+place = Posto
+letter_keys = UP/DOWN: lettera|OK: avanti
+high_scores = Record|Record Zoo
+next_page = OK: avanti
+none_yet = ancora nessuno
+all_players = Tutti
+who_keys = UP/DOWN: chi
+stats = Partite|Punteggi|Media|Migliore|Yahtzee|Bonus sopra
+zoo_yahtzys = Zoo Yahtzy
+fairness = Dadi onesti?
+verdicts = Pochi lanci|Sembra onesto|Dubbio|Truccati!
+""",
+)
