@@ -128,9 +128,6 @@ class App:
         self._steady = 0
         self._anim_state = 0x2545F491  # xorshift for the tumbling faces (not the dice source)
         self._pressed_once = False
-        # One-part jobs, bound once: queuing them allocates nothing.
-        self._prepare_part = self._prepare_turn
-        self._meter_part = self._refresh_meter
         self.now = 0
         self.apply_settings()
 
@@ -316,7 +313,7 @@ class App:
         settings = self.settings
         game = game_module.Game(settings.ruleset(), settings.player_list(), self.hw.dice_source)
         solo = game.phase == game_module.TURN  # nobody to roll off against
-        self._begin(game, defer=True)
+        self._begin(game)
         if not solo:
             self._roll_off()  # before the save: one save, one flash write, for both
         self.changed()
@@ -329,7 +326,7 @@ class App:
         """Continue ``game`` (e.g. rebuilt by the save layer) on the screen its phase needs."""
         # The table opens a part a frame as at Start game (_opening): the turn screen
         # first, presses held till it is open; an ended game needs none.
-        self._begin(game, defer=game.phase != game_module.OVER)
+        self._begin(game)
         if game.phase == game_module.OVER:
             self.finish()
         elif game.phase == game_module.ROLLOFF:
@@ -342,13 +339,14 @@ class App:
                 self.cursor = self.best_box()
                 self.scroll_cursor()
 
-    def _begin(self, game, defer=False):
+    def _begin(self, game):
         """Take ``game`` on: its box names in the chosen language (lang.card), animals on
         the dice for the Zoo card, its totals, and the strategy table when the coach or an
-        advisor level needs it (its RAM is held while a game runs; without one, say so through
-        round 1: ``note``). ``defer``: open it a part a frame after the first screen shows
-        (job OPEN, ``_opening``); the roll-off's timers wait for it, and a game whose first
-        screen is a turn keeps the presses waiting until it is open."""
+        advisor level needs it (its RAM is held while a game runs; without one, say so
+        through round 1: ``note``). The table opens a part a frame after the first screen
+        shows (job OPEN, ``_opening``); the roll-off's timers wait for it, and a game whose
+        first screen is a turn keeps the presses waiting until it is open. A game that is
+        over needs none."""
         self.game = game
         lang.card(game.rules)
         self.hw.dice.animals(game.rules.faces is not None)  # the Zoo card's pictures
@@ -359,17 +357,13 @@ class App:
             if seats.computer(player.kind) and player.kind in seats.KINDS:
                 wanted = True  # a computer level that plays from the table
         self.note = ""
+        self.win_known = False
+        self._totals()  # a resumed game's totals on its first screen; the meter once open
         self.jobs.cancel(_OPEN_JOB)
-        if not wanted:
-            self.coach.close()
-        elif defer:
+        if wanted and game.phase != game_module.OVER:
             self.jobs.add(_OPEN_JOB, self._opening(game), hold=game.phase == game_module.TURN)
-            self.win_known = False
-            self._totals()  # a resumed game's totals on its first screen; the meter once open
         else:
-            self.coach.open(game.rules)  # at once
-            self._opened()
-            self.refresh_totals()
+            self.coach.close()
 
     def _opening(self, game):
         """Job OPEN: the strategy table's opening (the longest work the game does, spread
@@ -378,7 +372,9 @@ class App:
         screen is on show; a part each."""
         coach = self.coach
         yield from coach.opening(game.rules)
-        self._opened()
+        if coach.adv is None:
+            self.note = coach.problem  # why there are no hints, through round 1
+            self.dirty = True
         if coach.adv is None or len(game.players) < 2:
             self.refresh_totals()  # solo, or no table: no meter to wait for
         else:
@@ -389,11 +385,6 @@ class App:
         if coach.adv is not None and self.screen == TURN:
             yield
             self._prepare_turn()
-
-    def _opened(self):
-        if self.coach.adv is None:
-            self.note = self.coach.problem  # why there are no hints, through round 1
-            self.dirty = True
 
     def rolloff_round(self):
         self._roll_off()
@@ -422,7 +413,7 @@ class App:
         jobs.cancel(_PREPARE_JOB)
         jobs.cancel(_DECIDE_JOB)
         if defer and self.coach.adv is not None:
-            jobs.add(_PREPARE_JOB, self._prepare_part)
+            jobs.add(_PREPARE_JOB, self._prepare_turn)
         else:
             self._prepare_turn()
         self.sync_dice()
@@ -497,7 +488,7 @@ class App:
         self.jobs.cancel(_METER_JOB)
         if later and len(game.players) > 1 and self.coach.adv is not None:
             self.win_known = False  # no chance shown until it is the one after this score
-            self.jobs.add(_METER_JOB, self._meter_part)
+            self.jobs.add(_METER_JOB, self._refresh_meter)
         else:
             self._refresh_meter()
 
