@@ -55,7 +55,9 @@ def _turn_draw(app, fb):
     # While the LED dice tumble, the list shows neither the points nor the cursor (the
     # best box): they would give the roll away before the dice settle.
     shown = game.rolls > 0 and not app.rolling
-    for line in range(_LIST_ROWS):
+    # A computer on turn waits while the last score can be taken back: row 6 says how on.
+    waits = game.last is not None and app.computer_turn()
+    for line in range(_LIST_ROWS - 1 if waits else _LIST_ROWS):
         box = top + line
         row = line + 1
         inv = box == app.cursor and shown
@@ -75,9 +77,13 @@ def _turn_draw(app, fb):
                 draw.text(fb, "+", col - 1, row, inv)
     if top > 0:
         draw.text(fb, "^", 0, 1)
-    if top + _LIST_ROWS < game.rules.n_boxes:
+    if waits:
+        draw.text(fb, T.ok_go_on, 0, 6)
+    elif top + _LIST_ROWS < game.rules.n_boxes:
         draw.text(fb, "v", 0, 6)
-    if app.turn_msg:
+    if game.last is not None:  # until this turn's first roll, the score before it can go back
+        draw.text(fb, T.take_back, 0, 7)
+    elif app.turn_msg:
         draw.text(fb, getattr(T, app.turn_msg), 0, 7)  # why ROLL did nothing (also without sound)
     elif app.note and game.round == 0:
         draw.text(fb, getattr(T, app.note), 0, 7)  # e.g. no strategy table: shown through round 1
@@ -97,6 +103,13 @@ def _turn_handle(app, button, long):
         app.dirty = True
     if app.rolling and button >= _UP and not long and not app.computer_turn():
         _settle(app)  # the box list, a hint or OK: the dice stop tumbling first
+    if game.last is not None:  # the last score can be taken back until this turn's roll
+        if button == _UP:
+            app.undo()
+            return
+        if button == _OK and app.computer_turn():
+            app.keep_score()  # it stands: the computer plays
+            return
     if button == _MENU:
         if long:
             screens.ask_quit(app, ui.TURN)

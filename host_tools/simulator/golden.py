@@ -48,12 +48,13 @@ SCENES = {
     "end_solo": (2, SOLO_GAME),
     "end": (4, TWO_HUMANS + " wait:4500" + HUMAN_TURN * 26),
 }
-# Records (save_session.py): a solo game, OK after the end screen, initials Z-C-A, then the
-# menu's "Records" line (the last: UP from "Start game", the first) and its pages.
-RECORDS = SOLO_GAME + " enter up enter down down enter enter up enter"
+# Records (save_session.py): a solo game, OK after the end screen, initials Z-C-A (DOWN
+# from A is Z, UP steps on), OK on the high-score table, then the menu's "Records" line
+# (the last: UP from "Start game", the first) and its pages.
+RECORDS = SOLO_GAME + " enter down enter up up enter enter enter up enter"
 SCENES.update(
     {
-        "initials": (9, SOLO_GAME + " enter up enter down"),
+        "initials": (9, SOLO_GAME + " enter down enter up"),
         "records_scores": (9, RECORDS),
         "records_stats": (9, RECORDS + " enter"),
         "records_fairness": (9, RECORDS + " enter enter"),
