@@ -79,7 +79,8 @@ def test_a_power_cut_around_an_undo_loses_nothing_and_doubles_nothing(tmp_path):
 
 def test_an_undone_last_score_never_reaches_the_records(tmp_path):
     end = lines(tmp_path, sim_golden.SOLO_GAME)
-    assert end[0] == "Game over" and end[6] == "UP: take back", end
+    assert end[0] == "Game over", end
+    assert end[6] == "UP: take back", end
     total = int(end[1].split()[-1])
     assert saved(tmp_path, "stats") is None  # the game counts once its last score stands
     resumed = lines(tmp_path, "")  # power cut on the end screen: back there
