@@ -46,18 +46,31 @@ SCRIPT = (
     ("OK on its summary: a human turn starts", OK, 1000),
 )
 # The same game with the card view opened (MENU, and MENU back) as the computer's turn
-# starts, and again while it plays (its roll, then its decision's parts): each moment the
-# longest stretch in CARD_MS after the press.
+# starts, at CARD_OFFSETS ms after the score's press (its save, the meter and its advisor's
+# preparation are queued then), and again while it plays (its roll, then its decision's
+# parts): each moment the longest stretch in CARD_MS after a press, the most of its turns.
 CARD_STARTS = "MENU: the card as a computer's turn starts"
 CARD_RUNS = "MENU: the card while a computer plays"
 CARD_MS = 400
-CARD_SCRIPT = SCRIPT[:4] + (
-    (None, OK, 60),  # scores: the computer's turn starts (its save, meter and advisor queued)
-    (CARD_STARTS, MENU, 500),
-    (None, MENU, 700),  # back to the turn: the computer rolls at its pace
-    (CARD_RUNS, MENU, 500),
-    (None, MENU, 2500),
-)
+CARD_OFFSETS = (20, 60, 100, 140)
+
+
+def _card_turns():
+    script = []
+    for offset in CARD_OFFSETS:
+        script += [
+            (None, OK, offset),  # scores: the computer's turn starts
+            (CARD_STARTS, MENU, 500),
+            (None, MENU, 700),  # back to the turn: the computer rolls at its pace
+            (CARD_RUNS, MENU, 500),
+            (None, MENU, 5500),  # its turn, its summary, then the human's turn
+            (None, ROLL, 800),
+            (None, OK, 400),  # the best box offered ...
+        ]
+    return tuple(script)
+
+
+CARD_SCRIPT = SCRIPT[:4] + _card_turns()
 START_MS = 2600
 ROLL_OFF_MS = 2000  # the roll-off's tumble, the table's opening and its result: the window
 CONTINUE = "Continue: work before the screen reacts"
@@ -217,7 +230,8 @@ def card_game(code_dir, tables, ratio):
     def moments(line):
         found = {}
         for label, start, end in marks:
-            found[label] = max((b for s, b in line.stretches if line.at(start) <= s < line.at(end)), default=0)
+            longest = max((b for s, b in line.stretches if line.at(start) <= s < line.at(end)), default=0)
+            found[label] = max(found.get(label, 0), longest)
         return found
 
     return moments(Timeline(devices[0], devices)), [moments(Timeline(devices[0], [d])) for d in devices]

@@ -163,3 +163,70 @@ def test_the_frame_that_ends_a_rolls_tumble_runs_no_work():
     assert any(line.startswith("ENDED [") and line != "ENDED []" for line in lines), lines
     assert "PART_IN_END_FRAME []" in lines, lines
     assert "PARTS_BEFORE_AND_AFTER True True" in lines, lines  # the work went on around it
+
+
+CARD_PROBE = r"""
+import app as app_module
+import game
+from loopback_rig import Rig
+from drivers.buttons import MENU
+
+rig = Rig({"seed": "5"})
+a = rig.app
+a.run(frames=400)  # the splash, then the menu
+g = game.Game(a.settings.ruleset(), [("P1", "human"), ("P2", "optimal")], a.hw.dice_source)
+while g.phase == game.ROLLOFF:
+    g.rolloff()
+a.resume(g)
+a.run(frames=80)  # the table opens a part a frame
+print("ADVISOR", a.coach.adv is not None)
+log = []
+frame = [0]
+draw, handle, tick = app_module.SCREENS[app_module.CARD]
+
+
+def card_draw(app, fb):
+    log.append((frame[0], "card"))
+    draw(app, fb)
+
+
+screens = list(app_module.SCREENS)
+screens[app_module.CARD] = (card_draw, handle, tick)
+app_module.SCREENS = tuple(screens)
+for turn in range(6):  # three human turns, each followed by the computer's
+    if not a.computer_turn():
+        a.roll()
+        a.score(a.best_box())  # the computer's turn starts: its save, meter, advisor queued
+    start = frame[0]
+    while frame[0] < start + 1600 and (a.computer_turn() or a.screen != app_module.TURN):
+        if (frame[0] - start) % (20 + turn) == 0:
+            del rig.presses[:-2]  # the presses made long ago need no more looking at
+            rig.press(MENU, 0)  # the card, and back: over and over as the turn goes on
+        frame[0] += 1
+        a.jobs.ran = -1
+        a.frame(a.hw.ticks_ms())
+        if a.jobs.ran >= 0:
+            log.append((frame[0], "work"))
+        a.hw.sleep_ms(5)
+works = {f for f, kind in log if kind == "work"}
+cards = {f for f, kind in log if kind == "card"}
+print("CARDS", len(cards), "WORK", len(works), "BOTH", sorted(works & cards))
+print("ROUND", g.round)
+"""
+
+
+def test_the_card_opened_on_a_computers_turn_shares_no_frame_with_work(tmp_path, device_tables):
+    """MENU on a computer's turn opens the card view: its frame draws the card and runs no
+    part of the turn's work (the advisor's preparation, the meter, the decision, a save),
+    which once made one frame of both (a 128-190 ms gap on the emulated chip)."""
+    import os
+
+    for name, path in device_tables.items():
+        os.symlink(path, str(tmp_path / name))
+    lines, _allocs = alloc_probe(CARD_PROBE, cwd=str(tmp_path))
+    assert "ADVISOR True" in lines
+    both = [line for line in lines if line.startswith("CARDS ")][0].split()
+    assert int(both[1]) > 50, both  # the card was drawn often ...
+    assert int(both[3]) > 20, both  # ... while the turns' work went on
+    assert both[5:] == ["[]"], both  # never in the same frame
+    assert int([line for line in lines if line.startswith("ROUND ")][0].split()[1]) >= 2  # the turns went on
