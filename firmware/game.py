@@ -9,7 +9,8 @@ The last score can be taken back (``undo``) until the next roll: ``last`` keeps 
 turn was before it (``score(box, undo=False)``: nothing to take back, as for a computer).
 
 A challenge game (``code``: four letters) rolls no random dice: each die is
-``challenge_die(number, round, roll, position)``, a pure integer function, so the same
+game_challenge.py's ``challenge_die(number, round, roll, position)``, a pure integer
+function (loaded only for a challenge game), so the same
 code and the same holds give the same dice on any device, in the simulator and on the
 web page, and every seat of one game meets the same dice in a round.
 """
@@ -25,46 +26,10 @@ ROUNDS = const(13)  # rounds of the standard card; a game plays ``rules.n_boxes`
 _MAX_ROLLS = const(3)
 ALL_HELD = const(0x1F)  # a hold mask (bit i holds die i) holding all five
 _STATE_VERSION = const(1)
-CODE_LETTERS = const(4)  # a challenge code: four letters A-Z
-_LOW15 = const(0x7FFF)
 
 
 class GameError(ValueError):
     """An action the rules do not allow right now; the game is unchanged."""
-
-
-def code_number(code):
-    """A challenge code (four letters A-Z) as the number its dice come from, 1..26**4;
-    GameError for anything else."""
-    if type(code) is not str or len(code) != CODE_LETTERS:
-        raise GameError("a challenge code is %d letters A-Z" % CODE_LETTERS)
-    n = 0
-    for letter in code:
-        if not "A" <= letter <= "Z":
-            raise GameError("a challenge code is %d letters A-Z" % CODE_LETTERS)
-        n = n * 26 + ord(letter) - 65
-    return n + 1
-
-
-def _times(x, high, low):
-    # x * (high << 15 | low) mod 2**30 in 15-bit halves: no value reaches 2**30, so it is
-    # a small int on the Pico and the same number on every interpreter.
-    lo = x & _LOW15
-    product = lo * low
-    return (((product >> 15) + ((x >> 15) * low & _LOW15) + (lo * high & _LOW15)) & _LOW15) << 15 | product & _LOW15
-
-
-def challenge_die(number, turn, roll, die):
-    """The face (1-6) of die ``die`` (0-4) on roll ``roll`` (0-2) of round ``turn``
-    (0-12) in challenge ``number`` (code_number): a 30-bit integer hash (the finaliser of
-    MurmurHash3, its multipliers cut to 30 bits) of the four, taken modulo 6."""
-    x = number << 9 | turn << 5 | roll << 3 | die
-    x ^= x >> 16
-    x = _times(x, 0x0BD7, 0x4A6B)
-    x ^= x >> 13
-    x = _times(x, 0x0565, 0x2E35)
-    x ^= x >> 16
-    return x % 6 + 1
 
 
 class Player:
@@ -79,7 +44,8 @@ class Game:
         if not players:
             raise GameError("a game needs at least one player")
         self.code = code  # a challenge's four letters, or None: the dice source rolls
-        self.number = code_number(code) if code is not None else 0
+        # Its dice's number (game_challenge.py: loaded for a challenge game, not for others).
+        self.number = __import__("game_challenge").code_number(code) if code is not None else 0
         self.rules = rules
         self.rounds = rules.n_boxes  # one round per box: 13, or 11 on the Zoo card
         self.players = [Player(name, kind, R.new_card(rules)) for name, kind in players]
@@ -128,6 +94,8 @@ class Game:
         self.last = None  # a roll: the score before it stands
         dice = self.dice
         number = self.number
+        if number:
+            challenge_die = __import__("game_challenge").challenge_die
         for i in range(5):
             if not (self.held >> i) & 1:
                 if number:

@@ -5,9 +5,9 @@
 
 A challenge code is four letters (the menu's ``Challenge`` line, ``sim --challenge``, the
 web page's ``?challenge=``): every die of its game comes from the code, the round, the
-roll and the die's place (firmware/game.py ``challenge_die``), so every player of the
+roll and the die's place (firmware/game_challenge.py ``challenge_die``), so every player of the
 code meets the same dice where they keep the same ones. This prints the game the optimal
-strategy plays on them (firmware/seat_perfect.py ``perfect`` with the firmware's advisor),
+strategy plays on them (firmware/seat_levels.py ``perfect`` with the firmware's advisor),
 round by round: the dice of each roll, the dice kept, the box and its points, then the
 total: the ``perfect play`` figure the handheld shows beside yours at the game's end. The
 table is the device's exact one (build/strategy-<rules>.bin, built when missing); a Pico
@@ -21,6 +21,7 @@ import host_tools
 
 host_tools.use_firmware()
 import game as G  # noqa: E402
+import game_challenge  # noqa: E402
 
 from host_tools import score, texts  # noqa: E402
 from host_tools.solver.files import ensure_table, open_advisor  # noqa: E402
@@ -37,7 +38,7 @@ def parse_args(argv):
     args = parser.parse_args(argv)
     args.code = args.code.upper()
     try:
-        G.code_number(args.code)
+        game_challenge.code_number(args.code)
     except G.GameError:
         raise host_tools.UsageError("%r is not a challenge code: four letters A-Z" % args.code[:20]) from None
     try:

@@ -1,21 +1,23 @@
 """The perfect player on a challenge's dice, as ``python -m host_tools challenge`` prints
-it: the firmware's own optimal level (seat_perfect.perfect) on the firmware's dice
-(game.challenge_die) through the firmware's advisor and the device's table, so the figure
+it: the firmware's own optimal level (seat_levels.perfect) on the firmware's dice
+(game_challenge.challenge_die) through the firmware's advisor and the device's table, so the figure
 is the one a challenge game shows at its end."""
 
 import host_tools
 
 host_tools.use_firmware()
-import game as G  # noqa: E402  (firmware modules, importable after use_firmware)
-import seat_perfect  # noqa: E402
+import game_challenge  # noqa: E402  (firmware modules, importable after use_firmware)
+import seat_levels  # noqa: E402
 
 
 def perfect_game(adv, code):
     """``(total, rounds)``: the optimal player's game on challenge ``code`` (four letters)
     with the advisor ``adv``; a round is ``[faces, hold, faces, hold, faces, box,
-    points]`` as seat_perfect.perfect logs it (shorter when it scored early)."""
+    points]`` as seat_levels.perfect logs it (shorter when it scored early)."""
     rounds = []
-    parts = seat_perfect.perfect(adv, G.code_number(code), G.challenge_die, [0] * 32, [0] * 32, rounds)
+    parts = seat_levels.perfect(
+        adv, game_challenge.code_number(code), game_challenge.challenge_die, [0] * 32, [0] * 32, rounds
+    )
     while True:
         try:
             next(parts)

@@ -1,5 +1,6 @@
-"""Challenge games (firmware/game.py): the dice as a pure function of the code, the round,
-the roll and the die's place; same holds, same dice; the code in the save.
+"""Challenge games (firmware/game.py, game_challenge.py): the dice as a pure function of
+the code, the round, the roll and the die's place; same holds, same dice; the code in
+the save.
 
 Runs under pytest and inside the real MicroPython (tests/firmware/test_on_micropython.py),
 so both interpreters roll these very dice; tests/web/test_web_challenge.py compares them
@@ -7,6 +8,7 @@ with the WebAssembly port's.
 """
 
 import game as G
+import game_challenge as C
 import rules as R
 from support import ScriptedDice, SeededDice, raises
 from check import equal, true
@@ -18,22 +20,22 @@ CODES = ("AAAA", "KQZX", "ZZZZ", "PICO", "YAHT")
 
 
 def fold(code, rounds=13):
-    number = G.code_number(code)
+    number = C.code_number(code)
     h = 0
     for turn in range(rounds):
         for roll in range(3):
             for die in range(5):
-                h = (h * 7 + G.challenge_die(number, turn, roll, die)) % 1000000007
+                h = (h * 7 + C.challenge_die(number, turn, roll, die)) % 1000000007
     return h
 
 
 def test_code_numbers_are_four_letters_one_to_26_to_the_4th():
-    equal(G.code_number("AAAA"), 1)
-    equal(G.code_number("AAAB"), 2)
-    equal(G.code_number("ZZZZ"), 26**4)
-    equal(G.code_number("BAAA"), 26**3 + 1)
+    equal(C.code_number("AAAA"), 1)
+    equal(C.code_number("AAAB"), 2)
+    equal(C.code_number("ZZZZ"), 26**4)
+    equal(C.code_number("BAAA"), 26**3 + 1)
     for bad in ("", "ABC", "ABCDE", "abcd", "AB1D", "AB D", None, 1234):
-        raises(G.GameError, G.code_number, bad)
+        raises(G.GameError, C.code_number, bad)
 
 
 def test_every_die_is_one_to_six_and_fair():
@@ -43,7 +45,7 @@ def test_every_die_is_one_to_six_and_fair():
         for turn in range(13):
             for roll in range(3):
                 for die in range(5):
-                    face = G.challenge_die(number, turn, roll, die)
+                    face = C.challenge_die(number, turn, roll, die)
                     true(1 <= face <= 6, face, what=(number, turn, roll, die))
                     counts[face] += 1
                     n += 1
@@ -56,7 +58,7 @@ def test_the_dice_are_the_same_on_every_interpreter():
     # The reference: the function with big ints (CPython's, or any interpreter's when its
     # small ints are wide enough) against the 15-bit halves the device computes with.
     for code in CODES:
-        number = G.code_number(code)
+        number = C.code_number(code)
         for turn in (0, 5, 12):
             for roll in range(3):
                 for die in range(5):
@@ -66,7 +68,7 @@ def test_the_dice_are_the_same_on_every_interpreter():
                     x ^= x >> 13
                     x = x * 0x02B2AE35 % (1 << 30)
                     x ^= x >> 16
-                    equal(G.challenge_die(number, turn, roll, die), x % 6 + 1, (code, turn, roll, die))
+                    equal(C.challenge_die(number, turn, roll, die), x % 6 + 1, (code, turn, roll, die))
     # Pinned: the games of these codes, as CPython, the unix port and the WebAssembly
     # port all rolled them when the function was made (a change here changes every code).
     equal([fold(code) for code in CODES], PINNED)
@@ -81,13 +83,13 @@ def _challenge(players=2, code="KQZX"):
 
 def test_a_challenge_rolls_its_code_dice_and_no_random_ones():
     game = _challenge(1)
-    number = G.code_number("KQZX")
+    number = C.code_number("KQZX")
     game.roll()
-    equal(game.dice, [G.challenge_die(number, 0, 0, i) for i in range(5)])
+    equal(game.dice, [C.challenge_die(number, 0, 0, i) for i in range(5)])
     game.set_held(0b10101)
     first = list(game.dice)
     game.roll()
-    want = [first[i] if 0b10101 >> i & 1 else G.challenge_die(number, 0, 1, i) for i in range(5)]
+    want = [first[i] if 0b10101 >> i & 1 else C.challenge_die(number, 0, 1, i) for i in range(5)]
     equal(game.dice, want)
     equal(game.dice_source.state, SeededDice(3).state, "no die drawn from the source")
 

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import game as G
+import game_challenge as C
 import rules
 from host_tools import challenge
 from host_tools.benches import win_meter as win_meter_bench
@@ -67,18 +68,18 @@ def test_the_text_says_what_the_json_says(capsys):
 def _twin_totals(codes):
     """Totals of optimal play on each code's dice by the numpy twin, all codes at once."""
     fa, _fixed, _var = win_meter_bench.load(FORCED)
-    numbers = [G.code_number(c) for c in codes]
+    numbers = [C.code_number(c) for c in codes]
     cards = fast_play.Cards(len(codes))
     for turn in range(13):
         k3, k2, succ = fa.prepare(cards.mask, cards.up, cards.yz)
-        dice = [[G.challenge_die(n, turn, 0, i) for i in range(5)] for n in numbers]
+        dice = [[C.challenge_die(n, turn, 0, i) for i in range(5)] for n in numbers]
         stopped = [False] * len(codes)
         for roll, k in ((1, k2), (2, k3)):
             holds = fa.best_hold(k, np.array([fast_play.dice_code(d) for d in dice]))
             for g, n in enumerate(numbers):
                 hold = G.ALL_HELD if stopped[g] else int(holds[g])
                 stopped[g] = hold == G.ALL_HELD
-                dice[g] = [d if hold >> i & 1 else G.challenge_die(n, turn, roll, i) for i, d in enumerate(dice[g])]
+                dice[g] = [d if hold >> i & 1 else C.challenge_die(n, turn, roll, i) for i, d in enumerate(dice[g])]
         codes_now = np.array([fast_play.dice_code(d) for d in dice])
         scores, bonus, values = fa.box_options(cards.mask, cards.yz, codes_now, succ)
         cards.score(FORCED, fa.yz_box, np.argmax(values, axis=1), scores, bonus)
