@@ -136,7 +136,6 @@ class Session:
         self.unsaved = False  # the last save failed: the flash holds an older action
         self._warned_full = False
         self._pending = []  # seats still to enter the high scores: [(seat, place), ...]
-        self._end_ok = False  # OK on the end screen came before the game's records were counted
         self._to_menu = False  # the high-score table after a game is on show: closing it, the menu
         self._asking = -1  # the seat whose initials are being entered
         self._on_choice = None
@@ -191,15 +190,13 @@ class Session:
         return bool(self._pending)
 
     def end_ok(self, app):
-        """OK on the end screen (the ranking was seen): step 3, the initials of each new
-        high score, then the high-score table, then the menu (``app.ended``). When the
-        game's records are still being counted (job END, a part a frame: the score that
-        ended the game could be taken back until now), that follows as they are. True:
-        the save layer shows what comes next."""
-        if self.jobs.busy(_SAVE_JOB, _END_JOB):
-            self._end_ok = True
-        else:
-            self._next_initials(app)
+        """OK on the end screen (the ranking was seen; its last score stands): the game's
+        records counted if they are not yet (job END, queued once the last score could
+        no longer be taken back), then step 3, the initials of each new high score, then
+        the high-score table, then the menu (``app.ended``). True: the save layer shows
+        what comes next."""
+        self.write_due(app)  # the end's steps still to come: the places are known after
+        self._next_initials(app)
         return True
 
     def _ask(self, item):
@@ -466,10 +463,7 @@ class Session:
         self._news = True  # the end screen says whether high scores wait (scores_wait)
         if not self._pending:
             self._done()
-        if self._end_ok:  # OK came first: step 3 now
-            self._end_ok = False
-            self._next_initials(app)
-        # else: step 3 starts when OK leaves the end screen (end_ok)
+        # step 3 starts when OK leaves the end screen (end_ok)
         self.tidy()
 
     def drop_end(self):

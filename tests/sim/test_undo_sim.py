@@ -13,7 +13,7 @@ import pytest
 
 import save_records
 from host_tools.simulator import golden as sim_golden
-from host_tools.simulator.screen import screen_lines
+from host_tools.simulator.screen import screen_lines, text_lines
 from helpers.sim_helpers import play, saved
 
 pytestmark = pytest.mark.slow
@@ -25,8 +25,8 @@ ZOO_SOLO = sim_golden.ZOO_SOLO
 VS_CPU = "enter enter wait:12000 space"
 
 
-def lines(flash, keys):
-    return screen_lines(play(flash, keys, seed=SEED).oled_pixels())
+def lines(flash, keys, **options):
+    return screen_lines(play(flash, keys, seed=SEED, **options).oled_pixels())
 
 
 def open_boxes(flash, seat=0):
@@ -38,7 +38,7 @@ def test_up_after_a_score_is_back_on_the_same_turn(tmp_path, start):
     rolled = lines(tmp_path / "rolled", start + " space 2 4 space")  # two rolls, dice 2 and 4 held
     scored = lines(tmp_path / "scored", start + " space 2 4 space enter enter")
     assert scored[0].startswith("P1 Roll 0/3"), scored
-    assert scored[7] == "UP: take back"
+    assert scored[6] == "UP: take back"
     back = lines(tmp_path / "back", start + " space 2 4 space enter enter up")
     assert back == rolled  # the dice, the roll count, the box list, the cursor
     assert open_boxes(tmp_path / "back") == open_boxes(tmp_path / "rolled")
@@ -46,17 +46,33 @@ def test_up_after_a_score_is_back_on_the_same_turn(tmp_path, start):
     # Once: a second UP scrolls the list as always, and the next roll closes the window.
     again = lines(tmp_path / "again", start + " space 2 4 space enter enter up enter enter space up")
     assert again[0].startswith("P1 Roll 1/3"), again
-    assert "take back" not in again[7]
+    assert "take back" not in " ".join(again)
     assert open_boxes(tmp_path / "again") == open_boxes(tmp_path / "rolled") - 1
 
 
 def test_a_computer_waits_for_ok_while_the_score_before_it_can_go_back(tmp_path):
-    waiting = lines(tmp_path / "wait", VS_CPU + " enter enter wait:8000")
+    import rules
+    from host_tools.benches import win_meter as bench
+    from host_tools.solver import cache as solver_cache
+
+    forced = rules.make_ruleset()
+    # Both tables the win meter needs (its chances on row 7), as the device names them.
+    tables = {
+        "tables": {
+            "strategy-forced.bin": solver_cache.table(forced),
+            "spread-forced.bin": solver_cache.spread_table(forced, bench.DEVICE_BANDS),
+        }
+    }
+    device = play(tmp_path / "wait", VS_CPU + " enter enter wait:8000", seed=SEED, **tables)
+    waiting = screen_lines(device.oled_pixels())
     assert waiting[0].startswith("P2 Roll 0/3"), waiting  # 8 s on: it has not rolled
-    assert waiting[6:] == ["OK: go on", "UP: take back"]
-    back = lines(tmp_path / "back", VS_CPU + " enter enter wait:8000 up")
-    assert back == lines(tmp_path / "rolled", VS_CPU)
-    played = lines(tmp_path / "ok", VS_CPU + " enter enter wait:3000 enter wait:12000")
+    assert waiting[5:7] == ["OK: go on", "UP: take back"]
+    # The others' totals and chances stay on row 7 (in the compact font).
+    row7 = text_lines(device.oled_pixels())[7]
+    assert row7.count("%") == 1, row7
+    back = lines(tmp_path / "back", VS_CPU + " enter enter wait:8000 up", **tables)
+    assert back == lines(tmp_path / "rolled", VS_CPU, **tables)
+    played = lines(tmp_path / "ok", VS_CPU + " enter enter wait:3000 enter wait:12000", **tables)
     assert "take back" not in " ".join(played)
     assert open_boxes(tmp_path / "ok", 1) == 12  # the computer played its turn
     assert open_boxes(tmp_path / "ok", 0) == 12
@@ -67,14 +83,14 @@ def test_a_power_cut_around_an_undo_loses_nothing_and_doubles_nothing(tmp_path):
     lines(flash, VS_CPU + " enter enter wait:3000")  # P1 scored; the power goes
     assert open_boxes(flash) == 12
     resumed = lines(flash, "enter wait:3000")  # Continue
-    assert resumed[7] == "UP: take back"  # the score can still go back after the reboot
+    assert resumed[6] == "UP: take back"  # the score can still go back after the reboot
     lines(flash, "enter wait:3000 up wait:1000")  # taken back; the power goes again
     assert open_boxes(flash) == 13
     game = saved(flash)["game"]
     assert (game["current"], game["rolls"], "last" in game) == (0, 1, False)
     again = lines(flash, "enter wait:3000")
     assert again[0].startswith("P1 Roll 1/3"), again
-    assert "take back" not in again[7]
+    assert "take back" not in " ".join(again)
 
 
 def test_an_undone_last_score_never_reaches_the_records(tmp_path):
