@@ -311,7 +311,7 @@ class App:
     # ----------------------------------------------------------------- game actions
     def new_game(self):
         settings = self.settings
-        game = game_module.Game(settings.ruleset(), settings.player_list(), self.hw.dice_source)
+        game = game_module.Game(settings.ruleset(), settings.player_list(), self.hw.dice_source, settings.code)
         solo = game.phase == game_module.TURN  # nobody to roll off against
         self._begin(game)
         if not solo:
@@ -511,6 +511,9 @@ class App:
         self.jobs.cancel(_OPEN_JOB, _DECIDE_JOB)  # a game's work: no chances after the last score
         self.sync_dice()
         self.timer_on = False
+        game = self.game
+        if game.code is not None:  # the result, for the web page's line to share (console)
+            print("challenge", game.code, " ".join([str(game.total(s)) for s in range(len(game.players))]))
         screens.show_end(self)
 
     def refresh_totals(self, later=False):

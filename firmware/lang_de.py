@@ -40,6 +40,7 @@ human_cpu = Mensch|CPU
     """
 menu = Menü
 start_game = Spiel starten
+challenge = Duell
 players = Spieler
 card_line = Karte
 cards = Standard|Kinder-Zoo

@@ -56,6 +56,7 @@ human_cpu = Human|CPU
     """
 menu = Setup
 start_game = Start game
+challenge = Challenge
 players = Players
 card_line = Card
 cards = standard|Zoo (kids)

@@ -40,6 +40,7 @@ human_cpu = Umano|CPU
     """
 menu = Menu
 start_game = Inizia partita
+challenge = Sfida
 players = Giocatori
 card_line = Scheda
 cards = standard|Zoo bimbi

@@ -40,6 +40,7 @@ human_cpu = Mens|CPU
     """
 menu = Menu
 start_game = Start het spel
+challenge = Uitdaging
 players = Spelers
 card_line = Kaart
 cards = standaard|Zoo Yahtzy

@@ -26,6 +26,10 @@ The device boots what ``flash`` would put on a Pico (firmware/ and boards/ compi
 ``--seed N`` wraps at 2^32 and is mixed (``unix_port.mix_seed``), so nearby seeds give
 unrelated games.
 
+``--challenge CODE`` (four letters) makes the games started in the menu challenges: their
+dice come from the code (firmware/game.py ``challenge_die``), the same as on a handheld or
+the web page given that code; the menu's first line says so.
+
 ``--lang CODE`` plays in that language, over the one the menu kept (the menu's Language
 line still changes it for the run); ``--print-screen`` names the Zoo card's animals in it.
 
@@ -130,6 +134,11 @@ def parse_args(argv):
         "--lang",
         help="the language of this run, over the one the menu kept (%s)" % ", ".join(texts.codes()),
     )
+    p.add_argument(
+        "--challenge",
+        metavar="CODE",
+        help="games started in the menu roll the dice of this challenge code (four letters)",
+    )
     p.add_argument("--headless", action="store_true")
     p.add_argument("--keys", default="", help="headless key script")
     p.add_argument("--screenshot", help="headless: write a PNG of the device here")
@@ -154,6 +163,18 @@ def parse_args(argv):
                 "--battery %s: use MV or FROM:TO:MS (whole numbers, MV up to %d,"
                 " MS from 1 to %d)" % (args.battery, MAX_BATTERY_MV, sim_keys.MAX_MS)
             )
+    if args.challenge is not None:
+        host_tools.use_firmware()
+        import game
+        import game_challenge
+
+        args.challenge = args.challenge.upper()
+        try:
+            game_challenge.code_number(args.challenge)
+        except game.GameError:
+            raise host_tools.UsageError(
+                "--challenge %r: a challenge code is four letters A-Z" % args.challenge[:20]
+            ) from None
     if not HEAP.match(args.heap) or not MIN_HEAP <= heap_bytes(args.heap) <= MAX_HEAP:
         raise host_tools.UsageError(
             "--heap %s: use bytes or a size with K or M, from 64K to 64M (e.g. 256K)" % args.heap
@@ -288,7 +309,8 @@ def main(argv):
         oled=args.oled,
         dice=args.dice,
         extra=(("battery=" + args.battery,) if args.battery else ())
-        + (("lang_now=" + args.lang,) if args.lang else ()),
+        + (("lang_now=" + args.lang,) if args.lang else ())
+        + (("challenge=" + args.challenge,) if args.challenge else ()),
         tables=tables,
         hold_at_boot=args.hold,
         busy=busy_ratio() if args.busy_time else None,

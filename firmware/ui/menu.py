@@ -70,6 +70,9 @@ class Settings:
         self.card = ZOO if choice == rules.ZOO else STANDARD
         self.joker = rules.JOKERS.index(choice) if choice in rules.JOKERS else 0
         self.yahtzee_bonus = 1
+        # A challenge code (four letters A-Z: sim --challenge, the web page's link): the
+        # games started here roll its dice (game.challenge_die); None: random dice.
+        self.code = _code(cfg.get("challenge"))
         self.coach = COACH_HINT
         self.sound = 1
         self.leds = 8
@@ -186,6 +189,17 @@ class Settings:
 _RANGES = (("players", 1, MAX_PLAYERS), ("ybonus", 0, 1), ("coach", 0, COACH_TURN), ("sound", 0, 1), ("leds", 0, 15))
 
 
+def _code(word):
+    """``word`` as a challenge code (four letters, either case), or None."""
+    if type(word) is not str or len(word) != 4:
+        return None
+    word = word.upper()
+    for letter in word:
+        if not "A" <= letter <= "Z":
+            return None
+    return word
+
+
 def setup_ok(value):
     """True when ``value`` is a set-up ``Settings.restore`` can take (the store's shape
     check: anything else is damage, and the menu starts from its defaults). A set-up saved
@@ -248,6 +262,9 @@ def _setup_draw(app, fb):
         # The line's name at the left, its value at the right.
         if item == YBONUS:
             draw.text(fb, lang.item(T.yahtzee_bonus, 0), 0, row, inv)
+        elif item == START and settings.code is not None:  # the game it starts: the code's dice
+            draw.text(fb, T.challenge, 0, row, inv)
+            draw.text(fb, settings.code, 12, row, inv)
         else:
             draw.text(fb, getattr(T, LABELS[item]), 0, row, inv)
         value = -1

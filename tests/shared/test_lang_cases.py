@@ -118,6 +118,10 @@ def _draw_everything(a, rec, fb, problems):
                     menu.cursor = top + choice
                     show(app_module.MENU_SCREEN, "menu")
     settings.coach = 0
+    settings.code = "WWWW"  # a challenge code (sim --challenge, the web page's link): its line
+    menu.top = menu.cursor = 0
+    show(app_module.MENU_SCREEN, "menu, a challenge")
+    settings.code = None
     show(app_module.SPLASH, "splash")
 
     for choice, kinds in (("forced", ("human", "casual", "human", "optimal")), ("zoo", ("human", "win"))):
