@@ -234,3 +234,46 @@ def test_a_hidden_page_does_nothing_until_it_shows_again(url):
         page.keys("down wait:300")
         page.page.wait_for_function("f => window.handheld.frames > f", arg=frames)
         assert page.wait_for_line("Setup")[0].startswith("Setup")
+
+
+def day_code(ms):
+    """The day's challenge as the page computes it (page.mjs dayCode), written apart."""
+    n = (ms // 86400000 * 7919 + 1234) % 26**4
+    return "".join(chr(65 + n // 26**i % 26) for i in (3, 2, 1, 0))
+
+
+def test_a_challenge_link_the_days_challenge_and_the_line_to_share(url):
+    from host_tools.simulator.golden import SOLO
+
+    with browse.browser() as context:
+        page = browse.Page(context.new_page())
+        page.open(url + "?challenge=kqzx")
+        said = page.page.locator("#challengeSaid").text_content()
+        assert said.startswith("Challenge KQZX: the games you start in the menu roll this code"), said
+        today = page.page.locator("#today")
+        for _ in range(2):  # the date could turn between the page's reading and this one
+            code = day_code(int(time.time() * 1000))
+            if today.text_content() == "Today's challenge: %s" % code:
+                break
+        assert today.text_content() == "Today's challenge: %s" % code
+        assert today.get_attribute("href") == "?challenge=%s" % code
+        assert page.page.locator("#share").is_hidden()
+        lines = page.wait_for_line("Setup")
+        assert lines[1].split() == ["Challenge", "KQZX"], lines  # the menu says what Start does
+        assert SOLO.startswith("enter ")  # the splash, over by now
+        page.keys(browse.slow(SOLO[len("enter ") :]) + browse.HUMAN_TURN * 13)
+        lines = page.wait_for_line("Game over")
+        assert lines[0] == "Game over", "\n".join(lines + page.handheld("console")[-10:])
+        total = int(lines[1].split()[-1])
+        page.page.wait_for_selector("#share:not([hidden])", timeout=5000)
+        assert (
+            page.page.locator("#shareText").text_content()
+            == "My challenge KQZX: %d points. Play the same dice:" % total
+        )
+        link = page.page.locator("#shareLink")
+        assert link.get_attribute("href").endswith("/?challenge=KQZX"), link.get_attribute("href")
+        assert link.text_content() == link.get_attribute("href")
+        # A link with no code in it plays random dice, and says so.
+        page.page.goto(url + "?challenge=ab1")
+        page.page.wait_for_function("window.handheld && window.handheld.frames > 0")
+        assert "is not a challenge code" in page.page.locator("#challengeSaid").text_content()

@@ -50,8 +50,36 @@ function wireLanguage() {
       // site data blocked: the choice lasts this visit
     }
     applyTexts();
+    showChallenge();
     if (lastStatus) status(t(...lastStatus));
   });
+}
+// --- challenges: ?challenge=CODE makes the games started in the menu roll that code's
+// dice (firmware/game.py challenge_die), the same as on a handheld or in the simulator.
+const CODE_LETTERS = /^[A-Za-z]{4}$/;
+const asked = new URL(location.href).searchParams.get("challenge");
+const challenge = asked && CODE_LETTERS.test(asked) ? asked.toUpperCase() : null;
+// The day's challenge: the same four letters for everybody on a UTC date, another each
+// day (7919 is prime to 26**4 = 2**4 * 13**4, so 26**4 days pass before one comes back).
+export function dayCode(ms) {
+  let n = (Math.floor(ms / 86400000) * 7919 + 1234) % 456976;
+  let code = "";
+  for (let i = 0; i < 4; i++, n = Math.floor(n / 26)) code = String.fromCharCode(65 + (n % 26)) + code;
+  return code;
+}
+const challengeLink = (code) => location.origin + location.pathname + "?challenge=" + code;
+let result = null; // [code, totals]: the last challenge game's end, from the firmware's console
+function showChallenge() {
+  const today = dayCode(Date.now());
+  $("today").textContent = t("today", today);
+  $("today").href = "?challenge=" + today;
+  $("challengeSaid").textContent = challenge ? t("challengeOn", challenge)
+    : asked !== null ? t("challengeBad", asked.slice(0, 20)) : "";
+  if (result) {
+    $("shareText").textContent = t("share", result[0], result[1].join(", "));
+    $("shareLink").textContent = $("shareLink").href = challengeLink(result[0]);
+    $("share").hidden = false;
+  }
 }
 let lastStatus = null;
 const say = (...key) => { lastStatus = key; status(t(...key)); };
@@ -468,7 +496,7 @@ function stopGame() {
 }
 function startGame(data) {
   stopGame();
-  game = worker("game", data);
+  game = worker("game", data, { words: challenge ? "challenge=" + challenge : "" });
   game.onmessage = ({ data: m }) => {
     if (m.type === "out") {
       state.busyMax = Math.max(state.busyMax, m.busyMax);
@@ -477,7 +505,15 @@ function startGame(data) {
     } else if (m.type === "saved") keep(m.files);
     else if (m.type === "paused") state.paused = m.paused;
     else if (m.type === "mark") state.marks[m.name] = m.at - performance.timeOrigin; // page-relative ms
-    else if (m.type === "console") { state.console.push(m.text); console.log(m.text); }
+    else if (m.type === "console") {
+      state.console.push(m.text);
+      console.log(m.text);
+      const end = /^challenge ([A-Z]{4}) ([\d ]+)$/.exec(m.text); // app.finish: a challenge's totals
+      if (end) {
+        result = [end[1], end[2].split(" ")];
+        showChallenge();
+      }
+    }
     else if (m.type === "exit") say("stopped", m.error || "see the console");
   };
 }
@@ -539,6 +575,7 @@ async function main() {
   state.started = performance.now();
   wireLanguage();
   applyTexts();
+  showChallenge();
   // An isolated load (the usual one, after the first visit) starts the worker, the tree
   // and the claim on the saves at once, in parallel with site.json.
   const isolated = crossOriginIsolated;

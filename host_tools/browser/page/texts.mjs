@@ -3,6 +3,10 @@
 // key by key. {0}, {1} ... are filled in by t().
 export const TEXTS = {
   en: {
+    today: "Today's challenge: {0}",
+    challengeOn: "Challenge {0}: the games you start in the menu roll this code's dice, the same for everyone who plays it.",
+    challengeBad: "\"{0}\" is not a challenge code (four letters A-Z): the dice are random.",
+    share: "My challenge {0}: {1} points. Play the same dice:",
     language: "Language",
     starting: "Starting MicroPython...",
     ready: "Ready. Your records stay in this browser.",
@@ -47,6 +51,10 @@ export const TEXTS = {
     uploadNotOwner: "the game is played in another tab: press Play here first",
   },
   nl: {
+    today: "Uitdaging van vandaag: {0}",
+    challengeOn: "Uitdaging {0}: de spellen die je in het menu start gooien de stenen van deze code, voor iedereen dezelfde.",
+    challengeBad: "\"{0}\" is geen uitdagingscode (vier letters A-Z): de stenen zijn willekeurig.",
+    share: "Mijn uitdaging {0}: {1} punten. Gooi dezelfde stenen:",
     language: "Taal",
     starting: "MicroPython start...",
     ready: "Klaar. Je records blijven in deze browser.",
@@ -73,6 +81,10 @@ export const TEXTS = {
     newBuild: "Er is een nieuwe versie van het spel: laad de pagina opnieuw om die te spelen.",
   },
   de: {
+    today: "Duell des Tages: {0}",
+    challengeOn: "Duell {0}: Die Spiele, die du im Men\u00fc startest, w\u00fcrfeln die W\u00fcrfel dieses Codes, f\u00fcr alle gleich.",
+    challengeBad: "\"{0}\" ist kein Duell-Code (vier Buchstaben A-Z): die W\u00fcrfel sind zuf\u00e4llig.",
+    share: "Mein Duell {0}: {1} Punkte. W\u00fcrfle dieselben W\u00fcrfel:",
     language: "Sprache",
     starting: "MicroPython startet...",
     ready: "Bereit. Deine Rekorde bleiben in diesem Browser.",
@@ -99,6 +111,10 @@ export const TEXTS = {
     newBuild: "Eine neue Version des Spiels ist da: lade die Seite neu, um sie zu spielen.",
   },
   it: {
+    today: "Sfida del giorno: {0}",
+    challengeOn: "Sfida {0}: le partite che inizi dal menu lanciano i dadi di questo codice, uguali per tutti.",
+    challengeBad: "\"{0}\" non \u00e8 un codice sfida (quattro lettere A-Z): i dadi sono casuali.",
+    share: "La mia sfida {0}: {1} punti. Gioca gli stessi dadi:",
     language: "Lingua",
     starting: "Avvio di MicroPython...",
     ready: "Pronto. I tuoi record restano in questo browser.",
