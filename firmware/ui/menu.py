@@ -72,7 +72,11 @@ class Settings:
         self.yahtzee_bonus = 1
         # A challenge code (four letters A-Z: sim --challenge, the web page's link): the
         # games started here roll its dice (game.challenge_die); None: random dice.
-        self.code = _code(cfg.get("challenge"))
+        code = cfg.get("challenge")
+        if type(code) is str:
+            code = code.upper()
+        ok = type(code) is str and len(code) == 4 and "A" <= min(code) and max(code) <= "Z"
+        self.code = code if ok else None
         self.coach = COACH_HINT
         self.sound = 1
         self.leds = 8
@@ -187,17 +191,6 @@ class Settings:
 
 # Ranges of the saved set-up's small ints: key -> (lowest, highest).
 _RANGES = (("players", 1, MAX_PLAYERS), ("ybonus", 0, 1), ("coach", 0, COACH_TURN), ("sound", 0, 1), ("leds", 0, 15))
-
-
-def _code(word):
-    """``word`` as a challenge code (four letters, either case), or None."""
-    if type(word) is not str or len(word) != 4:
-        return None
-    word = word.upper()
-    for letter in word:
-        if not "A" <= letter <= "Z":
-            return None
-    return word
 
 
 def setup_ok(value):
