@@ -106,6 +106,9 @@ def scene_text(device):
 
 
 def render(name):
+    from host_tools import texts
+
+    texts.use("en")  # the scenes' language (the firmware's default), whatever ran before
     with tempfile.TemporaryDirectory() as flash:
         return scene_text(run_scene(name, flash))
 
