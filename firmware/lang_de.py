@@ -18,16 +18,16 @@ small_straight = Kleine Straße|Kl. Straße
 large_straight = Große Straße|Gr. Straße
 yahtzee = Yahtzee|Yahtzee
 chance = Chance|Chance
-fish = Fisch|Fisch
-bird = Vogel|Vogel
-cat = Katze|Katze
-dog = Hund|Hund
-horse = Pferd|Pferd
-elephant = Elefant|Elefant
-three_same = Drei gleiche|3 gleiche
-four_same = Vier gleiche|4 gleiche
-all_different = Alle anders|5 anders
-zoo_yahtzy = Zoo Yahtzy|Zoo Yahtzy
+monkey = Affe
+elephant = Elefant
+giraffe = Giraffe
+rhino = Nashorn
+bear = Bär
+lion = Löwe
+three_same = Drei gleiche
+four_same = Vier gleiche
+all_different = Alle anders
+zoo_yahtzy = Zoo Yahtzy
 yahtzee_bonus = Yahtzee-Bonus|Yahtzee+
 upper_bonus = Bonus oben|Bonus
 """,
@@ -50,6 +50,7 @@ coach_modes = aus|Tipps|Rückblick
 sound = Ton
 brightness = Helligkeit
 language = Sprache
+how_to_play = Spielregeln
 records = Rekorde
 """,
     """
@@ -114,5 +115,14 @@ stats = Spiele|Ergebnisse|Schnitt|Bestes|Yahtzees|Bonus oben
 zoo_yahtzys = Zoo Yahtzys
 fairness = Faire Würfel?
 verdicts = Zu wenig Würfe|Wirkt fair|Fraglich|Unfair!
+""",
+    """
+rules_title = Regeln
+rules_turn = Bis zu 3-mal würfeln. Die Taste unter einem Würfel hält ihn; ROLL würfelt den Rest. Dann ein Feld wählen (UP, DOWN) und zweimal OK drücken. Ist die Karte voll, gewinnt, wer die meisten Punkte hat.
+rules_upper = Einsen bis Sechsen: die Würfel dieser Zahl zusammenzählen. 63 oder mehr in diesen sechs Feldern: 35 Bonuspunkte.
+rules_lower = Dreierpasch (3 gleiche), Viererpasch (4 gleiche), Chance: alle Augen zählen. Full House (3 + 2 gleiche): 25. Kleine Straße (4 in Folge): 30. Große Straße (5 in Folge): 40. Yahtzee (5 gleiche): 50.
+rules_more = Noch ein Yahtzee: 100 Bonuspunkte; die Zeile Joker sagt, wohin er darf. Passt nichts: ein Feld bekommt 0.
+rules_zoo = Jedes Tier: 1 Punkt pro Würfel.
+rules_zoo_bonus = Tiere zusammen 18 oder mehr: 10 Bonuspunkte.
 """,
 )

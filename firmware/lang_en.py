@@ -16,7 +16,8 @@ from micropython import const
 
 TEXTS = (
     # The boxes by id: long name|short name. The short one fits the turn list and the card
-    # view (11 columns); the long one a line of its own (16).
+    # view (11 columns); the long one a line of its own (16). The Zoo card's animals and
+    # combinations show as pictures: one name each, for the rules pages.
     # The bonuses, long|short (the short one beside a number of up to four digits).
     """
 lang_name = English
@@ -33,16 +34,16 @@ small_straight = Small straight|Sm straight
 large_straight = Large straight|Lg straight
 yahtzee = Yahtzee|Yahtzee
 chance = Chance|Chance
-fish = Fish|Fish
-bird = Bird|Bird
-cat = Cat|Cat
-dog = Dog|Dog
-horse = Horse|Horse
-elephant = Elephant|Elephant
-three_same = Three the same|3 the same
-four_same = Four the same|4 the same
-all_different = All different|5 different
-zoo_yahtzy = Zoo Yahtzy|Zoo Yahtzy
+monkey = Monkey
+elephant = Elephant
+giraffe = Giraffe
+rhino = Rhino
+bear = Bear
+lion = Lion
+three_same = Three the same
+four_same = Four the same
+all_different = All different
+zoo_yahtzy = Zoo Yahtzy
 yahtzee_bonus = Yahtzee bonus|Yahtzee+
 upper_bonus = Upper bonus|Bonus
 """,
@@ -66,6 +67,7 @@ coach_modes = off|hints|review
 sound = Sound
 brightness = Brightness
 language = Language
+how_to_play = How to play
 records = Records
 """,
     # Around a game.
@@ -135,6 +137,18 @@ stats = Games|Scores|Average|Best|Yahtzees|Upper bonus
 zoo_yahtzys = Zoo Yahtzys
 fairness = Fair dice?
 verdicts = Too few rolls|Looks fair|Maybe unfair|Unfair dice!
+""",
+    # The rules pages (the menu's How to play; ui/pages.py): each text wrapped to the
+    # screen's 16 columns as it is drawn (a "|" starts a new line), at most 255
+    # characters; rules_title at most 9 (the battery's figure shows beside it).
+    """
+rules_title = Rules
+rules_turn = Roll up to 3 times. A die's button keeps it; ROLL rolls the rest. Then pick a box (UP, DOWN) and press OK twice. Once the card is full, the most points wins.
+rules_upper = Aces to Sixes: add the dice of that number. 63 or more in these six boxes: 35 bonus points.
+rules_lower = Three of a kind, Four of a kind, Chance: add all dice. Full house (3 + 2 the same): 25. Small straight (4 in a row): 30. Large straight (5 in a row): 40. Yahtzee (5 the same): 50.
+rules_more = Another Yahtzee: 100 bonus points; the Joker line says where it goes. Nothing fits: a box scores 0.
+rules_zoo = Each animal: 1 point a die.
+rules_zoo_bonus = Animals together 18 or more: 10 bonus points.
 """,
 )
 

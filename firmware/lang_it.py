@@ -18,16 +18,16 @@ small_straight = Scala piccola|Sc. piccola
 large_straight = Scala grande|Sc. grande
 yahtzee = Yahtzee|Yahtzee
 chance = Chance|Chance
-fish = Pesce|Pesce
-bird = Uccello|Uccello
-cat = Gatto|Gatto
-dog = Cane|Cane
-horse = Cavallo|Cavallo
-elephant = Elefante|Elefante
-three_same = Tre uguali|3 uguali
-four_same = Quattro uguali|4 uguali
-all_different = Tutti diversi|5 diversi
-zoo_yahtzy = Zoo Yahtzy|Zoo Yahtzy
+monkey = Scimmia
+elephant = Elefante
+giraffe = Giraffa
+rhino = Rinoceronte
+bear = Orso
+lion = Leone
+three_same = Tre uguali
+four_same = Quattro uguali
+all_different = Tutti diversi
+zoo_yahtzy = Zoo Yahtzy
 yahtzee_bonus = Bonus Yahtzee|Yahtzee+
 upper_bonus = Bonus sopra|Bonus
 """,
@@ -50,6 +50,7 @@ coach_modes = no|consigli|revisione
 sound = Suono
 brightness = Luminosità
 language = Lingua
+how_to_play = Come si gioca
 records = Record
 """,
     """
@@ -114,5 +115,14 @@ stats = Partite|Punteggi|Media|Migliore|Yahtzee|Bonus sopra
 zoo_yahtzys = Zoo Yahtzy
 fairness = Dadi onesti?
 verdicts = Pochi lanci|Sembra onesto|Dubbio|Truccati!
+""",
+    """
+rules_title = Regole
+rules_turn = Tira fino a 3 volte. Il tasto sotto un dado lo tiene; ROLL tira gli altri. Poi scegli una casella (UP, DOWN) e premi OK due volte. A scheda piena vince chi ha più punti.
+rules_upper = Da Uno a Sei: somma i dadi di quel numero. 63 o più in queste sei caselle: 35 punti bonus.
+rules_lower = Tris (3 uguali), Poker (4 uguali), Chance: somma tutti i dadi. Full (3 + 2 uguali): 25. Scala piccola (4 in fila): 30. Scala grande (5 in fila): 40. Yahtzee (5 uguali): 50.
+rules_more = Un altro Yahtzee: 100 punti bonus; la riga Jolly dice dove va. Se niente va bene: una casella prende 0.
+rules_zoo = Ogni animale: 1 punto per dado.
+rules_zoo_bonus = Animali insieme 18 o più: 10 punti bonus.
 """,
 )

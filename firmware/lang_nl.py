@@ -18,16 +18,16 @@ small_straight = Kleine straat|Kl. straat
 large_straight = Grote straat|Gr. straat
 yahtzee = Yahtzee|Yahtzee
 chance = Kans|Kans
-fish = Vis|Vis
-bird = Vogel|Vogel
-cat = Kat|Kat
-dog = Hond|Hond
-horse = Paard|Paard
-elephant = Olifant|Olifant
-three_same = Drie dezelfde|3 dezelfde
-four_same = Vier dezelfde|4 dezelfde
-all_different = Allemaal anders|5 anders
-zoo_yahtzy = Zoo Yahtzy|Zoo Yahtzy
+monkey = Aap
+elephant = Olifant
+giraffe = Giraf
+rhino = Neushoorn
+bear = Beer
+lion = Leeuw
+three_same = Drie dezelfde
+four_same = Vier dezelfde
+all_different = Allemaal anders
+zoo_yahtzy = Zoo Yahtzy
 yahtzee_bonus = Yahtzee-bonus|Yahtzee+
 upper_bonus = Bonus boven|Bonus
 """,
@@ -50,6 +50,7 @@ coach_modes = uit|tips|terugblik
 sound = Geluid
 brightness = Helderheid
 language = Taal
+how_to_play = Spelregels
 records = Records
 """,
     """
@@ -114,5 +115,14 @@ stats = Spellen|Scores|Gemiddeld|Beste|Yahtzees|Bonus boven
 zoo_yahtzys = Zoo Yahtzy's
 fairness = Eerlijke stenen?
 verdicts = Te weinig worpen|Lijkt eerlijk|Twijfelachtig|Oneerlijk!
+""",
+    """
+rules_title = Regels
+rules_turn = Gooi tot 3 keer. De knop onder een steen houdt hem vast; ROLL gooit de rest. Kies dan een vak (UP, DOWN) en druk twee keer op OK. Is de kaart vol, dan wint wie de meeste punten heeft.
+rules_upper = Enen tot Zessen: tel de stenen met dat getal op. 63 of meer in deze zes vakken: 35 bonuspunten.
+rules_lower = Drie gelijke, Vier gelijke, Kans: tel alle stenen op. Full house (3 + 2 dezelfde): 25. Kleine straat (4 op een rij): 30. Grote straat (5 op een rij): 40. Yahtzee (5 dezelfde): 50.
+rules_more = Nog een Yahtzee: 100 bonuspunten; de regel Joker zegt waar hij mag. Past niets: een vak krijgt 0.
+rules_zoo = Elk dier: 1 punt per steen.
+rules_zoo_bonus = Dieren samen 18 of meer: 10 bonuspunten.
 """,
 )

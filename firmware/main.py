@@ -18,13 +18,14 @@ _SAFE_SAMPLES = const(10)  # 10 x 5 ms: the switch has settled by then
 
 
 def _wrap(text, width=16):
-    """Up to 7 lines broken at spaces (ui/draw.py), or cut at the width when the files
-    are what is missing."""
+    """Up to 7 lines broken at spaces (ui/pages.py), or cut at the width when the files
+    are what is missing or the heap has no room for them (a MemoryError's crash)."""
     try:
-        from ui.draw import wrap
-    except ImportError:
+        from ui import draw
+
+        return draw.pages().wrap(text, width, 7)
+    except Exception:  # ImportError, MemoryError
         return [text[i : i + width] for i in range(0, min(len(text), 7 * width), width)]
-    return wrap(text, width, 7)
 
 
 def _line(oled, text, row):
@@ -61,6 +62,22 @@ def show_message(hw, title, text):
             dice.show((1, 1, 1, 1, 1), 0b11111)  # all dice "held" ones: the OLED is missing
         except Exception as exc:
             print("dice unusable:", exc)
+
+
+def _tell(module, glyphs, width):
+    """From now on ``glyphs(number, x, y, width, inverted)`` is told every character the
+    font ``module`` (ui/draw.py, ui/font.py: ``width`` its cell's) draws, ``number`` as
+    lang.glyph numbers it: for a board that tells the screen as text (the web board's live
+    region). The font's ``glyph`` is replaced by one that draws and tells, so a Pico's
+    drawing pays nothing for it (a test per glyph slowed the busy-time simulator's busiest
+    turn past its 15 s)."""
+    draw = module.glyph
+
+    def told(fb, number, x, y, inverted=False):
+        draw(fb, number, x, y, inverted)
+        glyphs(number, x, y, width, inverted)
+
+    module.glyph = told
 
 
 def load_board(cfg):
@@ -115,8 +132,8 @@ def main():
         if hw.glyphs is not None:  # a board that tells the screen as text (the web board)
             from ui import draw, font
 
-            draw.listen(hw.glyphs)
-            font.listen(hw.glyphs)
+            _tell(draw, hw.glyphs, 8)
+            _tell(font, hw.glyphs, font.CELL_W)
         gc.collect()  # boot garbage out of the way before the app's code loads (-13 KB heap)
         import app
 

@@ -81,7 +81,8 @@ class Message:
 
     def __init__(self, title, text):
         self.title = title
-        self.lines = draw.wrap(text, 16, _ROWS)
+        self.lines = draw.pages().wrap(text, 16, _ROWS)
+        draw.pages(False)  # a Zoo game's next picture, the menu's rules pages: imported again
 
     def handle(self, event):
         return True

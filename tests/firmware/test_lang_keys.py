@@ -78,3 +78,10 @@ def test_other_languages_translate_keys_english_has_in_its_shapes():
         for key, text in catalog(code).items():
             assert key in english, (code, key)
             assert text.count("|") == english[key].count("|"), (code, key)
+
+
+def test_every_text_fits_its_handle():
+    """A resolved text's handle keeps its length in a byte (lang.py): 255 characters."""
+    for code in LANGUAGES:
+        for key, text in catalog(code).items():
+            assert len(text) <= 255, (code, key, len(text))

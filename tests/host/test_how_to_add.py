@@ -161,7 +161,7 @@ def test_add_a_language(tmp_path):
     shutil.copytree(host_tools.FIRMWARE, firmware, ignore=shutil.ignore_patterns("__pycache__"))
     (firmware / "lang_fy.py").write_text(NEW_LANGUAGE, encoding="utf-8")
     # The menu finds it; what it leaves out shows in English.
-    code = "import lang\nprint(lang.codes())\nlang.use('fy')\nprint(lang.string(lang.T.start_game), '/', lang.string(lang.T.total))\n"
+    code = "import lang\nimport lang_en\nprint(lang_en.codes())\nlang.use('fy')\nprint(lang.string(lang.T.start_game), '/', lang.string(lang.T.total))\n"
     proc = host_tools.run_micropython(["-c", code], extra_path=(str(firmware),))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.splitlines() == ["['en', 'de', 'fy', 'it', 'nl']", "Begjin it spul / Total"]
