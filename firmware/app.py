@@ -11,35 +11,20 @@ confirmation's figures, whose card) lives in its module, set by its way in
 knows the game only through its documented API and the hardware only through the board's
 hardware object.
 
-The save layer (save_session.py) plugs in as ``app.session`` (None without one: tests, probes),
-an object with this interface (docs/architecture.md, App):
-
-- ``on_change(app)``: after every action that changes the game or the settings (game
-  start, roll-off roll, roll, hold change, score, settings change, quitting a game);
-- ``frame(app, now)``: once per frame before the button events; True drops them (a press
-  that woke the device); it packs the save ``on_change`` left in the next frame and writes
-  it in the one after (the menu's set-up in a frame of its own);
-- ``save_due()``: True while those wait (the frame loop does not sleep then);
-- ``asks``: what it asks the UI to show, as plain data (save_session.py: a message, a question,
-  initials for a seat, the records pages); while it is not empty, ui/records_screens.py
-  shows the first over the app's screen and takes the keys, and hands each answer back
-  with ``answer(app, value)``; ``news()`` is True once after ``asks`` changed or a game's
-  end was counted (the app redraws);
-- ``power.mv``: the battery in millivolts, -1 unknown (the menu's header shows it);
-- ``open_records(app)``: the menu's "Records" line;
-- ``end_ok(app)``: OK on the end screen; True when the save layer goes on itself (high
-  scores to enter first), False lets the end screen go to the menu; ``scores_wait()``: True
-  while high scores wait (the end screen's last line says so).
-
-It asks the app ``in_menu()`` (the set-up changes only there), calls ``ended()`` once
-a game's end is complete (its high scores entered: the menu), and reads ``settings``.
+The save layer (save_session.py) plugs in as ``app.session`` (None without one: tests,
+probes); the contract between the two is written once, in docs/architecture.md ("The save
+layer"). Power saving (power.py) is the app's: ``app.power``.
 
 Advice (coach.py: hints, turn reviews) and the computer levels (seats.py) come from the
 optional strategy table; without it the game plays on with the simple computer.
 
-Frame loop: every 5 ms the buttons are polled; latched events are handled, timers advance
-(animations, computer moves), and the OLED / dice are redrawn only when something changed.
-After warm-up a frame allocates nothing (tests/firmware/test_ui_alloc.py measures it).
+Frame loop: every 5 ms the buttons are polled, then the frame takes ONE of (``frame``):
+the end of a roll's tumble, a part of a save, the presses waiting (the screen's
+``handle``), a part of other background work (scheduler.py: the table's opening, a
+computer's decision, the win meter...), the screen's timers (its ``tick``, a computer's
+move). Animations run and the OLED / dice are redrawn (only when something changed) in
+every frame. While nothing moves the loop sleeps until the next timer or a press. After
+warm-up a frame allocates nothing (tests/firmware/test_ui_alloc.py measures it).
 """
 
 from micropython import const
@@ -49,9 +34,11 @@ import time
 from drivers.buttons import LONG
 import coach as coach_module
 import game as game_module
-import seats
 import lang
+import power as power_module
 import rules
+import scheduler
+import seats
 from ui import coach_screens
 from ui import draw
 from ui import menu
@@ -65,7 +52,6 @@ from ui import SPLASH, MENU_SCREEN, ROLLOFF, TURN, CONFIRM_SCORE, CARD, END  # n
 from ui import CONFIRM_QUIT, HINT, REVIEW, SUMMARY  # noqa: F401
 
 FRAME_MS = const(5)
-_IDLE_MS = const(50)  # the longest idle sleep (hw.idle): a button's interrupt ends it
 _SPLASH_MS = const(1500)
 _MENU_BY_MS = const(1400)
 _TUMBLE_MS = const(400)
@@ -75,15 +61,15 @@ _SUMMARY_MS = const(1500)  # what a computer kept and scored, before the next tu
 _MAX_BOXES = const(13)  # the most boxes a card has (rules.N_BOXES); a ruleset says its own
 _LIST_ROWS = const(6)
 _KIND_MASK = const(0xF0)
-# The table's opening at Start game and Continue (coach_pending), a stage a frame: none,
-# the first screen drawn first, the table's parts, then in a multi-player game the win
-# meter (and its spread table) and the win level its first turn needs.
-_OPENED = const(0)
-_DRAW_FIRST = const(2)
-_PARTS = const(1)
-_METER = const(-2)
-_WIN_LEVEL = const(-1)
 _BUTTON_MASK = const(0x0F)
+# Job ids (scheduler.py).
+_BOOT_JOB = const(0)  # scheduler.BOOT
+_END_JOB = const(3)  # scheduler.END
+_OPEN_JOB = const(4)  # scheduler.OPEN
+_PREPARE_JOB = const(5)  # scheduler.PREPARE
+_METER_JOB = const(6)  # scheduler.METER
+_DECIDE_JOB = const(7)  # scheduler.DECIDE
+_COLLECT_JOB = const(8)  # scheduler.COLLECT
 
 # The screens, indexed by the ids above: (draw, handle, tick) each (ui/__init__.py).
 SCREENS = (
@@ -109,7 +95,9 @@ class App:
         self.hw = hw
         self.fb = hw.oled
         self.settings = menu.Settings(cfg)
-        self.session = None  # the save layer (see above): save_session.Session(hw).attach(app)
+        self.session = None  # the save layer (docs/architecture.md): save_session.Session(hw).attach(app)
+        self.jobs = scheduler.Scheduler()  # background work, a part a frame (frame)
+        self.power = power_module.Power(hw)  # dim, blank and sleep; the battery
         self.screen = SPLASH
         self.running = True
         self.dirty = True
@@ -140,17 +128,6 @@ class App:
         self._steady = 0
         self._anim_state = 0x2545F491  # xorshift for the tumbling faces (not the dice source)
         self._pressed_once = False
-        # Start game and Continue: the strategy table is opened a part a frame (coach.opening,
-        # the stages above) from the frame after the first screen is drawn, so the screen
-        # reacts at once (tick).
-        self.coach_pending = _OPENED
-        self._coach_parts = None
-        # A turn's advisor preparation waits for a frame of its own after the turn screen
-        # is drawn (and after a save the frame before): see start_turn, frame.
-        self.prepare_pending = False
-        # After a score the win meter waits for a frame of its own (refresh_totals): the
-        # score's frame draws the next screen, its chances shown once they are known.
-        self.meter_pending = False
         self.now = 0
         self.apply_settings()
 
@@ -158,87 +135,104 @@ class App:
     def run(self, frames=-1):
         """Run until ``running`` is cleared (or for ``frames`` frames, for tests)."""
         hw = self.hw
+        jobs = self.jobs
         deadline = hw.ticks_ms()
         self.timer_at = deadline
         # The splash ends by _MENU_BY_MS after power-on (ticks_ms counts from there), not
         # _SPLASH_MS after the boot's own work: with its drawing the menu is up by 1.5 s.
         left = time.ticks_diff(_MENU_BY_MS, deadline)
         self.start_timer(deadline, left if 0 < left <= _SPLASH_MS else 0)
-        behind = False
         while self.running and frames != 0:
+            jobs.ran = -1
             self.frame(hw.ticks_ms())
             deadline = time.ticks_add(deadline, FRAME_MS)
             wait = time.ticks_diff(deadline, hw.ticks_ms())
-            collected = wait > 0 and behind
-            if collected:
-                # Long work leaves its garbage: collect it now, in a frame with time to
-                # spare, so the heap's automatic collection does not land in the next one.
-                gc.collect()
-                wait = time.ticks_diff(deadline, hw.ticks_ms())
-            behind = False
-            if wait > 0 and hw.idle is not None and self.still():
-                hw.idle(_IDLE_MS)  # nothing moves: sleep until a press (or the power timers)
-                deadline = hw.ticks_ms()
-            elif wait > 0:
-                hw.sleep_ms(wait)
+            if wait > 0:
+                idle = self._idle_ms(hw.ticks_ms()) if hw.idle is not None else 0
+                if idle > wait:
+                    hw.idle(idle)  # nothing moves: sleep until the next timer, a press ends it sooner
+                    deadline = hw.ticks_ms()
+                else:
+                    hw.sleep_ms(wait)
             else:
                 # Fell behind (an OLED refresh, a save): don't race to catch up, but yield,
-                # so a frame's drawing and the next frame's save are two stretches, not one.
+                # so a frame's drawing and the next frame's work are two stretches, not one.
                 hw.sleep_ms(0)
                 deadline = hw.ticks_ms()
-                # A collection's own overrun leaves no garbage: counted as behind, every
-                # frame after it would collect again, and the idle loop would never sleep.
-                behind = not collected
+                # Long work leaves its garbage: collect it as the next frame's part, so the
+                # heap's automatic collection does not land inside a later stretch. A
+                # collection's own overrun leaves none: collecting again would never end.
+                if jobs.ran != _COLLECT_JOB and not jobs.busy(_COLLECT_JOB):
+                    jobs.add(_COLLECT_JOB, gc.collect)
             if frames > 0:
                 frames -= 1
 
+    def _idle_ms(self, now):
+        """How long the loop may sleep now: 0 while something moves, else until the first
+        timer that is set (the screen's, the turn's footer, power's: power.py)."""
+        if not self.still():
+            return 0
+        ms = self.power.due_in(now)
+        if self.timer_on:
+            ms = min(ms, time.ticks_diff(self.timer_at, now))
+        if self.turn_msg:
+            ms = min(ms, time.ticks_diff(self.turn_msg_until, now))
+        return ms if ms > 0 else 0
+
     def still(self):
-        """Nothing on screen moves by itself: no animation, timer, sound or deferred work
-        (the hint's dice blink). The power timers need no finer step than _IDLE_MS."""
+        """Nothing on screen moves by itself: no animation, sound or background work (the
+        hint's dice blink), no redraw waiting; a timer may be set (``_idle_ms``)."""
         buzzer = self.hw.buzzer
-        session = self.session
         return not (
             self.rolling
-            or self.timer_on
-            or self.coach_pending
-            or self.prepare_pending
-            or self.meter_pending
+            or self.jobs.busy()
             or self.dirty
             or self.dice_dirty
             or self.screen == HINT
             or (buzzer is not None and buzzer.busy)
             or self.hw.buttons.settling()
-            or (session is not None and session.save_due())
         )
 
     def frame(self, now):
+        """One frame: the dice's animation, then ONE of, first come first: the end of a
+        roll's tumble (the frame draws the roll), a part of a save, the presses waiting,
+        a part of other work, the screen's timers; then the redraw. So a part of work
+        never shares a stretch with a press's redraw or a timer's move, and the last
+        action's save is on flash before the next press is taken (scheduler.py)."""
         self.now = now
         hw = self.hw
         buttons = hw.buttons
         buttons.poll(now)
+        jobs = self.jobs
         session = self.session
-        saving = session is not None and session.save_due()
-        if session is not None and session.frame(self, now):
-            buttons.clear()
-        if self.meter_pending and not saving:
-            self._refresh_meter()  # a frame of its own; the turn's preparation the next
-        elif self.prepare_pending and not saving:
-            self._prepare_turn()
-        event = self._next_event(buttons)
-        while event >= 0:
-            if self.prepare_pending:
-                self._prepare_turn()  # a press before the preparation's own frame came
-            if not self._pressed_once:
-                self._pressed_once = True
-                hw.dice_source.first_press(time.ticks_us())
-            if session is None or not session.asks:
-                self.handle(event)
-            else:
-                # The screens that show the save layer's asks: imported only while it has
-                # some (the module releases itself once they are answered).
-                __import__("ui.records_screens", None, None, ("*",)).handle(self, event)
-            event = self._next_event(buttons)
-        self.tick(now, saving)
+        presses = buttons.pending() and not jobs.busy(jobs.hold)
+        if self.rolling and self._tumble(now):
+            pass  # the roll is shown: this frame draws it, the rest waits a frame
+        elif jobs.busy(_BOOT_JOB, _END_JOB) or (not presses and jobs.busy()):
+            jobs.step()  # saves first: a press never writes the last one in its own stretch
+        elif self.power.frame(self, now):
+            buttons.clear()  # the press that woke the device does nothing else
+        elif presses:
+            event = buttons.get()
+            while event >= 0:
+                if not self._pressed_once:
+                    self._pressed_once = True
+                    hw.dice_source.first_press(time.ticks_us())
+                if session is None or not session.asks:
+                    self.handle(event)
+                else:
+                    # The screens that show the save layer's asks: imported only while it
+                    # has some (the module releases itself once they are answered).
+                    __import__("ui.records_screens", None, None, ("*",)).handle(self, event)
+                if jobs.busy(jobs.hold):
+                    break  # an answer began work that keeps the presses waiting (Continue)
+                event = buttons.get()
+        else:  # the screen's timers, and a computer's turn: played here, the screen draws it
+            tick = SCREENS[self.screen][_TICK]
+            if tick is not None:
+                tick(self, now)
+            if self.screen == TURN and self.game is not None and self.computer_turn():
+                seats.play(self, now)
         if hw.buzzer is not None:
             hw.buzzer.update(now)
         if session is not None and session.news():
@@ -246,65 +240,20 @@ class App:
         if self.dirty:
             self.dirty = False
             SCREENS[self.screen][_DRAW](self, self.fb)
-            if session is not None:
-                if session.asks:
-                    __import__("ui.records_screens", None, None, ("*",)).paint(self, self.fb)
-                elif self.screen == MENU_SCREEN:
-                    draw.battery(self.fb, session.power.mv)
+            if session is not None and session.asks:
+                __import__("ui.records_screens", None, None, ("*",)).paint(self, self.fb)
+            elif self.screen == MENU_SCREEN and session is not None:
+                draw.battery(self.fb, self.power.mv)
             self.fb.show()
         if self.dice_dirty and not self.rolling:
             self.dice_dirty = False
             hw.dice.show(self.faces, self.held)
-
-    def _next_event(self, buttons):
-        # A game's first turn takes no press before its table is open (a solo Start game,
-        # Continue): they wait, latched, and come in order once it is.
-        return -1 if self.coach_pending and self.screen == TURN else buttons.get()
 
     def handle(self, event):
         """A button event for the screen on show."""
         handle = SCREENS[self.screen][_HANDLE]
         if handle is not None:
             handle(self, event & _BUTTON_MASK, event & _KIND_MASK == LONG)
-
-    def tick(self, now, saving=False):
-        """Animations and the screen's timers; ``saving``: this frame wrote a save, so the
-        screen's timed work (a computer's move, a turn's start) waits for the next frame."""
-        if self.rolling:
-            self._tumble(now)
-        if self.coach_pending and not (saving or self.dirty):  # a part, or a redraw: not both
-            self._coach_step()
-        if saving or self.prepare_pending or self.coach_pending and self.screen == TURN:
-            return
-        tick = SCREENS[self.screen][_TICK]
-        if tick is not None:
-            tick(self, now)
-        if self.screen == TURN and self.game is not None and self.computer_turn():
-            seats.play(self, now)  # the computer's turn: played here, the screen draws it
-
-    def _coach_step(self):
-        pending = self.coach_pending
-        coach = self.coach
-        if pending == _DRAW_FIRST:
-            self.coach_pending = _PARTS
-        elif pending == _METER:
-            self.coach_pending = _WIN_LEVEL
-            self._refresh_meter()
-        elif pending == _WIN_LEVEL:
-            self.coach_pending = _OPENED
-            coach.win_level()
-            self.prepare_pending = self.screen == TURN  # its turn next frame, the level loaded
-        else:
-            try:
-                next(self._coach_parts)
-                return
-            except StopIteration:
-                pass
-            self._coach_parts = None
-            self.coach_pending = _METER if coach.adv is not None and len(self.game.players) > 1 else _OPENED
-            self._coach_opened()
-            if self.screen == TURN and not self.coach_pending:  # solo: the turn next frame
-                self.prepare_pending = coach.adv is not None
 
     def start_timer(self, now, ms):
         self.timer_on = True
@@ -330,17 +279,15 @@ class App:
         self.screen = screen
         self.dirty = True
         if screen == MENU_SCREEN:
-            if self.coach.adv is not None or self.coach_pending:
-                self.coach.close()  # out of a game: its RAM goes back to the records pages
-            self.coach_pending = _OPENED  # a game quit before its table opened: none to open
-            self._coach_parts = None
-            self.prepare_pending = False  # nor a turn to prepare
+            # Out of a game: its work dropped (a table not open yet, a turn not prepared)
+            # and its strategy table's RAM back for the records pages.
+            self.jobs.cancel(_OPEN_JOB, _DECIDE_JOB)
+            self.coach.close()
             faces = self.faces  # no game on the dice in the menu (quit, or after the end)
             for i in range(5):
                 faces[i] = 0
             self.held = 0
             self.dice_dirty = True
-            self.meter_pending = False
             menu.home(self.settings)
 
     def apply_settings(self):
@@ -351,9 +298,14 @@ class App:
 
     def coach_mode(self):
         """The coach mode for this turn: COACH_OFF without a table or on a computer's turn.
-        Not off: short MENU gives a hint; COACH_TURN: the turn is priced for a review."""
+        Not off: short MENU gives a hint; COACH_TURN: the turn is priced for a review. The
+        coach is about to be asked: the turn's advisor is prepared now if its part has
+        not come yet (a press right after the turn began)."""
         if self.coach.adv is None or self.computer_turn():
             return menu.COACH_OFF
+        self.jobs.finish(_PREPARE_JOB)
+        if self.coach.adv is None:
+            return menu.COACH_OFF  # the table failed a check as it was prepared
         return self.settings.coach
 
     # ----------------------------------------------------------------- game actions
@@ -361,20 +313,20 @@ class App:
         settings = self.settings
         game = game_module.Game(settings.ruleset(), settings.player_list(), self.hw.dice_source)
         solo = game.phase == game_module.TURN  # nobody to roll off against
-        self._begin(game, defer=True)
+        self._begin(game)
         if not solo:
             self._roll_off()  # before the save: one save, one flash write, for both
         self.changed()
         if solo:
-            self.start_turn()  # prepared once the table is open (tick)
+            self.start_turn()  # prepared once the table is open (_opening)
             return
         self.show(ROLLOFF)
 
     def resume(self, game):
         """Continue ``game`` (e.g. rebuilt by the save layer) on the screen its phase needs."""
-        # The table opens a part a frame as at Start game (coach_pending): the turn screen
+        # The table opens a part a frame as at Start game (_opening): the turn screen
         # first, presses held till it is open; an ended game needs none.
-        self._begin(game, defer=game.phase != game_module.OVER)
+        self._begin(game)
         if game.phase == game_module.OVER:
             self.finish()
         elif game.phase == game_module.ROLLOFF:
@@ -387,12 +339,14 @@ class App:
                 self.cursor = self.best_box()
                 self.scroll_cursor()
 
-    def _begin(self, game, defer=False):
+    def _begin(self, game):
         """Take ``game`` on: its box names in the chosen language (lang.card), animals on
         the dice for the Zoo card, its totals, and the strategy table when the coach or an
-        advisor level needs it (its RAM is held while a game runs; without one, say so through
-        round 1: ``note``). ``defer``: open it a part a frame from the frame after the
-        next drawn one (``coach_pending``); the roll-off waits for it (ui/screens.py)."""
+        advisor level needs it (its RAM is held while a game runs; without one, say so
+        through round 1: ``note``). The table opens a part a frame after the first screen
+        shows (job OPEN, ``_opening``); the roll-off's timers wait for it, and a game whose
+        first screen is a turn keeps the presses waiting until it is open. A game that is
+        over needs none."""
         self.game = game
         lang.card(game.rules)
         self.hw.dice.animals(game.rules.faces is not None)  # the Zoo card's pictures
@@ -400,29 +354,37 @@ class App:
         self.tie = False
         wanted = self.settings.coach != menu.COACH_OFF
         for player in game.players:
-            if player.kind != menu.KIND_NAMES[menu.HUMAN] and player.kind in menu.KIND_NAMES:
-                wanted = True
+            if seats.computer(player.kind) and player.kind in seats.KINDS:
+                wanted = True  # a computer level that plays from the table
         self.note = ""
-        if not wanted:
-            self.coach.close()
-        elif defer:
-            self._coach_parts = self.coach.opening(game.rules)
-            self.coach_pending = _DRAW_FIRST
-            self.win_known = False
-            self._totals()  # a resumed game's totals on its first screen; the meter once open
+        self.win_known = False
+        self._totals()  # a resumed game's totals on its first screen; the meter once open
+        self.jobs.cancel(_OPEN_JOB)
+        if wanted and game.phase != game_module.OVER:
+            self.jobs.add(_OPEN_JOB, self._opening(game), hold=game.phase == game_module.TURN)
         else:
-            self.coach.open(game.rules)  # at once
-            self._coach_opened()
+            self.coach.close()
 
-    def _coach_opened(self):
-        """The strategy table's opening is over (the longest work the game does, spread
-        over frames while the roll-off tumbles): the note if there is no advisor, and
-        the win meter."""
-        if self.coach.adv is None:
-            self.note = self.coach.problem
+    def _opening(self, game):
+        """Job OPEN: the strategy table's opening (the longest work the game does, spread
+        over frames while the roll-off tumbles), then in a game of several players the win
+        meter and the win level its first turn needs, then that turn's advisor when its
+        screen is on show; a part each."""
+        coach = self.coach
+        yield from coach.opening(game.rules)
+        if coach.adv is None:
+            self.note = coach.problem  # why there are no hints, through round 1
             self.dirty = True
-        if not self.coach_pending:
+        if coach.adv is None or len(game.players) < 2:
             self.refresh_totals()  # solo, or no table: no meter to wait for
+        else:
+            yield
+            self._refresh_meter()
+            yield
+            coach.win_level()
+        if coach.adv is not None and self.screen == TURN:
+            yield
+            self._prepare_turn()
 
     def rolloff_round(self):
         self._roll_off()
@@ -441,13 +403,18 @@ class App:
         self.beep(660, 40)
 
     def start_turn(self, defer=False):
-        """The turn of the player on turn; ``defer``: its advisor is prepared in a frame of
-        its own after the turn screen shows (prepare_pending), before any press or timer."""
+        """The turn of the player on turn; ``defer``: its advisor is prepared as a part of
+        its own after the turn screen shows (job PREPARE), before a computer decides or
+        the coach is asked (coach_mode)."""
         self.cursor = 0
         self.top = 0
         seats.new_turn()
-        self.prepare_pending = defer and self.coach.adv is not None
-        if not self.prepare_pending:
+        jobs = self.jobs
+        jobs.cancel(_PREPARE_JOB)
+        jobs.cancel(_DECIDE_JOB)
+        if defer and self.coach.adv is not None:
+            jobs.add(_PREPARE_JOB, self._prepare_turn)
+        else:
             self._prepare_turn()
         self.sync_dice()
         self.show(TURN)
@@ -457,7 +424,6 @@ class App:
             self.timer_on = False
 
     def _prepare_turn(self):
-        self.prepare_pending = False
         game = self.game
         if self.coach.adv is not None and not self.coach.start_turn(game.players[game.current].card, game):
             self.note = self.coach.problem  # the table failed a check: played without from here
@@ -486,6 +452,7 @@ class App:
         seat = game.current
         upper_before = self.breakdowns[seat][1]
         points, bonus = game.score(box)  # and the Yahtzee bonus it earned
+        self.jobs.cancel(_DECIDE_JOB)  # a decision for the dice just scored: moot
         self.refresh_totals(later=True)
         self.beep(880, 60)
         self.changed()
@@ -509,18 +476,19 @@ class App:
         # The game is over: the strategy code makes room for the records pages and the
         # high-score entry, which load next.
         self.coach.close()
-        self.meter_pending = False  # no chances after the last score
+        self.jobs.cancel(_OPEN_JOB, _DECIDE_JOB)  # a game's work: no chances after the last score
         self.sync_dice()
         self.timer_on = False
         screens.show_end(self)
 
     def refresh_totals(self, later=False):
-        """Every seat's totals; the win meter now, or with ``later`` in a frame of its
-        own (meter_pending), kept out of the score's redraw."""
+        """Every seat's totals; the win meter now, or with ``later`` as a part of its own
+        (job METER), kept out of the score's redraw."""
         game = self._totals()
+        self.jobs.cancel(_METER_JOB)
         if later and len(game.players) > 1 and self.coach.adv is not None:
             self.win_known = False  # no chance shown until it is the one after this score
-            self.meter_pending = True
+            self.jobs.add(_METER_JOB, self._refresh_meter)
         else:
             self._refresh_meter()
 
@@ -534,7 +502,6 @@ class App:
         # The win meter (coach.meter): every seat's chance to win after this turn, shown
         # in the card view's header and the turn screen's opponents' line (ui/scorecard.py);
         # False without the tables or solo.
-        self.meter_pending = False
         self.win_known = self.coach.meter(self.game, self.breakdowns, self.win_chance)
         if self.win_known:
             self.dirty = True  # the chances on the screen
@@ -592,7 +559,7 @@ class App:
     def computer_turn(self):
         """Whether the player on turn is a computer (from the game, so a resumed game works)."""
         game = self.game
-        return game.players[game.current].kind != menu.KIND_NAMES[menu.HUMAN]
+        return seats.computer(game.players[game.current].kind)
 
     def ended(self):
         """The save layer is done with the end of a game (high scores entered): the menu."""
@@ -619,14 +586,14 @@ class App:
         self.tumble_next = self.now
 
     def _tumble(self, now):
-        """Random faces on the dice that are rolling; the real faces when it ends."""
+        """Random faces on the dice that are rolling; the real faces when it ends (True)."""
         if time.ticks_diff(now, self.tumble_until) >= 0:
             self.rolling = False
             self.dice_dirty = True  # the real faces (roll-off faces, or the game's dice)
             self.dirty = True
-            return
+            return True
         if time.ticks_diff(now, self.tumble_next) < 0:
-            return
+            return False
         self.tumble_next = time.ticks_add(now, _TUMBLE_STEP_MS)
         state = self._anim_state
         faces = self.scratch_faces
@@ -640,3 +607,4 @@ class App:
                 faces[i] = state % 6 + 1
         self._anim_state = state
         self.hw.dice.show(faces, self._steady)
+        return False

@@ -5,14 +5,9 @@ game being played: ``open(ruleset)`` at game start (no table, or a table for oth
 ``adv`` stays None and hints, reviews and the advisor levels are off), ``start_turn(card)``
 at each turn start (the one expensive call, ``adv.ensure``), then lookups only.
 
-Turn review (coach mode "turn"): every decision of a human turn is priced against the
-best option at that moment, in the advisor's fixed point (expected final total): a roll
-with the held dice against the best hold, the box against the best option of that roll.
-``cost`` is the turn's sum, ``worst_*`` remember the decision that cost the most, so the
-review can say what the best move there was. Solo games: what the player's own expected
-final score lost. Multi-player games with the spread table: the chance to win lost (the
-win level's model, seat_win.py), and the hint also shows the move that maximises the
-chance to win when it differs from the max-score move.
+Hints and the turn review are priced by coach_advice.py, loaded with the table (its code
+takes no RAM without one); this class keeps what they fill: the last hint (``hint_*``,
+``win_*``) and the turn's review (``cost``, ``worst_*``).
 """
 
 import gc
@@ -21,7 +16,6 @@ from micropython import const
 
 HOLD = const(0)  # kinds of a remembered best move: a hold mask or a box index
 BOX = const(1)
-_SCORE_NOW = const(31)  # advisor hold code: keep all five = stop and score
 _N_OPTIONS = const(32)
 # The device's flash root is the firmware's working directory at boot (and the flash
 # folder in the simulator), so the table is opened relative to it.
@@ -38,18 +32,14 @@ class Coach:
     def __init__(self):
         self.adv = None
         self.levels = None  # seat_levels, loaded with the advisor (seats.py)
+        self.advice = None  # coach_advice, loaded with the advisor
         self.rules_name = None
         self.problem = ""  # why there is no advisor (NO_TABLE, NO_RAM, DAMAGED), for the OLED
         self._file = None
         self._spread_file = None
-        self._spread_table = None  # strategy_spread.SpreadTable, opened on first use (_spread())
+        self._spread_table = None  # strategy_spread.SpreadTable, opened on first use (spread())
         self._spread_bad = False  # refused (damaged, other rules): not tried again this game
         self.win = None  # seat_win.WinLevel once a "win" seat asked (win_level())
-        # The meter's inputs per seat (meter()): made once.
-        self._m_total = [0] * 4
-        self._m_mean = [0] * 4
-        self._m_sd = [0] * 4
-        self._m_used = [0] * 4
         self._tenths = None  # strategy_advisor.tenths
         self.codes = [0] * _N_OPTIONS
         self.values = [0] * _N_OPTIONS
@@ -60,7 +50,7 @@ class Coach:
         self.win_code = self.win_box = -1
         self.hint_chance = self.win_chance = 0
         self.in_chance = False  # the review is in chance to win (multi-player)
-        self._game = None
+        self.coached = None  # the game whose turn is coached in chance to win (multi-player)
         self.hint_box = -1  # the box to score when the best move is to score now
         self.hint_value = 0
         self.hint_rolls_left = 0
@@ -104,12 +94,12 @@ class Coach:
 
             yield
             import seat_levels
+            import coach_advice
 
             gc.collect()
             yield
             adv = strategy_advisor.Advisor(ruleset, strategy_table.StrategyTable(f, True), True)
-            while adv.step():  # the table's checks first, then the advisor's parts
-                yield
+            yield from adv.parts  # the table's checks first, then the advisor's parts
         except Exception as exc:
             # Another ruleset's table, a damaged one, or too little RAM: play without.
             adv = None
@@ -123,10 +113,11 @@ class Coach:
             return
         self.adv = adv
         self.levels = seat_levels
+        self.advice = coach_advice
         self._tenths = strategy_advisor.tenths
         self.rules_name = ruleset.name
 
-    def _spread(self):
+    def spread(self):
         """The spread table (spread-<rules>.bin) beside the advisor, opened on first use;
         None without the advisor or a usable file, and on the Zoo card (the spread table,
         the win meter and the win level are for the 13-box cards)."""
@@ -163,7 +154,7 @@ class Coach:
             self._spread_file.close()
             self._spread_file = None
         self._spread_bad = True
-        self._game = None
+        self.coached = None
         self.in_chance = False
 
     def win_level(self):
@@ -171,7 +162,7 @@ class Coach:
         loaded on first use; None without them (the seat then plays as CPU optimal)."""
         if self.win is not None:
             return self.win
-        spread = self._spread()
+        spread = self.spread()
         if spread is None:
             return None
         gc.collect()
@@ -184,29 +175,11 @@ class Coach:
         return self.win
 
     def meter(self, game, breakdowns, out):
-        """Every player's chance to win now (win_meter units, ONE = 16384) into ``out``;
-        False (``out`` untouched) in a solo game or without the tables (a damaged block
-        drops the spread table). ``breakdowns``: rules.totals() of each seat (the app's
-        cache)."""
-        n = len(game.players)
-        if n < 2 or n > 4:
-            return False
-        spread = self._spread()
-        if spread is None:
-            return False
-        import strategy_win_meter
-
-        table = self.adv.table
-        try:
-            for seat in range(n):
-                card = game.players[seat].card
-                self._m_total[seat] = breakdowns[seat][4]
-                self._m_used[seat] = strategy_win_meter.outlook(table, spread, card, self._m_mean, self._m_sd, seat)
-        except Exception as exc:  # any failure out of a table: off, never a wrong figure
-            self.drop_spread(exc)
-            return False
-        strategy_win_meter.chances(n, self._m_total, self._m_mean, self._m_sd, self._m_used, out)
-        return True
+        """Every player's chance to win now (win_meter units, ONE = 16384) into ``out``
+        (coach_advice.meter); False (``out`` untouched) in a solo game or without the
+        tables. ``breakdowns``: rules.totals() of each seat (the app's cache)."""
+        advice = self.advice
+        return advice is not None and advice.meter(self, game, breakdowns, out)
 
     def close(self):
         self.win = None
@@ -217,6 +190,7 @@ class Coach:
             self._spread_file = None
         self.adv = None
         self.levels = None
+        self.advice = None
         self.rules_name = None
         if self._file is not None:
             self._file.close()
@@ -233,7 +207,7 @@ class Coach:
         self.worst_cost = -1
         self.hint_code = -1
         self.win_differs = False
-        self._game = None
+        self.coached = None
         self.in_chance = False
         if self.adv is None:
             return False
@@ -247,146 +221,24 @@ class Coach:
             self.problem = NO_RAM if isinstance(exc, MemoryError) else DAMAGED
             return False
         if game is not None and len(game.players) > 1 and self.win_level() is not None:
-            self._game = game
+            self.coached = game
             self.in_chance = True
         return True
 
-    def _win_ready(self):
-        """The win level prepared for the turn being coached (first use in the turn: the
-        ~100 ms programme), or None in solo games / without the spread table."""
-        game = self._game
-        if game is None:
-            return None
-        others = [p.card for i, p in enumerate(game.players) if i != game.current]
-        try:
-            self.win.ensure(game.players[game.current].card, others)
-        except Exception as exc:
-            self.drop_spread(exc)
-            return None
-        return self.win
-
     def hint(self, dice, rolls_left, held=0):
-        """The best option now: ``hint_code`` (a hold mask with rolls left, else a box),
-        ``hint_box`` (the box when the best is to score now, else -1), ``hint_value``.
-        A hold keeps the ``held`` dice where they show the same faces as the advice."""
-        adv = self.adv
-        adv.options(dice, rolls_left, self.codes, self.values)
-        self.hint_rolls_left = rolls_left
-        self.hint_code = self.codes[0]
-        if rolls_left > 0 and self.hint_code != _SCORE_NOW:
-            self.hint_code = prefer_held(dice, self.hint_code, held)
-        self.hint_value = self.values[0]
-        self.hint_box = -1
-        if rolls_left == 0:
-            self.hint_box = self.hint_code
-        elif self.hint_code == _SCORE_NOW:
-            adv.options(dice, 0, self.codes, self.values)
-            self.hint_box = self.codes[0]
-        self.win_differs = False
-        win = self._win_ready()
-        if win is not None:
-            self._hint_to_win(win, dice, rolls_left, held)
-        return self.hint_code
-
-    def _hint_to_win(self, win, dice, rolls_left, held):
-        """Multi-player: the option with the best chance to win, and the chance of each of
-        the two hints (``hint_chance``, ``win_chance``: units of strategy_win_meter.ONE)."""
-        if rolls_left == 0:
-            code = box = win.box(dice)
-        else:
-            code = win.hold(dice, rolls_left)
-            box = win.box(dice) if code == _SCORE_NOW else -1
-            if code != _SCORE_NOW:  # the same faces as the max-score hold keeps the same dice
-                code = prefer_held(dice, code, held)
-        self.hint_chance = win.chance(self._key(win, dice, rolls_left, self.hint_code, self.hint_box))
-        self.win_chance = win.chance(self._key(win, dice, rolls_left, code, box))
-        self.win_code = code
-        self.win_box = box
-        self.win_differs = code != self.hint_code or box != self.hint_box
-
-    def _key(self, win, dice, rolls_left, code, box):
-        """The win level's key of a hold mask (rolls left) or of scoring ``box`` now."""
-        if box >= 0:
-            out = self.adv.out
-            import rules
-
-            rules.score_options(self.adv.rules, self.adv.card, dice, out)
-            return win.box_key(box, out[box], rules.yahtzee_bonus_for(self.adv.rules, self.adv.card, dice))
-        return win.hold_key(dice, rolls_left, code)
+        """The best option now (coach_advice.hint): ``hint_code`` (a hold mask with rolls
+        left, else a box), ``hint_box``, ``hint_value``; in multi-player games also the
+        option with the best chance to win (``win_*``)."""
+        return self.advice.hint(self, dice, rolls_left, held)
 
     # ----------------------------------------------------------------- turn review
     def price_hold(self, dice, rolls_left, held):
         """A roll with ``held`` kept and ``rolls_left`` (1 or 2) rolls left, before it."""
-        win = self._win_ready()
-        if win is not None:  # multi-player: in chance to win
-            best_code = win.hold(dice, rolls_left)
-            best = win.chance(win.hold_key(dice, rolls_left, best_code))
-            chosen = win.chance(win.hold_key(dice, rolls_left, held))
-            if best_code == _SCORE_NOW:
-                self._record(best - chosen, BOX, win.box(dice), dice, rolls_left)
-            else:
-                self._record(best - chosen, HOLD, best_code, dice, rolls_left)
-            return
-        adv = self.adv
-        adv.options(dice, rolls_left, self.codes, self.values)
-        best = self.values[0]
-        chosen = adv.hold_value(dice, rolls_left, held)
-        if self.codes[0] == _SCORE_NOW:
-            adv.options(dice, 0, self.codes, self.values)
-            self._record(best - chosen, BOX, self.codes[0], dice, rolls_left)
-        else:
-            self._record(best - chosen, HOLD, self.codes[0], dice, rolls_left)
+        self.advice.price_hold(self, dice, rolls_left, held)
 
     def price_box(self, dice, rolls_left, box):
         """Scoring ``box`` with ``rolls_left`` rolls still possible (0 on the last roll)."""
-        win = self._win_ready()
-        if win is not None:  # multi-player: in chance to win
-            best_box = win.box(dice)
-            best = win.chance(self._key(win, dice, 0, -1, best_box))
-            best_hold = _SCORE_NOW
-            if rolls_left > 0:
-                best_hold = win.hold(dice, rolls_left)
-                if best_hold != _SCORE_NOW:  # score now: the best legal box, as the hint says
-                    best = win.chance(win.hold_key(dice, rolls_left, best_hold))
-            chosen = win.chance(self._key(win, dice, 0, -1, box))
-            if best_hold == _SCORE_NOW:
-                self._record(best - chosen, BOX, best_box, dice, rolls_left)
-            else:
-                self._record(best - chosen, HOLD, best_hold, dice, rolls_left)
-            return
-        adv = self.adv
-        codes = self.codes
-        values = self.values
-        best = 0
-        best_hold = _SCORE_NOW
-        if rolls_left > 0:
-            adv.options(dice, rolls_left, codes, values)
-            best = values[0]
-            best_hold = codes[0]
-        n = adv.options(dice, 0, codes, values)
-        if rolls_left == 0:
-            best = values[0]
-        chosen = values[0]
-        for i in range(n):
-            if codes[i] == box:
-                chosen = values[i]
-                break
-        if best_hold == _SCORE_NOW:
-            self._record(best - chosen, BOX, codes[0], dice, rolls_left)
-        else:
-            self._record(best - chosen, HOLD, best_hold, dice, rolls_left)
-
-    def _record(self, cost, kind, code, dice, rolls_left):
-        if cost < 0:
-            cost = 0  # ties and rounding: never a gain
-        self.cost += cost
-        if cost > self.worst_cost:
-            self.worst_cost = cost
-            self.worst_kind = kind
-            self.worst_code = code
-            self.worst_rolls_left = rolls_left
-            for i in range(5):
-                self.worst_dice[i] = dice[i]
+        self.advice.price_box(self, dice, rolls_left, box)
 
     def tenths(self, value):
         """A fixed-point value in whole tenths of a point (strategy_advisor.tenths; no floats)."""
@@ -395,9 +247,7 @@ class Coach:
     def lost_tenths(self):
         """The turn's cost in tenths of a point of expected final score, or (multi-player,
         ``in_chance``) in tenths of a percentage point of the chance to win."""
-        if self.in_chance:
-            return (self.cost * 1000 + 8192) >> 14  # strategy_win_meter.ONE = 16384
-        return self._tenths(self.cost)
+        return self.advice.lost_tenths(self)
 
 
 def prefer_held(dice, mask, held):

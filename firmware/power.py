@@ -1,11 +1,12 @@
 """Power saving and the battery: dim, then blank the OLED and dice after inactivity, sleep
 in timed lightsleeps until a button is pressed, and watch VSYS for a low battery.
 
-``Power.frame(app, now)`` runs once per frame (save_session.py calls it from the app's frame
-hook). Activity is a queued button event or a press in progress, or the game moving by itself (``app.moving()``:
-a roll's tumble, the roll-off, a computer's turn). After a minute (``_DIM_MS``) the OLED
-contrast and the LED brightness drop; after three (``_BLANK_MS``) ``on_sleep(app)`` runs
-(the session saves anything unsaved), both displays switch off and the loop sleeps in
+The app owns it (``app.power``) and runs ``Power.frame(app, now)`` in every frame that
+runs no background work (app.py). Activity is a queued button event or a press in
+progress, or the game moving by itself (``app.moving()``: a roll's tumble, the roll-off,
+a computer's turn). After a minute (``_DIM_MS``) the OLED contrast and the LED brightness
+drop; after three (``_BLANK_MS``) the save layer saves what waits (``before_sleep``), both
+displays switch off and the loop sleeps in
 ``hw.lightsleep(_SLEEP_POLL_MS)`` steps, because an untimed lightsleep has no button wake
 on rp2. The press that wakes (or un-dims) does nothing else: its event is dropped. Panels
 keep their RAM while off, so waking needs no redraw. No allocation per frame.
@@ -39,8 +40,6 @@ class Power:
         self.mv = -1  # last VSYS reading; -1 when the board cannot measure
         self.low = False
         self.sleeps = 0  # how often the device blanked (tests, bench)
-        self.on_sleep = None  # on_sleep(app) before blanking: save what is unsaved
-        self.on_low = None  # on_low(app, mv) once when the battery goes low
 
     def frame(self, app, now):
         """Returns True when this frame's button events must be dropped (a waking press)."""
@@ -50,8 +49,8 @@ class Power:
             mv = self.mv = hw.battery_mv()
             if mv < _LOW_MV and not self.low:
                 self.low = True
-                if self.on_low is not None:
-                    self.on_low(app, mv)
+                if app.session is not None:
+                    app.session.battery_low(app, mv)  # saves and says so
             elif mv >= _RECOVER_MV:
                 self.low = False
         # A press in progress counts too: a long press that begins just before the dim
@@ -72,6 +71,16 @@ class Power:
         if idle >= _DIM_MS and self.state == AWAKE:
             self.dim(app)
         return False
+
+    def due_in(self, now):
+        """Ms until this module's next timer: the battery's reading, the dim or the blank
+        (a frame must run then; a press ends a sleep sooner)."""
+        hw = self.hw
+        idle = time.ticks_diff(now, self.last_active)
+        ms = (_DIM_MS if self.state == AWAKE else _BLANK_MS) - idle
+        if hw.battery_mv is not None:
+            ms = min(ms, time.ticks_diff(self.next_battery, now))
+        return ms
 
     def dim(self, app):
         self.state = DIM
@@ -95,8 +104,8 @@ class Power:
         hw = self.hw
         if self.state == AWAKE:
             self.dim(app)
-        if self.on_sleep is not None:
-            self.on_sleep(app)
+        if app.session is not None:
+            app.session.before_sleep(app)
         self.state = BLANK
         self.sleeps += 1
         hw.oled.power(False)

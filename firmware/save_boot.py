@@ -1,12 +1,15 @@
-"""The boot half of the save layer (save_session.py): the saved game at power-on, repairs.
+"""The boot half of the save layer (save_session.py): the saved files at power-on, repairs.
 
-``finish_push``, ``repair_flash`` and ``load_game`` run once, in the session's first frame; the session
-releases this module afterwards (save_session.release), so its code is not in RAM during play.
-``tell_repairs`` is loaded the same way when a save had to move something aside. It is a
-part of save_session.py moved out for that reason, so it uses the session's private helpers.
+``finish_push``, ``repair_flash``, ``load_setup`` and ``load_game`` run once, in the
+session's boot; the session releases this module afterwards (save_session.release), so its
+code is not in RAM during play. ``tell_repairs`` is loaded the same way when a save had to
+move something aside, ``settle`` when a kept game's records are written again. It reads
+and checks files and tells the session what it found, through the session's public
+interface only (``message``, ``store``, ``records``, ``kept``, ``tidy``, ``setup_store``).
 """
 
 import os
+import time
 
 from micropython import const
 
@@ -14,7 +17,6 @@ from save_bounds import MAX_GAME_DICE, MAX_ID, MAX_NAME, MAX_PLAYERS, within
 import game as game_module
 import save_store
 
-_CHOICE = const(1)  # save_session.CHOICE
 _SEED_LIMIT = 1 << 32  # seeds are 30 bits (dice_source); a seeded simulator's may be wider
 PUSHED = ".pushed"  # folder + PUSHED: a complete copy host_tools push switches in (restore.py)
 _MAX_DRAWS = const(1 << 22)  # dice since the last reseed (seek() draws them all again): a damaged
@@ -38,17 +40,17 @@ def finish_push(folder, fs=None):
     return True
 
 
-def repair_flash(session, app):
+def repair_flash(session):
     """At boot: what would stop the game from saving (``data`` a file, a folder at a save's
     path) is moved aside now, with a message; nothing is written when all is well."""
     try:
         session.store.repair()
     except OSError:
         pass  # the flash refuses: the first save tries again and says so
-    tell_repairs(session, app, session.store)
+    tell_repairs(session, session.store)
 
 
-def tell_problems(session, app, recs):
+def tell_problems(session, recs):
     """A message per damaged records file: its reason, whether it was kept, which copy
     is used now (save_records.Records.load)."""
     for name, reason in recs.problems:
@@ -63,8 +65,8 @@ def settle(session, app):
     kept save on flash, and the next boot tries again. Rare: here, not in save_session.py."""
     from save_session import game_results  # loaded already: save_session.py imports this module
 
-    game, game_id, counts, entries = session._kept
-    recs = session._records(app, game.rules)
+    game, game_id, counts, entries = session.kept
+    recs = session.records(app, game.rules)
     failed = recs.finish_game(game_id, game_results(game, app.settings.computer_name), counts)
     for seat, initials in entries:
         try:
@@ -72,12 +74,12 @@ def settle(session, app):
         except save_store.SaveError:
             failed.append("scores")
     if not failed:
-        session._kept = None
+        session.kept = None
         session.store.clear()
-    session._tidy()
+    session.tidy()
 
 
-def tell_repairs(session, app, store):
+def tell_repairs(session, store):
     """Once per repair: what was in the way of saving and is now kept as ``*.bad``."""
     for path in store.repaired:
         session.message("Flash repaired", "%s\nwas in the way:\nkept as .bad.\nSaving works." % path)
@@ -103,9 +105,9 @@ def load_setup(session, app):
         session.setup_saved = value
 
 
-def load_game(session, app):
-    """The saved game at boot: offer "Continue", finish a game that ended just before a
-    power cut, or set damaged files aside with a message."""
+def load_game(session):
+    """The saved game at boot: ``(game, saved)`` (the game rebuilt, the save's fields), or
+    None (nothing saved, or damaged: set aside with a message)."""
     store = session.store
     saved = None
     store.check = save_ok  # a valid frame around a game this firmware cannot resume is damage
@@ -119,30 +121,42 @@ def load_game(session, app):
         session.message("Save damaged", "Saved game:\n%s.\n%s\nNew game." % (reason, kept))
     store.check = None  # this module is released after boot; saves need no check
     if saved is None:
-        return
+        return None
     try:
-        game = _restore(session, saved)
+        return _restore(session, saved), saved
     except (game_module.GameError, KeyError, TypeError, ValueError) as exc:
-        _discard_bad(session, app, exc)
+        discard_bad(session, exc)
+        return None
+
+
+def saved_game(session, app, saved):
+    """The game saved at the last power-off (``saved``: from ``load_game``): "Continue"
+    offered, or its end completed if it ended before a cut."""
+    game, fields = saved
+    session.begin(game, fields["id"], fields["counts"], fields["seed"])
+    app.settings.set_coach(fields.get("coach"))  # the coach mode the game was played with
+    if game.phase != game_module.OVER:
+        where = "Round %d, %s" % (game.round + 1, game.players[game.current].name)
+        session.choose("Saved game", where, ("Continue", "New game"), _continue_or_not)
         return
-    session._begin(game, saved["id"], saved["counts"], saved["seed"])
-    app.settings.set_coach(saved.get("coach"))  # the coach mode the game was played with
-    if game.phase == game_module.OVER:
-        app.resume(game)  # it ended before the records were kept: step 2 on
-        try:
-            session._finish(app)
-        except (KeyError, TypeError, ValueError, IndexError, MemoryError) as exc:
-            # A game whose records cannot be completed: aside, or every boot fails the same.
-            _discard_bad(session, app, exc)
-            session._pending = []
-            session._kept = None
-            session._over = game
-            session.game = None
-            session.game_id = 0
-        return
-    session._on_choice = session._continue_or_not
-    where = "Round %d, %s" % (game.round + 1, game.players[game.current].name)
-    session._ask((_CHOICE, "Saved game", where, ("Continue", "New game")))
+    app.resume(game)  # it ended before the records were kept: step 2 on
+    try:
+        for _ in session.ending(app):
+            pass
+    except (KeyError, TypeError, ValueError, IndexError, MemoryError) as exc:
+        # A game whose records cannot be completed: aside, or every boot fails the same.
+        discard_bad(session, exc)
+        session.drop_end()
+
+
+def _continue_or_not(session, app, chosen):
+    if chosen == 0:
+        app.resume(session.game)
+    else:
+        # The saved stream was restored at boot (seek cancels the first press's stir):
+        # a new game gets this press's timing stirred in instead.
+        session.hw.dice_source.stir(time.ticks_us())
+        session.abandon(app)
 
 
 def save_ok(saved):
@@ -187,7 +201,7 @@ def _restore(session, saved):
     return game_module.Game.from_state(saved["game"], session.hw.dice_source)
 
 
-def _discard_bad(session, app, exc):
+def discard_bad(session, exc):
     # A valid file holding a game this firmware cannot rebuild: kept for inspection.
     store = session.store
     store.damaged = [(store.slots[0], save_store.CORRUPT), (store.slots[1], save_store.CORRUPT)]

@@ -1,6 +1,6 @@
 """The advisor levels' decisions: ``optimal`` and weaker, human-like levels.
 
-Decisions only, like seat_simple.py's simple strategy: seats.py picks a seat's strategy
+Decisions only, like seats.py's simple strategy: seats.py picks a seat's strategy
 and plays its turn.
 
 Pure functions over the advisor's option list (values best first, fixed point): a level

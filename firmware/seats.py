@@ -1,54 +1,60 @@
-"""Computer seats: the driver of a computer's turn, and which strategy makes its decisions.
+"""Computer seats: the player kinds, the driver of a computer's turn, and which strategy
+makes its decisions.
 
-The app's frame loop calls ``play(app, now)`` once per frame while a computer's turn is
-on the turn screen (app.tick): this module, not the UI, plays the turn, through the
-app's game actions (roll, set_holds, point_at, score) at the computer's pace
-(``CPU_STEP_MS``). Each roll's decision is made once, a step per frame between the
-visible moves (a frame that draws the OLED or writes a save does none), so no single
-stretch holds both the decision and a redraw.
+A seat's kind is one of ``KINDS``: a human, or a computer level. The app's frame loop
+calls ``play(app, now)`` with the screen's timers while a computer's turn is on the turn
+screen (app._timers): this module, not the UI, plays the turn, through the app's game
+actions (roll, set_holds, point_at, score) at the computer's pace (``CPU_STEP_MS``).
+Each roll's decision is made once, as background work (job DECIDE, a step a part:
+scheduler.py), so no single stretch holds both the decision and a redraw.
 
 Which strategy decides: a seat's kind is one of seat_levels.LEVELS (optimal, good,
 casual), "win" or an older kind such as "cpu". The advisor levels (seat_levels.py)
 need the strategy table (coach.Coach.adv); without it, and for any other kind,
-seat_simple.py's simple strategy plays. "win" plays for the win (seat_win.py through
+the simple strategy below plays (``simple_hold``, ``simple_box``: pure, no table; it
+reads the boxes from the ruleset's table, so it plays the standard and the Zoo card alike). "win" plays for the win (seat_win.py through
 coach.win_level(): also needs the spread table); without the spread table, or alone at
-the table, it plays as optimal. seat_simple.py and seat_levels.py make the same two
+the table, it plays as optimal. The simple strategy and seat_levels.py make the same two
 decisions, ``choose_hold`` and ``choose_box``, which are also this module's.
 """
 
 from micropython import const
 
-import seat_simple
+import rules
 
+# The kind strings handed to game.Game, in the menu's order: a human, then the computer
+# levels (seat_levels.LEVELS, and WIN). Older saves may hold other computer kinds ("cpu").
+KINDS = ("human", "optimal", "win", "good", "casual")
 WIN = "win"
 CPU_STEP_MS = const(600)  # a computer's pace: its roll, its holds, the box it points at, its score
-# The decision's steps, one per frame: the win level's programme in two halves
-# (seat_win.ensure_step), the hold, the box when the hold is "score now".
-_PREPARE = const(0)
-_HOLD = const(1)
-_BOX = const(2)
+_DECIDE_JOB = const(7)  # scheduler.DECIDE
+_ALL_HELD = const(0x1F)  # game.ALL_HELD
 # The decision for the roll on show, this module's state (one list, made once): the roll
-# it was made for (-1: none yet), its next step, the hold mask (-1: score) and the box.
-_plan = [-1, _PREPARE, -1, -1]
+# it was made for (-1: none yet), the hold mask (-1: score) and the box.
+_plan = [-1, -1, -1]
 _ROLLS = const(0)
-_STEP = const(1)
-_MASK = const(2)
-_BOX_AT = const(3)
+_MASK = const(1)
+_BOX_AT = const(2)
+
+
+def computer(kind):
+    """Whether a seat of ``kind`` is played by the computer (any kind but a human)."""
+    return kind != KINDS[0]
 
 
 def new_turn():
     """A turn begins (app.start_turn): no decision made for it yet."""
     _plan[_ROLLS] = -1
-    _plan[_STEP] = _PREPARE
 
 
 def play(app, now):
-    """One frame of a computer's turn (app.tick, on the turn screen): a step of the
-    roll's decision when one is due, else its next move once the pace's timer is due."""
+    """A computer's turn, with the screen's timers (app._timers, on the turn screen): the
+    roll's decision is queued when it is due, else its next move once the pace's timer
+    is due."""
     game = app.game
     if game.rolls > 0 and _plan[_ROLLS] != game.rolls:
-        if not app.dirty:  # a frame that draws does no deciding
-            _decide(app, game)
+        if not app.jobs.busy(_DECIDE_JOB):
+            app.jobs.add(_DECIDE_JOB, _deciding(app, game))
         return
     if app.rolling or not app.timer_due(now):
         return
@@ -56,22 +62,18 @@ def play(app, now):
     _move(app, game)
 
 
-def _decide(app, game):
-    """One step of the decision for the roll on show; the last one records it."""
+def _deciding(app, game):
+    """Job DECIDE, the decision for the roll on show, a step a part: the win level's
+    programme in two halves (seat_win.ensure_step), the hold, then the box when the hold
+    is "score now"; the last step records it."""
     coach = app.coach
-    if _plan[_STEP] == _PREPARE:
-        if _win(coach, game, True) is False:
-            return  # it did work: the hold waits for the next frame
-        _plan[_STEP] = _HOLD
-    if _plan[_STEP] == _HOLD:
-        _plan[_MASK] = choose_hold(coach, game)
-        if _plan[_MASK] < 0:
-            _plan[_STEP] = _BOX  # score now: which box, in the next frame
-            return
-    else:
+    while _win(coach, game, True) is False:
+        yield  # it did work: the hold waits for the next part
+    _plan[_MASK] = choose_hold(coach, game)
+    if _plan[_MASK] < 0:
+        yield  # score now: which box, in the next part
         _plan[_BOX_AT] = choose_box(coach, game, app.options)
     _plan[_ROLLS] = game.rolls
-    _plan[_STEP] = _PREPARE
 
 
 def _move(app, game):
@@ -128,7 +130,7 @@ def choose_hold(coach, game):
     card = game.players[game.current].card
     lvl = level(coach, game.players[game.current].kind)
     if lvl < 0:
-        return seat_simple.choose_hold(game.rules, card, game.dice, game.rolls)
+        return simple_hold(game.rules, card, game.dice, game.rolls)
     rolls_left = 3 - game.rolls
     if rolls_left <= 0:
         return -1
@@ -146,8 +148,134 @@ def choose_box(coach, game, options):
     card = game.players[game.current].card
     lvl = level(coach, game.players[game.current].kind)
     if lvl < 0:
-        return seat_simple.choose_box(game.rules, card, game.dice, options)
+        return simple_box(game.rules, card, game.dice, options)
     win = _win(coach, game)
     if win is not None:
         return win.box(game.dice)
     return coach.levels.choose_box(coach.adv, lvl, card, game.dice, game.dice_source, coach.codes, coach.values)
+
+
+# -- the simple strategy: a computer seat's two decisions without a strategy table ------
+# What a box is "worth" on average: scoring below par costs, above par gains. Upper
+# boxes par at three of the face (that path reaches the bonus: 63, or 18 on the Zoo card).
+_PARS = {
+    "yahtzee": (3, 6, 9, 12, 15, 18, 20, 12, 15, 18, 12, 10, 22),
+    # monkey..lion, 3 the same, 4 the same, full house, all different, Zoo Yahtzy
+    "zoo": (3, 3, 3, 3, 3, 3, 6, 6, 6, 8, 4),
+}
+
+_options = [0] * rules.N_BOXES  # scratch, filled by rules.score_options
+
+
+def simple_box(ruleset, card, dice, options=None):
+    """The open box to score now: the largest gain over par (ties: the later box)."""
+    if options is None:
+        options = _options
+        rules.score_options(ruleset, card, dice, options)
+    par = _PARS[ruleset.card]
+    best = -1
+    best_gain = -1000
+    for box in range(ruleset.n_boxes):
+        points = options[box]
+        if points < 0:
+            continue
+        gain = points - par[box]
+        if gain >= best_gain:
+            best_gain = gain
+            best = box
+    return best
+
+
+def _box(ruleset, kind, param):
+    """Index of the box of ``kind`` (and ``param``, when not None), or -1."""
+    for box in range(ruleset.n_boxes):
+        entry = ruleset.boxes[box]
+        if entry[1] == kind and (param is None or entry[2] == param):
+            return box
+    return -1
+
+
+def _run_mask(dice, length):
+    """Mask holding one die of each face in a run of ``length`` faces, or 0."""
+    for start in range(7 - length, 0, -1):
+        mask = 0
+        for face in range(start, start + length):
+            for i in range(5):
+                if dice[i] == face and not mask & (1 << i):
+                    mask |= 1 << i
+                    break
+            else:
+                mask = -1
+                break
+        if mask > 0:
+            return mask
+    return 0
+
+
+def simple_hold(ruleset, card, dice, rolls):
+    """The dice to keep (bit mask) before the next roll, or -1 to stop and score now."""
+    if rolls >= 3:
+        return -1
+    options = _options
+    rules.score_options(ruleset, card, dice, options)
+    # A made hand in an open box that pays fixed points: five the same, a 5-run, a full
+    # house, all different.
+    for box in (
+        ruleset.yahtzee_box,
+        _box(ruleset, rules.STRAIGHT, 5),
+        _box(ruleset, rules.FULL_HOUSE, None),
+        _box(ruleset, rules.DIFFERENT, None),
+    ):
+        if box >= 0 and options[box] > 0:
+            return -1
+    small = _box(ruleset, rules.STRAIGHT, 4)
+    large = _box(ruleset, rules.STRAIGHT, 5)
+    if large >= 0 and card[large] == rules.OPEN:
+        if options[small] > 0:
+            mask = _run_mask(dice, 4)
+            if mask:
+                return mask
+    counts = [0] * 7
+    for face in dice:
+        counts[face] += 1
+    face = 6
+    for f in range(5, 0, -1):
+        if counts[f] > counts[face]:
+            face = f
+    straights_open = small >= 0 and (card[small] == rules.OPEN or card[large] == rules.OPEN)
+    if counts[face] < 3 and straights_open:
+        mask = _run_mask(dice, 3)
+        if mask:
+            return mask
+    different = _box(ruleset, rules.DIFFERENT, None)
+    if different >= 0 and card[different] == rules.OPEN and counts[face] < 3:
+        mask = _one_of_each(dice)
+        if counts[face] == 1 or _popcount(mask) >= 4:
+            return mask  # four different animals: one roll from all different
+    if counts[face] < 2:
+        return 0
+    mask = 0
+    for i in range(5):
+        if dice[i] == face:
+            mask |= 1 << i
+    return -1 if mask == _ALL_HELD else mask
+
+
+def _one_of_each(dice):
+    """Mask keeping the first die of each face shown."""
+    mask = 0
+    seen = 0
+    for i in range(5):
+        bit = 1 << dice[i]
+        if not seen & bit:
+            seen |= bit
+            mask |= 1 << i
+    return mask
+
+
+def _popcount(mask):
+    n = 0
+    while mask:
+        n += mask & 1
+        mask >>= 1
+    return n

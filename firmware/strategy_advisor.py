@@ -53,27 +53,19 @@ class Advisor:
     """
 
     def __init__(self, ruleset, table, later=False):
-        """``later``: nothing is made yet; each ``step()`` call makes one part (the app
-        calls it once a frame, so the set-up, the longest piece of work the game does, is
-        no single long stretch). Without it the advisor is made here, whole."""
-        self._parts = self._make(ruleset, table)
+        """``later``: nothing is made yet; ``parts`` (a generator) makes it a part a
+        ``next`` (the app's scheduler runs one a frame, so the set-up, the longest piece
+        of work the game does, is no single long stretch). Without it the advisor is made
+        here, whole."""
+        self.parts = self._make(ruleset, table)
         if not later:
-            while self.step():
+            for _ in self.parts:
                 pass
 
-    def step(self):
-        """Make the next part of a ``later`` advisor; False once it is whole (ready)."""
-        parts = self._parts
-        if parts is None:
-            return False
-        next(parts)
-        return self._parts is not None
-
     def _make(self, ruleset, table):
-        """The set-up in parts, a yield after each (first those of a ``later`` table's
-        checks); the last one marks it whole."""
-        while table.step():
-            yield
+        """The set-up in parts, a yield between two (first those of a ``later`` table's
+        checks, ``table.parts``); when it ends the advisor is whole."""
+        yield from table.parts
         if not table.matches(ruleset, rules.JOKERS):
             raise ValueError("strategy table is for %s, not %s" % (table.ruleset_name, ruleset.name))
         self.rules = ruleset
@@ -152,8 +144,6 @@ class Advisor:
         self.mask = self.up = self.yz = 0
         self.total = 0
         self._prepared = False
-        self._parts = None  # whole: step() says so
-        yield
 
     # -- per turn ---------------------------------------------------------------------
     def prepare(self, card):

@@ -166,7 +166,7 @@ class StrategyTable:
 
     def __init__(self, f, later=False):
         """``later``: the header is checked here, the rank rows and the empty card's value
-        by ``step()`` calls, one part each (the app's frames); without it, all here."""
+        by ``parts`` (a generator, a part a ``next``: the app's frames); without it, all here."""
         self._f = f
         # The buffers that stay come first, and opening reuses them as its scratch: what
         # it frees then leaves no holes below them (the advisor next wants 4.6 KB blocks).
@@ -226,21 +226,14 @@ class StrategyTable:
             or size != self._checks_at + n_masks + 64
         ):
             raise TableDamaged("damaged: offsets")
-        self._parts = self._rows(lower_slots)
+        self.parts = self._rows(lower_slots)
         if not later:
-            while self.step():
+            for _ in self.parts:
                 pass
 
-    def step(self):
-        """The next part of a ``later`` opening; False once the table is checked (ready)."""
-        parts = self._parts
-        if parts is None:
-            return False
-        next(parts)
-        return self._parts is not None
-
     def _rows(self, lower_slots):
-        """The rank rows' checks, _PART_ROWS a part, then the empty card's value."""
+        """The rank rows' checks, _PART_ROWS a part, then the empty card's value; when it
+        ends the table is checked (ready)."""
         f = self._f
         # Per upper mask: number of reachable subtotals and the running sum before it. The
         # rank table itself stays in the file (4 KB of RAM saved; one more 1-byte read).
@@ -285,8 +278,6 @@ class StrategyTable:
         limit = (1 << (_COMPACT_STEP_FRAC - self._frac)) + 2
         if off > limit or -off > limit:
             raise TableDamaged("damaged: the empty card's value")
-        self._parts = None  # checked: step() says so
-        yield
 
     def matches(self, ruleset, jokers):
         """True when this table was built for ``ruleset`` (``jokers``: rules.JOKERS);

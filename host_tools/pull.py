@@ -319,7 +319,7 @@ def _setup_lines(value):
         return "on" if flag else "off"
 
     seats = ", ".join(
-        "%s %s" % (texts.person(menu.SEAT_LABELS[seat]), texts.person(menu.computer_name(kind)))
+        "%s %s" % (texts.person(menu.SEAT_LABELS[seat]), texts.person(menu.stat_name(kind)))
         for seat, kind in enumerate(value["kinds"][: value["players"]])
     )
     if value["rules"] == rules.ZOO:

@@ -12,6 +12,7 @@ from micropython import const
 import lang
 from lang import T
 import rules
+import seats
 from ui import draw
 
 # Button ids as literals: private constants cost no RAM (imported names would).
@@ -39,12 +40,8 @@ HOW_TO = const(14)  # the rules of the card chosen (ui/pages.py)
 MAX_PLAYERS = const(4)
 HUMAN = const(0)
 CASUAL = const(4)
-# The kind strings handed to game.Game: "human", then seat_levels.LEVELS (without a
-# strategy table on the device every computer kind plays seat_simple.py's simple strategy)
-# and "win" (seat_win.py: plays for the win; needs the spread table too, else optimal).
-KIND_NAMES = ("human", "optimal", "win", "good", "casual")
-# How the statistics name a computer seat, by level (computer_name): data, never shown as
-# it is (the records pages show the language's name for it, person()).
+# How the statistics name a seat by its kind (seats.KINDS, in the same order): data,
+# never shown as it is (the records pages show the language's name for it, person()).
 STAT_NAMES = ("Human", "CPU optimal", "CPU win", "CPU good", "CPU casual")
 # Coach modes: no advice; hints on request (short MENU in a turn); a review after each turn.
 COACH_OFF = const(0)
@@ -119,7 +116,7 @@ class Settings:
             return True
         if SEAT1 <= item < SEAT1 + MAX_PLAYERS:
             seat = item - SEAT1
-            self.kinds[seat] = (self.kinds[seat] + step) % len(KIND_NAMES)
+            self.kinds[seat] = (self.kinds[seat] + step) % len(seats.KINDS)
         elif item == CARD:
             self.card ^= 1
             self.rebuild()  # the joker and Yahtzee bonus lines go or come back
@@ -148,7 +145,7 @@ class Settings:
         so a firmware that reorders the choices still reads it; ``setup_ok`` checks it)."""
         return {
             "players": self.players,
-            "kinds": [KIND_NAMES[kind] for kind in self.kinds],
+            "kinds": [seats.KINDS[kind] for kind in self.kinds],
             "rules": self.choice(),
             "ybonus": self.yahtzee_bonus,
             "coach": self.coach,
@@ -161,7 +158,7 @@ class Settings:
         """Take a set-up ``saved`` made (checked by ``setup_ok``)."""
         self.players = value["players"]
         for seat in range(MAX_PLAYERS):
-            self.kinds[seat] = KIND_NAMES.index(value["kinds"][seat])
+            self.kinds[seat] = seats.KINDS.index(value["kinds"][seat])
         choice = value["rules"]
         self.card = ZOO if choice == rules.ZOO else STANDARD
         if choice in rules.JOKERS:
@@ -185,7 +182,7 @@ class Settings:
 
     def player_list(self):
         """The ``(name, kind)`` list handed to game.Game."""
-        return [(SEAT_LABELS[seat], KIND_NAMES[self.kinds[seat]]) for seat in range(self.players)]
+        return [(SEAT_LABELS[seat], seats.KINDS[self.kinds[seat]]) for seat in range(self.players)]
 
 
 # Ranges of the saved set-up's small ints: key -> (lowest, highest).
@@ -205,7 +202,7 @@ def setup_ok(value):
         if type(code) is not str or not 2 <= len(code) <= 3 or not code.isalpha() or not code.islower():
             return False
         for kind in kinds:
-            if type(kind) is not str or kind not in KIND_NAMES:
+            if type(kind) is not str or kind not in seats.KINDS:
                 return False
         if type(value["rules"]) is not str or value["rules"] not in rules.CHOICES:
             return False
@@ -331,12 +328,18 @@ def _setup_handle(app, button, long):
 setup = (_setup_draw, _setup_handle, None)  # draw, handle, tick
 
 
-def computer_name(kind):
-    """A computer seat's name in the statistics: its level's (``CPU casual``), so levels
-    are kept apart; older saves' ``cpu`` kind is ``CPU``. The same in every language."""
-    if kind in KIND_NAMES:
-        return STAT_NAMES[KIND_NAMES.index(kind)]
+def stat_name(kind):
+    """How the statistics name a seat of ``kind`` (``CPU casual``), the same in every
+    language; older saves' ``cpu`` kind is ``CPU``."""
+    if kind in seats.KINDS:
+        return STAT_NAMES[seats.KINDS.index(kind)]
     return "CPU"
+
+
+def computer_name(kind):
+    """A computer seat's name in the statistics (``stat_name``), so levels are kept
+    apart; None for a human seat (the records keep the player's own name)."""
+    return stat_name(kind) if seats.computer(kind) else None
 
 
 def person(name):

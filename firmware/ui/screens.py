@@ -14,8 +14,8 @@ from micropython import const
 
 import lang
 from lang import T
+import seats
 from ui import draw
-from ui import menu
 import ui
 
 # Button ids as literals: private constants cost no RAM (imported names would).
@@ -121,12 +121,12 @@ def _rolloff_handle(app, button, long):
 
 
 def _rolloff_tick(app, now):
-    # The roll-off lasts until the strategy table is open (app.coach_pending): the first
-    # turn may need it.
-    if app.rolling or app.coach_pending or not app.timer_due(now):
+    # The roll-off lasts until the strategy table is open, which the first turn may
+    # need: a screen's timers wait while background work is queued (app.frame).
+    if app.rolling or not app.timer_due(now):
         return
     if app.starter >= 0:
-        app.start_turn(True)  # its advisor prepared in a frame of its own
+        app.start_turn(True)  # its advisor prepared as a part of its own
     elif app.game.phase == _PHASE_TURN:
         app.starter = app.game.current
         app.dirty = True
@@ -243,8 +243,7 @@ def _end_draw(app, fb):
         draw.number(fb, place, 0, row)
         draw.text(fb, ".", 1, row)
         draw.text(fb, lang.item(T.seats, seat), 3, row)
-        human = game.players[seat].kind == menu.KIND_NAMES[menu.HUMAN]
-        draw.text(fb, lang.item(T.human_cpu, 0 if human else 1), 6, row)
+        draw.text(fb, lang.item(T.human_cpu, 1 if seats.computer(game.players[seat].kind) else 0), 6, row)
         draw.number(fb, total, 15, row)
     row = n + 2
     if n == 1:

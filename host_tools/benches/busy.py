@@ -13,7 +13,9 @@ game: the whole roll-off, ``ROLL_OFF_MS``, after its screen shows, while the str
 table opens a part a frame; the first turn: 400 ms from its screen, its advisor's
 preparation; Continue: the game left saved, at the next boot, ``CONTINUE_MS`` from its
 screen). A second game plays four computers, one of each level, from the menu's set-up
-to Game over (the set-up's saves, the whole game, its end). Each game (seed 3) runs
+to Game over (the set-up's saves, the whole game, its end); a third is the first again,
+with the card view opened as the computer's turn starts and while it plays
+(``CARD_SCRIPT``, each moment ``CARD_MS`` after its press). Each game (seed 3) runs
 ``RUNS`` times, the first recorded and the others replaying its clock readings, and each
 stretch counts its fastest run (``Timeline``). Targets (docs/power_and_input.md): Start game at
 most 200 ms before the first screen reacts; no stretch over 100 ms during play; the menu
@@ -33,7 +35,7 @@ from host_tools.simulator.screen import screen_lines
 from host_tools.simulator.unix_port import SimDevice
 
 RUNS = 5
-HOLD1, ROLL, UP, DOWN, OK = 0, 5, 6, 7, 8
+HOLD1, ROLL, UP, DOWN, OK, MENU = 0, 5, 6, 7, 8, 9
 # (label, button, wait after it): the game of tests/sim/test_busy_sim.py without its taps
 SCRIPT = (
     ("Start game: longest stretch of the roll-off (its table opening)", OK, 6000),  # over by then
@@ -43,6 +45,32 @@ SCRIPT = (
     ("OK that scores: the computer's turn starts", OK, 3500),
     ("OK on its summary: a human turn starts", OK, 1000),
 )
+# The same game with the card view opened (MENU, and MENU back) as the computer's turn
+# starts, at CARD_OFFSETS ms after the score's press (its save, the meter and its advisor's
+# preparation are queued then), and again while it plays (its roll, then its decision's
+# parts): each moment the longest stretch in CARD_MS after a press, the most of its turns.
+CARD_STARTS = "MENU: the card as a computer's turn starts"
+CARD_RUNS = "MENU: the card while a computer plays"
+CARD_MS = 400
+CARD_OFFSETS = (20, 60, 100, 140)
+
+
+def _card_turns():
+    script = []
+    for offset in CARD_OFFSETS:
+        script += [
+            (None, OK, offset),  # scores: the computer's turn starts
+            (CARD_STARTS, MENU, 500),
+            (None, MENU, 700),  # back to the turn: the computer rolls at its pace
+            (CARD_RUNS, MENU, 500),
+            (None, MENU, 5500),  # its turn, its summary, then the human's turn
+            (None, ROLL, 800),
+            (None, OK, 400),  # the best box offered ...
+        ]
+    return tuple(script)
+
+
+CARD_SCRIPT = SCRIPT[:4] + _card_turns()
 START_MS = 2600
 ROLL_OFF_MS = 2000  # the roll-off's tumble, the table's opening and its result: the window
 CONTINUE = "Continue: work before the screen reacts"
@@ -132,12 +160,12 @@ class Timeline:
         return t - (self._removed[started - 1] if started else 0)
 
 
-def play_game(flash, code_dir, tables, ratio, log):
+def play_game(flash, code_dir, tables, ratio, log, script=SCRIPT):
     """The scripted game on ``flash``: (the device after it, the press script, its marks,
     the virtual ms the menu and the first turn showed)."""
     presses, t = [], START_MS
     marks = []
-    for label, button, after in SCRIPT:
+    for label, button, after in script:
         presses.append((t, t + sim_keys.PRESS_MS, button))
         window = ROLL_OFF_MS if button == OK and not marks else min(after, 1000)
         marks.append((label, t + sim_keys.PRESS_MS, t + sim_keys.PRESS_MS + window))
@@ -186,6 +214,27 @@ def game_moments(line, marks, menu_at, turn_at):
         (b for s, b in stretches if first_turn is not None and s >= first_turn), default=0
     )
     return found
+
+
+def card_game(code_dir, tables, ratio):
+    """The game of CARD_SCRIPT, RUNS times: its two moments, with each stretch its
+    fastest run's, and each run's alone."""
+    runs = []
+    for _ in range(RUNS):
+        with tempfile.TemporaryDirectory() as flash:
+            log = runs[0][0].readings if runs else "record"
+            runs.append(play_game(flash, code_dir, tables, ratio, log, CARD_SCRIPT))
+    devices = [run[0] for run in runs]
+    marks = [(label, start, start + CARD_MS) for label, start, _end in runs[0][1] if label in (CARD_STARTS, CARD_RUNS)]
+
+    def moments(line):
+        found = {}
+        for label, start, end in marks:
+            longest = max((b for s, b in line.stretches if line.at(start) <= s < line.at(end)), default=0)
+            found[label] = max(found.get(label, 0), longest)
+        return found
+
+    return moments(Timeline(devices[0], devices)), [moments(Timeline(devices[0], [d])) for d in devices]
 
 
 def continue_game(flash, code_dir, tables, ratio, log):
@@ -308,14 +357,15 @@ def run():
         compiled_tree(code)
         ratio = busy.ratio()
         fastest, alone = one_game(code, tables, ratio)
-        more, more_alone = computers_game(code, tables, ratio)
-        fastest.update(more)
-        for found, also in zip(alone, more_alone):
-            found.update(also)
+        for more, more_alone in (computers_game(code, tables, ratio), card_game(code, tables, ratio)):
+            fastest.update(more)
+            for found, also in zip(alone, more_alone):
+                found.update(also)
     print(
         "how estimated: each stretch of work between two waits = its unix-port time (less CPU waits) x the ratio "
         "above + the I2C bytes at 400 kHz (an OLED frame ~23 ms) + SPI at 10 MHz + 45 ms a file written; "
-        "each of two games (a human against a computer; four computers, one of each level, to its end; "
+        "each of three games (a human against a computer; four computers, one of each level, to its end; "
+        "the first again with the card view opened as the computer's turn starts and while it plays; "
         "seed 3) run %d times, the first recorded and the others "
         "replaying its clock readings so that they take its path, each stretch its fastest run's (host noise "
         "only adds); a moment = the longest stretch in its window (1 s after the press; the roll-off %d ms), "

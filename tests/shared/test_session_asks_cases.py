@@ -10,6 +10,7 @@ import sys
 import game as G
 import save_records
 import save_session as session_module
+import scheduler
 from check import equal
 from drivers.buttons import OK, ROLL
 from fake_fs import FakeFs
@@ -34,20 +35,15 @@ class _Hw:
         self.dice_source = _Dice()
 
 
-class _Power:
-    def __init__(self):
-        self.on_sleep = None
-        self.on_low = None
-        self.mv = -1
-
-
 class _App:
-    """The save layer's view of the app: its settings and game, ``in_menu``, ``ended``."""
+    """The save layer's view of the app: its settings, game and scheduler, ``in_menu``,
+    ``ended``."""
 
     def __init__(self):
         self.settings = menu.Settings({})
         self.game = None
         self.session = None
+        self.jobs = scheduler.Scheduler()
         self.menus = 0
 
     def in_menu(self):
@@ -59,7 +55,8 @@ class _App:
 
 def _session(fs):
     app = _App()
-    session = session_module.Session(_Hw(), "data", fs, _Power()).attach(app)
+    session = session_module.Session(_Hw(), "data", fs).attach(app)
+    app.jobs.finish(scheduler.BOOT)  # a fresh flash: nothing saved, no records yet
     app.game = G.Game(app.settings.ruleset(), [("P1", "human")], _Dice())
     return app, session
 
@@ -118,7 +115,7 @@ def test_initials_are_asked_for_a_seat_and_the_answer_goes_into_the_records():
         assert not session.scores_wait()
         frames = 0
         while session.save_due():
-            session.frame(app, 0)
+            app.jobs.step()
             frames += 1
         equal(frames, 6)  # packed, written; the records loaded, stats, rolls, the places
         assert session.scores_wait()  # the high score waits for OK

@@ -219,7 +219,7 @@ a, hw, link, presses = rig.app, rig.hw, rig.link, rig.presses
 s = save_session.Session(hw).attach(a)
 
 def measure(label, frames):
-    print("ALLOC", label, rig.allocated(frames), s.power.state)
+    print("ALLOC", label, rig.allocated(frames), a.power.state)
 
 a.run(frames=400)  # splash times out into the menu; the session has loaded its files
 measure("menu-idle", 2500)  # 12.5 s: includes a battery reading
@@ -236,7 +236,7 @@ measure("dim-idle", 2500)
 t = link.elapsed + 130000  # blank at 180 s idle (about 113 s from here), then this press
 presses.append((t, t + 60, ROLL))
 measure("sleep-and-wake", 25000)
-print("SLEEPS", s.power.sleeps, a.game.rolls)
+print("SLEEPS", a.power.sleeps, a.game.rolls)
 """
 
 

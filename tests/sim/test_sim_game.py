@@ -5,14 +5,14 @@ The replay draws the same dice: the seeded dice stream is taken from MicroPython
 ``random`` (the firmware's dice_source with the same seed), and the moves follow the UI's
 documented defaults: after one roll OK scores the box under the cursor, which starts on
 the legal box with the most points (a zero asks for a second OK); the computer plays
-seat_simple.py. The final totals shown on the OLED must equal the engine's.
+seats.py's simple strategy. The final totals shown on the OLED must equal the engine's.
 """
 
 import re
 
 import pytest
 
-import seat_simple
+import seats
 import game
 import host_tools
 import rules
@@ -60,9 +60,9 @@ def replay(seed, choice="forced"):
             g.score(best)
             continue
         while True:
-            mask = seat_simple.choose_hold(ruleset, card, g.dice, g.rolls)
+            mask = seats.simple_hold(ruleset, card, g.dice, g.rolls)
             if mask < 0:
-                g.score(seat_simple.choose_box(ruleset, card, g.dice, g.options(options)))
+                g.score(seats.simple_box(ruleset, card, g.dice, g.options(options)))
                 break
             g.set_held(mask)
             g.roll()

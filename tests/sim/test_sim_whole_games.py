@@ -19,7 +19,7 @@ from helpers.sim_helpers import saved
 
 pytestmark = pytest.mark.slow
 
-KINDS = ("human", "optimal", "win", "good", "casual")  # ui/menu.py KIND_NAMES, in OK order
+KINDS = ("human", "optimal", "win", "good", "casual")  # seats.KINDS, in the menu's OK order
 MENU_DEFAULT = (0, 4, 4, 4)  # P1 human, the others CPU casual
 GAME_MS = 80000  # a computer-only game: about 70 s of virtual time per seat
 

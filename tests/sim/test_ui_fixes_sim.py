@@ -92,10 +92,12 @@ class FakeAdvisor:
 
 def test_a_hint_keeps_the_held_die_when_another_shows_the_same_face():
     import coach
+    import coach_advice
 
     dice = [2, 5, 2, 6, 2]
     c = coach.Coach()
     c.adv = FakeAdvisor(0b00101)  # keep the 2s of dice 1 and 3
+    c.advice = coach_advice  # as the table's opening loads it
     assert c.hint(dice, 2, held=0b10000) == 0b10001  # die 5's held 2 stays, die 3's is not asked
     assert c.hint(dice, 2, held=0b10100) == 0b10100
     assert c.hint(dice, 2, held=0b00010) == 0b00101  # a held 5 that is not advised: released

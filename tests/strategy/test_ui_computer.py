@@ -1,4 +1,4 @@
-"""The computer player (firmware/seat_simple.py): legal moves only, and a reasonable score.
+"""The computer player (seats.py's simple strategy): legal moves only, a reasonable score.
 
 Plays whole solo games through the game engine with seeded dice. The strategy is simple
 (keep the most common face or a straight draw, score the box furthest above its par), so
@@ -9,7 +9,7 @@ the bar is modest: an average well above random play (about 45) and above the ~1
 import os
 import random
 
-import seat_simple
+import seats
 import game
 import rules
 
@@ -22,10 +22,10 @@ def play_solo(seed, ruleset):
         card = g.players[0].card
         g.roll()
         while True:
-            mask = seat_simple.choose_hold(ruleset, card, g.dice, g.rolls)
+            mask = seats.simple_hold(ruleset, card, g.dice, g.rolls)
             if mask < 0:
                 g.options(options)
-                box = seat_simple.choose_box(ruleset, card, g.dice, options)
+                box = seats.simple_box(ruleset, card, g.dice, options)
                 assert options[box] >= 0  # legal
                 g.score(box)
                 break
@@ -47,11 +47,11 @@ def test_computer_plays_legal_reasonable_games():
 def test_choose_box_prefers_the_obvious():
     ruleset = rules.make_ruleset()
     card = rules.new_card()
-    assert seat_simple.choose_box(ruleset, card, [4, 4, 4, 4, 4]) == 11  # Yahtzee
-    assert seat_simple.choose_box(ruleset, card, [1, 2, 3, 4, 5]) == 10  # large straight
-    assert seat_simple.choose_hold(ruleset, card, [2, 3, 3, 4, 5], 1) == 0b11011  # small straight: go for large
-    assert seat_simple.choose_hold(ruleset, card, [6, 6, 1, 6, 2], 1) == 0b01011  # keep the sixes
-    assert seat_simple.choose_hold(ruleset, card, [3, 3, 2, 3, 3], 3) == -1  # no rolls left
+    assert seats.simple_box(ruleset, card, [4, 4, 4, 4, 4]) == 11  # Yahtzee
+    assert seats.simple_box(ruleset, card, [1, 2, 3, 4, 5]) == 10  # large straight
+    assert seats.simple_hold(ruleset, card, [2, 3, 3, 4, 5], 1) == 0b11011  # small straight: go for large
+    assert seats.simple_hold(ruleset, card, [6, 6, 1, 6, 2], 1) == 0b01011  # keep the sixes
+    assert seats.simple_hold(ruleset, card, [3, 3, 2, 3, 3], 3) == -1  # no rolls left
 
 
 def test_computer_plays_the_zoo_card_by_its_table():
@@ -62,11 +62,11 @@ def test_computer_plays_the_zoo_card_by_its_table():
     assert sum(scores) / len(scores) > 70
     assert max(scores) <= 130  # the best Zoo card: 30 + 10 + 90
     card = rules.new_card(ruleset)
-    assert seat_simple.choose_box(ruleset, card, [4, 4, 4, 4, 4]) == 10  # Zoo Yahtzy
-    assert seat_simple.choose_box(ruleset, card, [6, 1, 3, 2, 5]) == 9  # all different
-    assert seat_simple.choose_hold(ruleset, card, [6, 1, 3, 2, 5], 1) == -1
-    assert seat_simple.choose_hold(ruleset, card, [6, 1, 3, 2, 2], 1) == 0b01111  # one of each
-    assert seat_simple.choose_hold(ruleset, card, [6, 6, 1, 6, 2], 1) == 0b01011
+    assert seats.simple_box(ruleset, card, [4, 4, 4, 4, 4]) == 10  # Zoo Yahtzy
+    assert seats.simple_box(ruleset, card, [6, 1, 3, 2, 5]) == 9  # all different
+    assert seats.simple_hold(ruleset, card, [6, 1, 3, 2, 5], 1) == -1
+    assert seats.simple_hold(ruleset, card, [6, 1, 3, 2, 2], 1) == 0b01111  # one of each
+    assert seats.simple_hold(ruleset, card, [6, 6, 1, 6, 2], 1) == 0b01011
 
 
 # -- the computer's turn on the device: driven by the app, not by the turn screen ------
@@ -89,7 +89,8 @@ g = game.Game(a.settings.ruleset(), [("P%d" % (i + 1), kinds[i]) for i in range(
 while g.phase == game.ROLLOFF:
     g.rolloff()
 a.resume(g)
-while a.coach_pending:  # its table opens a part a frame (app.tick), then the win level
+import scheduler
+while a.jobs.busy(scheduler.OPEN):  # its table opens a part a frame, then the win level
     a.run(frames=1)
 print("LEVELS", a.coach.adv is not None, a.coach.win_level() is not None)
 log = []
@@ -171,7 +172,7 @@ def test_the_turn_screen_does_not_play_the_computer():
         tree = ast.parse(f.read())
     imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
     imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-    assert not imported & {"seats", "seat_simple", "seat_levels", "seat_win", "strategy_advisor"}, imported
+    assert not imported & {"seats", "seat_levels", "seat_win", "strategy_advisor"}, imported
     called = {
         node.func.attr
         for node in ast.walk(tree)
