@@ -137,7 +137,7 @@ def choose_hold(coach, game):
     win = _win(coach, game)
     if win is not None:
         hold = win.hold(game.dice, rolls_left)
-        return -1 if hold == 31 else hold
+        return -1 if hold == _ALL_HELD else hold  # keep all five: score now
     return coach.levels.choose_hold(
         coach.adv, lvl, card, game.dice, rolls_left, game.dice_source, coach.codes, coach.values
     )
