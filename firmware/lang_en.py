@@ -1,5 +1,5 @@
 """English: every text the handheld shows, and every other language's fallback; and the
-code that resolves a language (lang.use) and lists the languages (lang.codes), which is
+code that resolves a language (lang.use) and lists the languages (codes), which is
 loaded with English only while it runs.
 
 One line a text, ``key = text``, in a string a part of the screens; ``|`` separates the

@@ -23,11 +23,10 @@ def show_message(hw, title, text):
             oled.fill_rect(0, 0, 128, 8, 1)
             try:
                 from ui import draw
-            except ImportError:
-                draw = None
-            try:
+
                 lines = [title[:16]] + draw.pages().wrap(text, 16, 7)
-            except Exception:  # no files, or no heap for them (a MemoryError's crash)
+            except Exception:  # no files, or no heap for them
+                draw = None
                 lines = [title[:16]] + [text[i : i + 16] for i in range(0, min(len(text), 112), 16)]
             for row in range(len(lines)):
                 if draw is None:
@@ -44,18 +43,6 @@ def show_message(hw, title, text):
             dice.show((1, 1, 1, 1, 1), 0b11111)  # held ones: no OLED
         except Exception as exc:
             print("dice unusable:", exc)
-
-
-def _tell(module, glyphs, width):
-    """Wrap the font ``module``'s ``glyph`` so ``glyphs(number, x, y, width, inverted)``
-    hears each character it draws (a Pico pays nothing for it)."""
-    draw = module.glyph
-
-    def told(fb, number, x, y, inverted=False):
-        draw(fb, number, x, y, inverted)
-        glyphs(number, x, y, width, inverted)
-
-    module.glyph = told
 
 
 def load_board(cfg):
@@ -108,8 +95,8 @@ def main():
         if hw.glyphs is not None:  # the web board: the screen as text
             from ui import draw, font
 
-            _tell(draw, hw.glyphs, 8)
-            _tell(font, hw.glyphs, font.CELL_W)
+            draw.listen(hw.glyphs)
+            font.listen(hw.glyphs)
         gc.collect()  # before the app loads (-13 KB heap)
         import app
 

@@ -74,6 +74,14 @@ def glyph(fb, number, x, y, inverted=False):
         fb.blit(_cell_fb, x, y, 0)
 
 
+def listen(telling):
+    """A board that tells the screen as text (the web board's live region): ``glyph``
+    becomes ``telling(glyph, 8)``, one that draws and tells (boards/hardware.py
+    ``glyphs``), so a Pico's drawing tests nothing per glyph."""
+    global glyph
+    glyph = telling(glyph, _CELL)
+
+
 def clear(fb):
     fb.fill(0)
 

@@ -74,6 +74,12 @@ def glyph(fb, code, x, y, inverted=False):
         fb.blit(_glyph_fb, x, y, 0)
 
 
+def listen(telling):
+    """As ui/draw.py's ``listen``: ``glyph`` becomes ``telling(glyph, 4)``."""
+    global glyph
+    glyph = telling(glyph, CELL_W)
+
+
 def text(fb, s, col, row, inverted=False, limit=COLS):
     """``s`` (at most ``limit`` characters of it) from compact column ``col`` of compact
     row ``row``: a text's handle (lang.T) or a str; returns the next column."""
