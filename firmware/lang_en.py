@@ -138,6 +138,49 @@ zoo_yahtzys = Zoo Yahtzys
 fairness = Fair dice?
 verdicts = Too few rolls|Looks fair|Maybe unfair|Unfair dice!
 """,
+    # The save layer's messages (ui/records_screens.py): a title of at most 16 characters,
+    # then a text wrapped at spaces into at most 7 lines of 16, "~" starting a line; %d
+    # and %s show the values the save layer gives (a why_ key words a reason).
+    """
+flash_full = Flash full
+save_failed = Save failed
+save_damaged = Save damaged
+records_damaged = Records damaged
+flash_repaired = Flash repaired
+setup_damaged = Set-up damaged
+battery_low = Battery low
+saved_game = Saved game
+continue_new = Continue|New game
+saved_where = Round %d, %s
+not_saved_full = Game not saved.~Play goes on; it~saves again when~there is room.
+not_saved_io = Game not saved~(%s).~Play goes on.~See README:~Damaged flash.
+not_saved = Game not saved~(%s).~Play goes on.
+records_not_saved = Not saved:~%s.~The game stays~saved; the next~boot keeps them.
+score_not_saved = High score not~saved (%s).~The game stays~saved; the next~boot asks again.
+battery_text = %d.%02d V~%s~Charge or change~the batteries.~Any key: go on
+now_game_saved = Game saved.
+now_game_not_saved = Game NOT saved.
+battery_idle = %d.%02d V~Charge or change~the batteries.~Any key: go on
+records_text = %s:~%s,~%s,~%s
+now_kept_bad = kept as .bad
+now_not_moved = not moved aside
+now_older_copy = older copy used.
+now_afresh = started afresh.
+repaired_text = %s~was in the way:~kept as .bad.~Saving works.
+setup_text = Menu set-up:~%s.~Defaults used.
+save_damaged_text = Saved game:~%s.~%s~New game.
+now_kept_bad_line = Kept as .bad.
+now_not_moved_line = Not moved aside.
+inconsistent_text = Saved game is~inconsistent.~Kept as .bad.~New game.
+why_truncated = truncated
+why_corrupt = corrupt
+why_version = unknown version
+why_bad_contents = bad contents
+why_full = full
+why_io_error = io error
+why_unsavable = unsavable
+why_no_memory = no memory
+""",
     # The rules pages (the menu's How to play; ui/pages.py): each text wrapped to the
     # screen's 16 columns as it is drawn (a "|" starts a new line), at most 255
     # characters; rules_title at most 9 (the battery's figure shows beside it).

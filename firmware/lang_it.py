@@ -117,6 +117,46 @@ fairness = Dadi onesti?
 verdicts = Pochi lanci|Sembra onesto|Dubbio|Truccati!
 """,
     """
+flash_full = Memoria piena
+save_failed = Non salvato
+save_damaged = Partita rovinata
+records_damaged = Record rovinati
+flash_repaired = Memoria riparata
+setup_damaged = Menu rovinato
+battery_low = Batteria scarica
+saved_game = Partita salvata
+continue_new = Continua|Nuova partita
+saved_where = Turno %d, %s
+not_saved_full = Non salvata.~Si continua; si~salva di nuovo~quando c'è posto.
+not_saved_io = Non salvata~(%s).~Si continua.~Vedi README:~Damaged flash.
+not_saved = Non salvata~(%s).~Si continua.
+records_not_saved = Non salvati:~%s.~La partita resta~salvata; il~prossimo avvio~li salva.
+score_not_saved = Record non~salvato (%s).~Il prossimo~avvio lo richiede.
+battery_text = %d.%02d V~%s~Ricarica o cambia~le batterie.~Un tasto: avanti
+battery_idle = %d.%02d V~Ricarica o cambia~le batterie.~Un tasto: avanti
+now_game_saved = Partita salvata.
+now_game_not_saved = Partita NON salvata.
+records_text = %s:~%s,~%s,~%s
+now_kept_bad = tenuto come .bad
+now_not_moved = non spostato
+now_older_copy = copia vecchia.
+now_afresh = ripartito da zero.
+repaired_text = %s~era d'intralcio:~tenuto come .bad.~Il salvataggio va.
+setup_text = Impostazioni:~%s.~Si usano quelle~di base.
+save_damaged_text = Partita salvata:~%s.~%s~Nuova partita.
+now_kept_bad_line = Tenuta come .bad.
+now_not_moved_line = Non spostata.
+inconsistent_text = Partita salvata~incoerente.~Tenuta come .bad.~Nuova partita.
+why_truncated = troncato
+why_corrupt = rovinato
+why_version = versione ignota
+why_bad_contents = contenuto errato
+why_full = piena
+why_io_error = errore di scrittura
+why_unsavable = troppo grande
+why_no_memory = memoria esaurita
+""",
+    """
 rules_title = Regole
 rules_turn = Tira fino a 3 volte. Il tasto sotto un dado lo tiene; ROLL tira gli altri. Poi scegli una casella (UP, DOWN) e premi OK due volte. A scheda piena vince chi ha più punti.
 rules_upper = Da Uno a Sei: somma i dadi di quel numero. 63 o più in queste sei caselle: 35 punti bonus.

@@ -16,6 +16,7 @@ from check import equal, true
 from screens_rig import Coach, Recorder, make_app, set_game
 import app as app_module
 from ui import coach_screens
+from ui import draw
 from ui import menu
 from ui import records_screens
 from ui import scorecard
@@ -238,6 +239,67 @@ def _draw_everything(a, rec, fb, problems):
             show(None, "records", view.draw)
 
 
+# What the save layer asks (save_session.message, choose), with the widest values each
+# can show: every reason a save can fail for, a seat, a file. A generator: the heap of
+# the MicroPython run holds one at a time.
+_WHY = ("why_truncated", "why_corrupt", "why_version", "why_bad_contents", "why_full", "why_io_error")
+_WHY += ("why_unsavable", "why_no_memory")
+
+
+def _asks():
+    yield "flash_full", "not_saved_full", ()
+    yield "save_damaged", "inconsistent_text", ()
+    yield "flash_full", "records_not_saved", ("scores stats rolls",)
+    yield "battery_low", "battery_text", (4, 99, "now_game_saved")
+    yield "battery_low", "battery_text", (4, 99, "now_game_not_saved")
+    yield "battery_low", "battery_idle", (4, 99)
+    yield "flash_repaired", "repaired_text", ("/data/setup.b",)
+    for why in _WHY:
+        yield "save_failed", "not_saved_io", (why,)
+        yield "save_failed", "not_saved", (why,)
+        yield "flash_full", "score_not_saved", (why,)
+        yield "setup_damaged", "setup_text", (why,)
+        for kept in ("now_kept_bad_line", "now_not_moved_line"):
+            yield "save_damaged", "save_damaged_text", (why, kept)
+        for kept in ("now_kept_bad", "now_not_moved"):
+            for then in ("now_older_copy", "now_afresh"):
+                yield "records_damaged", "records_text", ("scores", why, kept, then)
+
+
+def _draw_save_asks(rec, fb, problems):
+    """The save layer's messages and its one question, each with the values above: a
+    word too long for a line, or more lines than the screen has once wrapped at spaces,
+    is a problem; the keys it words are drawn."""
+    used = []
+    for title, text, values in _asks():
+        worded = records_screens.worded(text, values)
+        lines = draw.pages().wrap(worded, 16, 99)  # as the message wraps it, every line
+        if len(lines) > 7 or max(len(word) for word in worded.split()) > 16:
+            problems.append("%s %s: %r does not fit 7 lines of 16" % (lang.code, text, lines))
+        message = records_screens.Message(records_screens.worded(title), worded)
+        rec.start()
+        fb.fill(0)
+        message.draw(fb)
+        problems.extend(rec.check("%s %s" % (lang.code, text), str))
+        for key in (title, text) + values:
+            if key not in used and type(key) is str and (key[:4] in ("why_", "now_") or key in (title, text)):
+                used.append(key)
+    where = records_screens.worded("saved_where", (13, "P4"))
+    if len(where) > 16:
+        problems.append("%s saved_where: %r" % (lang.code, where))
+    choice = records_screens.Choice(
+        records_screens.worded("saved_game"), where, records_screens.answers("continue_new")
+    )
+    rec.start()
+    fb.fill(0)
+    choice.draw(fb)
+    problems.extend(rec.check("%s saved_game" % lang.code, lambda s: lang.string(s) if type(s) is int else s))
+    for key in used + ["saved_game", "saved_where"]:
+        handle = getattr(lang.T, key)
+        for i in range(handle >> 8, (handle >> 8) + (handle & 0xFF)):
+            rec.covered[i] = 1
+
+
 def test_every_text_fits_the_screen_that_shows_it_in_every_language():
     problems = []
     missed = []
@@ -251,6 +313,7 @@ def test_every_text_fits_the_screen_that_shows_it_in_every_language():
             a.settings.lang = code
             rec.covered = bytearray(len(lang.blob))
             _draw_everything(a, rec, fb, problems)
+            _draw_save_asks(rec, fb, problems)
             for handle, key in _items(code).items():
                 at = handle >> 8
                 for i in range(at, at + (handle & 0xFF)):
