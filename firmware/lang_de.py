@@ -117,6 +117,8 @@ fairness = Faire Würfel?
 verdicts = Zu wenig Würfe|Wirkt fair|Fraglich|Unfair!
 """,
     """
+crash = Absturz
+reflash = Neu flashen
 flash_full = Speicher voll
 save_failed = Nicht gesichert
 save_damaged = Spiel beschädigt

@@ -142,6 +142,8 @@ verdicts = Too few rolls|Looks fair|Maybe unfair|Unfair dice!
     # then a text wrapped at spaces into at most 7 lines of 16, "~" starting a line; %d
     # and %s show the values the save layer gives (a why_ key words a reason).
     """
+crash = Crash
+reflash = Reflash needed
 flash_full = Flash full
 save_failed = Save failed
 save_damaged = Save damaged

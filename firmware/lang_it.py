@@ -117,6 +117,8 @@ fairness = Dadi onesti?
 verdicts = Pochi lanci|Sembra onesto|Dubbio|Truccati!
 """,
     """
+crash = Errore grave
+reflash = Riflashare
 flash_full = Memoria piena
 save_failed = Non salvato
 save_damaged = Partita rovinata

@@ -117,6 +117,8 @@ fairness = Eerlijke stenen?
 verdicts = Te weinig worpen|Lijkt eerlijk|Twijfelachtig|Oneerlijk!
 """,
     """
+crash = Vastgelopen
+reflash = Opnieuw flashen
 flash_full = Geheugen vol
 save_failed = Niet bewaard
 save_damaged = Spel beschadigd

@@ -294,7 +294,10 @@ def _draw_save_asks(rec, fb, problems):
     fb.fill(0)
     choice.draw(fb)
     problems.extend(rec.check("%s saved_game" % lang.code, lambda s: lang.string(s) if type(s) is int else s))
-    for key in used + ["saved_game", "saved_where"]:
+    for key in ("crash", "reflash"):  # main.py's titles (show_message), once a language is in use
+        if len(lang.string(getattr(lang.T, key))) > 16:
+            problems.append("%s %s: longer than the title bar" % (lang.code, key))
+    for key in used + ["saved_game", "saved_where", "crash", "reflash"]:
         handle = getattr(lang.T, key)
         for i in range(handle >> 8, (handle >> 8) + (handle & 0xFF)):
             rec.covered[i] = 1
