@@ -451,7 +451,7 @@ class App:
             self.coach.price_box(game.dice, 3 - game.rolls, box)
         seat = game.current
         upper_before = self.breakdowns[seat][1]
-        points, bonus = game.score(box)  # and the Yahtzee bonus it earned
+        points, bonus = game.score(box, not computer)  # a human's can be taken back (undo)
         self.jobs.cancel(_DECIDE_JOB)  # a decision for the dice just scored: moot
         self.refresh_totals(later=True)
         self.beep(880, 60)
@@ -459,11 +459,43 @@ class App:
         if review:
             coach_screens.show_review(self, seat)  # OK goes on (next_turn)
         elif computer:
-            # The dice stay lit as scored; OK or the timer goes on.
+            # The dice stay lit as scored; OK goes on, or the timer when nobody plays
+            # along (a human at the table might look away).
             screens.show_summary(self, seat, box, points, bonus, self.breakdowns[seat][1] - upper_before)
-            self.start_timer(self.now, _SUMMARY_MS)
+            if self.humans():
+                self.timer_on = False  # not the computer's pace: OK
+            else:
+                self.start_timer(self.now, _SUMMARY_MS)
         else:
             self.next_turn()
+
+    def undo(self):
+        """Take the last score back (game.undo; UP on the screens after it): its player's
+        turn again on the same dice, holds and roll count, the cursor on the box it went
+        in, the coach's review and the win meter as they were before it."""
+        game = self.game
+        box = game.last[1]
+        game.undo()
+        self.start_turn()
+        self.coach.unprice_box()  # the turn's review: what it was before that box
+        game.options(self.options)
+        self.point_at(box)
+        self.refresh_totals(later=True)
+        self.changed()
+
+    def keep_score(self):
+        """The last score stands (OK on a screen that could take it back): a computer on
+        turn may roll, a game that is over counts in the records."""
+        self.game.last = None
+        self.changed()
+
+    def humans(self):
+        """How many seats a human plays."""
+        n = 0
+        for player in self.game.players:
+            if not seats.computer(player.kind):
+                n += 1
+        return n
 
     def next_turn(self):
         """After a score (and its review or summary): the next turn, or the end screen."""
@@ -575,7 +607,7 @@ class App:
         return (
             self.rolling
             or self.screen == ROLLOFF
-            or (self.screen == TURN and self.game is not None and self.computer_turn())
+            or (self.screen == TURN and self.game is not None and self.computer_turn() and self.game.last is None)
         )
 
     # ----------------------------------------------------------------- dice animation

@@ -240,6 +240,11 @@ class Coach:
         """Scoring ``box`` with ``rolls_left`` rolls still possible (0 on the last roll)."""
         self.advice.price_box(self, dice, rolls_left, box)
 
+    def unprice_box(self):
+        """The last box priced was taken back: the turn's review as it was before it."""
+        if self.advice is not None:
+            self.advice.unprice_box(self)
+
     def tenths(self, value):
         """A fixed-point value in whole tenths of a point (strategy_advisor.tenths; no floats)."""
         return self._tenths(value)

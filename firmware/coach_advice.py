@@ -26,6 +26,9 @@ _m_total = [0] * 4
 _m_mean = [0] * 4
 _m_sd = [0] * 4
 _m_used = [0] * 4
+# The review before the last box was priced: cost, the worst decision's cost, kind, code,
+# rolls left and dice, and whether it is there to put back (price_box, unprice_box).
+_before = [0] * 11
 
 
 def _win_ready(coach):
@@ -120,6 +123,15 @@ def price_hold(coach, dice, rolls_left, held):
 
 def price_box(coach, dice, rolls_left, box):
     """Scoring ``box`` with ``rolls_left`` rolls still possible (0 on the last roll)."""
+    before = _before  # the review until now, for a score taken back (unprice_box)
+    before[0] = coach.cost
+    before[1] = coach.worst_cost
+    before[2] = coach.worst_kind
+    before[3] = coach.worst_code
+    before[4] = coach.worst_rolls_left
+    for i in range(5):
+        before[5 + i] = coach.worst_dice[i]
+    before[10] = 1
     win = _win_ready(coach)
     if win is not None:  # multi-player: in chance to win
         best_box = win.box(dice)
@@ -156,6 +168,20 @@ def price_box(coach, dice, rolls_left, box):
         _record(coach, best - chosen, BOX, codes[0], dice, rolls_left)
     else:
         _record(coach, best - chosen, HOLD, best_hold, dice, rolls_left)
+
+
+def unprice_box(coach):
+    """The review as ``price_box`` found it (its score was taken back), once."""
+    before = _before
+    if before[10]:
+        before[10] = 0
+        coach.cost = before[0]
+        coach.worst_cost = before[1]
+        coach.worst_kind = before[2]
+        coach.worst_code = before[3]
+        coach.worst_rolls_left = before[4]
+        for i in range(5):
+            coach.worst_dice[i] = before[5 + i]
 
 
 def _record(coach, cost, kind, code, dice, rolls_left):

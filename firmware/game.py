@@ -4,6 +4,15 @@ Knows nothing of buttons, pixels or files. The dice source is injected (anything
 ``randint(a, b)``: MicroPython's ``random`` on the device, a seeded one in tests and
 replays). Every illegal action raises ``GameError`` before changing anything. The whole
 state converts to and from a plain structure (lists, ints, strings) for saves.
+
+The last score can be taken back (``undo``) until the next roll: ``last`` keeps what the
+turn was before it (``score(box, undo=False)``: nothing to take back, as for a computer).
+
+A challenge game (``code``: four letters) rolls no random dice: each die is
+game_challenge.py's ``challenge_die(number, round, roll, position)``, a pure integer
+function (loaded only for a challenge game), so the same
+code and the same holds give the same dice on any device, in the simulator and on the
+web page, and every seat of one game meets the same dice in a round.
 """
 
 from micropython import const
@@ -31,9 +40,12 @@ class Player:
 
 
 class Game:
-    def __init__(self, rules, players, dice_source):
+    def __init__(self, rules, players, dice_source, code=None):
         if not players:
             raise GameError("a game needs at least one player")
+        self.code = code  # a challenge's four letters, or None: the dice source rolls
+        # Its dice's number (game_challenge.py: loaded for a challenge game, not for others).
+        self.number = __import__("game_challenge").code_number(code) if code is not None else 0
         self.rules = rules
         self.rounds = rules.n_boxes  # one round per box: 13, or 11 on the Zoo card
         self.players = [Player(name, kind, R.new_card(rules)) for name, kind in players]
@@ -48,6 +60,9 @@ class Game:
         # Solo play has nobody to roll off against.
         self.phase = ROLLOFF if len(self.players) > 1 else TURN
         self._options = [0] * R.N_BOXES
+        # The last score, until the next roll: [seat, box, Yahtzee bonus, held, rolls,
+        # dice 0-4], the turn as it was before it (undo); None: nothing to take back.
+        self.last = None
 
     # --- who starts -------------------------------------------------------------------
     def rolloff(self):
@@ -76,10 +91,17 @@ class Game:
             raise GameError("no rolls left: choose a box")
         if self.held == ALL_HELD:
             raise GameError("all dice are held: release one to roll")
+        self.last = None  # a roll: the score before it stands
         dice = self.dice
+        number = self.number
+        if number:
+            challenge_die = __import__("game_challenge").challenge_die
         for i in range(5):
             if not (self.held >> i) & 1:
-                dice[i] = self.dice_source.randint(1, 6)
+                if number:
+                    dice[i] = challenge_die(number, self.round, self.rolls, i)
+                else:
+                    dice[i] = self.dice_source.randint(1, 6)
         self.rolls += 1
 
     def _need_rolled(self):
@@ -111,8 +133,9 @@ class Game:
         R.score_options(self.rules, self.players[self.current].card, self.dice, out)
         return out
 
-    def score(self, box):
-        """Fill ``box`` for the current player; returns (points, yahtzee bonus earned)."""
+    def score(self, box, undo=True):
+        """Fill ``box`` for the current player; returns (points, yahtzee bonus earned).
+        ``undo``: it can be taken back (``undo``) until the next roll."""
         self._need_rolled()
         rules = self.rules
         if not 0 <= box < rules.n_boxes:
@@ -129,8 +152,31 @@ class Game:
         bonus = R.yahtzee_bonus_for(rules, card, self.dice)
         card[box] = points
         card[rules.bonus_at] += bonus
+        self.last = [self.current, box, bonus, self.held, self.rolls] + self.dice if undo else None
         self._next_turn()
         return points, bonus
+
+    def undo(self):
+        """Take the last score back: its box open again, its bonus off, its player on the
+        dice, holds and roll count it was scored with; returns its seat. GameError when
+        there is none (a roll since, or a score that cannot be taken back)."""
+        last = self.last
+        if last is None:
+            raise GameError("no score to take back")
+        seat = last[0]
+        card = self.players[seat].card
+        card[last[1]] = R.OPEN
+        card[self.rules.bonus_at] -= last[2]
+        if self.current == self.first:  # the score ended a round (_next_turn)
+            self.round -= 1
+        self.phase = TURN
+        self.current = seat
+        self.held = last[3]
+        self.rolls = last[4]
+        for i in range(5):
+            self.dice[i] = last[5 + i]
+        self.last = None
+        return seat
 
     def _next_turn(self):
         for i in range(5):
@@ -162,7 +208,7 @@ class Game:
 
     # --- plain data ---------------------------------------------------------------------
     def to_state(self):
-        return {
+        state = {
             "v": _STATE_VERSION,
             "rules": self.rules.name,
             "phase": self.phase,
@@ -175,58 +221,14 @@ class Game:
             "rolls": self.rolls,
             "players": [[p.name, p.kind, list(p.card)] for p in self.players],
         }
+        if self.code is not None:
+            state["code"] = self.code  # a save without it: a game of random dice
+        if self.last is not None:
+            state["last"] = list(self.last)  # a save without it: no score to take back
+        return state
 
     @classmethod
     def from_state(cls, state, dice_source):
-        """Rebuild a game; raises GameError naming what is wrong with a bad state."""
-        try:
-            if state["v"] != _STATE_VERSION:
-                raise GameError("saved game has format %r, not %d" % (state["v"], _STATE_VERSION))
-            rules = R.ruleset_from_name(state["rules"])
-            players = state["players"]
-            game = cls(rules, [(p[0], p[1]) for p in players], dice_source)
-            for player, saved in zip(game.players, players):
-                card = [int(x) for x in saved[2]]
-                R.check_card(rules, card)
-                player.card = card
-            for name in ("phase", "round", "current", "first", "held", "rolls"):
-                setattr(game, name, int(state[name]))
-            game.contenders = [int(p) for p in state["contenders"]]
-            game.dice = [int(d) for d in state["dice"]]
-        except (KeyError, IndexError, TypeError, ValueError) as exc:
-            if isinstance(exc, GameError):
-                raise
-            raise GameError("saved game is damaged: %s" % (exc,))
-        game._check()
-        return game
-
-    def _check(self):
-        """Consistency of a rebuilt state: every counter in range, cards match the turn."""
-        n = len(self.players)
-        bad = None
-        if self.phase not in (ROLLOFF, TURN, OVER):
-            bad = "phase"
-        elif not (0 <= self.current < n and 0 <= self.first < n):
-            bad = "player index"
-        elif not 0 <= self.rolls <= _MAX_ROLLS or not 0 <= self.held <= ALL_HELD:
-            bad = "roll count or holds"
-        elif len(self.dice) != 5 or any(not (0 <= d <= 6) for d in self.dice):
-            bad = "dice"
-        elif (self.rolls == 0) != (self.dice[0] == 0) or (self.rolls and 0 in self.dice):
-            bad = "dice for the roll count"
-        elif not self.contenders or any(not 0 <= p < n for p in self.contenders):
-            bad = "roll-off contenders"
-        elif not 0 <= self.round <= self.rounds or (self.phase == OVER) != (self.round == self.rounds):
-            bad = "round"
-        else:
-            for seat in range(n):
-                player = (self.first + seat) % n
-                played = self.round + (1 if seat < (self.current - self.first) % n else 0)
-                if self.phase == OVER:
-                    played = self.rounds
-                card = self.players[player].card
-                filled = sum(1 for b in range(self.rules.n_boxes) if card[b] != R.OPEN)
-                if filled != played:
-                    bad = "card of player %d" % (player + 1)
-        if bad:
-            raise GameError("saved game is inconsistent: %s" % bad)
+        """Rebuild a game from ``to_state``'s structure; GameError naming what is wrong
+        with a bad one. The checks are game_state.py's, loaded only for this (at boot)."""
+        return __import__("game_state").rebuild(cls, state, dice_source)

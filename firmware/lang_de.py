@@ -64,6 +64,7 @@ quit_keys = OK    = beenden|sonst = weiter
 scored = notiert
 total = Summe
 ok_go_on = OK: weiter
+take_back = UP: zurücknehmen
 game_over = Spielende
 final_score = Endstand
 winner = Sieger:

@@ -82,6 +82,7 @@ quit_keys = OK    = quit|other = play on
 scored = scored
 total = Total
 ok_go_on = OK: go on
+take_back = UP: take back
 game_over = Game over
 final_score = Final score
 winner = Winner:

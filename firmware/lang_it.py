@@ -64,6 +64,7 @@ quit_keys = OK    = esci|altro = gioca
 scored = segna
 total = Totale
 ok_go_on = OK: avanti
+take_back = UP: annulla
 game_over = Fine partita
 final_score = Punteggio
 winner = Vince:

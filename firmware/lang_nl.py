@@ -64,6 +64,7 @@ quit_keys = OK    = stoppen|ander = verder
 scored = scoorde
 total = Totaal
 ok_go_on = OK: verder
+take_back = UP: terugnemen
 game_over = Einde spel
 final_score = Eindscore
 winner = Winnaar:

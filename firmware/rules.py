@@ -264,59 +264,6 @@ def totals(rules, card):
     return upper, bonus, lower, extra, upper + bonus + lower + extra
 
 
-def all_rolls():
-    """The 252 distinct rolls of five dice, as ascending tuples, in lexicographic order."""
-    rolls = []
-    for a in range(1, 7):
-        for b in range(a, 7):
-            for c in range(b, 7):
-                for d in range(c, 7):
-                    for e in range(d, 7):
-                        rolls.append((a, b, c, d, e))
-    return rolls
-
-
-def possible_points(rules):
-    """Every score each box can ever hold under ``rules`` (joker payouts included).
-
-    A list of ``n_boxes`` sorted lists, from one sweep over the 252 rolls on an empty card
-    and on a card whose Yahtzee box is filled; computed once per ruleset.
-    """
-    if rules._possible is None:
-        n_boxes = rules.n_boxes
-        seen = [{0} for _box in range(n_boxes)]
-        out = [0] * n_boxes
-        yahtzee_filled = new_card(rules)
-        yahtzee_filled[rules.yahtzee_box] = rules.boxes[rules.yahtzee_box][3]
-        for card in (new_card(rules), yahtzee_filled):
-            for roll in all_rolls():
-                score_options(rules, card, roll, out)
-                for box in range(n_boxes):
-                    if out[box] > 0:
-                        seen[box].add(out[box])
-        rules._possible = [sorted(points) for points in seen]
-    return rules._possible
-
-
-def check_card(rules, card):
-    """Raise ValueError naming the first impossible entry of a card."""
-    n_boxes = rules.n_boxes
-    if len(card) != n_boxes + 1:
-        raise ValueError("a card has %d entries, not %d" % (len(card), n_boxes + 1))
-    possible = possible_points(rules)
-    for box in range(n_boxes):
-        points = card[box]
-        if points != OPEN and points not in possible[box]:
-            raise ValueError("%s can never hold %r points" % (rules.ids[box], points))
-    bonus = card[n_boxes]
-    step = rules.yahtzee_bonus
-    yz = rules.yahtzee_box
-    if bonus and (
-        bonus < 0 or not step or card[yz] != rules.boxes[yz][3] or bonus % step or bonus > (n_boxes - 1) * step
-    ):
-        raise ValueError("a Yahtzee bonus of %r points is impossible on this card" % (bonus,))
-
-
 def card_bounds(card):
     """``(most_total, most_yahtzees)``: the highest final score and the most Yahtzees one
     player can reach on ``card`` ("yahtzee" or ZOO) under any of its options, read from

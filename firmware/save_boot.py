@@ -139,6 +139,8 @@ def saved_game(session, app, saved):
         session.choose("saved_game", "saved_where", "continue_new", _continue_or_not, values)
         return
     app.resume(game)  # it ended before the records were kept: step 2 on
+    if game.last is not None:
+        return  # its last score can still be taken back: the end screen's OK counts it
     try:
         for _ in session.ending(app):
             pass

@@ -54,9 +54,3 @@ def chi_square(faces):
     if stat >= _CRIT_5:
         return stat, DOUBTFUL
     return stat, FAIR
-
-
-def thousandths(value):
-    """``12345`` -> ``"12.35"``: a x1000 figure for the screen, two decimals."""
-    value = (value + 5) // 10
-    return "%d.%02d" % (value // 100, value % 100)

@@ -44,7 +44,8 @@ import save_store
 MESSAGE = const(0)  # (MESSAGE, title, text, values): any key closes it; answer None
 CHOICE = const(1)  # (CHOICE, title, text, answers, values): answer the index picked
 INITIALS = const(2)  # (INITIALS, name, total, place): a high score; answer three letters
-RECORDS = const(3)  # (RECORDS, recs): the records pages of save_records.Records; answer None
+RECORDS = const(3)  # (RECORDS, recs, page): the records pages of save_records.Records (page
+# -1: all, from the first; else that page alone: the end of a game's); answer None
 
 _COMPUTER_INITIALS = "CPU"
 # Job ids (scheduler.py).
@@ -56,6 +57,7 @@ _RECORDS = "save_records"
 _VIEW = "save_records_view"  # the records pages' summaries (ui/records_screens.py imports it)
 _BOOT = "save_boot"  # the saved game at power-on, repairs: needed once per boot
 _REPAIR = "save_repair"  # loaded by storage only when damage is found
+_STATE = "game_state"  # a saved game's rebuilding and checks (game.Game.from_state): at boot
 _BOUNDS = "save_bounds"  # the shape checks' table: records and save_boot import it
 # The strategy code a game imports (coach.py): released once the app has closed the coach,
 # so the records pages and the high-score entry find its room.
@@ -126,6 +128,7 @@ class Session:
         self.game_id = 0
         self.counts = [0, 0, 0, 0, 0, 0]  # faces rolled in this game
         self._rolls_seen = 0
+        self._turn = 0  # round << 2 | seat of the turn the last save was in
         self._position = None  # the dice position the game's saves store (see on_change)
         # A finished game whose records could not all be saved: [game, id, counts,
         # [(seat, initials), ...] high scores not saved]. Its save stays on flash (the next
@@ -135,6 +138,7 @@ class Session:
         self.unsaved = False  # the last save failed: the flash holds an older action
         self._warned_full = False
         self._pending = []  # seats still to enter the high scores: [(seat, place), ...]
+        self._to_menu = False  # the high-score table after a game is on show: closing it, the menu
         self._asking = -1  # the seat whose initials are being entered
         self._on_choice = None
         self.saves = 0  # figures for tests and the bench
@@ -178,6 +182,9 @@ class Session:
             self._enter(app, self._asking, value)
             self._asking = -1
             self._next_initials(app)
+        elif kind == RECORDS and self._to_menu:
+            self._to_menu = False
+            app.ended()  # the high-score table after a game: then the menu
         self.tidy()
 
     def scores_wait(self):
@@ -185,11 +192,12 @@ class Session:
         return bool(self._pending)
 
     def end_ok(self, app):
-        """OK on the end screen: True when high scores wait for initials (step 3 starts:
-        the ranking was seen), False lets the end screen go to the menu."""
+        """OK on the end screen (the ranking was seen; its last score stands): the game's
+        records counted if they are not yet (job END, queued once the last score could
+        no longer be taken back), then step 3, the initials of each new high score, then
+        the high-score table, then the menu (``app.ended``). True: the save layer shows
+        what comes next."""
         self.write_due(app)  # the end's steps still to come: the places are known after
-        if not self._pending:
-            return False
         self._next_initials(app)
         return True
 
@@ -211,7 +219,7 @@ class Session:
     def open_records(self, app):
         # The records of the card picked in the menu (the Zoo card keeps its own).
         _release_strategy()  # the menu closed the coach
-        self._ask((RECORDS, self.records(app, app.settings.ruleset())))
+        self._ask((RECORDS, self.records(app, app.settings.ruleset()), -1))
 
     # ----------------------------------------------------------------- records
     def records(self, app, ruleset=None):
@@ -238,6 +246,7 @@ class Session:
             return
         release(_BOOT)
         release(_REPAIR)
+        release(_STATE)
         self._drop_records()
 
     def _drop_records(self):
@@ -273,17 +282,24 @@ class Session:
                 self.abandon(app)
             self.begin(game, _new_game_id(self.last_id), [0, 0, 0, 0, 0, 0], None)
         held_only = game.phase == game_module.TURN and 0 < game.rolls == self._rolls_seen
-        if game.phase == game_module.TURN and game.rolls > self._rolls_seen:
+        turn = game.round << 2 | game.current
+        # Dice rolled in this turn since the last save: counted for fairness. A score
+        # taken back comes back with its rolls, which were counted when they were rolled;
+        # a challenge's dice are its code's, not the dice source's.
+        if game.phase == game_module.TURN and game.rolls > self._rolls_seen and turn == self._turn and not game.code:
             count_roll(self.counts, game.dice, game.held)
         self._rolls_seen = game.rolls
+        self._turn = turn
         if not held_only or self._position is None:
             # A hold change keeps the position of its roll: a computer's noisy decision
             # (seat_levels) drew from the stream since, and a resumed computer decides
             # again from the roll, drawing the same noise, so the dice that follow are the same.
             self._position = self.hw.dice_source.position()
         self.jobs.add(_SAVE_JOB, self._saving(app, self._value(app)))
-        if game.phase == game_module.OVER:
-            self.jobs.add(_END_JOB, self.ending(app))  # after the final save, the records
+        if game.phase == game_module.OVER and game.last is None:
+            # After the final save, the records; not while its last score can still be
+            # taken back (an undone score never reaches them): OK on the end screen.
+            self.jobs.add(_END_JOB, self.ending(app))
 
     def _saving(self, app, value):
         """Job SAVE: ``value`` packed, then written, a part each (the packing and the
@@ -318,6 +334,7 @@ class Session:
         self.game_id = game_id
         self.counts = counts
         self._rolls_seen = game.rolls
+        self._turn = game.round << 2 | game.current
         self._position = position
 
     def save(self, app):
@@ -446,7 +463,7 @@ class Session:
         self._news = True  # the end screen says whether high scores wait (scores_wait)
         if not self._pending:
             self._done()
-        # else: step 3 starts when OK leaves the end screen (handle)
+        # step 3 starts when OK leaves the end screen (end_ok)
         self.tidy()
 
     def drop_end(self):
@@ -463,9 +480,10 @@ class Session:
         self.game_id = 0
 
     def _next_initials(self, app):
-        """Step 3 for the next seat that qualifies; step 4 when none is left."""
+        """Step 3 for the next seat that qualifies; step 4 when none is left, and the
+        high-score table (closing it: the menu)."""
         _release_strategy()  # the end screen closed the coach (app.finish)
-        recs = self.records(app)
+        recs = self.records(app, app.game.rules)
         score_place = use(_RECORDS).score_place
         while self._pending:
             seat, place = self._pending.pop(0)
@@ -479,9 +497,10 @@ class Session:
             self._asking = seat
             self._ask((INITIALS, player.name, total, place))
             return
-        self._done()
-        app.ended()  # where OK on the end screen goes
-        self.tidy()
+        if self.game is not None:
+            self._done()
+        self._to_menu = True
+        self._ask((RECORDS, recs, 0))  # the high scores, as the end screen's OK promised
 
     def _enter(self, app, seat, initials):
         try:

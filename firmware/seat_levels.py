@@ -12,10 +12,16 @@ standard card. Another card scales them by what optimal play scores on it (the t
 value of the empty card, ``advisor.card_value()``) over the standard card's: the same noise
 on the 85-point Zoo card made ``good`` play below the simple strategy (docs/rules_zoo.md).
 The random source is injected: anything with ``randint(a, b)`` (the game's dice source).
+
+``perfect`` is the optimal level alone on a challenge's dice (game_challenge.py): the
+figure a challenge game's players see beside theirs at its end, and the game ``python -m
+host_tools challenge CODE`` prints. Here, not in a module of its own: on the device a file
+over about 500 bytes takes a whole 4 KB flash block, and this one has room in its block.
 """
 
 from micropython import const
 
+import rules
 import strategy_table
 
 LEVELS = ("optimal", "good", "casual")
@@ -77,3 +83,47 @@ def choose_box(advisor, level, card, dice, source, codes, values):
     advisor.ensure(card)
     n = advisor.options(dice, 0, codes, values)
     return codes[choose(level, values, n, source, advisor.card_value())]
+
+
+def perfect(advisor, number, die, codes, values, log=None):
+    """The optimal game on the dice of challenge ``number`` (game_challenge.code_number;
+    ``die`` is game_challenge.challenge_die) with ``advisor`` (its table's optimal play),
+    as a generator: a part a ``next``, each round's turn prepared, then its rolls and
+    decisions (for the scheduler on the device). Its value (``yield from``, or
+    StopIteration's) is the final total. ``log`` (a list) gets a round each: ``[faces,
+    hold, faces, hold, faces, box, points]``, the faces as rolled (a hold of 31 keeps them
+    all: the turn scored there, so the round's list is shorter)."""
+    ruleset = advisor.rules
+    card = rules.new_card(ruleset)
+    dice = [0, 0, 0, 0, 0]
+    for turn in range(ruleset.n_boxes):
+        advisor.prepare(card)
+        yield  # the turn's programme, then its decisions: two parts
+        held = 0
+        line = [] if log is not None else None
+        for roll in range(3):
+            for i in range(5):
+                if not held >> i & 1:
+                    dice[i] = die(number, turn, roll, i)
+            if line is not None:
+                line.append(list(dice))
+            if roll == 2:
+                break
+            advisor.options(dice, 2 - roll, codes, values)
+            held = codes[0]
+            if line is not None:
+                line.append(held)
+            if held == _KEEP_ALL:
+                break
+        advisor.options(dice, 0, codes, values)
+        box = codes[0]
+        rules.score_options(ruleset, card, dice, advisor.out)
+        points = advisor.out[box]
+        card[ruleset.bonus_at] += rules.yahtzee_bonus_for(ruleset, card, dice)
+        card[box] = points
+        if line is not None:
+            line.append(box)
+            line.append(points)
+            log.append(line)
+        yield
+    return rules.totals(ruleset, card)[4]

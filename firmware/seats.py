@@ -52,6 +52,8 @@ def play(app, now):
     roll's decision is queued when it is due, else its next move once the pace's timer
     is due."""
     game = app.game
+    if game.last is not None:
+        return  # a human's score can still be taken back: OK first (app.keep_score)
     if game.rolls > 0 and _plan[_ROLLS] != game.rolls:
         if not app.jobs.busy(_DECIDE_JOB):
             app.jobs.add(_DECIDE_JOB, _deciding(app, game))

@@ -17,6 +17,7 @@ COMMANDS = {
     "pull": "copy saves, records and statistics from the device and print them",
     "solve": "build the optimal-strategy value table (make table)",
     "advise": "the optimal move for a position, from the firmware's advisor",
+    "challenge": "the perfect game on a challenge code's dice, turn by turn",
     "uf2": "one .uf2 file with MicroPython, the game and its table (make uf2)",
     "push": "put a pulled copy of the records and saved game back on the device",
     "web": "build the handheld as a static web site, optionally serve it (make web)",

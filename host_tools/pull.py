@@ -297,6 +297,12 @@ def _stats_lines(stats):
     return lines
 
 
+def thousandths(value):
+    """``12345`` -> ``"12.35"``: a x1000 figure (save_records_view.chi_square's), two decimals."""
+    value = (value + 5) // 10
+    return "%d.%02d" % (value // 100, value % 100)
+
+
 def _rolls_lines(rolls):
     faces = rolls["faces"]
     total = sum(faces)
@@ -306,7 +312,7 @@ def _rolls_lines(rolls):
     stat, verdict = save_records_view.chi_square(faces)
     lines.append(
         "  %d dice rolled, chi-square %s (5 d.f.; 11.07 at 5%%, 15.09 at 1%%): %s"
-        % (total, save_records_view.thousandths(stat), texts.text("verdicts", verdict))
+        % (total, thousandths(stat), texts.text("verdicts", verdict))
     )
     return lines
 

@@ -19,6 +19,7 @@ from host_tools import UsageError as InputError
 from host_tools import argument_parser, read_input_file, use_firmware
 
 use_firmware()
+import game_state  # noqa: E402
 import rules as R  # noqa: E402
 
 from host_tools import texts  # noqa: E402
@@ -100,7 +101,7 @@ def parse_card(rules, text, option="--card"):
         else:
             raise InputError("unknown box %r (boxes: %s)" % (key, ", ".join(rules.ids)))
     try:
-        R.check_card(rules, card)
+        game_state.check_card(rules, card)
     except ValueError as exc:
         raise InputError(str(exc))
     return card

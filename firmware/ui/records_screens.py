@@ -43,7 +43,7 @@ def overlay(app):
         elif kind == _INITIALS:
             _shown = Initials(ask[1], ask[2], ask[3])
         else:
-            _shown = RecordsView(ask[1])
+            _shown = RecordsView(ask[1], ask[2])
         _shown_for = ask
     return _shown
 
@@ -152,8 +152,8 @@ class Choice:
 
 
 class Initials:
-    """Three letters for a high score: UP/DOWN change the letter, OK goes to the next one;
-    OK on the third finishes (``answer`` then holds the text)."""
+    """Three letters for a high score: UP steps the letter on (A to B), DOWN back, OK goes
+    to the next one; OK on the third finishes (``answer`` then holds the text)."""
 
     def __init__(self, seat_label, total, place):
         self.seat_label = seat_label
@@ -166,7 +166,7 @@ class Initials:
     def handle(self, event):
         button = event & _BUTTON_MASK
         if button == UP or button == DOWN:
-            step = -1 if button == UP else 1
+            step = 1 if button == UP else -1
             self.letters[self.pos] = (self.letters[self.pos] + step) % len(_LETTERS)
         elif button == OK:
             self.pos += 1
@@ -199,13 +199,14 @@ _PAGES = const(3)
 class RecordsView:
     """The records pages: OK or ROLL turns the page (OK on the last closes), UP/DOWN
     scroll the high scores or pick whose statistics, MENU closes; the pages' last row
-    says so."""
+    says so. With ``page`` (not -1) that page alone, which OK closes (after a game)."""
 
     answer = None
 
-    def __init__(self, recs):
+    def __init__(self, recs, page=-1):
         self.recs = recs
-        self.page = SCORES
+        self.alone = page >= 0
+        self.page = page if self.alone else SCORES
         self.top = 0
         self.names = ["all"] + sorted(recs.stats["names"])
         self.who = 0
@@ -215,7 +216,7 @@ class RecordsView:
         if button == MENU:
             return True
         if button == OK or button == ROLL:
-            if button == OK and self.page == _PAGES - 1:
+            if self.alone or (button == OK and self.page == _PAGES - 1):
                 return True
             self.page = (self.page + 1) % _PAGES
         elif button == UP or button == DOWN:
@@ -238,7 +239,7 @@ class RecordsView:
 
     def _draw_scores(self, fb):
         _header(fb, lang.item(T.high_scores, 1 if self.recs.ruleset.faces else 0))  # per card
-        draw.text(fb, T.next_page, 0, 7)  # the pages' keys
+        draw.text(fb, lang.item(T.end_keys, 1) if self.alone else T.next_page, 0, 7)  # the keys
         scores = self.recs.scores
         if not scores:
             draw.text(fb, T.none_yet, 0, 2)

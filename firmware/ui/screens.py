@@ -19,6 +19,7 @@ from ui import draw
 import ui
 
 # Button ids as literals: private constants cost no RAM (imported names would).
+_UP = const(6)  # drivers.buttons.UP
 _OK = const(8)  # drivers.buttons.OK
 _MENU = const(9)  # drivers.buttons.MENU
 _PHASE_TURN = const(1)  # game.TURN
@@ -182,7 +183,8 @@ def show_summary(app, seat, box, points, bonus, upper):
 
 def _summary_draw(app, fb):
     """After a computer's turn: the dice it scored (also still on the LEDs), the box and
-    its points, the bonuses it earned, and its total now; 1.5 s or OK."""
+    its points, the bonuses it earned, its total now and its chance to win (the win
+    meter); OK, or after 1.5 s when no human plays."""
     seat, box, points, bonus, upper = _summary
     draw.clear(fb)
     draw.bar(fb, 0)
@@ -202,6 +204,9 @@ def _summary_draw(app, fb):
     row = bonuses(fb, bonus, upper, row + 1)
     draw.text(fb, T.total, 0, row)
     draw.number(fb, app.breakdowns[seat][_GRAND], 15, row)
+    if app.win_known:  # its chance to win now, between its total's label and figure
+        draw.number(fb, draw.percent(app.win_chance[seat]), 10, row)
+        draw.text(fb, "%", 11, row)
     draw.text(fb, T.ok_go_on, 0, 7)
 
 
@@ -246,6 +251,10 @@ def _end_draw(app, fb):
         draw.text(fb, lang.item(T.human_cpu, 1 if seats.computer(game.players[seat].kind) else 0), 6, row)
         draw.number(fb, total, 15, row)
     row = n + 2
+    if game.last is not None:  # its last score can still be taken back: how, on row 6
+        draw.text(fb, T.take_back, 0, 6)
+        if row > 5:
+            row = 5  # four seats: the winner's line just under theirs
     if n == 1:
         draw.text(fb, T.final_score, 0, row)
         draw.number(fb, ranking[0][2], 15, row)
@@ -257,15 +266,19 @@ def _end_draw(app, fb):
             if place == 1 and col + 2 <= draw.COLS:
                 draw.text(fb, lang.item(T.seats, seat), col, row)
                 col += 3
-    session = app.session  # what OK does: high scores first while some wait, else the menu
-    waiting = session is not None and session.scores_wait()
-    draw.text(fb, lang.item(T.end_keys, 0 if waiting else 1), 0, 7)
+    # What OK does: the high scores (initials, the table), or the menu without a save layer.
+    draw.text(fb, lang.item(T.end_keys, 0 if app.session is not None else 1), 0, 7)
 
 
 def _end_handle(app, button, long):
-    # High scores first when the save layer has some to enter, else the menu.
-    if button == _OK and (app.session is None or not app.session.end_ok(app)):
-        app.show(ui.MENU_SCREEN)
+    game = app.game
+    if button == _UP and game.last is not None:
+        app.undo()  # the game's last score taken back: its turn again
+    elif button == _OK:
+        if game.last is not None:
+            app.keep_score()  # it stands: the game's end is counted now
+        if app.session is None or not app.session.end_ok(app):
+            app.show(ui.MENU_SCREEN)
 
 
 end = (_end_draw, _end_handle, None)  # draw, handle, tick

@@ -55,7 +55,13 @@ def _turn_draw(app, fb):
     # While the LED dice tumble, the list shows neither the points nor the cursor (the
     # best box): they would give the roll away before the dice settle.
     shown = game.rolls > 0 and not app.rolling
-    for line in range(_LIST_ROWS):
+    # Until this turn's first roll the score before it can be taken back: row 6 says how
+    # (row 7 keeps the others' totals and chances); a computer on turn waits for OK
+    # meanwhile, which row 5 says. The list gives those rows up.
+    rows = _LIST_ROWS
+    if game.last is not None:
+        rows -= 2 if app.computer_turn() else 1
+    for line in range(rows):
         box = top + line
         row = line + 1
         inv = box == app.cursor and shown
@@ -75,7 +81,11 @@ def _turn_draw(app, fb):
                 draw.text(fb, "+", col - 1, row, inv)
     if top > 0:
         draw.text(fb, "^", 0, 1)
-    if top + _LIST_ROWS < game.rules.n_boxes:
+    if rows < _LIST_ROWS:
+        draw.text(fb, T.take_back, 0, 6)
+        if rows < _LIST_ROWS - 1:
+            draw.text(fb, T.ok_go_on, 0, 5)
+    elif top + _LIST_ROWS < game.rules.n_boxes:
         draw.text(fb, "v", 0, 6)
     if app.turn_msg:
         draw.text(fb, getattr(T, app.turn_msg), 0, 7)  # why ROLL did nothing (also without sound)
@@ -97,6 +107,13 @@ def _turn_handle(app, button, long):
         app.dirty = True
     if app.rolling and button >= _UP and not long and not app.computer_turn():
         _settle(app)  # the box list, a hint or OK: the dice stop tumbling first
+    if game.last is not None:  # the last score can be taken back until this turn's roll
+        if button == _UP:
+            app.undo()
+            return
+        if button == _OK and app.computer_turn():
+            app.keep_score()  # it stands: the computer plays
+            return
     if button == _MENU:
         if long:
             screens.ask_quit(app, ui.TURN)

@@ -42,7 +42,8 @@ SCRIPT = (
     ("ROLL until the dice show", ROLL, 800),
     ("a hold change (its save)", HOLD1, 400),
     (None, OK, 400),
-    ("OK that scores: the computer's turn starts", OK, 3500),
+    ("OK that scores: the computer's turn starts", OK, 1500),  # its save, meter, advisor
+    ("OK: the score stands, the computer plays", OK, 3500),  # it waited: could go back
     ("OK on its summary: a human turn starts", OK, 1000),
 )
 # The same game with the card view opened (MENU, and MENU back) as the computer's turn
@@ -61,9 +62,11 @@ def _card_turns():
         script += [
             (None, OK, offset),  # scores: the computer's turn starts
             (CARD_STARTS, MENU, 500),
-            (None, MENU, 700),  # back to the turn: the computer rolls at its pace
+            (None, MENU, 700),  # back to the turn
+            (None, OK, 300),  # the score stands: the computer rolls at its pace
             (CARD_RUNS, MENU, 500),
-            (None, MENU, 5500),  # its turn, its summary, then the human's turn
+            (None, MENU, 5500),  # its turn, then its summary
+            (None, OK, 1000),  # the summary stays until OK: the human's turn
             (None, ROLL, 800),
             (None, OK, 400),  # the best box offered ...
         ]

@@ -57,12 +57,13 @@ SCENES = {
     "rules": (4, "enter" + " down" * 7 + " enter enter"),
     "zoo_rules": (4, "enter down down down down enter down enter enter"),
 }
-# Records (save_session.py): a solo game, OK after the end screen, initials Z-C-A, then the
-# menu's "Records" line (the last: UP from "Start game", the first) and its pages.
-RECORDS = SOLO_GAME + " enter up enter down down enter enter up enter"
+# Records (save_session.py): a solo game, OK after the end screen, initials Z-C-A (DOWN
+# from A is Z, UP steps on), OK on the high-score table, then the menu's "Records" line
+# (the last: UP from "Start game", the first) and its pages.
+RECORDS = SOLO_GAME + " enter down enter up up enter enter enter up enter"
 SCENES.update(
     {
-        "initials": (9, SOLO_GAME + " enter up enter down"),
+        "initials": (9, SOLO_GAME + " enter down enter up"),
         "records_scores": (9, RECORDS),
         "records_stats": (9, RECORDS + " enter"),
         "records_fairness": (9, RECORDS + " enter enter"),

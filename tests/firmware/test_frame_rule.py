@@ -169,7 +169,7 @@ CARD_PROBE = r"""
 import app as app_module
 import game
 from loopback_rig import Rig
-from drivers.buttons import MENU
+from drivers.buttons import MENU, OK
 
 rig = Rig({"seed": "5"})
 a = rig.app
@@ -197,9 +197,12 @@ for turn in range(6):  # three human turns, each followed by the computer's
     if not a.computer_turn():
         a.roll()
         a.score(a.best_box())  # the computer's turn starts: its save, meter, advisor queued
+        a.keep_score()  # OK: the score stands, the computer may roll
     start = frame[0]
     while frame[0] < start + 1600 and (a.computer_turn() or a.screen != app_module.TURN):
-        if (frame[0] - start) % (20 + turn) == 0:
+        if a.screen == app_module.SUMMARY:
+            rig.press(OK, 0)  # what it scored stays until OK (a human plays along)
+        elif (frame[0] - start) % (20 + turn) == 0:
             del rig.presses[:-2]  # the presses made long ago need no more looking at
             rig.press(MENU, 0)  # the card, and back: over and over as the turn goes on
         frame[0] += 1

@@ -195,12 +195,12 @@ def test_verdicts_follow_the_five_degrees_of_freedom_critical_values():
     assert save_records_view.chi_square([124, 76, 100, 100, 100, 100]) == (11520, save_records_view.DOUBTFUL)
     assert save_records_view.chi_square([127, 73, 100, 100, 100, 100]) == (14580, save_records_view.DOUBTFUL)
     assert save_records_view.chi_square([128, 72, 100, 100, 100, 100]) == (15680, save_records_view.UNFAIR)
-    from host_tools import texts
+    from host_tools import pull, texts
 
     texts.use("en")
     assert texts.text("verdicts", save_records_view.UNFAIR) == "Unfair dice!"
-    assert save_records_view.thousandths(11070) == "11.07"
-    assert save_records_view.thousandths(15086) == "15.09"
+    assert pull.thousandths(11070) == "11.07"
+    assert pull.thousandths(15086) == "15.09"
 
 
 def test_fair_dice_mostly_look_fair_and_loaded_dice_do_not():

@@ -110,7 +110,7 @@ a.settings.players = 2
 a.settings.rebuild()
 state = {"v": 1, "rules": rules.make_ruleset().name, "phase": game.TURN, "round": 0, "current": 1,
          "first": 0, "contenders": [0, 1], "dice": [0] * 5, "held": 0, "rolls": 0,
-         "players": [["P1", "human", [-1] * 12 + [20, 0]], ["P2", "cpu", [-1] * 13 + [0]]]}
+         "players": [["P1", KIND, [-1] * 12 + [20, 0]], ["P2", "cpu", [-1] * 13 + [0]]]}
 a.resume(game.Game.from_state(state, hw.dice_source))
 for _ in range(4000):
     a.frame(hw.ticks_ms())
@@ -124,13 +124,19 @@ print("SCORED", card[box], a.game.total(1), " ".join(str(f) for f in a.faces))
 print("LABEL", lang.string(lang.box_name(box, 13)))
 dump()
 start = hw.ticks_ms()
-while a.screen == app_module.SUMMARY:
+while a.screen == app_module.SUMMARY and hw.ticks_ms() - start < 20000:
     a.frame(hw.ticks_ms())
     hw.sleep_ms(5)
 print("SHOWN_MS", hw.ticks_ms() - start, a.screen == app_module.TURN, a.game.current)
+if a.screen == app_module.SUMMARY:
+    a.handle(OK)  # a human at the table: it stays until OK
 # again, skipped with OK: P1 scores, then P2 plays its next turn
 a.roll()
 a.score(a.best_box())
+if a.screen == app_module.SUMMARY:
+    a.handle(OK)  # P1 is a computer too: its own summary first
+if a.game.last is not None:
+    a.keep_score()  # P1's score stands: P2 may roll
 for _ in range(4000):
     a.frame(hw.ticks_ms())
     hw.sleep_ms(5)
@@ -143,8 +149,8 @@ print("SKIPPED", a.screen == app_module.TURN, a.game.current)
 
 
 def test_a_computer_turn_ends_with_what_it_scored_for_a_moment_or_until_ok():
-    # "P2: Full house 25", about 1.5 s, skippable with OK.
-    (lines,), out = _screens(COMPUTER_TURN)
+    # "P2: Full house 25", about 1.5 s at a table of computers, skippable with OK.
+    (lines,), out = _screens(COMPUTER_TURN.replace("KIND", '"cpu"'))
     scored = [line for line in out if line.startswith("SCORED ")][0].split()
     points, total, faces = scored[1], scored[2], scored[3:]
     label = [line for line in out if line.startswith("LABEL ")][0][6:]
@@ -156,6 +162,17 @@ def test_a_computer_turn_ends_with_what_it_scored_for_a_moment_or_until_ok():
     shown = [line for line in out if line.startswith("SHOWN_MS ")][0].split()
     assert 1400 <= int(shown[1]) <= 1700
     assert shown[2:] == ["True", "0"]  # then P1's turn
+    assert [line for line in out if line.startswith("SKIPPED ")][0].split()[1:] == ["True", "0"]
+
+
+def test_with_a_human_at_the_table_a_computers_summary_stays_until_ok():
+    # A child who looked away still sees what the computer scored: 20 s on, OK goes on.
+    (lines,), out = _screens(COMPUTER_TURN.replace("KIND", '"human"'))
+    assert lines[0] == "P2 scored"
+    assert lines[7] == "OK: go on"
+    shown = [line for line in out if line.startswith("SHOWN_MS ")][0].split()
+    assert int(shown[1]) >= 20000
+    assert shown[2:] == ["False", "0"]  # still its summary
     assert [line for line in out if line.startswith("SKIPPED ")][0].split()[1:] == ["True", "0"]
 
 

@@ -58,6 +58,57 @@ def play(flash, keys, **options):
     return device
 
 
+def play_seen(flash, keys, then, **options):
+    """``play`` of ``keys``, the screen's lines there (once it settled), then ``then`` on
+    the same device (no reboot): ``(device, lines)``. For a screen that shows before the
+    presses that finish what it started (the end screen, then its OK: the records)."""
+    from host_tools.simulator import headless, keys as sim_keys
+    from host_tools.simulator.screen import screen_lines
+
+    seen_at = sim_keys.parse(keys)[1] + headless.SETTLE_MS
+    presses, end = sim_keys.parse(keys + " wait:%d " % headless.SETTLE_MS + then)
+    device = SimDevice(flash_dir=str(flash), **options)
+    try:
+        levels = sim_keys.levels(presses)
+        device.run_until(seen_at, levels)
+        lines = screen_lines(device.oled_pixels())
+        device.run_until(end + headless.SETTLE_MS, levels)
+    finally:
+        device.close()
+    return device, lines
+
+
+def press(device, script):
+    """Play the key ``script`` on a running ``device`` from its time now, then 300 ms more."""
+    from host_tools.simulator import keys as sim_keys
+
+    presses, end = sim_keys.parse(script, max(device.now, sim_keys.START_MS))
+    device.run_until(end + 300, sim_keys.levels(presses))
+
+
+def play_out(device, humans=("P1",), until="Game over", limit_ms=900000):
+    """Play the game on ``device`` as its human seats' players would, to the screen whose
+    first line starts with ``until`` (returns its lines): a human rolls once and scores
+    the box under the cursor (OK, OK); where a computer waits for the score before it to
+    stand, or shows what it scored, OK goes on."""
+    from host_tools.simulator.screen import screen_lines
+
+    end = device.now + limit_ms
+    while device.now < end:
+        lines = screen_lines(device.oled_pixels())
+        if lines[0].startswith(until):
+            return lines
+        if " Roll 0/3" in lines[0] and lines[0][:2] in humans:
+            press(device, "space")
+        elif " Roll " in lines[0] and lines[0][:2] in humans:
+            press(device, "enter enter")
+        elif "OK: go on" in [line.strip() for line in lines]:
+            press(device, "enter")  # a computer waits for OK, or shows what it scored
+        else:
+            device.run_until(device.now + 200)
+    raise AssertionError("no %r screen: %s" % (until, lines))
+
+
 def saved(flash, name="game"):
     return save_store.Store(os.path.join(str(flash), "data", name)).load()
 

@@ -181,6 +181,28 @@ TABLE = {
         "duplicate keys": [["--card", DUPLICATE], ["--opponents", "{duplicate}"], ["--opponents", "{}", DUPLICATE]],
         "same output twice": NOT_APPLICABLE("writes nothing"),
     },
+    "challenge": {
+        "empty": [[""], ["KQZX", "--table", ""], ["KQZX", "--rules", ""], ["KQZX", "--lang", ""]],
+        "missing file": [["KQZX", "--table", "{missing}"]],
+        "folder instead of file": [["KQZX", "--table", "{folder}"]],
+        "unwritable": NOT_APPLICABLE("writes nothing"),
+        "huge number": [[HUGE], ["KQZX", "--table", "{zeros}"], ["KQZX", "--rules", "zoo", "--table", "{zeros}"]],
+        "non-UTF-8": [[b"\xff\xfe\xfd\xfc"], ["KQZX", "--table", "{non_utf8}"]],
+        "unknown option": [
+            ["--frobnicate"],
+            ["KQZ"],
+            ["KQZXA"],
+            ["KQZ1"],
+            ["KQZX", "ABCD"],
+            ["KQZX", "--lang", "fr"],
+            ["KQZX", "--rules", "zoo", "--no-yahtzee-bonus"],
+        ],
+        "FIFO": [["KQZX", "--table", "{fifo}"]],
+        "link": [["KQZX", "--table", "{zero_link}"], ["KQZX", "--table", "{dir_link}"]],
+        "oversized": [["KQZX", "--table", "{big}"]],
+        "duplicate keys": NO_JSON,
+        "same output twice": NOT_APPLICABLE("writes nothing"),
+    },
     "solve": {
         "empty": [
             ["--out", ""],

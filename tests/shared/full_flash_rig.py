@@ -205,7 +205,7 @@ def case_a_finished_game_whose_records_cannot_be_completed_is_set_aside_at_boot(
     box = 0
     while game.players[0].card[box] != -1:
         box += 1
-    game.score(box)
+    game.score(box, False)  # a computer's score, as the app makes it: it stands
     saved["game"] = game.to_state()
     save_store.Store("data/game", fs).save(saved)
 

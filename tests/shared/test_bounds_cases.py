@@ -9,6 +9,7 @@ and loads in the MicroPython heap these cases run in; the records' counts satura
 import save_bounds
 import game as G
 import save_records
+import game_state
 import rules as R
 import save_boot
 import save_store
@@ -162,8 +163,8 @@ def test_card_bounds_come_from_each_cards_table():
     for choice, top, yahtzees in (("forced", 1575, 13), ("zoo", 130, 1)):
         ruleset = R.make_ruleset(choice)
         equal(R.card_bounds(ruleset.card), (top, yahtzees))
-        # the same figure from every score each box can hold (rules.possible_points)
-        possible = R.possible_points(ruleset)
+        # the same figure from every score each box can hold (game_state.possible_points)
+        possible = game_state.possible_points(ruleset)
         best = 0
         for box in range(ruleset.n_boxes):
             best += possible[box][-1]

@@ -164,6 +164,15 @@ def _draw_everything(a, rec, fb, problems):
         g.round = 0
         show(app_module.TURN, "turn")
         a.note = ""
+        # Before the next roll the last score can be taken back; a computer waits for OK.
+        rolled = (list(g.dice), g.rolls)
+        g.dice[:], g.rolls = [0] * 5, 0
+        g.last = [0, 0, 0, 0, 1, 1, 1, 1, 1, 1]
+        for seat in (0, 1):  # a human's turn, a computer's
+            g.current = seat
+            show(app_module.TURN, "turn, the last score can go back")
+        g.current, g.last = 0, None
+        g.dice[:], g.rolls = rolled
         # Scoring each box: its points, the bonuses it would earn, the total then.
         for box in range(n):
             for points in (0, 25):
@@ -214,9 +223,11 @@ def _draw_everything(a, rec, fb, problems):
         for totals in ((375, 120, 99, 5), (200, 200, 200, 200), (375,)):
             set_game(a, choice, ("human", "good", "human", "casual")[: len(totals)])
             screens.ranking = [(1 + sum(1 for t in totals if t > total), i, total) for i, total in enumerate(totals)]
-            for waits in (True, False):
-                a.session = _Session(waits)
+            for waits in (True, False, None):
+                a.session = _Session(waits) if waits is not None else None
                 show(app_module.END, "end")
+            a.game.last = [0, 0, 0, 0, 1, 1, 1, 1, 1, 1]  # its last score can still go back
+            show(app_module.END, "end, the last score can go back")
         a.session = None
         # The records: the initials, high scores, statistics (all, a seat, a computer),
         # the dice fairness verdicts.

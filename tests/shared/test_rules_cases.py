@@ -3,6 +3,7 @@
 Runs under pytest and inside the real MicroPython (tests/firmware/test_on_micropython.py).
 """
 
+import game_state
 import rules as R
 from support import card_with
 from check import equal, true
@@ -252,7 +253,7 @@ def test_ruleset_names_round_trip():
 
 
 def test_252_distinct_rolls():
-    rolls = R.all_rolls()
+    rolls = game_state.all_rolls()
     equal(len(rolls), 252)
     equal(len(set(rolls)), 252)
 
@@ -260,14 +261,14 @@ def test_252_distinct_rolls():
 def test_impossible_card_entries_are_named():
     for box, value in (("full_house", 24), ("aces", 6), ("chance", 4), ("yahtzee", 100)):
         try:
-            R.check_card(FORCED, card_with(**{box: value}))
+            game_state.check_card(FORCED, card_with(**{box: value}))
         except ValueError as exc:
             true(box in str(exc), box, str(exc))
         else:
             raise AssertionError("accepted %s=%r" % (box, value))
-    R.check_card(FORCED, card_with(aces=5, chance=30, full_house=0, yahtzee=50, yahtzee_bonus=300))
+    game_state.check_card(FORCED, card_with(aces=5, chance=30, full_house=0, yahtzee=50, yahtzee_bonus=300))
     try:
-        R.check_card(FORCED, card_with(yahtzee=0, yahtzee_bonus=100))
+        game_state.check_card(FORCED, card_with(yahtzee=0, yahtzee_bonus=100))
     except ValueError as exc:
         true("bonus" in str(exc), str(exc))
     else:
@@ -278,7 +279,7 @@ def test_a_negative_yahtzee_bonus_is_impossible():
     # -100 passed every check (a multiple of 100, below the most) and scored -100
     for bonus in (-100, -1200):
         try:
-            R.check_card(FORCED, card_with(yahtzee=50, yahtzee_bonus=bonus))
+            game_state.check_card(FORCED, card_with(yahtzee=50, yahtzee_bonus=bonus))
         except ValueError as exc:
             true("bonus" in str(exc), str(exc))
         else:

@@ -115,6 +115,7 @@ def test_initials_are_asked_for_a_seat_and_the_answer_goes_into_the_records():
             while game.players[0].card[box] != -1:
                 box += 1
             game.score(box)
+        game.last = None  # the last score stands (app.keep_score): the end is counted
         session.on_change(app)  # the end: saved, then counted a step a frame
         assert not session.scores_wait()
         frames = 0
@@ -137,6 +138,11 @@ def test_initials_are_asked_for_a_seat_and_the_answer_goes_into_the_records():
         for _ in range(3):
             equal(app.menus, 0)
             records_screens.handle(app, OK)  # A, A, A
+        equal([ask[0] for ask in session.asks], [session_module.RECORDS])  # the high scores
+        records_screens.paint(app, fb)
+        equal(fb.row(1).split(), ["1", "AAA", str(total)])
+        equal(app.menus, 0)
+        records_screens.handle(app, OK)
         equal(session.asks, [])
         equal(app.menus, 1)  # the end is complete: the menu
         recs = save_records.Records("data", fs, game.rules)

@@ -29,7 +29,8 @@ def _game(players=1, finished=False):
         if not finished:
             break
         options = game.options()
-        game.score(max(b for b in range(len(options)) if options[b] >= 0))
+        # A score that stands (not to be taken back): a finished game's end is counted at boot.
+        game.score(max(b for b in range(len(options)) if options[b] >= 0), False)
         if game.phase == G.OVER:
             break
     return {"id": 5, "seed": dice.position(), "counts": [1, 1, 1, 1, 1, 0], "game": game.to_state(), "coach": 1}

@@ -1,7 +1,9 @@
 """Records on the device, in the headless simulator (the real firmware under MicroPython):
-high-score initials entered with the buttons after the end screen, the records pages
-(high scores, statistics, dice fairness) reached from the menu, the end-of-game order
-surviving a power cut on the end screen, and tied scores keeping both entries.
+high-score initials entered with the buttons after the end screen (its OK counts the game:
+its last score could be taken back until then), the high-score table after them, the
+records pages (high scores, statistics, dice fairness) reached from the menu, the
+end-of-game order surviving a power cut on the end screen, and tied scores keeping both
+entries.
 
 Figures on the screens are checked against the records files the firmware wrote, read
 back in CPython with the same storage/records modules.
@@ -14,17 +16,24 @@ import save_records_view
 import save_store
 from host_tools.simulator import golden as sim_golden
 from host_tools.simulator.screen import screen_lines
-from helpers.sim_helpers import forget_setup, play, saved
+from helpers.sim_helpers import forget_setup, play, play_seen, saved
 
 pytestmark = pytest.mark.slow
 
 SEED = 9
 GAME = sim_golden.SOLO_GAME  # splash, players 2 -> 1, start; one roll per turn, the best box
-INITIALS_ZCA = " enter up enter down down enter enter"  # OK leaves the end screen; Z, C, A
+# OK leaves the end screen; Z (DOWN from A), C (UP twice), A; OK on the high-score table
+INITIALS_ZCA = " enter down enter up up enter enter enter"
 
 
 def run(flash, keys):
     return screen_lines(play(flash, keys, seed=SEED).oled_pixels())
+
+
+def run_end(flash, keys):
+    """The end screen's lines after ``keys``, then its OK: the game counted, the
+    initials asked."""
+    return play_seen(flash, keys, "enter", seed=SEED)[1]
 
 
 def end_total(lines):
@@ -33,13 +42,13 @@ def end_total(lines):
 
 
 def test_initials_then_the_records_pages(tmp_path):
-    total = end_total(run(tmp_path / "end", GAME))
+    total = end_total(run_end(tmp_path / "end", GAME))
     stats = saved(tmp_path / "end", "stats")
     assert stats["all"][save_records.GAMES] == 1
     assert stats["names"]["P1"][save_records.POINTS] == total
     assert saved(tmp_path / "end", "scores") is None  # initials come after the end screen
 
-    entry = run(tmp_path / "entry", GAME + " enter up enter down down")
+    entry = run(tmp_path / "entry", GAME + " enter down enter up up")
     assert entry[0] == "New high score!"
     assert entry[1].split() == ["P1", str(total)]
     assert entry[4].split() == ["Z", "C", "A"]
@@ -79,7 +88,7 @@ def test_initials_then_the_records_pages(tmp_path):
 
 
 def test_a_power_cut_on_the_end_screen_counts_the_game_once(tmp_path):
-    total = end_total(run(tmp_path, GAME))
+    total = end_total(run_end(tmp_path, GAME))
     first = saved(tmp_path, "stats")
     assert saved(tmp_path, "game")["game"]["phase"] == 2  # game.OVER: step 1 done, step 4 not
     again = run(tmp_path, "")  # reboot: straight back to the end screen, no "Continue"
@@ -97,7 +106,7 @@ def test_equal_scores_keep_both_entries(tmp_path):
     run(tmp_path, INITIALS_ZCA)
     forget_setup(tmp_path)  # the menu as the first game found it
     assert end_total(run(tmp_path, GAME)) == total  # same seed, same keys: same game
-    run(tmp_path, " enter down enter enter enter")  # B, A, A
+    run(tmp_path, " enter up enter enter enter enter")  # B, A, A; the table
     scores = saved(tmp_path, "scores")
     assert [(s[0], s[1]) for s in scores] == [(total, "ZCA"), (total, "BAA")]
     assert scores[0][2] != scores[1][2]  # two games
@@ -105,7 +114,7 @@ def test_equal_scores_keep_both_entries(tmp_path):
 
 
 def test_a_cut_after_the_initials_but_before_the_clear_asks_nothing_again(tmp_path):
-    total = end_total(run(tmp_path, GAME))
+    total = end_total(run_end(tmp_path, GAME))
     data = tmp_path / "data"
     game_files = {p.name: p.read_bytes() for p in data.iterdir() if p.name.startswith("game.")}
     run(tmp_path, INITIALS_ZCA)

@@ -5,7 +5,9 @@ The replay draws the same dice: the seeded dice stream is taken from MicroPython
 ``random`` (the firmware's dice_source with the same seed), and the moves follow the UI's
 documented defaults: after one roll OK scores the box under the cursor, which starts on
 the legal box with the most points (a zero asks for a second OK); the computer plays
-seats.py's simple strategy. The final totals shown on the OLED must equal the engine's.
+seats.py's simple strategy (OK lets it roll after the human's score, which could be taken
+back until then, and OK goes on from what it scored). The final totals shown on the OLED
+must equal the engine's; OK on the end screen then counts the game in the records.
 """
 
 import re
@@ -16,21 +18,20 @@ import seats
 import game
 import host_tools
 import rules
-from host_tools.simulator.screen import screen_lines
 from host_tools.simulator.unix_port import mix_seed  # the seed the simulated device gets
-from helpers.sim_helpers import play, saved
+from helpers.sim_helpers import play_out, press, saved
+from host_tools.simulator.unix_port import SimDevice
 from support import ScriptedDice
 
 pytestmark = pytest.mark.slow
 
 SEEDS = (11, 2024)
-HUMAN_TURN = " space enter enter wait:9000"
-KEYS = "enter enter wait:12000" + HUMAN_TURN * 13
+KEYS = "enter enter"  # Start game; the roll-off, then the game (play_out)
 # The kids' card picked in the menu as a parent would: from "Start game" up to the Card
 # line (Records, Language, Brightness, Sound, Coach, How to play, Yahtzee bonus, Joker,
 # Card), OK (standard -> Zoo (kids)), down to "Start game" (the joker and Yahtzee bonus
 # lines are gone on the Zoo card), OK; then 11 rounds.
-ZOO_KEYS = "enter" + " up" * 9 + " enter" + " down" * 7 + " enter wait:12000" + HUMAN_TURN * 11
+ZOO_KEYS = "enter" + " up" * 9 + " enter" + " down" * 7 + " enter"
 GAMES = [("forced", seed, KEYS) for seed in SEEDS] + [("zoo", 5, ZOO_KEYS)]
 
 
@@ -78,11 +79,23 @@ def end_screen_totals(lines):
     return totals
 
 
+def played(flash, keys, **options):
+    """The menu's ``keys``, then the game as play_out plays it: the end screen's lines;
+    then its OK (the records), and the initials and the high scores' OKs."""
+    device = SimDevice(flash_dir=str(flash), **options)
+    try:
+        press(device, keys + " wait:2000")
+        lines = play_out(device)
+        press(device, "enter wait:2000")
+    finally:
+        device.close()
+    return lines
+
+
 @pytest.mark.parametrize("choice,seed,keys", GAMES)
 def test_full_game_matches_the_engine(choice, seed, keys, tmp_path):
-    device = play(tmp_path, keys, seed=seed)
-    lines = screen_lines(device.oled_pixels())
-    assert lines[0] == "Game over", "\n".join(lines + device.console[-10:])
+    lines = played(tmp_path, keys, seed=seed)
+    assert lines[0] == "Game over", "\n".join(lines)
     shown = end_screen_totals(lines)
     expected = replay(seed, choice)
     assert expected.rounds == (11 if choice == "zoo" else 13)
@@ -106,9 +119,8 @@ def test_zoo_game_with_its_table_and_an_advisor_level_cpu(tmp_path):
     from host_tools.solver import cache as solver_cache
 
     tables = {"strategy-zoo.bin": solver_cache.table(rules.make_ruleset("zoo"), "exact")}
-    device = play(tmp_path, ZOO_KEYS, seed=5, tables=tables)
-    lines = screen_lines(device.oled_pixels())
-    assert lines[0] == "Game over", "\n".join(lines + device.console[-10:])
+    lines = played(tmp_path, ZOO_KEYS, seed=5, tables=tables)
+    assert lines[0] == "Game over", "\n".join(lines)
     shown = end_screen_totals(lines)
     assert sorted(shown) == ["P1", "P2"]
     assert all(0 < total <= 130 for _place, total in shown.values())

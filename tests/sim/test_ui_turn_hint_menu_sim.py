@@ -483,7 +483,9 @@ def test_the_statistics_say_what_they_count_and_the_zoo_card_names_its_box(tmp_p
     ]
     zoo_game = sim_golden.ZOO_SOLO + " space enter enter" * 11
     zoo = screen_lines(
-        play(tmp_path / "zoo", zoo_game + " enter up enter down down enter enter up enter enter", seed=9).oled_pixels()
+        play(
+            tmp_path / "zoo", zoo_game + " enter down enter up up enter enter enter up enter enter", seed=9
+        ).oled_pixels()
     )
     assert zoo[0].startswith("All players"), zoo
     assert zoo[5].split()[:2] == ["Zoo", "Yahtzys"], zoo

@@ -1,7 +1,8 @@
 """The browser handheld as an app: what it says when the browser will not run it (site data
 blocked, plain http from a LAN address), that Chromium finds it installable, and that it
 can be played without seeing it (a whole turn from the accessibility tree and the live
-region alone), with its targets, LED contrast and language as WCAG 2.2 AA asks.
+region alone, a score taken back, the page's word on how to quit and the quit it asks),
+with its targets, LED contrast and language as WCAG 2.2 AA asks.
 Headless Chromium on the built site served on 127.0.0.1 (host_tools/browser/). Skipped,
 with one line saying how to get it, when no Chromium is installed.
 """
@@ -175,6 +176,19 @@ def test_a_whole_turn_from_the_accessibility_tree_and_the_live_region(url):
         you.press("OK")  # and score it: the next turn, with the points in the total
         total = you.hear(r"P1 Roll 0/3 \d+")
         assert int(re.search(r"P1 Roll 0/3 (\d+)", total).group(1)) == points
+        # Until the next roll the score can go back: UP, the same dice, holds and roll.
+        assert "UP: take back" in you.screen()
+        you.press("UP")
+        you.hear(r"P1 Roll 2/3 0")
+        assert [holds.nth(i).get_attribute("aria-pressed") for i in range(5)] == pressed
+        # The page says how to quit a game, and holding M there asks.
+        assert "hold M" in page.page.locator("[data-t=keys]").text_content()
+        page.page.evaluate("document.activeElement.blur()")  # the keys go to the game
+        you.heard = page.page.evaluate("window.heard.length")
+        page.page.keyboard.down("m")
+        time.sleep(1.0)
+        page.page.keyboard.up("m")
+        you.hear(r"Quit this game\?")
 
 
 def test_a_german_browser_plays_in_german_page_and_handheld(url):

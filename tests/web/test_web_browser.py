@@ -44,10 +44,18 @@ def test_a_whole_game_by_pointer_presses_then_reload_offers_continue(url):
         lines = page.wait_for_line("Game over")
         assert lines[0] == "Game over", "\n".join(lines + page.handheld("console")[-10:])
         assert page.handheld("saves") > 13  # data/ reached IndexedDB after each turn
+        page.keys("enter wait:1500")  # OK: the last score stands (no taking it back), the game counts
         check_records_download_and_upload(context, page, url)
         page.take_over()  # the other tab had the saves: this one plays on with the uploaded records
-        # A new game, one roll, two dice held; then the tab reloads (a power cut).
-        page.keys("enter wait:300 enter wait:300 " + slow(SOLO) + " space wait:900 2 4 wait:300")
+        # Back on the end screen: OK, the initials (AAA), OK on the high-score table; then
+        # a new game from the menu (one player, as set up), one roll, two dice held; then
+        # the tab reloads (a power cut).
+        lines = page.wait_for_line("Game over")
+        assert lines[0] == "Game over", lines
+        page.keys(" ".join(["enter wait:300"] * 5))
+        lines = page.wait_for_line("Setup")
+        assert lines[1:3] == ["Start game", "Players        1"], lines
+        page.keys("enter wait:600 space wait:900 2 4 wait:300")
         dice = dice_state(page)
         assert [held for _face, held, _animal in dice] == [False, True, False, True, False]
         page.page.reload()
