@@ -11,10 +11,16 @@ _ROLL = const(5)  # drivers.buttons.ROLL: safe mode without the drivers
 _SAFE_SAMPLES = const(10)  # 10 x 5 ms: settled
 
 
-def show_message(hw, title, text):
-    """On the console, the OLED (the game's font; MicroPython's if files are missing)
+def show_message(hw, title, text, key=None):
+    """On the console (English: flash reads it), the OLED (the title ``key`` in the
+    game's language once chosen; the game's font, MicroPython's if files are missing)
     or else the dice."""
     print("%s: %s" % (title, text))
+    try:
+        lang = sys.modules["lang"]
+        title = lang.string(getattr(lang.T, key))
+    except Exception:  # no language yet, no key, or no heap
+        pass
     oled = getattr(hw, "oled", None)
     if oled is not None and not getattr(oled, "missing", False):
         try:
@@ -42,14 +48,6 @@ def show_message(hw, title, text):
             dice.show((1, 1, 1, 1, 1), 0b11111)  # held ones: no OLED
         except Exception as exc:
             print("dice unusable:", exc)
-
-
-def said(key, english):
-    try:
-        lang = sys.modules["lang"]  # once the game chose a language
-        return lang.string(getattr(lang.T, key))
-    except Exception:  # none yet, or no heap
-        return english
 
 
 def safe_mode_requested(hw):
@@ -110,10 +108,10 @@ def main():
         save_session.Session(hw).attach(application)
         application.run()
     except ImportError as exc:
-        show_message(hw, said("reflash", "Reflash needed"), "firmware incomplete: %s" % exc)
+        show_message(hw, "Reflash needed", "firmware incomplete: %s" % exc, "reflash")
     except Exception as exc:  # a crash: a message, no traceback loop
         sys.print_exception(exc)
-        show_message(hw, said("crash", "Crash"), "%s: %s" % (type(exc).__name__, exc))
+        show_message(hw, "Crash", "%s: %s" % (type(exc).__name__, exc), "crash")
     return hw
 
 

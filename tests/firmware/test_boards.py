@@ -206,7 +206,7 @@ import main
 main.main()
 """
     lines, calls, msgs = run_probe(body, tmp_path)
-    assert "Absturz: RuntimeError: boom" in lines
+    assert "Crash: RuntimeError: boom" in lines  # the console stays English: flash reads it
     oled = SSD1306Emulator()
     play(msgs, oled=oled)
     assert screen_lines(oled.pixels())[:3] == ["Absturz", "RuntimeError:", "boom"]
