@@ -81,8 +81,9 @@ def storm_keys(seed, card):
     "seed,card,options",
     [
         (8, "standard", ()),
-        # (Seed 2's storm, since the menu's How to play line, mashed the Card line to Zoo.)
-        (5, "standard", ("--oled", "sh1106", "--dice", "neopixel", "--no-table") + BATTERY),
+        # (Seed 2's storm, since the menu's How to play line, mashed the Card line to Zoo;
+        # seed 5's, since a computer waits for OK, ends with a 3-player game in round 12.)
+        (6, "standard", ("--oled", "sh1106", "--dice", "neopixel", "--no-table") + BATTERY),
         (3, "zoo", ("--oled", "sh1106") + BATTERY),
         (4, "zoo", ("--dice", "neopixel", "--no-table")),
     ],
