@@ -23,9 +23,10 @@ class Hardware:
     once by a button's pin interrupt (rp2's timed lightsleep; None: the app keeps its
     5 ms frames); ``fs`` the filesystem the save layer uses (``open``, ``rename``,
     ``remove``, ``mkdir``, ``stat``; None: ``os`` and the builtin ``open``); ``glyphs``
-    (or None): told each character the fonts draw, ``(number, x, y, width, inverted)``
-    (lang.glyph's numbers, the cell's width), by a board that tells the screen as text
-    (the web board)."""
+    (or None), for a board that tells the screen as text (the web board):
+    ``glyphs(glyph, width)`` returns a font's ``glyph(fb, number, x, y, inverted)`` (its
+    cell ``width`` wide, ``number`` lang.glyph's) that draws and tells the board; main.py
+    hands it to each font's ``listen``."""
 
     def __init__(self):
         self.oled = None

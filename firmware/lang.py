@@ -7,7 +7,7 @@ is in pieces still loads it. A text that is a list (the computer levels, a box's
 and short name, a message's lines) separates its items with ``|``. ``lang_en.py`` has
 every key; another language's catalog has the keys it translates, and any it lacks fall
 back to English key by key. The languages on a device are the catalogs on it
-(``codes()``), so adding one is one file (docs/architecture.md, "A language").
+(lang_en.py ``codes()``), so adding one is one file (docs/architecture.md, "A language").
 
 ``use(code)`` resolves the language once (lang_en.py's resolver, loaded only while it
 runs): its texts, English where it has none, become
@@ -52,35 +52,22 @@ names = ()  # the game's boxes in its card's order: handles of their long names 
 short = ()  # and of the names that fit the turn list and the card view
 
 
-def use(want):
+def use(want, step=0):
     """Make ``want`` (a language code) the language of every text; English when there is
-    no catalog for it on this device. Returns the code in use."""
+    no catalog for it on this device. ``step`` 1 (-1): the language after (before)
+    ``want`` in the device's list instead (the menu's Language line; lang_en.codes).
+    Returns the code in use. The resolver is lang_en.py's, loaded only while it runs and
+    forgotten after: its code and strings are garbage then."""
     global blob, code, names, short
     blob = None  # the texts in use out of the way of the new ones
     names = short = ()
-    blob, code = _english().resolve(want)
-    return code
-
-
-def codes():
-    """The languages on this device, English first (lang_en.codes)."""
-    return _english().codes()
-
-
-def next_code(current, step=1):
-    """The language after ``current`` in ``codes()`` (wrapping; ``step`` -1: before)."""
-    return _english().next_code(current, step)
-
-
-def _english():
-    """lang_en.py: English, every other language's fallback, and the code that resolves a
-    language and lists the languages. It is loaded only while one of those runs, and
-    forgotten after: its code and strings are garbage then."""
     try:
-        return __import__("lang_en")
+        english = __import__("lang_en")
+        blob, code = english.resolve(english.next_code(want, step) if step else want)
     finally:
         if "lang_en" in sys.modules:
             del sys.modules["lang_en"]
+    return code
 
 
 def glyph(char):

@@ -18,16 +18,16 @@ small_straight = Kleine Straße|Kl. Straße
 large_straight = Große Straße|Gr. Straße
 yahtzee = Yahtzee|Yahtzee
 chance = Chance|Chance
-fish = Fisch|Fisch
-bird = Vogel|Vogel
-cat = Katze|Katze
-dog = Hund|Hund
-horse = Pferd|Pferd
-elephant = Elefant|Elefant
-three_same = Drei gleiche|3 gleiche
-four_same = Vier gleiche|4 gleiche
-all_different = Alle anders|5 anders
-zoo_yahtzy = Zoo Yahtzy|Zoo Yahtzy
+monkey = Affe
+elephant = Elefant
+giraffe = Giraffe
+rhino = Nashorn
+bear = Bär
+lion = Löwe
+three_same = Drei gleiche
+four_same = Vier gleiche
+all_different = Alle anders
+zoo_yahtzy = Zoo Yahtzy
 yahtzee_bonus = Yahtzee-Bonus|Yahtzee+
 upper_bonus = Bonus oben|Bonus
 """,
@@ -51,6 +51,7 @@ coach_modes = aus|Tipps|Rückblick
 sound = Ton
 brightness = Helligkeit
 language = Sprache
+how_to_play = Spielregeln
 records = Rekorde
 """,
     """
@@ -116,5 +117,56 @@ stats = Spiele|Ergebnisse|Schnitt|Bestes|Yahtzees|Bonus oben
 zoo_yahtzys = Zoo Yahtzys
 fairness = Faire Würfel?
 verdicts = Zu wenig Würfe|Wirkt fair|Fraglich|Unfair!
+""",
+    """
+crash = Absturz
+reflash = Neu flashen
+flash_full = Speicher voll
+save_failed = Nicht gesichert
+save_damaged = Spiel beschädigt
+records_damaged = Rekorde defekt
+flash_repaired = Repariert
+setup_damaged = Setup defekt
+battery_low = Batterie schwach
+saved_game = Spielstand
+continue_new = Weiterspielen|Neues Spiel
+saved_where = Runde %d, %s
+not_saved_full = Nicht gespeichert.~Es geht weiter;~gespeichert wird,~wenn Platz ist.
+not_saved_io = Nicht gespeichert~(%s).~Es geht weiter.~Siehe README:~Damaged flash.
+not_saved = Nicht gespeichert~(%s).~Es geht weiter.
+records_not_saved = Nicht gesichert:~%s.~Das Spiel bleibt~gesichert; der~nächste Start~holt es nach.
+score_not_saved = Rekord nicht~gesichert (%s).~Der nächste~Start fragt~noch mal.
+battery_text = %d.%02d V~%s~Batterien laden~oder tauschen.~Taste: weiter
+battery_idle = %d.%02d V~Batterien laden~oder tauschen.~Taste: weiter
+now_game_saved = Spiel gespeichert.
+now_game_not_saved = Spiel NICHT gespeichert.
+records_text = %s:~%s,~%s,~%s
+now_kept_bad = als .bad behalten
+now_not_moved = nicht verschoben
+now_older_copy = ältere Kopie genutzt.
+now_afresh = neu angefangen.
+repaired_text = %s~war im Weg:~als .bad behalten.~Speichern geht.
+setup_text = Einstellungen:~%s.~Standard genutzt.
+save_damaged_text = Gespeichertes~Spiel: %s.~%s~Neues Spiel.
+now_kept_bad_line = Als .bad behalten.
+now_not_moved_line = Nicht verschoben.
+inconsistent_text = Gespeichertes~Spiel passt~nicht zusammen.~Als .bad behalten.~Neues Spiel.
+why_truncated = abgeschnitten
+why_corrupt = beschädigt
+why_version = unbekannte Version
+why_bad_contents = falscher Inhalt
+why_full = voll
+why_io_error = Schreibfehler
+why_unsavable = zu groß
+why_no_memory = kein Speicher
+""",
+    """
+rules_title = Regeln
+rules_turn = Bis zu 3-mal würfeln. Die Taste unter einem Würfel hält ihn; ROLL würfelt den Rest. Dann ein Feld wählen (UP, DOWN) und zweimal OK drücken. Ist die Karte voll, gewinnt, wer die meisten Punkte hat.
+rules_upper = Einsen bis Sechsen: die Würfel dieser Zahl zusammenzählen. 63 oder mehr in diesen sechs Feldern: 35 Bonuspunkte.
+rules_lower = Dreierpasch (3 gleiche), Viererpasch (4 gleiche), Chance: alle Augen zählen. Full House (3 + 2 gleiche): 25. Kleine Straße (4 in Folge): 30. Große Straße (5 in Folge): 40. Yahtzee (5 gleiche): 50.
+rules_more = Noch ein Yahtzee: 100 Bonuspunkte; die Zeile Joker sagt, wohin er darf. Passt nichts: ein Feld bekommt 0.
+rules_zoo = Jedes Tier: 1 Punkt pro Würfel.
+rules_zoo_bonus = Tiere zusammen 18 oder mehr: 10 Bonuspunkte.
 """,
 )

@@ -1,5 +1,5 @@
 """English: every text the handheld shows, and every other language's fallback; and the
-code that resolves a language (lang.use) and lists the languages (lang.codes), which is
+code that resolves a language (lang.use) and lists the languages (codes), which is
 loaded with English only while it runs.
 
 One line a text, ``key = text``, in a string a part of the screens; ``|`` separates the
@@ -16,7 +16,8 @@ from micropython import const
 
 TEXTS = (
     # The boxes by id: long name|short name. The short one fits the turn list and the card
-    # view (11 columns); the long one a line of its own (16).
+    # view (11 columns); the long one a line of its own (16). The Zoo card's animals and
+    # combinations show as pictures: one name each, for the rules pages.
     # The bonuses, long|short (the short one beside a number of up to four digits).
     """
 lang_name = English
@@ -33,16 +34,16 @@ small_straight = Small straight|Sm straight
 large_straight = Large straight|Lg straight
 yahtzee = Yahtzee|Yahtzee
 chance = Chance|Chance
-fish = Fish|Fish
-bird = Bird|Bird
-cat = Cat|Cat
-dog = Dog|Dog
-horse = Horse|Horse
-elephant = Elephant|Elephant
-three_same = Three the same|3 the same
-four_same = Four the same|4 the same
-all_different = All different|5 different
-zoo_yahtzy = Zoo Yahtzy|Zoo Yahtzy
+monkey = Monkey
+elephant = Elephant
+giraffe = Giraffe
+rhino = Rhino
+bear = Bear
+lion = Lion
+three_same = Three the same
+four_same = Four the same
+all_different = All different
+zoo_yahtzy = Zoo Yahtzy
 yahtzee_bonus = Yahtzee bonus|Yahtzee+
 upper_bonus = Upper bonus|Bonus
 """,
@@ -67,6 +68,7 @@ coach_modes = off|hints|review
 sound = Sound
 brightness = Brightness
 language = Language
+how_to_play = How to play
 records = Records
 """,
     # Around a game.
@@ -137,6 +139,63 @@ stats = Games|Scores|Average|Best|Yahtzees|Upper bonus
 zoo_yahtzys = Zoo Yahtzys
 fairness = Fair dice?
 verdicts = Too few rolls|Looks fair|Maybe unfair|Unfair dice!
+""",
+    # The save layer's messages (ui/records_screens.py): a title of at most 16 characters,
+    # then a text wrapped at spaces into at most 7 lines of 16, "~" starting a line; %d
+    # and %s show the values the save layer gives (a why_ key words a reason).
+    """
+crash = Crash
+reflash = Reflash needed
+flash_full = Flash full
+save_failed = Save failed
+save_damaged = Save damaged
+records_damaged = Records damaged
+flash_repaired = Flash repaired
+setup_damaged = Set-up damaged
+battery_low = Battery low
+saved_game = Saved game
+continue_new = Continue|New game
+saved_where = Round %d, %s
+not_saved_full = Game not saved.~Play goes on; it~saves again when~there is room.
+not_saved_io = Game not saved~(%s).~Play goes on.~See README:~Damaged flash.
+not_saved = Game not saved~(%s).~Play goes on.
+records_not_saved = Not saved:~%s.~The game stays~saved; the next~boot keeps them.
+score_not_saved = High score not~saved (%s).~The game stays~saved; the next~boot asks again.
+battery_text = %d.%02d V~%s~Charge or change~the batteries.~Any key: go on
+now_game_saved = Game saved.
+now_game_not_saved = Game NOT saved.
+battery_idle = %d.%02d V~Charge or change~the batteries.~Any key: go on
+records_text = %s:~%s,~%s,~%s
+now_kept_bad = kept as .bad
+now_not_moved = not moved aside
+now_older_copy = older copy used.
+now_afresh = started afresh.
+repaired_text = %s~was in the way:~kept as .bad.~Saving works.
+setup_text = Menu set-up:~%s.~Defaults used.
+save_damaged_text = Saved game:~%s.~%s~New game.
+now_kept_bad_line = Kept as .bad.
+now_not_moved_line = Not moved aside.
+inconsistent_text = Saved game is~inconsistent.~Kept as .bad.~New game.
+why_truncated = truncated
+why_corrupt = corrupt
+why_version = unknown version
+why_bad_contents = bad contents
+why_full = full
+why_io_error = io error
+why_unsavable = unsavable
+why_no_memory = no memory
+""",
+    # The rules pages (the menu's How to play; ui/pages.py): each text wrapped to the
+    # screen's 16 columns as it is drawn (a "|" starts a new line), at most 255
+    # characters; rules_title at most 9 (the battery's figure shows beside it).
+    """
+rules_title = Rules
+rules_turn = Roll up to 3 times. A die's button keeps it; ROLL rolls the rest. Then pick a box (UP, DOWN) and press OK twice. Once the card is full, the most points wins.
+rules_upper = Aces to Sixes: add the dice of that number. 63 or more in these six boxes: 35 bonus points.
+rules_lower = Three of a kind, Four of a kind, Chance: add all dice. Full house (3 + 2 the same): 25. Small straight (4 in a row): 30. Large straight (5 in a row): 40. Yahtzee (5 the same): 50.
+rules_more = Another Yahtzee: 100 bonus points; the Joker line says where it goes. Nothing fits: a box scores 0.
+rules_zoo = Each animal: 1 point a die.
+rules_zoo_bonus = Animals together 18 or more: 10 bonus points.
 """,
 )
 

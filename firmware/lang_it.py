@@ -18,16 +18,16 @@ small_straight = Scala piccola|Sc. piccola
 large_straight = Scala grande|Sc. grande
 yahtzee = Yahtzee|Yahtzee
 chance = Chance|Chance
-fish = Pesce|Pesce
-bird = Uccello|Uccello
-cat = Gatto|Gatto
-dog = Cane|Cane
-horse = Cavallo|Cavallo
-elephant = Elefante|Elefante
-three_same = Tre uguali|3 uguali
-four_same = Quattro uguali|4 uguali
-all_different = Tutti diversi|5 diversi
-zoo_yahtzy = Zoo Yahtzy|Zoo Yahtzy
+monkey = Scimmia
+elephant = Elefante
+giraffe = Giraffa
+rhino = Rinoceronte
+bear = Orso
+lion = Leone
+three_same = Tre uguali
+four_same = Quattro uguali
+all_different = Tutti diversi
+zoo_yahtzy = Zoo Yahtzy
 yahtzee_bonus = Bonus Yahtzee|Yahtzee+
 upper_bonus = Bonus sopra|Bonus
 """,
@@ -51,6 +51,7 @@ coach_modes = no|consigli|revisione
 sound = Suono
 brightness = Luminosità
 language = Lingua
+how_to_play = Come si gioca
 records = Record
 """,
     """
@@ -116,5 +117,56 @@ stats = Partite|Punteggi|Media|Migliore|Yahtzee|Bonus sopra
 zoo_yahtzys = Zoo Yahtzy
 fairness = Dadi onesti?
 verdicts = Pochi lanci|Sembra onesto|Dubbio|Truccati!
+""",
+    """
+crash = Errore grave
+reflash = Riflashare
+flash_full = Memoria piena
+save_failed = Non salvato
+save_damaged = Partita rovinata
+records_damaged = Record rovinati
+flash_repaired = Memoria riparata
+setup_damaged = Menu rovinato
+battery_low = Batteria scarica
+saved_game = Partita salvata
+continue_new = Continua|Nuova partita
+saved_where = Turno %d, %s
+not_saved_full = Non salvata.~Si continua; si~salva di nuovo~quando c'è posto.
+not_saved_io = Non salvata~(%s).~Si continua.~Vedi README:~Damaged flash.
+not_saved = Non salvata~(%s).~Si continua.
+records_not_saved = Non salvati:~%s.~La partita resta~salvata; il~prossimo avvio~li salva.
+score_not_saved = Record non~salvato (%s).~Il prossimo~avvio lo richiede.
+battery_text = %d.%02d V~%s~Ricarica o cambia~le batterie.~Un tasto: avanti
+battery_idle = %d.%02d V~Ricarica o cambia~le batterie.~Un tasto: avanti
+now_game_saved = Partita salvata.
+now_game_not_saved = Partita NON salvata.
+records_text = %s:~%s,~%s,~%s
+now_kept_bad = tenuto come .bad
+now_not_moved = non spostato
+now_older_copy = copia vecchia.
+now_afresh = ripartito da zero.
+repaired_text = %s~era d'intralcio:~tenuto come .bad.~Il salvataggio va.
+setup_text = Impostazioni:~%s.~Si usano quelle~di base.
+save_damaged_text = Partita salvata:~%s.~%s~Nuova partita.
+now_kept_bad_line = Tenuta come .bad.
+now_not_moved_line = Non spostata.
+inconsistent_text = Partita salvata~incoerente.~Tenuta come .bad.~Nuova partita.
+why_truncated = troncato
+why_corrupt = rovinato
+why_version = versione ignota
+why_bad_contents = contenuto errato
+why_full = piena
+why_io_error = errore di scrittura
+why_unsavable = troppo grande
+why_no_memory = memoria esaurita
+""",
+    """
+rules_title = Regole
+rules_turn = Tira fino a 3 volte. Il tasto sotto un dado lo tiene; ROLL tira gli altri. Poi scegli una casella (UP, DOWN) e premi OK due volte. A scheda piena vince chi ha più punti.
+rules_upper = Da Uno a Sei: somma i dadi di quel numero. 63 o più in queste sei caselle: 35 punti bonus.
+rules_lower = Tris (3 uguali), Poker (4 uguali), Chance: somma tutti i dadi. Full (3 + 2 uguali): 25. Scala piccola (4 in fila): 30. Scala grande (5 in fila): 40. Yahtzee (5 uguali): 50.
+rules_more = Un altro Yahtzee: 100 punti bonus; la riga Jolly dice dove va. Se niente va bene: una casella prende 0.
+rules_zoo = Ogni animale: 1 punto per dado.
+rules_zoo_bonus = Animali insieme 18 o più: 10 punti bonus.
 """,
 )

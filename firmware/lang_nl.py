@@ -18,16 +18,16 @@ small_straight = Kleine straat|Kl. straat
 large_straight = Grote straat|Gr. straat
 yahtzee = Yahtzee|Yahtzee
 chance = Kans|Kans
-fish = Vis|Vis
-bird = Vogel|Vogel
-cat = Kat|Kat
-dog = Hond|Hond
-horse = Paard|Paard
-elephant = Olifant|Olifant
-three_same = Drie dezelfde|3 dezelfde
-four_same = Vier dezelfde|4 dezelfde
-all_different = Allemaal anders|5 anders
-zoo_yahtzy = Zoo Yahtzy|Zoo Yahtzy
+monkey = Aap
+elephant = Olifant
+giraffe = Giraf
+rhino = Neushoorn
+bear = Beer
+lion = Leeuw
+three_same = Drie dezelfde
+four_same = Vier dezelfde
+all_different = Allemaal anders
+zoo_yahtzy = Zoo Yahtzy
 yahtzee_bonus = Yahtzee-bonus|Yahtzee+
 upper_bonus = Bonus boven|Bonus
 """,
@@ -51,6 +51,7 @@ coach_modes = uit|tips|terugblik
 sound = Geluid
 brightness = Helderheid
 language = Taal
+how_to_play = Spelregels
 records = Records
 """,
     """
@@ -116,5 +117,56 @@ stats = Spellen|Scores|Gemiddeld|Beste|Yahtzees|Bonus boven
 zoo_yahtzys = Zoo Yahtzy's
 fairness = Eerlijke stenen?
 verdicts = Te weinig worpen|Lijkt eerlijk|Twijfelachtig|Oneerlijk!
+""",
+    """
+crash = Vastgelopen
+reflash = Opnieuw flashen
+flash_full = Geheugen vol
+save_failed = Niet bewaard
+save_damaged = Spel beschadigd
+records_damaged = Records kapot
+flash_repaired = Opslag hersteld
+setup_damaged = Instelling kapot
+battery_low = Batterij zwak
+saved_game = Bewaard spel
+continue_new = Verder spelen|Nieuw spel
+saved_where = Ronde %d, %s
+not_saved_full = Spel niet bewaard.~Het spel gaat~door; het wordt~bewaard als er~weer plek is.
+not_saved_io = Niet bewaard~(%s).~Het spel gaat~door. Zie README:~Damaged flash.
+not_saved = Spel niet bewaard~(%s).~Het spel gaat~door.
+records_not_saved = Niet bewaard:~%s.~Het spel blijft~bewaard; bij de~volgende start~lukt het alsnog.
+score_not_saved = Topscore niet~bewaard (%s).~De volgende~start vraagt~het weer.
+battery_text = %d.%02d V~%s~Laad of vervang~de batterijen.~Knop: verder
+battery_idle = %d.%02d V~Laad of vervang~de batterijen.~Knop: verder
+now_game_saved = Spel bewaard.
+now_game_not_saved = Spel NIET bewaard.
+records_text = %s:~%s,~%s,~%s
+now_kept_bad = bewaard als .bad
+now_not_moved = niet verplaatst
+now_older_copy = oudere kopie.
+now_afresh = opnieuw begonnen.
+repaired_text = %s~zat in de weg:~bewaard als .bad.~Opslaan werkt.
+setup_text = Menu-instelling:~%s.~Standaard gebruikt.
+save_damaged_text = Bewaard spel:~%s.~%s~Nieuw spel.
+now_kept_bad_line = Bewaard als .bad.
+now_not_moved_line = Niet verplaatst.
+inconsistent_text = Bewaard spel~klopt niet.~Bewaard als .bad.~Nieuw spel.
+why_truncated = afgebroken
+why_corrupt = beschadigd
+why_version = onbekende versie
+why_bad_contents = foute inhoud
+why_full = vol
+why_io_error = schrijffout
+why_unsavable = te groot
+why_no_memory = geen geheugen
+""",
+    """
+rules_title = Regels
+rules_turn = Gooi tot 3 keer. De knop onder een steen houdt hem vast; ROLL gooit de rest. Kies dan een vak (UP, DOWN) en druk twee keer op OK. Is de kaart vol, dan wint wie de meeste punten heeft.
+rules_upper = Enen tot Zessen: tel de stenen met dat getal op. 63 of meer in deze zes vakken: 35 bonuspunten.
+rules_lower = Drie gelijke, Vier gelijke, Kans: tel alle stenen op. Full house (3 + 2 dezelfde): 25. Kleine straat (4 op een rij): 30. Grote straat (5 op een rij): 40. Yahtzee (5 dezelfde): 50.
+rules_more = Nog een Yahtzee: 100 bonuspunten; de regel Joker zegt waar hij mag. Past niets: een vak krijgt 0.
+rules_zoo = Elk dier: 1 punt per steen.
+rules_zoo_bonus = Dieren samen 18 of meer: 10 bonuspunten.
 """,
 )

@@ -1,7 +1,6 @@
-"""Boot: read device.cfg, build the board (big buffers first), then run the app. ROLL held
-at power-on: safe mode. A failed part, a crash, files missing: a message on the OLED (or
-the dice) and the console. The device runs this file from source: keep it within one
-4 KiB littlefs block (tests/host/test_flash_units.py)."""
+"""Boot: device.cfg, the board (big buffers first), then the app. ROLL held at power-on:
+safe mode. A failed part, a crash, files missing: a message. Run from source: keep it
+within one 4 KiB littlefs block (tests/host/test_flash_units.py)."""
 
 import gc
 import sys
@@ -12,10 +11,16 @@ _ROLL = const(5)  # drivers.buttons.ROLL: safe mode without the drivers
 _SAFE_SAMPLES = const(10)  # 10 x 5 ms: settled
 
 
-def show_message(hw, title, text):
-    """``title`` and ``text`` on the console, the OLED (the game's font; MicroPython's if
-    files are missing) or else the dice."""
+def show_message(hw, title, text, key=None):
+    """On the console (English: flash reads it), the OLED (the title ``key`` in the
+    game's language once chosen; the game's font, MicroPython's if files are missing)
+    or else the dice."""
     print("%s: %s" % (title, text))
+    try:
+        lang = sys.modules["lang"]
+        title = lang.string(getattr(lang.T, key))
+    except Exception:  # no language yet, no key, or no heap
+        pass
     oled = getattr(hw, "oled", None)
     if oled is not None and not getattr(oled, "missing", False):
         try:
@@ -24,8 +29,8 @@ def show_message(hw, title, text):
             try:
                 from ui import draw
 
-                lines = [title[:16]] + draw.wrap(text, 16, 7)
-            except ImportError:
+                lines = [title[:16]] + draw.pages().wrap(text, 16, 7)
+            except Exception:  # no files, or no heap for them
                 draw = None
                 lines = [title[:16]] + [text[i : i + 16] for i in range(0, min(len(text), 112), 16)]
             for row in range(len(lines)):
@@ -35,7 +40,7 @@ def show_message(hw, title, text):
                     draw.text(oled, lines[row], 0, row, row == 0)
             oled.show()
             return
-        except Exception as exc:  # the panel failed
+        except Exception as exc:  # the panel
             print("OLED unusable:", exc)
     dice = getattr(hw, "dice", None)
     if dice is not None and not getattr(dice, "missing", False):
@@ -43,12 +48,6 @@ def show_message(hw, title, text):
             dice.show((1, 1, 1, 1, 1), 0b11111)  # held ones: no OLED
         except Exception as exc:
             print("dice unusable:", exc)
-
-
-def load_board(cfg):
-    name = cfg.get("board", "pico")
-    package = __import__("boards." + name)
-    return getattr(package, name)
 
 
 def safe_mode_requested(hw):
@@ -72,15 +71,15 @@ def main():
     del sys.modules["config"]
     gc.collect()
     try:
-        board = load_board(cfg)
+        name = cfg.get("board", "pico")
+        board = getattr(__import__("boards." + name), name)
     except ImportError as exc:
-        name = cfg.get("board")
         print("board %r is not on this device (%s): make flash BOARD=%s" % (name, exc, name))
         return None
     try:
         hw = board.build(cfg)
     except Exception as exc:
-        print("board %r failed:" % cfg.get("board"))
+        print("board %r failed:" % name)
         sys.print_exception(exc)
         return None
     if safe_mode_requested(hw):
@@ -109,10 +108,10 @@ def main():
         save_session.Session(hw).attach(application)
         application.run()
     except ImportError as exc:
-        show_message(hw, "Reflash needed", "firmware incomplete: %s" % exc)
+        show_message(hw, "Reflash needed", "firmware incomplete: %s" % exc, "reflash")
     except Exception as exc:  # a crash: a message, no traceback loop
         sys.print_exception(exc)
-        show_message(hw, "Crash", "%s: %s" % (type(exc).__name__, exc))
+        show_message(hw, "Crash", "%s: %s" % (type(exc).__name__, exc), "crash")
     return hw
 
 

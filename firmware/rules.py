@@ -109,8 +109,6 @@ class Ruleset:
         else:
             raise ValueError("unknown rules option %r (choose %s)" % (choice, "/".join(CHOICES)))
         boxes, self.upper_threshold, self.upper_bonus, bonus, self.faces = _card(card)
-        # One letter per face for tight screens (F B C D H E on the Zoo card), or None.
-        self.face_letters = tuple(name[0].upper() for name in self.faces) if self.faces else None
         self.card = card
         self.joker = joker
         self.joker_tiers, self.joker_pays = _JOKER_TABLE[joker]

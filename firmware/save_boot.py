@@ -54,9 +54,9 @@ def tell_problems(session, recs):
     """A message per damaged records file: its reason, whether it was kept, which copy
     is used now (save_records.Records.load)."""
     for name, reason in recs.problems:
-        kept = "not moved aside" if name in recs.unkept else "kept as .bad"
-        then = "older copy used." if name in recs.older else "started afresh."
-        session.message("Records damaged", "%s:\n%s,\n%s,\n%s" % (name, reason, kept, then))
+        kept = "now_not_moved" if name in recs.unkept else "now_kept_bad"
+        then = "now_older_copy" if name in recs.older else "now_afresh"
+        session.message("records_damaged", "records_text", (name, save_store.why(reason), kept, then))
 
 
 def settle(session, app):
@@ -82,7 +82,7 @@ def settle(session, app):
 def tell_repairs(session, store):
     """Once per repair: what was in the way of saving and is now kept as ``*.bad``."""
     for path in store.repaired:
-        session.message("Flash repaired", "%s\nwas in the way:\nkept as .bad.\nSaving works." % path)
+        session.message("flash_repaired", "repaired_text", (path,))
     store.repaired = []
 
 
@@ -98,7 +98,7 @@ def load_setup(session, app):
             store.set_aside()
     except save_store.SaveError as err:
         store.set_aside()
-        session.message("Set-up damaged", "Menu set-up:\n%s.\nDefaults used." % err.reason)
+        session.message("setup_damaged", "setup_text", (save_store.why(err.reason),))
     if value is not None:
         app.settings.restore(value)
         app.apply_settings()
@@ -116,9 +116,8 @@ def load_game(session):
         if store.damaged:  # an older good slot was used: keep the bad one aside
             store.set_aside()
     except save_store.SaveError as err:
-        kept = "Kept as .bad." if store.set_aside() else "Not moved aside."
-        reason = "unknown version" if err.reason == save_store.UNKNOWN_VERSION else err.reason
-        session.message("Save damaged", "Saved game:\n%s.\n%s\nNew game." % (reason, kept))
+        kept = "now_kept_bad_line" if store.set_aside() else "now_not_moved_line"
+        session.message("save_damaged", "save_damaged_text", (save_store.why(err.reason), kept))
     store.check = None  # this module is released after boot; saves need no check
     if saved is None:
         return None
@@ -136,8 +135,8 @@ def saved_game(session, app, saved):
     session.begin(game, fields["id"], fields["counts"], fields["seed"])
     app.settings.set_coach(fields.get("coach"))  # the coach mode the game was played with
     if game.phase != game_module.OVER:
-        where = "Round %d, %s" % (game.round + 1, game.players[game.current].name)
-        session.choose("Saved game", where, ("Continue", "New game"), _continue_or_not)
+        values = (game.round + 1, game.players[game.current].name)
+        session.choose("saved_game", "saved_where", "continue_new", _continue_or_not, values)
         return
     app.resume(game)  # it ended before the records were kept: step 2 on
     if game.last is not None:
@@ -209,4 +208,4 @@ def discard_bad(session, exc):
     store.damaged = [(store.slots[0], save_store.CORRUPT), (store.slots[1], save_store.CORRUPT)]
     store.set_aside()
     print("saved game unusable:", exc)
-    session.message("Save damaged", "Saved game is\ninconsistent.\nKept as .bad.\nNew game.")
+    session.message("save_damaged", "inconsistent_text")

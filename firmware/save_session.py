@@ -39,8 +39,10 @@ import game as game_module
 import save_store
 
 # What the save layer asks the UI to show (``asks``): tuples whose first item is the kind.
-MESSAGE = const(0)  # (MESSAGE, title, text): any key closes it; answer None
-CHOICE = const(1)  # (CHOICE, title, text, answers): answer the index picked
+# Asks name their texts by catalog key (lang_en.py, the save layer's messages), with the
+# values put into them: the UI words them in the language in use.
+MESSAGE = const(0)  # (MESSAGE, title, text, values): any key closes it; answer None
+CHOICE = const(1)  # (CHOICE, title, text, answers, values): answer the index picked
 INITIALS = const(2)  # (INITIALS, name, total, place): a high score; answer three letters
 RECORDS = const(3)  # (RECORDS, recs, page): the records pages of save_records.Records (page
 # -1: all, from the first; else that page alone: the end of a game's); answer None
@@ -203,14 +205,16 @@ class Session:
         self.asks.append(item)
         self._news = True
 
-    def choose(self, title, text, answers, callback):
-        """Ask a question (``answers``: its choices); ``callback(session, app, index)``
-        takes the answer."""
+    def choose(self, title, text, answers, callback, values=()):
+        """Ask a question (``answers``: the key of its choices' list); ``callback(session,
+        app, index)`` takes the answer."""
         self._on_choice = callback
-        self._ask((CHOICE, title, text, answers))
+        self._ask((CHOICE, title, text, answers, values))
 
-    def message(self, title, text):
-        self._ask((MESSAGE, title, text))
+    def message(self, title, text, values=()):
+        """A message: ``title`` and ``text`` are catalog keys, ``values`` what the text's
+        ``%`` fields show (a save_store reason as its key: save_store.why)."""
+        self._ask((MESSAGE, title, text, values))
 
     def open_records(self, app):
         # The records of the card picked in the menu (the Zoo card keeps its own).
@@ -365,13 +369,11 @@ class Session:
             if not self._warned_full:
                 self._warned_full = True
                 if err.reason == save_store.FULL:
-                    self.message("Flash full", "Game not saved.\nPlay goes on; it\nsaves again when\nthere is room.")
+                    self.message("flash_full", "not_saved_full")
                 elif err.reason == save_store.IO:  # even the repair (save_store.Store.repair) failed
-                    self.message(
-                        "Save failed", "Game not saved\n(%s).\nPlay goes on.\nSee README:\nDamaged flash." % err.reason
-                    )
+                    self.message("save_failed", "not_saved_io", (save_store.why(err.reason),))
                 else:
-                    self.message("Save failed", "Game not saved\n(%s).\nPlay goes on." % err.reason)
+                    self.message("save_failed", "not_saved", (save_store.why(err.reason),))
         if self.store.repaired:
             use(_BOOT).tell_repairs(self, self.store)
 
@@ -397,13 +399,13 @@ class Session:
 
     def battery_low(self, app, mv):
         """The battery went low (app.battery_low): the game saved now, and a message."""
-        saved = ""
-        if self.game is not None:
-            self.save(app)
-            saved = "Game saved.\n" if not self.unsaved else "Game NOT saved.\n"
+        volts = (mv // 1000, mv % 1000 // 10)
+        if self.game is None:
+            self.message("battery_low", "battery_idle", volts)
+            return
+        self.save(app)
         self.message(
-            "Battery low",
-            "%d.%02d V\n%sCharge or change\nthe batteries.\nAny key: go on" % (mv // 1000, mv % 1000 // 10, saved),
+            "battery_low", "battery_text", volts + ("now_game_not_saved" if self.unsaved else "now_game_saved",)
         )
 
     # ----------------------------------------------------------------- boot
@@ -455,9 +457,7 @@ class Session:
                 use(_BOOT).tell_repairs(self, store)
         self.last_id = recs.stats["last"]
         if failed:
-            self.message(
-                "Flash full", "Not saved:\n%s.\nThe game stays\nsaved; the next\nboot keeps them." % " ".join(failed)
-            )
+            self.message("flash_full", "records_not_saved", (" ".join(failed),))
         # Places for all seats at once (best first), so the one shown is where it ends.
         self._pending = use(_RECORDS).game_places(recs.scores, [r[1] for r in results], self.game_id)
         self._news = True  # the end screen says whether high scores wait (scores_wait)
@@ -512,10 +512,7 @@ class Session:
         except save_store.SaveError as err:
             self._keep(self.game)
             self.kept[3].append((seat, initials))
-            self.message(
-                "Flash full",
-                "High score not\nsaved (%s).\nThe game stays\nsaved; the next\nboot asks again." % err.reason,
-            )
+            self.message("flash_full", "score_not_saved", (save_store.why(err.reason),))
 
     def _keep(self, game):
         """Keeps ``game``'s save on flash until all its records are written (save_boot.settle)."""

@@ -40,6 +40,11 @@ UNSAVABLE = "unsavable"  # a value beyond the encoding or the 16 KiB frame (save
 NO_MEMORY = "no memory"  # too little RAM to encode it now
 
 
+def why(reason):
+    """A reason above as the catalog key that words it for players (lang_en.py ``why_``)."""
+    return "why_" + reason.replace(" ", "_")
+
+
 class SaveError(Exception):
     """A save could not be read or written; ``reason`` is one of the constants above."""
 

@@ -162,7 +162,7 @@ def choose_box(coach, game, options):
 # boxes par at three of the face (that path reaches the bonus: 63, or 18 on the Zoo card).
 _PARS = {
     "yahtzee": (3, 6, 9, 12, 15, 18, 20, 12, 15, 18, 12, 10, 22),
-    # fish..elephant, 3 the same, 4 the same, full house, all different, Zoo Yahtzy
+    # monkey..lion, 3 the same, 4 the same, full house, all different, Zoo Yahtzy
     "zoo": (3, 3, 3, 3, 3, 3, 6, 6, 6, 8, 4),
 }
 

@@ -6,7 +6,7 @@
 CARD is a JSON object (or a path to a file holding one) of filled boxes -> points, plus an
 optional "yahtzee_bonus" (bonus points already earned). Prints the boxes this roll may
 legally fill with their points, and the card's totals. ``--rules zoo`` is the kids' card:
-the dice are animal numbers 1-6 (1 fish, 2 bird, 3 cat, 4 dog, 5 horse, 6 elephant), shown
+the dice are animal numbers 1-6 (1 monkey, 2 elephant, 3 giraffe, 4 rhino, 5 bear, 6 lion), shown
 by name. ``--lang`` prints the boxes' and the animals' names in that language (as the
 handheld shows them: host_tools/texts.py); ``--json`` keeps the ids. Bad input: exit 2,
 one line.
@@ -138,7 +138,7 @@ def evaluate(rules, card, dice):
 
 
 def dice_text(rules, dice):
-    """``4 4 2`` or, on the Zoo card, ``Dog Dog Bird`` (in the language in use)."""
+    """``4 4 2`` or, on the Zoo card, ``Rhino Rhino Elephant`` (in the language in use)."""
     return " ".join(texts.face(rules, die) for die in dice)
 
 
@@ -176,7 +176,7 @@ def main(argv):
     parser.add_argument("--card", help="JSON object or file: filled boxes -> points")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     texts.add_option(parser)
-    parser.add_argument("dice", nargs="*", help="five dice, 1-6 (zoo: 1 fish .. 6 elephant)")
+    parser.add_argument("dice", nargs="*", help="five dice, 1-6 (zoo: 1 monkey .. 6 lion)")
     try:
         args = parser.parse_args(argv)
         texts.use(args.lang)

@@ -48,15 +48,15 @@ def _tenths(fb, value, right_col, row):
     draw.number(fb, value // 10, right_col - 2, row)
 
 
-def _kept_dice(fb, dice, mask, row, letters=None):
-    """The five dice in their places: the face of a kept die (its animal's letter on the
-    Zoo card, ``letters`` = rules.face_letters), ``.`` for one to re-roll."""
+def _kept_dice(fb, dice, mask, row, animals=False):
+    """The five dice in their places: the face of a kept die (its animal's picture on the
+    Zoo card), ``.`` for one to re-roll."""
     for i in range(5):
         col = 1 + 3 * i
         if not mask & (1 << i):
             draw.text(fb, ".", col, row)
-        elif letters:
-            draw.text(fb, letters[dice[i] - 1], col, row)
+        elif animals:
+            draw.pages().animal(fb, dice[i], col * 8, row * 8)
         else:
             draw.number(fb, dice[i], col, row)
 
@@ -76,9 +76,9 @@ def _percent(fb, chance, right_col, row, inv=False):
 def _move(app, fb, box, code, row):
     """One hint's move on one line: the box label, or the dice to keep."""
     if box >= 0:
-        draw.text(fb, lang.names[box], 1, row)
+        draw.label(fb, app.game.rules, box, lang.names[box], 1, row)
     else:
-        _kept_dice(fb, app.game.dice, code, row, app.game.rules.face_letters)
+        _kept_dice(fb, app.game.dice, code, row, app.game.rules.faces is not None)
 
 
 def open_hint(app):
@@ -160,10 +160,10 @@ def _hint_draw(app, fb):
         return
     if coach.hint_box >= 0:
         draw.text(fb, lang.item(T.score_now, 0 if coach.hint_rolls_left else 1), 0, 2)
-        draw.text(fb, lang.names[coach.hint_box], 1, 3)
+        draw.label(fb, game.rules, coach.hint_box, lang.names[coach.hint_box], 1, 3)
     else:
         draw.text(fb, T.keep_then_roll, 0, 2)
-        _kept_dice(fb, game.dice, coach.hint_code, 3, game.rules.face_letters)
+        _kept_dice(fb, game.dice, coach.hint_code, 3, game.rules.faces is not None)
     draw.text(fb, T.ends_about, 0, 5)
     _tenths(fb, coach.tenths(coach.hint_value), 15, 5)
     draw.text(fb, T.menu_card, 0, 6)
@@ -235,12 +235,12 @@ def _review_draw(app, fb):
         draw.text(fb, T.best_play, 0, 2)
     elif coach.worst_kind == coach_module.BOX:
         draw.text(fb, T.better_score, 0, 2)
-        draw.text(fb, lang.names[coach.worst_code], 1, 3)
+        draw.label(fb, app.game.rules, coach.worst_code, lang.names[coach.worst_code], 1, 3)
         if coach.worst_rolls_left:  # instead of rolling again
             draw.text(fb, T.right_away, 1, 4)
     else:
         draw.text(fb, T.better_keep, 0, 2)
-        _kept_dice(fb, coach.worst_dice, coach.worst_code, 3, app.game.rules.face_letters)
+        _kept_dice(fb, coach.worst_dice, coach.worst_code, 3, app.game.rules.faces is not None)
     # What the turn's choices cost: points of the final score (solo), or of the chance to
     # win with opponents, in percent ("You lost 2.3%", "of win chance").
     draw.text(fb, T.you_lost, 0, 5)

@@ -14,6 +14,8 @@ way). Numbers are drawn digit by digit, so redrawing a screen allocates nothing 
 formatting in the frame loop).
 """
 
+import sys
+
 from micropython import const
 
 import lang
@@ -72,18 +74,12 @@ def glyph(fb, number, x, y, inverted=False):
         fb.blit(_cell_fb, x, y, 0)
 
 
-def listen(glyphs):
-    """From now on ``glyphs(number, x, y, width, inverted)`` is told every character drawn
-    on the grid (``width``: 8); ui/font.py's ``listen`` says what it is for and why it
-    replaces ``glyph``."""
+def listen(telling):
+    """A board that tells the screen as text (the web board's live region): ``glyph``
+    becomes ``telling(glyph, 8)``, one that draws and tells (boards/hardware.py
+    ``glyphs``), so a Pico's drawing tests nothing per glyph."""
     global glyph
-    draw = glyph
-
-    def told(fb, number, x, y, inverted=False):
-        draw(fb, number, x, y, inverted)
-        glyphs(number, x, y, _CELL, inverted)
-
-    glyph = told
+    glyph = telling(glyph, _CELL)
 
 
 def clear(fb):
@@ -147,32 +143,6 @@ def digits(value):
     return width
 
 
-def wrap(text, width=COLS, rows=ROWS - 1):
-    """``text`` as at most ``rows`` lines of at most ``width`` characters, broken at
-    spaces and at each newline (only a word longer than a line is cut). For messages,
-    made once when shown: it allocates."""
-    lines = []
-    for part in text.split("\n"):
-        line = ""
-        for word in part.split():
-            while len(word) > width:  # no space to break at
-                if line:
-                    lines.append(line)
-                    line = ""
-                lines.append(word[:width])
-                word = word[width:]
-            if not line:
-                line = word
-            elif len(line) + 1 + len(word) <= width:
-                line += " " + word
-            else:
-                lines.append(line)
-                line = word
-        if line:
-            lines.append(line)
-    return lines[:rows]
-
-
 def hbar(fb, row, value, full):
     """A progress bar across the row's middle: ``value`` out of ``full`` (small ints)."""
     y = row * _CELL + 2
@@ -202,3 +172,31 @@ def battery(fb, mv):
     text(fb, ".", 11, 0, True)
     number(fb, tenths % 10, 12, 0, True)
     number(fb, tenths // 10, 10, 0, True)
+
+
+_pages = None  # ui/pages.py while a screen needs it
+
+
+def pages(keep=True):
+    """ui/pages.py (the Zoo card's pictures, the rules pages, messages' wrapping): imported
+    by its first use, so a standard game's heap does not hold it. ``keep`` False: forget
+    it (the rules pages or a message closed), its code garbage once nobody holds it; a
+    Zoo game's next picture imports it again."""
+    global _pages
+    if keep:
+        if _pages is None:
+            _pages = __import__("ui.pages", None, None, ("*",))
+        return _pages
+    _pages = None
+    if "ui.pages" in sys.modules:
+        del sys.modules["ui.pages"]
+        delattr(sys.modules["ui"], "pages")
+    return None
+
+
+def label(fb, ruleset, box, name, col, row, inverted=False):
+    """A box as a screen names it: on the Zoo card its picture, else ``name`` (a text)."""
+    if ruleset.faces:
+        pages().picture(fb, ruleset, box, col, row, inverted)
+    else:
+        text(fb, name, col, row, inverted)

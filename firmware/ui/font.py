@@ -74,20 +74,10 @@ def glyph(fb, code, x, y, inverted=False):
         fb.blit(_glyph_fb, x, y, 0)
 
 
-def listen(glyphs):
-    """From now on ``glyphs(number, x, y, width, inverted)`` is told every character this
-    font draws (``number`` as lang.glyph numbers it, ``width`` its cell's: 4): a board that
-    tells the screen as text (the web board's live region) sets it at boot. ``glyph`` is
-    replaced by one that draws and tells, so a Pico's drawing pays nothing for it (a test
-    per glyph slowed the busy-time simulator's busiest turn past its 15 s)."""
+def listen(telling):
+    """As ui/draw.py's ``listen``: ``glyph`` becomes ``telling(glyph, 4)``."""
     global glyph
-    draw = glyph
-
-    def told(fb, code, x, y, inverted=False):
-        draw(fb, code, x, y, inverted)
-        glyphs(code, x, y, CELL_W, inverted)
-
-    glyph = told
+    glyph = telling(glyph, CELL_W)
 
 
 def text(fb, s, col, row, inverted=False, limit=COLS):

@@ -1,5 +1,6 @@
 """The setup menu: game settings, the list of menu lines they produce, and the menu
-screen (ui/__init__.py says what a screen is).
+screen (ui/__init__.py says what a screen is), which also shows the rules pages of the
+card chosen (ui/pages.py) when its "How to play" line is opened.
 
 Settings live here as small ints; the menu is a list of item ids that depends on the
 number of players (one "Pn human/CPU" line per player). ``change`` steps a value; the
@@ -34,6 +35,7 @@ RECORDS = const(10)  # high scores, statistics, dice fairness (save_session.py s
 COACH = const(11)  # hints and turn reviews from the strategy table (coach.py)
 CARD = const(12)  # the standard card or the kids' Zoo card
 LANGUAGE = const(13)  # the language of every text (lang.py), kept with the set-up
+HOW_TO = const(14)  # the rules of the card chosen (ui/pages.py)
 
 MAX_PLAYERS = const(4)
 HUMAN = const(0)
@@ -52,7 +54,7 @@ SEAT_LABELS = ("P1", "P2", "P3", "P4")
 # Each line's text (lang.T keys), by item id; the seats' lines show the seat's name.
 LABELS = (
     "players", "", "", "", "", "joker", "yahtzee_bonus", "sound", "brightness", "start_game", "records", "coach",
-    "card_line", "language",
+    "card_line", "language", "how_to_play",
 )  # fmt: skip
 # A card: the standard one (its joker option and Yahtzee bonus on lines of their own) or
 # the kids' Zoo card (neither).
@@ -105,6 +107,7 @@ class Settings:
         if not self.zoo():  # the joker and the Yahtzee bonus: the standard card's only
             items.append(JOKER)
             items.append(YBONUS)
+        items.append(HOW_TO)  # under the card's lines: the rules of the card chosen
         for item in (COACH, SOUND, LEDS, LANGUAGE, RECORDS):
             items.append(item)
 
@@ -136,7 +139,7 @@ class Settings:
         elif item == LEDS:
             self.leds = (self.leds + step) % 16
         elif item == LANGUAGE:
-            self.lang = lang.use(lang.next_code(self.lang, step))
+            self.lang = lang.use(self.lang, step)
         return False
 
     def set_coach(self, mode):
@@ -223,6 +226,7 @@ def setup_ok(value):
 # the cursor and the first line shown.
 cursor = 0
 top = 0
+_reading = False  # the rules pages show (ui/pages.py)
 
 
 def home(settings):
@@ -230,9 +234,20 @@ def home(settings):
     global cursor, top
     cursor = settings.items.index(START)
     top = 0
+    _close_pages()  # left while the rules showed
+
+
+def _close_pages():
+    global _reading
+    if _reading:
+        _reading = False
+        draw.pages(False)
 
 
 def _setup_draw(app, fb):
+    if _reading:
+        draw.pages().paint(fb)
+        return
     settings = app.settings
     items = settings.items
     draw.clear(fb)
@@ -285,8 +300,13 @@ def _setup_draw(app, fb):
 
 
 def _setup_handle(app, button, long):
-    global cursor, top
+    global cursor, top, _reading
     settings = app.settings
+    if _reading:
+        if draw.pages().press(button):  # read, or MENU: back to the menu line
+            _close_pages()
+        app.dirty = True
+        return
     if button == _UP or button == _DOWN:
         step = 1 if button == _DOWN else -1
         cursor = (cursor + step) % len(settings.items)
@@ -298,6 +318,11 @@ def _setup_handle(app, button, long):
         if item == RECORDS:
             if app.session is not None:
                 app.session.open_records(app)
+            return
+        if item == HOW_TO:
+            draw.pages().start(settings.zoo())
+            _reading = True
+            app.dirty = True
             return
         if settings.change(item):
             cursor = settings.items.index(item)

@@ -37,15 +37,42 @@ def overlay(app):
     if ask is not _shown_for:
         kind = ask[0]
         if kind == _MESSAGE:
-            _shown = Message(ask[1], ask[2])
+            _shown = Message(worded(ask[1]), worded(ask[2], ask[3]))
         elif kind == _CHOICE:
-            _shown = Choice(ask[1], ask[2], ask[3])
+            _shown = Choice(worded(ask[1]), worded(ask[2], ask[4]), answers(ask[3]))
         elif kind == _INITIALS:
             _shown = Initials(ask[1], ask[2], ask[3])
         else:
             _shown = RecordsView(ask[1], ask[2])
         _shown_for = ask
     return _shown
+
+
+def worded(key, values=()):
+    """The save layer's text ``key`` in the language in use, its ``%`` fields filled:
+    a ``why_`` or ``now_`` value is a catalog key (a reason, what was done) in words, a
+    seat ("P1") as the screens name it, a file's name or a number as it is; "~" starts
+    a line."""
+    text = lang.string(getattr(T, key)).replace("~", "\n")
+    if values:
+        words = []
+        for value in values:
+            if type(value) is str:
+                if value[:4] in ("why_", "now_"):
+                    value = getattr(T, value) if hasattr(T, value) else value[4:]
+                else:
+                    value = menu.person(value)
+                if type(value) is int:
+                    value = lang.string(value)
+            words.append(value)
+        text = text % tuple(words)
+    return text
+
+
+def answers(key):
+    """The items of the list text ``key`` (a choice's answers) as handles."""
+    handle = getattr(T, key)
+    return [lang.item(handle, i) for i in range(lang.string(handle).count("|") + 1)]
 
 
 def handle(app, event):
@@ -81,7 +108,8 @@ class Message:
 
     def __init__(self, title, text):
         self.title = title
-        self.lines = draw.wrap(text, 16, _ROWS)
+        self.lines = draw.pages().wrap(text, 16, _ROWS)
+        draw.pages(False)  # a Zoo game's next picture, the menu's rules pages: imported again
 
     def handle(self, event):
         return True

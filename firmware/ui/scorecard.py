@@ -3,7 +3,8 @@
 Card view: the 8x8 header (``P1 card`` and the total), then two columns of the compact
 grid (16 columns each): the upper boxes, the upper subtotal against its threshold, the
 bonus (or what it still needs) and a progress bar on the left; the lower boxes, the
-Yahtzee bonus and the total on the right. Rows come from the ruleset's box table (upper
+Yahtzee bonus and the total on the right. The Zoo card shows its boxes as pictures on
+the 8x8 grid instead (ui/pages.py ``card``). Rows come from the ruleset's box table (upper
 boxes are its FACE boxes), so a card with other boxes lays itself out the same way. An
 open box shows ``.``.
 
@@ -86,6 +87,9 @@ def _card_draw(app, fb):
         draw.number(fb, draw.percent(app.win_chance[seat]), 10, 0, True)
         draw.text(fb, "%", 11, 0, True)
     draw.number(fb, grand, 15, 0, True)
+    if ruleset.faces:  # the Zoo card: pictures, for a child who cannot read yet
+        draw.pages().card(fb, ruleset, card_, upper, upper_bonus)
+        return
     labels = lang.short
     split = n_upper(ruleset)
     n = len(ruleset.boxes)

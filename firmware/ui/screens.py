@@ -92,7 +92,7 @@ def _rolloff_draw(app, fb):
     draw.bar(fb, 0)
     draw.text(fb, T.who_starts, 0, 0, True)
     faces = app.faces
-    animals = game.rules.faces  # the Zoo card: the animal's name instead of its number
+    animals = game.rules.faces  # the Zoo card: the animal's picture instead of its number
     for seat in range(len(game.players)):
         row = seat + 1
         draw.text(fb, lang.item(T.seats, seat), 0, row)
@@ -102,8 +102,7 @@ def _rolloff_draw(app, fb):
         if app.rolling or faces[seat] == 0:
             draw.text(fb, "-", 15, row)
         elif animals:
-            name = lang.names[faces[seat] - 1]  # the animal's box
-            draw.text(fb, name, 16 - (name & 0xFF), row)
+            draw.pages().animal(fb, faces[seat], 120, row * 8)
         else:
             draw.number(fb, faces[seat], 15, row)
     if app.starter >= 0:
@@ -192,15 +191,15 @@ def _summary_draw(app, fb):
     draw.text(fb, lang.item(T.seats, seat), 0, 0, True)
     draw.text(fb, T.scored, 3, 0, True)
     faces = app.faces
-    letters = app.game.rules.face_letters  # the Zoo card: each animal's letter
-    for i in range(5):
-        if letters:
-            draw.text(fb, letters[faces[i] - 1], 1 + 3 * i, 2)
-        else:
+    animals = app.game.rules.faces  # the Zoo card: each die's animal
+    if animals:
+        draw.pages().dice(fb, faces, 1, 2, 3)
+    else:
+        for i in range(5):
             draw.number(fb, faces[i], 1 + 3 * i, 2)
     # The box and its points, the bonuses the score earned, the total (row 5 without).
     row = 4 if not (bonus or upper) else 3
-    draw.text(fb, lang.box_name(box, 13), 0, row)
+    draw.label(fb, app.game.rules, box, lang.box_name(box, 13), 0, row)
     draw.number(fb, points, 15, row)
     row = bonuses(fb, bonus, upper, row + 1)
     draw.text(fb, T.total, 0, row)

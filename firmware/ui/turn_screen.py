@@ -67,7 +67,7 @@ def _turn_draw(app, fb):
         inv = box == app.cursor and shown
         if inv:
             draw.bar(fb, row)
-        draw.text(fb, lang.short[box], 1, row, inv)
+        draw.label(fb, game.rules, box, lang.short[box], 1, row, inv)
         # A filled box: its points. An open box after a roll: ``+points`` it would take
         # now, ``-`` where the joker rule forbids it; before the first roll: blank.
         if card[box] >= 0:
@@ -199,7 +199,7 @@ def _confirm_score_draw(app, fb):
     draw.clear(fb)
     draw.bar(fb, 0)
     draw.text(fb, lang.item(T.score_ask, 1 if points == 0 else 0), 0, 0, True)
-    draw.text(fb, lang.box_name(box, 13), 0, 2)
+    draw.label(fb, app.game.rules, box, lang.box_name(box, 13), 0, 2)
     draw.number(fb, points, 15, 2)
     row = screens.bonuses(fb, bonus, upper, 3)
     row = 4 if row < 4 else row

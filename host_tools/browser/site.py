@@ -156,6 +156,7 @@ def build_site(out, source=None, rules="forced", node_dir=NODE_DIR, mpy_cross=No
         "pressMs": sim_keys.PRESS_MS,
         "wire": {"header": wire.P.HEADER, "kinds": wire.KINDS},  # boards/sim_protocol.py
         "hasTable": has_table,
+        "animals": zoo_animals(),
         # Every file of this build with its SHA-256: the service worker caches a build
         # only whole and unchanged, so one page never mixes two builds' files.
         "files": sorted(["./"] + files),
@@ -164,6 +165,24 @@ def build_site(out, source=None, rules="forced", node_dir=NODE_DIR, mpy_cross=No
     with open(os.path.join(out, "site.json"), "w") as f:
         json.dump(info, f, indent=1)
     return info
+
+
+def zoo_animals():
+    """{language: the Zoo card's animals, faces 1..6}, from the firmware's catalogs: what
+    the page's live region calls the dice, as the handheld names them."""
+    host_tools.use_firmware()
+    import lang
+    import rules
+
+    from host_tools import texts
+
+    zoo = rules.make_ruleset(rules.ZOO)
+    names = {}
+    for code in texts.codes():
+        texts.use(code)
+        names[code] = [texts.face(zoo, face) for face in range(1, 7)]
+    texts.use(lang.ENGLISH)
+    return names
 
 
 # The page's files name each other with this query ("page.mjs?v=dev"); the build puts the

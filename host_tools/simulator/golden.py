@@ -2,8 +2,9 @@
 
 ``SCENES`` are key scripts with a seed; each renders to a text file in tests/sim/golden/
 (the dice line, the OLED as text and the OLED's pixels in half blocks), which
-tests/sim/test_sim_golden.py compares. Regenerate after an intended UI change with
-``python -m host_tools sim --regen-golden``. The README's pictures (docs/img/) come from
+tests/sim/test_sim_golden.py compares. ``LANGUAGE_SCENES`` are played again in every
+other language the firmware has (``<scene>_<code>``, as ``sim --lang`` plays them).
+Regenerate after an intended UI change with ``python -m host_tools sim --regen-golden``. The README's pictures (docs/img/) come from
 the chip back-end, the official MicroPython on an emulated RP2040 (``python -m host_tools
 chip --regen-images``): the same scenes, the game installed from the one-file UF2 (``uf2``,
 as ``make flash`` leaves it) with the tables the unix-port pictures use, the seed in
@@ -37,6 +38,8 @@ HUMAN_TURN = " space wait:1500 enter wait:300 enter wait:300"
 # joker and Yahtzee bonus lines go), up to "Start game".
 ZOO_TWO_HUMANS = "enter down down down enter down enter up up up up enter"
 ZOO_SOLO = "enter down enter enter enter down down enter up up up enter wait:300"
+# The menu's own players (P2 a computer), on the Zoo card: Card is 4 down from Start game.
+ZOO_CPU = "enter down down down down enter up up up up enter"
 SCENES = {
     "menu": (4, "enter"),  # seed 4 as the turn scene: one seeded flash for both pictures (no dice here)
     "rolloff": (4, "enter enter wait:300"),
@@ -47,6 +50,12 @@ SCENES = {
     "zoo_turn": (4, ZOO_TWO_HUMANS + " wait:4500 space 2 4"),
     "end_solo": (2, SOLO_GAME),
     "end": (4, TWO_HUMANS + " wait:4500" + HUMAN_TURN * 26),
+    # A computer's turn (the menu's P2 starts at seed 4) and its summary.
+    "summary": (4, "enter enter wait:6500"),
+    "zoo_summary": (4, ZOO_CPU + " wait:6500"),
+    # The rules pages (the menu's How to play line, under the card's lines), scrolled.
+    "rules": (4, "enter" + " down" * 7 + " enter enter"),
+    "zoo_rules": (4, "enter down down down down enter down enter enter"),
 }
 # Records (save_session.py): a solo game, OK after the end screen, initials Z-C-A (DOWN
 # from A is Z, UP steps on), OK on the high-score table, then the menu's "Records" line
@@ -74,6 +83,28 @@ SCENES.update(
 )
 # Scenes played with a strategy table on the flash: scene -> the rules of its table.
 TABLE_SCENES = {"hint": "forced", "hint_box": "forced", "review": "forced", "zoo_turn": "zoo", "zoo_hint": "zoo"}
+# Scenes played again in each other language: scene name + "_" + code -> (scene, code).
+LANGUAGE_SCENES = ("menu", "turn", "card", "hint", "summary", "end", "zoo_turn", "rules")
+SCENE_LANGUAGE = {}
+
+
+def _add_languages():
+    host_tools.use_firmware()
+    import lang
+
+    from host_tools import texts
+
+    for code in texts.codes():
+        if code == lang.ENGLISH:
+            continue
+        for name in LANGUAGE_SCENES:
+            SCENES[name + "_" + code] = SCENES[name]
+            SCENE_LANGUAGE[name + "_" + code] = code
+            if name in TABLE_SCENES:
+                TABLE_SCENES[name + "_" + code] = TABLE_SCENES[name]
+
+
+_add_languages()
 
 
 def scene_tables(name):
@@ -91,8 +122,9 @@ def scene_tables(name):
 def run_scene(name, flash_dir, tables=None):
     seed, keys = SCENES[name]
     tables = tables or scene_tables(name)
+    code = SCENE_LANGUAGE.get(name)
     # The simulator's default: the tree flash builds, at the Pico's heap (unix_port.py).
-    device = SimDevice(seed=seed, flash_dir=flash_dir, tables=tables)
+    device = SimDevice(seed=seed, flash_dir=flash_dir, tables=tables, extra=("lang_now=" + code,) if code else ())
     try:
         run_headless(device, keys)
     finally:
@@ -106,11 +138,17 @@ def scene_text(device):
 
 
 def render(name):
+    import lang
+
     from host_tools import texts
 
-    texts.use("en")  # the scenes' language (the firmware's default), whatever ran before
     with tempfile.TemporaryDirectory() as flash:
-        return scene_text(run_scene(name, flash))
+        device = run_scene(name, flash)
+    texts.use(SCENE_LANGUAGE.get(name, lang.ENGLISH))  # the dice line's animals too
+    try:
+        return scene_text(device)
+    finally:
+        texts.use(lang.ENGLISH)
 
 
 def golden_path(name):
@@ -125,7 +163,7 @@ def regen():
         print("wrote", golden_path(name))
 
 
-IMAGES = ("menu", "turn", "card", "end", "zoo_turn")  # docs/img/sim_<name>.png, in the README
+IMAGES = ("menu", "turn", "card", "end", "zoo_turn", "turn_de")  # docs/img/sim_<name>.png, in the README
 
 
 def image_path(name):
@@ -148,12 +186,12 @@ def image_tables(name):
     }
 
 
-def regen_images():
+def regen_images(names=IMAGES):
     """The README's pictures on the unix-port back-end."""
     from host_tools.simulator.png import write_png
 
     os.makedirs(IMAGE_DIR, exist_ok=True)
-    for name in IMAGES:
+    for name in names:
         with tempfile.TemporaryDirectory() as flash:
             device = run_scene(name, flash, image_tables(name))
         write_png(image_path(name), device)
@@ -188,18 +226,21 @@ def chip_image(folder, firmware, names=IMAGES):
     return image
 
 
-def seeded_image(image, seed, folder, bootrom=None):
+def seeded_image(image, seed, folder, bootrom=None, code=None):
     """A copy of ``image`` with ``sim --seed``'s firmware seed for ``seed`` in device.cfg
-    (the same dice as the unix port); one boot of the chip (``bootrom``: None for
-    build/rp2/'s)."""
+    (the same dice as the unix port), and language ``code`` as ``sim --lang`` sets it when
+    given; one boot of the chip (``bootrom``: None for build/rp2/'s)."""
     import shutil
 
     from host_tools.simulator import chip_session
     from host_tools.simulator.unix_port import mix_seed
 
-    copy = os.path.join(folder, "seed-%d.bin" % seed)
+    copy = os.path.join(folder, "seed-%d%s.bin" % (seed, "-" + code if code else ""))
     shutil.copyfile(image, copy)
-    chip_session.set_config(copy, bootrom=bootrom, seed=mix_seed(seed))
+    values = {"seed": mix_seed(seed)}
+    if code:
+        values["lang_now"] = code
+    chip_session.set_config(copy, bootrom=bootrom, **values)
     return copy
 
 
@@ -232,8 +273,8 @@ def regen_images_chip(firmware, names=IMAGES, bootrom=None):
         image = chip_image(folder, firmware, names)
         seeded = {}
         for name in names:
-            seed = SCENES[name][0]
-            if seed not in seeded:
-                seeded[seed] = seeded_image(image, seed, folder, bootrom)
-            write_png(image_path(name), chip_scene(name, seeded[seed], folder, bootrom))
+            key = (SCENES[name][0], SCENE_LANGUAGE.get(name))
+            if key not in seeded:
+                seeded[key] = seeded_image(image, key[0], folder, bootrom, key[1])
+            write_png(image_path(name), chip_scene(name, seeded[key], folder, bootrom))
             print("wrote", image_path(name), flush=True)

@@ -149,7 +149,7 @@ def dice_state(device):
 def dice_line(device):
     """``[3] 5 . 2 1``: faces, held dice in brackets, blank dice as dots; the Zoo card's
     animals by name, as the handheld names them in the language in use (host_tools/texts.py:
-    ``[Dog] Fish . Cat Cat``)."""
+    ``[Rhino] Monkey . Giraffe Giraffe``)."""
     host_tools.use_firmware()
     import rules
 

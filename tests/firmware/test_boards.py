@@ -195,6 +195,23 @@ print("RETURNED")
     assert shown[:3] == ["Crash", "RuntimeError:", "boom"]  # broken at the space
 
 
+def test_a_crash_after_the_game_chose_german_is_titled_in_german(tmp_path):
+    (tmp_path / "device.cfg").write_text("board=pico\nlang=de\n")
+    body = """
+import app
+def explode(self, frames=-1):
+    raise RuntimeError("boom")
+app.App.run = explode
+import main
+main.main()
+"""
+    lines, calls, msgs = run_probe(body, tmp_path)
+    assert "Crash: RuntimeError: boom" in lines  # the console stays English: flash reads it
+    oled = SSD1306Emulator()
+    play(msgs, oled=oled)
+    assert screen_lines(oled.pixels())[:3] == ["Absturz", "RuntimeError:", "boom"]
+
+
 def test_unknown_board_or_missing_files_keep_the_repl(tmp_path):
     (tmp_path / "device.cfg").write_text("board=no_such_board\n")
     lines, calls, msgs = run_probe("import main\nprint('RESULT', main.main())\n", tmp_path)

@@ -65,10 +65,14 @@ def test_every_text_a_screen_looks_up_is_in_english():
 
 def test_every_english_text_is_used():
     """A key no screen names (directly, or as a key string handed to one: the coach's
-    reasons, the menu's lines, the boxes' ids) is a text no player reads."""
+    reasons, the menu's lines, the boxes' ids, a save's reason as save_store.why words
+    it) is a text no player reads."""
     sources = "\n".join(text for _name, text in _sources())
+    with open(os.path.join(FIRMWARE, "save_store.py")) as f:
+        reasons = re.findall(r'^[A-Z_]+ = "([a-z ]+)"', f.read(), re.M)
+    whys = {"why_" + reason.replace(" ", "_") for reason in reasons}
     for key in catalog("en"):
-        assert re.search(r'\bT\.%s\b|"%s"' % (key, key), sources), key
+        assert key in whys or re.search(r'\bT\.%s\b|"%s"' % (key, key), sources), key
 
 
 def test_other_languages_translate_keys_english_has_in_its_shapes():
@@ -78,3 +82,10 @@ def test_other_languages_translate_keys_english_has_in_its_shapes():
         for key, text in catalog(code).items():
             assert key in english, (code, key)
             assert text.count("|") == english[key].count("|"), (code, key)
+
+
+def test_every_text_fits_its_handle():
+    """A resolved text's handle keeps its length in a byte (lang.py): 255 characters."""
+    for code in LANGUAGES:
+        for key, text in catalog(code).items():
+            assert len(text) <= 255, (code, key, len(text))

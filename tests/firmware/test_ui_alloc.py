@@ -4,14 +4,15 @@ real app, no host).
 
 Measured: idle frames on the turn screen, frames that redraw the OLED and the dice every
 time (turn, card and menu screens; the 4-player turn screen with its compact opponents'
-line), and frames handling cursor key presses.
+line; the Zoo card's turn and card screens, all pictures; the menu's rules pages), and
+frames handling cursor key presses.
 """
 
 from helpers.sim_helpers import alloc_probe
 
 PROBE = r"""
 from loopback_rig import Rig
-from drivers.buttons import ROLL, DOWN, MENU
+from drivers.buttons import ROLL, DOWN, MENU, OK
 
 rig = Rig({"seed": "5"})
 a, press, measure = rig.app, rig.press, rig.measure
@@ -45,6 +46,32 @@ a.resume(g)
 a.run(frames=40)
 print("SCREEN turn4", a.screen, len(a.game.players))
 measure("turn4-redraw", 200, True)
+# The Zoo card: every box a picture (ui/pages.py), on the turn screen and the card.
+import rules
+g = game.Game(rules.make_ruleset(rules.ZOO), [("P1", "human"), ("P2", "human")], a.hw.dice_source)
+while g.phase == game.ROLLOFF:
+    g.rolloff()
+g.roll()
+a.resume(g)
+a.run(frames=40)
+print("SCREEN zoo-turn", a.screen, a.game.rules.name)
+measure("zoo-turn-redraw", 200, True)
+press(MENU, 20)
+a.run(frames=40)
+print("SCREEN zoo-card", a.screen)
+measure("zoo-card-redraw", 200, True)
+# The rules pages of the menu's How to play line (ui/pages.py), the Zoo card's.
+from ui import menu
+a.game = None
+a.show(1)  # app.MENU_SCREEN
+a.settings.card = menu.ZOO
+a.settings.rebuild()
+menu.cursor = a.settings.items.index(menu.HOW_TO)
+a.handle(OK)
+press(DOWN, 20)
+a.run(frames=40)
+print("SCREEN rules", a.screen, "ui.pages" in __import__("sys").modules)
+measure("rules-redraw", 200, True)
 """
 
 
@@ -57,5 +84,11 @@ def test_frame_loop_allocates_nothing_after_warm_up():
     assert "SCREEN card %d" % app.CARD in lines
     assert "MOVED True" in lines  # the key presses really happened in the measured frames
     assert "SCREEN turn4 %d 4" % app.TURN in lines
-    assert sorted(allocs) == ["card-redraw", "menu-redraw", "turn-idle", "turn-keys", "turn-redraw", "turn4-redraw"]
+    assert "SCREEN zoo-turn %d zoo" % app.TURN in lines
+    assert "SCREEN zoo-card %d" % app.CARD in lines
+    assert "SCREEN rules %d True" % app.MENU_SCREEN in lines  # the menu showing its rules pages
+    assert sorted(allocs) == [
+        "card-redraw", "menu-redraw", "rules-redraw", "turn-idle", "turn-keys", "turn-redraw", "turn4-redraw",
+        "zoo-card-redraw", "zoo-turn-redraw",
+    ]  # fmt: skip
     assert allocs == dict.fromkeys(allocs, 0), allocs

@@ -13,7 +13,7 @@ import json
 import pytest
 
 import game
-import host_tools
+from helpers.sim_helpers import run_probe
 
 PROBE = r"""
 import json
@@ -80,10 +80,7 @@ CHUNKS = 40  # 40 x 500 frames x 5 ms = 100 s of mashing per seed
 
 @pytest.mark.parametrize("seed", (1, 7))
 def test_key_mashing_never_crashes_or_breaks_the_game(seed):
-    # From source (compiled at import): 220K, since the names the game interns fill a
-    # qstr pool and the unix port allocates the next, 14 KB, whole; and seed 1's
-    # language change after its game needs 1280 contiguous bytes (lang_en.resolve).
-    proc = host_tools.run_micropython(["-c", PROBE % (seed, CHUNKS)], heap="220K")
+    proc = run_probe(PROBE % (seed, CHUNKS))  # the firmware as flashed, at the device heap
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[-1] == "DONE"

@@ -141,6 +141,7 @@ class Ruleset:  # a card of 11 boxes: 6 upper, 5 lower; no Yahtzee bonus (like t
     boxes = rules.BOXES[:6] + (("pairs", rules.SAME, 2, 0),) + rules.BOXES[8:12]
     upper_threshold = 50
     yahtzee_bonus = 0
+    faces = None  # boxes named in words, not pictures
 
 class Player:
     card = [1, 2, 3, -1, 5, 6, 7, 25, -1, 40, 50, 0]

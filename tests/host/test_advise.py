@@ -114,7 +114,7 @@ def test_zoo_advice_names_the_animals(capsys):
     )
     assert status == 0
     lines = out.splitlines()
-    assert lines[2].split()[:2] == ["Elephant", "Elephant"]  # keep the two elephants
+    assert lines[2].split()[:2] == ["Lion", "Lion"]  # keep the two lions
     assert lines[-2].startswith("score now instead (best box ")
     zoo_names = [texts.box(rules.make_ruleset("zoo"), b) for b in range(11)]
     assert lines[-2][len("score now instead (best box ") : -2] in zoo_names  # a Zoo box
@@ -126,7 +126,7 @@ def test_zoo_advice_names_the_animals(capsys):
         zoo_table,
         "--json",
         "--card",
-        '{"elephant": 3}',
+        '{"lion": 3}',
         "--dice",
         "6",
         "6",
@@ -139,7 +139,7 @@ def test_zoo_advice_names_the_animals(capsys):
     result = json.loads(out)
     assert status == 0
     assert result["best"]["box"] == "full_house"
-    assert {o["box"] for o in result["options"]} == set(rules.make_ruleset("zoo").ids) - {"elephant"}
+    assert {o["box"] for o in result["options"]} == set(rules.make_ruleset("zoo").ids) - {"lion"}
     status, _out, err = run(capsys, "--rules", "zoo", "--table", table_for_forced(), "--json")
     assert status == 2
     assert "zoo" in err  # a standard table is refused, one line

@@ -82,7 +82,7 @@ TABLE = {
             ["--card", "{deep}"] + DICE,
             ["--card", "{deep_text}"] + DICE,
             ["--rules", "zoo", HUGE, "1", "1", "1", "1"],
-            ["--rules", "zoo", "--card", '{"fish": %s}' % HUGE] + DICE,
+            ["--rules", "zoo", "--card", '{"monkey": %s}' % HUGE] + DICE,
         ],
         "non-UTF-8": [
             ["--card", "{non_utf8}"] + DICE,
@@ -104,7 +104,7 @@ TABLE = {
         "duplicate keys": [
             ["--card", DUPLICATE] + DICE,
             ["--card", "{duplicate}"] + DICE,
-            ["--rules", "zoo", "--card", '{"fish": 0, "fish": 0}'] + DICE,
+            ["--rules", "zoo", "--card", '{"monkey": 0, "monkey": 0}'] + DICE,
         ],
         "same output twice": NOT_APPLICABLE("writes nothing"),
     },

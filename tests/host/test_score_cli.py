@@ -86,7 +86,7 @@ def test_plain_output_is_a_readable_table():
         (["--card", '{"yahtzee": 0, "yahtzee_bonus": 100}', "1", "2", "3", "4", "5"], "bonus"),
         (["--rules", "loose", "1", "2", "3", "4", "5"], "--rules"),
         (["--rules", "zoo", "--card", '{"aces": 3}', "1", "2", "3", "4", "5"], "unknown box 'aces'"),
-        (["--rules", "zoo", "--card", '{"fish": 6}', "1", "2", "3", "4", "5"], "fish can never hold 6"),
+        (["--rules", "zoo", "--card", '{"monkey": 6}', "1", "2", "3", "4", "5"], "monkey can never hold 6"),
         (["--rules", "zoo", "1", "2", "3", "4", "7"], "1-6"),
         (
             ["--card", "nosuchfile.json", "1", "2", "3", "4", "5"],
@@ -109,21 +109,21 @@ def test_bad_input_exits_2_with_one_line(args, words):
 
 
 def test_zoo_takes_animal_numbers_and_names_the_animals():
-    # The README's command: three elephants and two birds on a card with 17 in the upper half.
-    card = '{"fish": 3, "bird": 3, "cat": 4, "dog": 3, "horse": 4}'
+    # The README's command: three lions and two elephants on a card with 17 in the upper half.
+    card = '{"monkey": 3, "elephant": 3, "giraffe": 4, "rhino": 3, "bear": 4}'
     proc = run("--rules", "zoo", "--card", card, "6", "6", "6", "2", "2")
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[0] == "dice: Elephant Elephant Elephant Bird Bird   rules: zoo"
-    assert "Elephant         3" in lines
-    assert "3 the same       10" in lines
+    assert lines[0] == "dice: Lion Lion Lion Elephant Elephant   rules: zoo"
+    assert "Lion             3" in lines
+    assert "Three the same   10" in lines
     assert "Full house       15" in lines
-    assert "5 different      0" in lines
+    assert "All different    0" in lines
     assert "Zoo Yahtzy       0" in lines
     assert not any("straight" in line.lower() or "chance" in line.lower() for line in lines)
     assert lines[-1] == "card totals: upper 17 + bonus 0 + lower 0 = 17"
     result = json.loads(run("--json", "--rules", "zoo", "1", "2", "3", "4", "6").stdout)
-    assert result["animals"] == ["fish", "bird", "cat", "dog", "elephant"]
+    assert result["animals"] == ["monkey", "elephant", "giraffe", "rhino", "lion"]
     assert result["boxes"]["all_different"] == 20
     assert len(result["boxes"]) == 11
     full = json.loads(run("--json", "--rules", "zoo", "--card", card + "", "3", "3", "3", "3", "3").stdout)
@@ -212,4 +212,4 @@ def test_lang_names_the_boxes_as_the_handheld_does_and_json_keeps_the_ids():
     assert json.loads(german.stdout) == json.loads(english.stdout)
     assert "small_straight" in json.loads(german.stdout)["boxes"]
     zoo = run("--rules", "zoo", "--lang", "it", "6", "6", "6", "2", "2")
-    assert zoo.stdout.splitlines()[0] == "dice: Elefante Elefante Elefante Uccello Uccello   rules: zoo"
+    assert zoo.stdout.splitlines()[0] == "dice: Leone Leone Leone Elefante Elefante   rules: zoo"

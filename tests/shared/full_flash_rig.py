@@ -218,7 +218,7 @@ def case_a_finished_game_whose_records_cannot_be_completed_is_set_aside_at_boot(
         app, session = _boot(fs)
     finally:
         menu.computer_name = keep
-    equal(session.asks[-1][1], "Save damaged")  # (kind, title, text)
+    equal(records_screens.worded(session.asks[-1][1]), "Save damaged")  # (kind, title, text, values)
     assert "data/game.a.bad" in fs.files or "data/game.b.bad" in fs.files
     app, session = _boot(fs.reboot())  # not retried: the next boot starts clean
     equal(session.asks, [])

@@ -5,8 +5,9 @@
 still draw, into a real frame buffer): every call is an item with its place on the
 OLED in pixels, and ``check()`` after a screen's draw names every item that runs off the
 screen, is cut short by its field, or overlaps another, and every text from a catalog
-that touches its neighbour without a blank column between. ``drawn`` collects the
-texts' handles, so the test can ask that every text of a catalog was drawn somewhere.
+that touches its neighbour without a blank column between. ``covered`` collects the
+places in lang.blob of the characters drawn, so the test can ask that every text of a
+catalog was drawn somewhere (whole, or a line at a time where a screen wraps it).
 
 ``make_app()`` is the real app (app.py) on a stand-in board with no strategy table, and
 ``Coach`` a stand-in for coach.py's figures the hint and the review screens read.
@@ -25,7 +26,7 @@ class Recorder:
     def __init__(self):
         self.items = []
         self.problems = []
-        self.drawn = {}  # handle -> times drawn
+        self.covered = bytearray(0)  # 1 at each place in lang.blob drawn (sized by the test)
         self._text = draw.text
         self._number = draw.number
         self._ftext = font.text
@@ -47,7 +48,8 @@ class Recorder:
         catalog = type(s) is int
         n = (s & 0xFF) if catalog else len(s)
         if catalog:
-            self.drawn[s] = self.drawn.get(s, 0) + 1
+            for i in range(s >> 8, (s >> 8) + n):
+                self.covered[i] = 1
         if limit is not None and n > limit:
             self.problems.append((s, "cut short to %d of %d characters" % (limit, n)))
         self.items.append((x, y, x + n * w, y + h, s, w if catalog else 0))

@@ -3,18 +3,20 @@ run by pytest AND inside MicroPython: no character without a glyph in the fonts,
 text that runs off the screen, is cut short, overlaps what is beside it or touches it
 without a blank column. Each language draws the menu (every line and value), the
 splash, the roll-off, the turn and its confirmation, the card view, a computer's
-summary, the end, the hint and the review, the records pages and the initials, on the
-standard and the Zoo card, and every text and every item of a list must have been drawn
-somewhere (screens_rig.py records it).
+summary, the end, the hint and the review, the records pages and the initials, the rules
+pages, on the standard and the Zoo card, and every text and every item of a list must
+have been drawn somewhere (screens_rig.py records it).
 """
 
 import lang
+import lang_en
 
 import rules
 from check import equal, true
 from screens_rig import Coach, Recorder, make_app, set_game
 import app as app_module
 from ui import coach_screens
+from ui import draw
 from ui import menu
 from ui import records_screens
 from ui import scorecard
@@ -22,6 +24,10 @@ from ui import screens
 from ui import turn_screen
 
 _N = 13  # boxes on the standard card
+_DOWN = 7  # drivers.buttons.DOWN
+_OK = 8
+_MENU = 9
+_SPACE = 0  # lang.glyph(" ")
 # Cards with the upper section at several states: bonus earned, bonus still needed.
 _FULL = [3, 8, 12, 16, 20, 24, 25, 30, 25, 30, 40, 50, 22, 300]
 _EARLY = [2, -1, 9, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0]
@@ -51,14 +57,14 @@ def _items(code):
 
 
 def test_every_language_on_this_device_is_one_of_the_catalogs():
-    codes = lang.codes()
+    codes = lang_en.codes()
     equal(codes[0], lang.ENGLISH, "English first")
     for code in codes:
         _texts(code)  # a module with TEXTS
 
 
 def test_every_character_of_every_catalog_has_a_glyph():
-    for code in lang.codes():
+    for code in lang_en.codes():
         for key, text in _texts(code).items():
             for char in text:
                 true(char == "?" or lang.glyph(char) != lang.glyph("?"), code, key, char, what="no glyph")
@@ -123,6 +129,20 @@ def _draw_everything(a, rec, fb, problems):
     show(app_module.MENU_SCREEN, "menu, a challenge")
     settings.code = None
     show(app_module.SPLASH, "splash")
+    # The rules pages of both cards (the menu's How to play line), scrolled to the end
+    # a line at a time, and left.
+    handle = app_module.SCREENS[app_module.MENU_SCREEN][1]
+    for card in (menu.STANDARD, menu.ZOO):
+        settings.card = card
+        settings.rebuild()
+        menu.cursor = settings.items.index(menu.HOW_TO)
+        handle(a, _OK, False)
+        for _line in range(60):
+            show(app_module.MENU_SCREEN, "rules")
+            handle(a, _DOWN, False)
+        handle(a, _MENU, False)
+    settings.card = menu.STANDARD
+    settings.rebuild()
 
     for choice, kinds in (("forced", ("human", "casual", "human", "optimal")), ("zoo", ("human", "win"))):
         g = set_game(a, choice, kinds)
@@ -234,6 +254,70 @@ def _draw_everything(a, rec, fb, problems):
             show(None, "records", view.draw)
 
 
+# What the save layer asks (save_session.message, choose), with the widest values each
+# can show: every reason a save can fail for, a seat, a file. A generator: the heap of
+# the MicroPython run holds one at a time.
+_WHY = ("why_truncated", "why_corrupt", "why_version", "why_bad_contents", "why_full", "why_io_error")
+_WHY += ("why_unsavable", "why_no_memory")
+
+
+def _asks():
+    yield "flash_full", "not_saved_full", ()
+    yield "save_damaged", "inconsistent_text", ()
+    yield "flash_full", "records_not_saved", ("scores stats rolls",)
+    yield "battery_low", "battery_text", (4, 99, "now_game_saved")
+    yield "battery_low", "battery_text", (4, 99, "now_game_not_saved")
+    yield "battery_low", "battery_idle", (4, 99)
+    yield "flash_repaired", "repaired_text", ("/data/setup.b",)
+    for why in _WHY:
+        yield "save_failed", "not_saved_io", (why,)
+        yield "save_failed", "not_saved", (why,)
+        yield "flash_full", "score_not_saved", (why,)
+        yield "setup_damaged", "setup_text", (why,)
+        for kept in ("now_kept_bad_line", "now_not_moved_line"):
+            yield "save_damaged", "save_damaged_text", (why, kept)
+        for kept in ("now_kept_bad", "now_not_moved"):
+            for then in ("now_older_copy", "now_afresh"):
+                yield "records_damaged", "records_text", ("scores", why, kept, then)
+
+
+def _draw_save_asks(rec, fb, problems):
+    """The save layer's messages and its one question, each with the values above: a
+    word too long for a line, or more lines than the screen has once wrapped at spaces,
+    is a problem; the keys it words are drawn."""
+    used = []
+    for title, text, values in _asks():
+        worded = records_screens.worded(text, values)
+        lines = draw.pages().wrap(worded, 16, 99)  # as the message wraps it, every line
+        if len(lines) > 7 or max(len(word) for word in worded.split()) > 16:
+            problems.append("%s %s: %r does not fit 7 lines of 16" % (lang.code, text, lines))
+        message = records_screens.Message(records_screens.worded(title), worded)
+        rec.start()
+        fb.fill(0)
+        message.draw(fb)
+        problems.extend(rec.check("%s %s" % (lang.code, text), str))
+        for key in (title, text) + values:
+            if key not in used and type(key) is str and (key[:4] in ("why_", "now_") or key in (title, text)):
+                used.append(key)
+    where = records_screens.worded("saved_where", (13, "P4"))
+    if len(where) > 16:
+        problems.append("%s saved_where: %r" % (lang.code, where))
+    choice = records_screens.Choice(
+        records_screens.worded("saved_game"), where, records_screens.answers("continue_new")
+    )
+    rec.start()
+    fb.fill(0)
+    choice.draw(fb)
+    problems.extend(rec.check("%s saved_game" % lang.code, lambda s: lang.string(s) if type(s) is int else s))
+    for key in ("crash", "reflash"):  # main.py's titles (show_message), once a language is in use
+        if len(lang.string(getattr(lang.T, key))) > 16:
+            problems.append("%s %s: longer than the title bar" % (lang.code, key))
+    for key in used + ["saved_game", "saved_where", "crash", "reflash"]:
+        handle = getattr(lang.T, key)
+        for i in range(handle >> 8, (handle >> 8) + (handle & 0xFF)):
+            rec.covered[i] = 1
+
+
 def test_every_text_fits_the_screen_that_shows_it_in_every_language():
     problems = []
     missed = []
@@ -242,14 +326,18 @@ def test_every_text_fits_the_screen_that_shows_it_in_every_language():
     rec = Recorder()
     rec.install()
     try:
-        for code in lang.codes():
+        for code in lang_en.codes():
             lang.use(code)
             a.settings.lang = code
-            rec.drawn = {}
+            rec.covered = bytearray(len(lang.blob))
             _draw_everything(a, rec, fb, problems)
+            _draw_save_asks(rec, fb, problems)
             for handle, key in _items(code).items():
-                if handle not in rec.drawn:
-                    missed.append("%s %s" % (code, key))
+                at = handle >> 8
+                for i in range(at, at + (handle & 0xFF)):
+                    if not rec.covered[i] and lang.blob[i] != _SPACE:  # a line's break: a space
+                        missed.append("%s %s" % (code, key))
+                        break
     finally:
         rec.remove()
         lang.use(lang.ENGLISH)

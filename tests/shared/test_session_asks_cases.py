@@ -83,10 +83,14 @@ def test_a_failed_save_is_a_message_the_ui_shows_and_closes():
         assert session.save_due()
         session.write_due(app)
         assert session.unsaved
-        equal(session.asks, [(session_module.MESSAGE, "Flash full", _FULL_TEXT)])
+        from ui import records_screens
+
+        equal(len(session.asks), 1)
+        kind, title, text, values = session.asks[0]
+        equal(kind, session_module.MESSAGE)
+        equal((records_screens.worded(title), records_screens.worded(text, values)), ("Flash full", _FULL_TEXT))
         assert session.news()  # once: the app redraws once
         assert not session.news()
-        from ui import records_screens
 
         fb = Screen()
         records_screens.paint(app, fb)

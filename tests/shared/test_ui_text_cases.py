@@ -3,8 +3,8 @@ AND inside real MicroPython (plain asserts only): what the save layer writes and
 and how a long message is broken into the OLED's 16-column lines.
 """
 
-from ui import draw
 from ui import menu
+from ui import pages
 from check import equal, true
 
 
@@ -79,7 +79,7 @@ def test_the_set_up_check_refuses_every_other_shape():
 
 def test_messages_wrap_at_spaces():
     equal(
-        draw.wrap("ROLL held at power-on: game skipped, REPL ready."),
+        pages.wrap("ROLL held at power-on: game skipped, REPL ready."),
         [
             "ROLL held at",
             "power-on: game",
@@ -87,8 +87,8 @@ def test_messages_wrap_at_spaces():
             "ready.",
         ],
     )
-    equal(draw.wrap("Game not saved.\nPlay goes on;  it\nsaves"), ["Game not saved.", "Play goes on; it", "saves"])
-    equal(draw.wrap("x" * 20 + " y"), ["x" * 16, "xxxx y"])  # only a word longer than a line is cut
-    equal(draw.wrap("a b c d e f g h i", 1, 3), ["a", "b", "c"])
-    for line in draw.wrap("MemoryError: memory allocation failed, allocating 2032 bytes"):
+    equal(pages.wrap("Game not saved.\nPlay goes on;  it\nsaves"), ["Game not saved.", "Play goes on; it", "saves"])
+    equal(pages.wrap("x" * 20 + " y"), ["x" * 16, "xxxx y"])  # only a word longer than a line is cut
+    equal(pages.wrap("a b c d e f g h i", 1, 3), ["a", "b", "c"])
+    for line in pages.wrap("MemoryError: memory allocation failed, allocating 2032 bytes"):
         true(0 < len(line) <= 16, len(line))

@@ -27,12 +27,12 @@ def test_the_zoo_card_has_eleven_boxes_and_six_animals():
     equal(
         ZOO.ids,
         (
-            "fish",
-            "bird",
-            "cat",
-            "dog",
-            "horse",
+            "monkey",
             "elephant",
+            "giraffe",
+            "rhino",
+            "bear",
+            "lion",
             "three_same",
             "four_same",
             "full_house",
@@ -44,7 +44,7 @@ def test_the_zoo_card_has_eleven_boxes_and_six_animals():
     equal(ZOO.n_upper, 6)
     equal(ZOO.bonus_at, 11)
     equal(len(R.new_card(ZOO)), 12)
-    equal([ZOO.face_name(f) for f in range(1, 7)], ["fish", "bird", "cat", "dog", "horse", "elephant"])
+    equal([ZOO.face_name(f) for f in range(1, 7)], ["monkey", "elephant", "giraffe", "rhino", "bear", "lion"])
     equal(ZOO.name, "zoo")
     equal(R.ruleset_from_name("zoo").name, "zoo")
     equal(ZOO.upper_threshold, 18)
@@ -55,11 +55,11 @@ def test_the_zoo_card_has_eleven_boxes_and_six_animals():
 
 
 def test_upper_boxes_score_one_point_per_animal():
-    equal(points([3, 3, 3, 1, 6], "cat"), 3)  # three cats: 3 points, not 9
-    equal(points([6, 6, 6, 6, 6], "elephant"), 5)
-    equal(points([1, 2, 2, 4, 5], "bird"), 2)
-    equal(points([1, 2, 2, 4, 5], "elephant"), 0)
-    equal(points([1, 1, 1, 1, 2], "fish"), 4)
+    equal(points([3, 3, 3, 1, 6], "giraffe"), 3)  # three cats: 3 points, not 9
+    equal(points([6, 6, 6, 6, 6], "lion"), 5)
+    equal(points([1, 2, 2, 4, 5], "elephant"), 2)
+    equal(points([1, 2, 2, 4, 5], "lion"), 0)
+    equal(points([1, 1, 1, 1, 2], "monkey"), 4)
 
 
 def test_three_and_four_the_same_pay_fixed_points():
@@ -94,8 +94,8 @@ def test_no_joker_and_no_bonus_for_a_second_zoo_yahtzy():
     out = options([2, 2, 2, 2, 2], card)
     assert R.score_options(ZOO, card, [2, 2, 2, 2, 2], [0] * R.N_BOXES) is False
     equal(out[ID("zoo_yahtzy")], -1)  # filled
-    equal(out[ID("fish")], 0)
-    equal(out[ID("bird")], 5)
+    equal(out[ID("monkey")], 0)
+    equal(out[ID("elephant")], 5)
     equal(out[ID("full_house")], 0)
     equal(R.yahtzee_bonus_for(ZOO, card, [2, 2, 2, 2, 2]), 0)
 
@@ -108,13 +108,13 @@ def test_boxes_past_the_zoo_card_are_never_offered():
 
 def test_upper_bonus_10_at_exactly_18():
     card = R.new_card(ZOO)
-    for box, got in zip(("fish", "bird", "cat", "dog", "horse"), (3, 3, 3, 3, 5)):
+    for box, got in zip(("monkey", "elephant", "giraffe", "rhino", "bear"), (3, 3, 3, 3, 5)):
         card[ID(box)] = got  # 17
     equal(R.totals(ZOO, card), (17, 0, 0, 0, 17))
-    card[ID("elephant")] = 1  # 18: "18 of meer" earns the bonus
+    card[ID("lion")] = 1  # 18: "18 of meer" earns the bonus
     equal(R.totals(ZOO, card), (18, 10, 0, 0, 28))
-    card[ID("elephant")] = 0
-    card[ID("horse")] = 4  # back to 16
+    card[ID("lion")] = 0
+    card[ID("bear")] = 4  # back to 16
     equal(R.totals(ZOO, card)[1], 0)
 
 
@@ -125,7 +125,7 @@ def test_totals_and_best_possible_card():
 
 
 def test_impossible_zoo_entries_are_named():
-    for box, bad in (("fish", 6), ("three_same", 9), ("all_different", 15), ("zoo_yahtzy", 50)):
+    for box, bad in (("monkey", 6), ("three_same", 9), ("all_different", 15), ("zoo_yahtzy", 50)):
         card = R.new_card(ZOO)
         card[ID(box)] = bad
         try:
@@ -156,7 +156,7 @@ def _plain_reading(roll):
     counts = [roll.count(face) for face in range(1, 7)]
     ordered = sorted(counts)
     got = {}
-    for face, animal in enumerate(("fish", "bird", "cat", "dog", "horse", "elephant")):
+    for face, animal in enumerate(("monkey", "elephant", "giraffe", "rhino", "bear", "lion")):
         got[animal] = counts[face]
     got["three_same"] = 10 if ordered[-1] >= 3 else 0
     got["four_same"] = 15 if ordered[-1] >= 4 else 0

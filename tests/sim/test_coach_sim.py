@@ -155,8 +155,8 @@ def test_without_a_table_short_menu_shows_the_card(tmp_path):
 
 def test_menu_levels_and_coach_survive_a_save_and_resume(tmp_path, device_tables):
     # From Start: down to P2 (Players, P1, P2): casual -> Human -> optimal -> win -> good;
-    # then down to Coach (Card, Joker, Yahtzee bonus, Coach): hints -> review.
-    setup = "enter down down down enter enter enter enter down down down down enter"
+    # then down to Coach (Card, Joker, Yahtzee bonus, How to play, Coach): hints -> review.
+    setup = "enter down down down enter enter enter enter down down down down down enter"
     menu = run(tmp_path, setup, device_tables)
     assert "P2 CPU good" in menu
     assert "Coach     review" in menu
@@ -235,9 +235,10 @@ def test_sim_command_links_the_table_and_no_table_removes_it(tmp_path, capsys):
 
 
 def test_coach_off_short_menu_shows_the_card_even_with_a_table(tmp_path, device_tables):
-    # Solo; Players -> down x5 = Coach (P1, Card, Joker, Yahtzee bonus, Coach): hints ->
-    # review -> off; down x5 = Start game (Sound, Brightness, Language, Records, Start).
-    keys = "enter down enter enter enter" + " down" * 5 + " enter enter" + " down" * 5 + " enter wait:300"
+    # Solo; Players -> down x6 = Coach (P1, Card, Joker, Yahtzee bonus, How to play,
+    # Coach): hints -> review -> off; down x5 = Start game (Sound, Brightness, Language,
+    # Records, Start).
+    keys = "enter down enter enter enter" + " down" * 6 + " enter enter" + " down" * 5 + " enter wait:300"
     screen = run(tmp_path, keys + " space wait:500 m wait:120", device_tables)
     assert screen[0].startswith("P1 card")
     assert saved(tmp_path)["coach"] == 0

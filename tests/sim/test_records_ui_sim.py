@@ -153,9 +153,9 @@ def test_zoo_records_are_their_own_table(tmp_path):
     assert sum(saved(flash, "rolls")["faces"]) == 11 * 5
     kids = run(flash, "enter up enter")  # next boot, the Zoo card kept (the set-up): Records
     assert kids[:2] == ["Zoo top scores", " 1  ZCA" + str(total).rjust(9)]
-    # Card: Zoo -> standard (one player: up 6 from Start), then down 7 to Records (the
+    # Card: Zoo -> standard (one player: up 7 from Start), then down 8 to Records (the
     # joker and Yahtzee bonus lines are back)
-    standard = run(flash, "enter" + " up" * 6 + " enter" + " down" * 7 + " enter")
+    standard = run(flash, "enter" + " up" * 7 + " enter" + " down" * 8 + " enter")
     assert standard[:3] == ["High scores", "", "none yet"]
 
 

@@ -4,6 +4,7 @@ interactive terminal front-end on a pseudo-terminal.
 """
 
 import os
+import re
 import pty
 import select
 import shutil
@@ -322,3 +323,24 @@ def test_lang_plays_in_that_language_over_the_one_the_menu_kept(tmp_path):
     assert "|S2 CPU losjes   |" in dutch.stdout
     kept = run(["--headless", "--flash-dir", flash, "--keys", "wait:1600", "--print-screen"])
     assert ">Spiel starten   <" in kept.stdout  # --lang changed no set-up
+
+
+def test_a_game_saved_in_dutch_goes_on_in_german_with_the_same_scores(tmp_path):
+    # Saves keep ids, not words: three turns scored in Dutch, the power cut, the next
+    # power-on in German offers the same game (same round, same player), and it goes on
+    # with the same total.
+    flash = str(tmp_path)
+    solo = "enter down enter enter enter up enter wait:300"
+    dutch = run(
+        ["--headless", "--flash-dir", flash, "--lang", "nl", "--seed", "3", "--keys", solo + " space enter enter" * 3]
+        + ["--print-screen"]
+    )
+    assert dutch.returncode == 0, dutch.stderr
+    assert "Worp 0/3" in dutch.stdout
+    total = re.search(r">S1 Worp 0/3 +(\d+)<", dutch.stdout).group(1)
+    german = run(["--headless", "--flash-dir", flash, "--lang", "de", "--keys", "wait:1600", "--print-screen"])
+    assert ">Spielstand      <" in german.stdout, german.stdout
+    assert "|Runde 4, S1     |" in german.stdout
+    assert "> Weiterspielen  <" in german.stdout
+    going_on = run(["--headless", "--flash-dir", flash, "--lang", "de", "--keys", "wait:1600 enter", "--print-screen"])
+    assert re.search(r">S1 Wurf 0/3 +%s<" % total, going_on.stdout), going_on.stdout

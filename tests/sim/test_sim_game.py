@@ -28,10 +28,10 @@ pytestmark = pytest.mark.slow
 SEEDS = (11, 2024)
 KEYS = "enter enter"  # Start game; the roll-off, then the game (play_out)
 # The kids' card picked in the menu as a parent would: from "Start game" up to the Card
-# line (Records, Language, Brightness, Sound, Coach, Yahtzee bonus, Joker, Card), OK
-# (standard -> Zoo (kids)), down to "Start game" (the joker and Yahtzee bonus lines are
-# gone on the Zoo card), OK; then 11 rounds.
-ZOO_KEYS = "enter" + " up" * 8 + " enter" + " down" * 6 + " enter"
+# line (Records, Language, Brightness, Sound, Coach, How to play, Yahtzee bonus, Joker,
+# Card), OK (standard -> Zoo (kids)), down to "Start game" (the joker and Yahtzee bonus
+# lines are gone on the Zoo card), OK; then 11 rounds.
+ZOO_KEYS = "enter" + " up" * 9 + " enter" + " down" * 7 + " enter"
 GAMES = [("forced", seed, KEYS) for seed in SEEDS] + [("zoo", 5, ZOO_KEYS)]
 
 

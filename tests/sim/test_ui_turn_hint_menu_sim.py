@@ -372,15 +372,16 @@ def test_the_simulator_shows_the_dimmed_oled_and_the_waking_press_does_nothing_e
 
 # -- the menu's set-up is kept between power-ons --------------------------------------
 # From "Start game": Players 2 -> 3, P2 CPU casual -> Human, then down to Joker (past P3
-# and Card: forced -> in order) and Coach (past Yahtzee bonus: hints -> review).
-SETUP_KEYS = "enter down enter down down enter down down down enter down down enter"
+# and Card: forced -> in order) and Coach (past Yahtzee bonus and How to play: hints ->
+# review).
+SETUP_KEYS = "enter down enter down down enter down down down enter down down down enter"
 
 
 def test_the_menu_set_up_is_kept_between_power_ons(tmp_path):
     play(tmp_path, SETUP_KEYS, seed=1)
     rebooted = screen_lines(play(tmp_path, "wait:1600", seed=1).oled_pixels())
     assert rebooted[1:6] == ["Start game", "Players        3", "P1 Human", "P2 Human", "P3 CPU casual"]
-    rest = screen_lines(play(tmp_path, "wait:1600 up up up up up", seed=1).oled_pixels())  # scrolled
+    rest = screen_lines(play(tmp_path, "wait:1600" + " up" * 8, seed=1).oled_pixels())  # scrolled to Joker
     assert [line.split() for line in rest if line.startswith(("Joker", "Coach"))] == [
         ["Joker", "in", "order"],
         ["Coach", "review"],

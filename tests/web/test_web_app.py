@@ -191,6 +191,27 @@ def test_a_whole_turn_from_the_accessibility_tree_and_the_live_region(url):
         you.hear(r"Quit this game\?")
 
 
+def test_a_german_browser_plays_in_german_page_and_handheld(url):
+    # The page starts in the browser's language and hands it to the handheld, whose own
+    # texts (the firmware's catalog) come out of the live region in German too.
+    with browse.browser(locale="de-DE") as context:
+        page = browse.Page(context.new_page())
+        page.open(url)
+        assert page.page.evaluate("document.documentElement.lang") == "de"
+        you = Listener(page.page)
+        you.hear(r"Spiel starten \(ausgew\u00e4hlt\)")
+        you.press("RUNTER")
+        you.hear(r"Spieler 2 \(ausgew\u00e4hlt\)")
+        you.press_until("OK", r"Spieler 1 \(ausgew\u00e4hlt\)")
+        you.press("HOCH")
+        you.press("OK")
+        you.hear(r"S1 Wurf 0/3")  # S: Spieler
+        you.press("W\u00dcRFELN")
+        you.hear(r"W\u00fcrfel: \d, \d, \d, \d, \d\.")
+        you.press("W\u00fcrfel 2 halten")
+        you.hear(r"Gehalten: 2\.")
+
+
 def test_targets_led_contrast_and_the_page_language(url):
     with browse.browser(**browse.PHONE) as context:
         page = browse.Page(context.new_page(), touch=True)

@@ -292,7 +292,7 @@ function announce(text) {
   setTimeout(() => { region.textContent = text; }, 30); // a new node each time: read even when repeated
 }
 function diceWords(d) {
-  const name = (f) => (f === 0 ? t("blank") : d.animals ? t("animals")[f] : String(f));
+  const name = (f) => (f === 0 ? t("blank") : d.animals ? (info.animals[language()] || info.animals.en)[f - 1] : String(f));
   const held = d.faces.map((_f, i) => i + 1).filter((i) => (d.held >> (i - 1)) & 1);
   return { faces: t("dice", d.faces.map(name).join(", ")), held: held.length ? t("held", held.join(", ")) : t("noneHeld") };
 }
@@ -487,7 +487,7 @@ const newWorker = () => new Worker("worker.mjs?v=" + VERSION, { type: "module" }
 function worker(mode, data, extra = {}) {
   const w = early || newWorker();
   early = null;
-  w.postMessage({ mode, sab: shared.buffer, tree: treeBuffer, index: info.tree, extras, data, words: "", dataDir: info.dataDir, ...extra });
+  w.postMessage({ mode, sab: shared.buffer, tree: treeBuffer, index: info.tree, extras, data, words: mode === "game" ? "lang=" + language() : "", dataDir: info.dataDir, ...extra });
   return w;
 }
 function stopGame() {
