@@ -95,6 +95,13 @@ class App:
         self.hw = hw
         self.fb = hw.oled
         self.settings = menu.Settings(cfg)
+        # A challenge code (sim --challenge, the web page's link): the games started roll
+        # its dice (game_challenge.py); anything but four letters A-Z is none.
+        code = cfg.get("challenge")
+        if type(code) is str:
+            code = code.upper()
+            if len(code) == 4 and "A" <= min(code) and max(code) <= "Z":
+                self.settings.code = code
         self.session = None  # the save layer (docs/architecture.md): save_session.Session(hw).attach(app)
         self.jobs = scheduler.Scheduler()  # background work, a part a frame (frame)
         self.power = power_module.Power(hw)  # dim, blank and sleep; the battery
@@ -511,9 +518,8 @@ class App:
         self.jobs.cancel(_OPEN_JOB, _DECIDE_JOB)  # a game's work: no chances after the last score
         self.sync_dice()
         self.timer_on = False
-        game = self.game
-        if game.code is not None:  # the result, for the web page's line to share (console)
-            print("challenge", game.code, " ".join([str(game.total(s)) for s in range(len(game.players))]))
+        if self.game.code is not None:  # the result, for the web page's line to share (console)
+            print("challenge", self.game.code, self.game.total(0))
         screens.show_end(self)
 
     def refresh_totals(self, later=False):

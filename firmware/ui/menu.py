@@ -72,13 +72,7 @@ class Settings:
         self.card = ZOO if choice == rules.ZOO else STANDARD
         self.joker = rules.JOKERS.index(choice) if choice in rules.JOKERS else 0
         self.yahtzee_bonus = 1
-        # A challenge code (four letters A-Z: sim --challenge, the web page's link): the
-        # games started here roll its dice (game.challenge_die); None: random dice.
-        code = cfg.get("challenge")
-        if type(code) is str:
-            code = code.upper()
-        ok = type(code) is str and len(code) == 4 and "A" <= min(code) and max(code) <= "Z"
-        self.code = code if ok else None
+        self.code = None  # a challenge code (four letters: app.py, from device.cfg): its dice
         self.coach = COACH_HINT
         self.sound = 1
         self.leds = 8

@@ -124,9 +124,9 @@ def _draw_everything(a, rec, fb, problems):
                     menu.cursor = top + choice
                     show(app_module.MENU_SCREEN, "menu")
     settings.coach = 0
-    settings.code = "WWWW"  # a challenge code (sim --challenge, the web page's link): its line
+    settings.code = "W" * 4  # a challenge code (sim --challenge, the web page's link): its line
     menu.top = menu.cursor = 0
-    show(app_module.MENU_SCREEN, "menu, a challenge")
+    show(app_module.MENU_SCREEN, "menu")
     settings.code = None
     show(app_module.SPLASH, "splash")
     # The rules pages of both cards (the menu's How to play line), scrolled to the end

@@ -508,7 +508,7 @@ function startGame(data) {
     else if (m.type === "console") {
       state.console.push(m.text);
       console.log(m.text);
-      const end = /^challenge ([A-Z]{4}) ([\d ]+)$/.exec(m.text); // app.finish: a challenge's totals
+      const end = /^challenge ([A-Z]{4}) ([\d ]+)$/.exec(m.text); // app.finish: a challenge's code and P1's total
       if (end) {
         result = [end[1], end[2].split(" ")];
         showChallenge();
