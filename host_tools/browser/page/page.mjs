@@ -496,7 +496,8 @@ function stopGame() {
 }
 function startGame(data) {
   stopGame();
-  game = worker("game", data, { words: challenge ? "challenge=" + challenge : "" });
+  // The page's language (as worker() passes it), and the link's challenge code.
+  game = worker("game", data, { words: "lang=" + language() + (challenge ? " challenge=" + challenge : "") });
   game.onmessage = ({ data: m }) => {
     if (m.type === "out") {
       state.busyMax = Math.max(state.busyMax, m.busyMax);
